@@ -6,6 +6,7 @@
 #include <string>
 
 #include "distributions/internal.hpp"
+#include "distributions/lattice.hpp"
 
 namespace distributions {
 
@@ -217,6 +218,22 @@ Distribution mixture(std::vector<double> weights, std::vector<Distribution> comp
     }
   }
   if (kept_components.size() == 1) return kept_components.front();
+  // A branch that is a grid makes the mixture a grid: the mixture of the lattices (weights
+  // applied to lower and upper alike keep the bracket). The grid is as fine as the finest
+  // default a component could have.
+  GridOptions options;
+  bool any_numerical = false;
+  for (const auto& c : kept_components) {
+    if (const auto* n = std::get_if<detail::Numerical>(&c.node().value)) {
+      any_numerical = true;
+      options.max_points = std::max(options.max_points, n->lower.size());
+    }
+  }
+  if (any_numerical) {
+    std::vector<detail::Numerical> parts;
+    for (const auto& c : kept_components) parts.push_back(detail::to_numerical(c, options));
+    return make(detail::lattice_mixture(kept_weights, parts, options));
+  }
   return make(detail::Mixture{std::move(kept_weights), std::move(kept_components)});
 }
 

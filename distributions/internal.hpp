@@ -46,7 +46,7 @@ void require_valid(std::string_view where, const GridOptions& options);
 double closed_mean(const Node& node);
 double closed_variance(const Node& node);
 double closed_cdf(const Node& node, double x);
-// P(X >= x) computed without cancellation where it matters (tails).
+// P(X > x) = 1 - cdf, computed without cancellation where it matters (tails).
 double closed_survival(const Node& node, double x);
 double closed_quantile(const Node& node, double q);
 // E[(X - t)+] and E[(t - X)+]: transport of the tails cut off by a grid [t_low, t_high].

@@ -1,0 +1,130 @@
+// Moments, cdf, quantile, bracket and descriptions of any distribution.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "distributions/internal.hpp"
+#include "distributions/lattice.hpp"
+
+namespace distributions {
+
+namespace {
+
+const detail::Numerical* grid_of(const Distribution& d) {
+  return std::get_if<detail::Numerical>(&d.node().value);
+}
+
+// The central estimate of a grid: the lower lattice moved up and the upper lattice moved down
+// by half the gap between their means, each point's mass spread uniformly over its cell
+// (a point mass if the grid has one point). Its mean is the midpoint of the two means.
+struct Central {
+  const detail::Numerical& n;
+  double half_gap;
+};
+Central central_of(const detail::Numerical& n) {
+  const double gap = detail::lattice_mean(n.upper, n.origin, n.step) -
+                     detail::lattice_mean(n.lower, n.origin, n.step);
+  return {n, 0.5 * gap};
+}
+
+// P(Y <= x) for one lattice with masses spread over [x_i - step/2, x_i + step/2].
+double spread_cdf(const std::vector<double>& pmf, double origin, double step, double x) {
+  if (pmf.size() == 1 || !(step > 0.0)) return x >= origin ? 1.0 : 0.0;
+  const double r = (x - origin) / step + 0.5;
+  if (r <= 0.0) return 0.0;
+  if (r >= static_cast<double>(pmf.size())) return 1.0;
+  const auto cell = static_cast<std::size_t>(r);
+  double below = 0.0;
+  for (std::size_t i = 0; i < cell; ++i) below += pmf[i];
+  return std::min(1.0, below + (r - static_cast<double>(cell)) * pmf[cell]);
+}
+
+double central_cdf(const Central& c, double x) {
+  return 0.5 * (spread_cdf(c.n.lower, c.n.origin + c.half_gap, c.n.step, x) +
+                spread_cdf(c.n.upper, c.n.origin - c.half_gap, c.n.step, x));
+}
+
+double central_quantile(const Central& c, double q) {
+  const double half_cell = c.n.lower.size() > 1 ? 0.5 * c.n.step : 0.0;
+  const double span = static_cast<double>(c.n.lower.size() - 1) * c.n.step;
+  double low = c.n.origin - std::abs(c.half_gap) - half_cell;
+  double high = c.n.origin + span + std::abs(c.half_gap) + half_cell;
+  if (q <= 0.0) {
+    // The first point with mass in either shifted lattice.
+    while (high - low > 1e-15 * std::max(1.0, std::abs(high))) {
+      const double mid = 0.5 * (low + high);
+      if (central_cdf(c, mid) > 0.0) high = mid; else low = mid;
+      if (mid == low && mid == high) break;
+    }
+    return high;
+  }
+  for (int i = 0; i < 200 && high > low; ++i) {
+    const double mid = 0.5 * (low + high);
+    if (mid <= low || mid >= high) break;
+    if (central_cdf(c, mid) >= q) high = mid; else low = mid;
+  }
+  return high;
+}
+
+}  // namespace
+
+double mean(const Distribution& d) {
+  if (const auto* n = grid_of(d)) {
+    return 0.5 * (detail::lattice_mean(n->lower, n->origin, n->step) +
+                  detail::lattice_mean(n->upper, n->origin, n->step));
+  }
+  return detail::closed_mean(d.node());
+}
+
+double variance(const Distribution& d) {
+  if (const auto* n = grid_of(d)) {
+    return 0.5 * (detail::lattice_variance(n->lower, n->origin, n->step) +
+                  detail::lattice_variance(n->upper, n->origin, n->step));
+  }
+  return detail::closed_variance(d.node());
+}
+
+double cdf(const Distribution& d, double x) {
+  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (const auto* n = grid_of(d)) return central_cdf(central_of(*n), x);
+  return detail::closed_cdf(d.node(), x);
+}
+
+double quantile(const Distribution& d, double q) {
+  if (!(q >= 0.0 && q <= 1.0)) detail::fail("quantile", "q must lie in [0, 1]", q);
+  if (const auto* n = grid_of(d)) return central_quantile(central_of(*n), q);
+  return detail::closed_quantile(d.node(), q);
+}
+
+Bracket mean_bracket(const Distribution& d) {
+  if (const auto* n = grid_of(d)) {
+    const double low = detail::lattice_mean(n->lower, n->origin, n->step) - n->slack;
+    const double high = detail::lattice_mean(n->upper, n->origin, n->step) + n->slack;
+    // Widen by the round-off of the two sums (a few ulps of the largest position).
+    const double extent = std::max(std::abs(n->origin),
+                                   std::abs(n->origin + static_cast<double>(n->lower.size()) * n->step));
+    const double rounding = 64.0 * std::numeric_limits<double>::epsilon() * extent;
+    return {low - rounding, high + rounding};
+  }
+  const double m = detail::closed_mean(d.node());
+  return {m, m};
+}
+
+bool is_closed_form(const Distribution& d) { return grid_of(d) == nullptr; }
+
+std::string describe(const Distribution& d) { return detail::closed_describe(d.node()); }
+
+LatticeView lattice(const Distribution& d) {
+  const auto* n = grid_of(d);
+  if (n == nullptr) {
+    throw std::invalid_argument("lattice: d must be a numerical distribution, got " + describe(d));
+  }
+  return {n->origin, n->step, n->lower, n->upper, n->slack};
+}
+
+std::size_t grid_size(const Distribution& d) {
+  const auto* n = grid_of(d);
+  return n == nullptr ? 0 : n->lower.size();
+}
+
+}  // namespace distributions
