@@ -1,0 +1,61 @@
+// The stochastic task graph: an activity-on-node DAG whose nodes carry runtime distributions.
+//
+// Nodes are tasks of the program and the overhead the machine adds (communication, barrier,
+// contention). An arc u -> v means v starts only after u has finished. The runtimes of the
+// nodes are independent random variables, so the program's runtime is the longest path.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "distributions/distribution.hpp"
+
+namespace graph {
+
+enum class NodeKind { Task, Communication, Barrier, Contention, Join };
+
+std::string_view to_string(NodeKind kind);
+
+struct TaskNode {
+  std::string label;
+  NodeKind kind = NodeKind::Task;
+  distributions::Distribution runtime;  // the point mass at 0 unless set
+  int processor = -1;                   // -1: not bound to one processor
+};
+
+using NodeId = std::size_t;
+using AdjacencyList =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, TaskNode>;
+
+class TaskGraph {
+ public:
+  NodeId add_node(TaskNode node);
+  // Adds u -> v once; a repeated arc is ignored. Throws std::out_of_range for unknown ids and
+  // std::invalid_argument for a self-loop.
+  void add_arc(NodeId from, NodeId to);
+
+  std::size_t node_count() const { return boost::num_vertices(graph_); }
+  std::size_t arc_count() const { return boost::num_edges(graph_); }
+  const TaskNode& node(NodeId id) const;
+  TaskNode& node(NodeId id);
+  std::vector<NodeId> successors(NodeId id) const;
+  std::vector<NodeId> predecessors(NodeId id) const;
+  std::size_t in_degree(NodeId id) const { return boost::in_degree(id, graph_); }
+  std::size_t out_degree(NodeId id) const { return boost::out_degree(id, graph_); }
+
+  const AdjacencyList& boost_graph() const { return graph_; }
+
+ private:
+  void check_id(NodeId id) const;
+  AdjacencyList graph_;
+};
+
+// The nodes in an order where every arc goes forward. Throws std::invalid_argument naming
+// the nodes of one cycle when the graph has one.
+std::vector<NodeId> topological_order(const TaskGraph& graph);
+
+}  // namespace graph

@@ -1,0 +1,42 @@
+// What every solver returns: one figure per (processor count, method), with its error bar.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "distributions/distribution.hpp"
+
+namespace solvers {
+
+enum class Method { Approximate, Bounds, MonteCarlo, Exact };
+
+// "approx", "bounds", "mc", "exact": the names used on the command line and in JSON.
+std::string_view to_string(Method method);
+std::optional<Method> method_from_string(std::string_view name);
+
+struct Statistics {
+  double seconds = 0.0;            // wall-clock time of the solve
+  std::int64_t tree_nodes = 0;     // series-parallel tree nodes evaluated
+  std::int64_t represented_tasks = 0;  // task-graph nodes the model stands for
+  std::int64_t grid_points = 0;    // points of the result's numerical grid (0: closed form)
+  std::int64_t samples = 0;        // Monte Carlo samples
+  std::int64_t states = 0;         // state-space states
+};
+
+struct Result {
+  Method method = Method::Approximate;
+  // The estimate of the mean runtime and an interval that contains the exact value of what
+  // the method computes: the discretisation bracket for series-parallel reduction, the bound
+  // pair for bounds, the 95% confidence interval for Monte Carlo; lower == upper == mean for
+  // exact closed-form results.
+  double mean = 0.0;
+  double lower = 0.0;
+  double upper = 0.0;
+  std::optional<distributions::Distribution> distribution;  // the whole runtime distribution
+  std::string detail;  // how the figure was obtained, e.g. "closed form" or "numerical grid"
+  Statistics statistics;
+};
+
+}  // namespace solvers

@@ -1,0 +1,45 @@
+// Series-parallel reduction: the runtime distribution of a series-parallel model, computed by
+// folding its decomposition tree with the distributions library (convolution for series,
+// product of CDFs for parallel, powers for the compressed nodes, mixtures for branches).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "distributions/distribution.hpp"
+#include "graph/series_parallel.hpp"
+#include "graph/sp_tree.hpp"
+#include "graph/task_graph.hpp"
+#include "solvers/result.hpp"
+
+namespace solvers {
+
+struct SeriesParallelOptions {
+  // The numerical grid used where no closed form is exact (see distributions::GridOptions).
+  distributions::GridOptions grid;
+  // Keep the whole runtime distribution in the result (otherwise only mean and bracket).
+  bool keep_distribution = true;
+
+  bool IsValid(std::string* why) const;
+};
+
+// Thrown by the task-graph overload when the graph is not series-parallel.
+class NotSeriesParallel : public std::invalid_argument {
+ public:
+  explicit NotSeriesParallel(graph::NonSeriesParallel residual);
+  const graph::NonSeriesParallel& residual() const { return residual_; }
+
+ private:
+  graph::NonSeriesParallel residual_;
+};
+
+// Reduces the tree. The result's method is Approximate; [lower, upper] is the discretisation
+// bracket of the mean (lower == upper when every step had an exact closed form). Throws
+// std::invalid_argument for invalid options.
+Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOptions& options);
+
+// Recognises the graph first; throws NotSeriesParallel with the offending subgraph when it is
+// not series-parallel.
+Result solve_series_parallel(const graph::TaskGraph& graph, const SeriesParallelOptions& options);
+
+}  // namespace solvers
