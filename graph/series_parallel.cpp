@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -46,11 +47,14 @@ class Reducer {
 
   SpDecomposition run() {
     for (std::size_t v = 0; v < vertex_count_; ++v) worklist_.push_back(v);
-    while (!worklist_.empty()) {
-      const std::size_t v = worklist_.back();
-      worklist_.pop_back();
-      try_series(v);
-    }
+    search_budget_ = 64 * edges_.size() + 1'000'000;
+    do {
+      while (!worklist_.empty()) {
+        const std::size_t v = worklist_.back();
+        worklist_.pop_back();
+        try_series(v);
+      }
+    } while (identify_events(Side::In) || identify_events(Side::Out) || drop_implied_edges());
     SpDecomposition result;
     const std::vector<std::size_t> alive = alive_edges();
     if (alive.size() == 1 && edges_[alive.front()].from == source_ &&
@@ -64,11 +68,111 @@ class Reducer {
   }
 
  private:
+  enum class Side { In, Out };
+
   static std::size_t in_vertex(NodeId v) { return 2 * v; }
   static std::size_t out_vertex(NodeId v) { return 2 * v + 1; }
 
   static std::uint64_t key(std::size_t from, std::size_t to) {
     return (static_cast<std::uint64_t>(from) << 32) | static_cast<std::uint64_t>(to);
+  }
+
+  // A vertex is an event: "every edge into it has finished". Two vertices whose edges on one
+  // side are all empty and come from (go to) the same vertices are the same event, so they
+  // can be one vertex. Series and parallel reduction alone miss this on activity-on-node
+  // graphs: tasks a1, a2 both before b1, b2 give vertices in(b1), in(b2) with the same empty
+  // predecessors, and only after identifying them do the reductions go through.
+  bool identify_events(Side side) {
+    std::map<std::vector<std::size_t>, std::size_t> first_with;
+    bool changed = false;
+    for (std::size_t v = 0; v < vertex_count_; ++v) {
+      if (v == source_ || v == sink_) continue;
+      const auto& near = side == Side::In ? in_[v] : out_[v];
+      if (near.empty()) continue;
+      std::vector<std::size_t> signature;
+      bool all_empty = true;
+      for (std::size_t id : near) {
+        all_empty = all_empty && edges_[id].part == kEmpty;
+        signature.push_back(side == Side::In ? edges_[id].from : edges_[id].to);
+      }
+      if (!all_empty) continue;
+      std::sort(signature.begin(), signature.end());
+      const auto [found, inserted] = first_with.emplace(std::move(signature), v);
+      if (inserted) continue;
+      merge_into(found->second, v, side);
+      changed = true;
+    }
+    return changed;
+  }
+
+  // An empty edge x -> y is implied when another path leads from x to y: every edge takes
+  // non-negative time, so the other path finishes no earlier and the empty edge can go (an arc
+  // like a -> c beside a -> b -> c, while b has other successors too). Each search is a
+  // depth-first walk; the walks share a work limit proportional to the graph, past which the
+  // graph is reported as not recognised.
+  bool drop_implied_edges() {
+    bool changed = false;
+    if (visited_.size() < vertex_count_) visited_.assign(vertex_count_, 0);
+    for (std::size_t id = 0; id < edges_.size(); ++id) {
+      const Edge e = edges_[id];
+      if (!e.alive || e.part != kEmpty || e.from == source_ || e.to == sink_) continue;
+      if (!reachable_without(e.from, e.to, id)) continue;
+      remove_edge(id);
+      worklist_.push_back(e.from);
+      worklist_.push_back(e.to);
+      changed = true;
+    }
+    return changed;
+  }
+
+  bool reachable_without(std::size_t from, std::size_t to, std::size_t skipped_edge) {
+    ++stamp_;
+    std::vector<std::size_t> stack{from};
+    visited_[from] = stamp_;
+    while (!stack.empty()) {
+      const std::size_t v = stack.back();
+      stack.pop_back();
+      for (std::size_t id : out_[v]) {
+        if (id == skipped_edge) continue;
+        if (search_budget_ == 0) {
+          budget_exhausted_ = true;
+          return false;
+        }
+        --search_budget_;
+        const std::size_t w = edges_[id].to;
+        if (w == to) return true;
+        if (visited_[w] != stamp_) {
+          visited_[w] = stamp_;
+          stack.push_back(w);
+        }
+      }
+    }
+    return false;
+  }
+
+  // Moves the far side of `v` onto `x` and drops v's identified side.
+  void merge_into(std::size_t x, std::size_t v, Side side) {
+    const std::vector<std::size_t> same(side == Side::In ? in_[v].begin() : out_[v].begin(),
+                                        side == Side::In ? in_[v].end() : out_[v].end());
+    for (std::size_t id : same) {
+      worklist_.push_back(edges_[id].from);
+      worklist_.push_back(edges_[id].to);
+      remove_edge(id);
+    }
+    const std::vector<std::size_t> other(side == Side::In ? out_[v].begin() : in_[v].begin(),
+                                         side == Side::In ? out_[v].end() : in_[v].end());
+    for (std::size_t id : other) {
+      const Edge e = edges_[id];
+      remove_edge(id);
+      if (side == Side::In) {
+        add_edge(x, e.to, e.part);
+        worklist_.push_back(e.to);
+      } else {
+        add_edge(e.from, x, e.part);
+        worklist_.push_back(e.from);
+      }
+    }
+    worklist_.push_back(x);
   }
 
   // Adds an edge, merging it at once with a parallel edge between the same vertices.
@@ -129,36 +233,74 @@ class Reducer {
     return alive;
   }
 
-  // A residual vertex in(v) or out(v) stands for task v.
-  bool is_task_vertex(std::size_t vertex) const { return vertex != source_ && vertex != sink_; }
-  static NodeId task_of(std::size_t vertex) { return vertex / 2; }
+  // The tasks inside a part of the tree, in order.
+  void collect_leaves(std::size_t part, std::vector<NodeId>& leaves) const {
+    if (part == kEmpty) return;
+    const SpNode& node = tree_.node(part);
+    if (node.kind == SpKind::Leaf) {
+      leaves.push_back(node.vertex);
+      return;
+    }
+    for (std::size_t child : node.children) collect_leaves(child, leaves);
+  }
 
+  std::string block_name(const std::vector<NodeId>& leaves) const {
+    if (leaves.size() == 1) return graph_.node(leaves.front()).label;
+    std::string name = "{";
+    for (std::size_t i = 0; i < leaves.size() && i < 3; ++i) {
+      if (i > 0) name += ", ";
+      name += graph_.node(leaves[i]).label;
+    }
+    if (leaves.size() > 3) name += ", ... (" + std::to_string(leaves.size()) + " tasks)";
+    return name + "}";
+  }
+
+  // The residual as a graph of blocks: each remaining non-empty edge is a block of tasks that
+  // did reduce; block A precedes block B when A ends where B starts, directly or through one
+  // plain dependency. An arc between blocks joins the last task of A to the first of B.
   NonSeriesParallel describe_residual(const std::vector<std::size_t>& alive) const {
+    std::vector<std::size_t> blocks;
+    std::vector<std::vector<NodeId>> leaves;
+    std::map<std::size_t, std::vector<std::size_t>> starting_at;
+    for (std::size_t id : alive) {
+      if (edges_[id].part == kEmpty) continue;
+      blocks.push_back(id);
+      leaves.emplace_back();
+      collect_leaves(edges_[id].part, leaves.back());
+      starting_at[edges_[id].from].push_back(blocks.size() - 1);
+    }
+    auto blocks_from = [&](std::size_t vertex) {
+      const auto found = starting_at.find(vertex);
+      return found == starting_at.end() ? std::vector<std::size_t>{} : found->second;
+    };
     NonSeriesParallel residual;
     std::set<NodeId> nodes;
-    std::set<std::pair<NodeId, NodeId>> arcs;
-    for (std::size_t id : alive) {
-      const Edge& e = edges_[id];
-      // Edges still joining two different tasks are the offending dependencies.
-      if (!is_task_vertex(e.from) || !is_task_vertex(e.to)) continue;
-      if (task_of(e.from) != task_of(e.to)) {
-        nodes.insert(task_of(e.from));
-        nodes.insert(task_of(e.to));
-        arcs.emplace(task_of(e.from), task_of(e.to));
+    std::set<std::pair<std::size_t, std::size_t>> precedes;
+    for (std::size_t a = 0; a < blocks.size(); ++a) {
+      nodes.insert(leaves[a].begin(), leaves[a].end());
+      const std::size_t end = edges_[blocks[a]].to;
+      for (std::size_t b : blocks_from(end)) precedes.emplace(a, b);
+      for (std::size_t id : out_[end]) {
+        if (edges_[id].part != kEmpty) continue;
+        for (std::size_t b : blocks_from(edges_[id].to)) precedes.emplace(a, b);
       }
     }
     residual.nodes.assign(nodes.begin(), nodes.end());
-    residual.arcs.assign(arcs.begin(), arcs.end());
-    std::string text = "the graph is not series-parallel: no series or parallel reduction removes "
-                       "the dependencies ";
-    const std::size_t shown = std::min<std::size_t>(residual.arcs.size(), 12);
-    for (std::size_t i = 0; i < shown; ++i) {
-      if (i > 0) text += ", ";
-      text += graph_.node(residual.arcs[i].first).label + " -> " +
-              graph_.node(residual.arcs[i].second).label;
+    std::string text =
+        "the graph is not series-parallel: after every series and parallel reduction these "
+        "dependencies remain: ";
+    std::size_t shown = 0;
+    for (const auto& [a, b] : precedes) {
+      residual.arcs.emplace_back(leaves[a].back(), leaves[b].front());
+      if (shown < 12) {
+        text += (shown > 0 ? ", " : "") + block_name(leaves[a]) + " -> " + block_name(leaves[b]);
+      }
+      ++shown;
     }
-    if (shown < residual.arcs.size()) {
-      text += " and " + std::to_string(residual.arcs.size() - shown) + " more";
+    if (shown > 12) text += " and " + std::to_string(shown - 12) + " more";
+    if (budget_exhausted_) {
+      text += " (the search for implied arcs stopped at its work limit: the graph may still be "
+              "series-parallel once its redundant arcs are removed)";
     }
     residual.description = std::move(text);
     return residual;
@@ -174,6 +316,10 @@ class Reducer {
   std::vector<std::set<std::size_t>> out_;
   std::unordered_map<std::uint64_t, std::size_t> between_;
   std::vector<std::size_t> worklist_;
+  std::vector<std::uint64_t> visited_;
+  std::uint64_t stamp_ = 0;
+  std::uint64_t search_budget_ = 0;
+  bool budget_exhausted_ = false;
 };
 
 }  // namespace

@@ -160,6 +160,32 @@ TEST(SeriesParallel, ExpandedRandomTreesAreRecognisedWithTheSameLongestPath) {
   }
 }
 
+// Arcs implied by others change neither the runtime nor series-parallelness.
+TEST(SeriesParallel, TransitiveArcsAreHarmless) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 100; ++trial) {
+    graph::SpTree tree;
+    int next_name = 0;
+    tree.set_root(random_tree(tree, rng, 4, next_name));
+    graph::TaskGraph g = graph::expand(tree, 100000);
+    const double expected = longest_path(g);
+    const auto order = graph::topological_order(g);
+    for (int extra = 0; extra < 5; ++extra) {
+      // A node two steps downstream of a random node, if there is one.
+      const auto u = order[std::uniform_int_distribution<std::size_t>(0, order.size() - 1)(rng)];
+      const auto next = g.successors(u);
+      if (next.empty()) continue;
+      const auto after = g.successors(next.front());
+      if (after.empty()) continue;
+      g.add_arc(u, after.front());
+    }
+    EXPECT_DOUBLE_EQ(longest_path(g), expected);
+    const auto result = graph::decompose(g);
+    ASSERT_TRUE(result.tree.has_value()) << "trial " << trial << ": " << result.residual->description;
+    EXPECT_DOUBLE_EQ(tree_value(*result.tree), expected) << "trial " << trial;
+  }
+}
+
 TEST(SeriesParallel, ExpandRefusesHugeTrees) {
   graph::SpTree tree;
   const auto leaf = tree.leaf(task("t", 1));
