@@ -1,31 +1,49 @@
 // pdl-scale: predicts how a parallel program described in PDL scales with the processor count.
+// This file only reads the command line; the commands are in the app library.
+#include "app/commands.hpp"
+#include "app/options.hpp"
+
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
-#include <cstdlib>
 #include <exception>
-
-namespace {
-
-constexpr int kExitInternal = 1;
-constexpr int kExitUsage = 2;
-
-}  // namespace
+#include <iostream>
 
 int main(int argc, char** argv) {
-  CLI::App app{"pdl-scale: predict how a parallel program scales, from its PDL description"};
-  app.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
+  CLI::App cli{"pdl-scale: predict how a parallel program scales, from its PDL description"};
+  cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
+  app::Options options;
+  std::string machine_file;
+  cli.add_option("file", options.file, "the PDL program");
+  auto* check = cli.add_flag("--check", options.check,
+                             "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
+  cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
+      ->excludes(check);
+  cli.add_option("--set", options.sets, "bind a variable: --set name=value (repeatable)")->type_name("NAME=VALUE");
+  cli.add_option("--machine", machine_file, "the machine file (default: the built-in ideal machine)")
+      ->type_name("FILE");
   try {
-    app.parse(argc, argv);
+    cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int status = app.exit(error);
-    return status == 0 ? 0 : kExitUsage;
+    const int status = cli.exit(error);
+    return status == 0 ? app::kExitSuccess : app::kExitInput;
   }
+  if (!machine_file.empty()) options.machine_file = machine_file;
   try {
-    fmt::print("{}", app.help());
-    return EXIT_SUCCESS;
+    if (options.file.empty()) {
+      if (options.check || options.dump) {
+        fmt::print(stderr, "pdl-scale: error: --check and --dump need a FILE\n");
+        return app::kExitInput;
+      }
+      fmt::print("{}", cli.help());
+      return app::kExitSuccess;
+    }
+    if (options.dump) return app::run_dump(options, std::cout, std::cerr);
+    if (options.check) return app::run_check(options, std::cout, std::cerr);
+    fmt::print(stderr, "pdl-scale: error: nothing to do with {}: give --check or --dump\n", options.file);
+    return app::kExitInput;
   } catch (const std::exception& error) {
     fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());
-    return kExitInternal;
+    return app::kExitInternal;
   }
 }

@@ -1,0 +1,39 @@
+// The machine model (DESIGN.md section 3): what a task, a message and a barrier cost.
+#pragma once
+
+#include "models/expr.hpp"
+#include "models/program.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace models {
+
+enum class Communication { MessagePassing, SharedMemory };
+const char* to_string(Communication communication);  // "MESSAGE PASSING"
+
+struct Machine {
+  std::string name;  // also replaces $ARCH in NUMERICAL file names
+  std::string file;  // empty for the built-in ideal machine
+  // Every task runtime that mentions RTFactor is scaled by it.
+  double rt_factor = 1.0;
+  // Named constants of the machine file (VARIABLE ts = 50;), usable in its expressions.
+  std::map<std::string, double> constants;
+  // Bytes per type, upper-case keys; SIZEOF(type) in a program reads this table.
+  std::map<std::string, double> sizes;
+  Communication communication = Communication::MessagePassing;
+  // Time of one transfer of L bytes; may use L, P and the constants. Default 0.
+  Expr communication_time;
+  // Time of one barrier among P processors; may use P and the constants. Default 0.
+  Expr barrier_time;
+  // Optional contention delay c(T, P) added per phase: T is the phase's runtime.
+  std::optional<Expr> contention;
+  SourceLocation location;
+};
+
+// RTFactor 1, free communication and barriers, no contention, the standard type sizes
+// (CHAR 1, BYTE 1, SHORT 2, INT 4, LONG 8, FLOAT 4, DOUBLE 8). Its name is "ideal".
+Machine ideal_machine();
+
+}  // namespace models

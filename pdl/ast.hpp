@@ -1,0 +1,274 @@
+// The abstract syntax tree of PDL programs and machine files, as the grammar produces it.
+// Nodes that diagnostics point at derive from x3::position_tagged; pdl::Source maps their
+// ids to offsets in the text. The tree mirrors the text; meaning is given by pdl::check.
+#pragma once
+
+#include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
+
+#include <boost/optional.hpp>
+#include <string>
+#include <vector>
+
+namespace pdl::ast {
+
+namespace x3 = boost::spirit::x3;
+
+// Optional parts are boost::optional: X3 (1.74) knows it, and would fill a std::optional even
+// when the optional part then fails to match.
+//
+// Single-member nodes are not fusion-adapted (Boost 1.74 mishandles one-element
+// sequences): they are built from their one attribute by a converting constructor.
+struct Identifier : x3::position_tagged {
+  Identifier(std::string name_ = {}) : name(std::move(name_)) {}
+  std::string name;
+};
+
+struct StringLit : x3::position_tagged {
+  StringLit(std::string value_ = {}) : value(std::move(value_)) {}
+  std::string value;
+};
+
+struct Number : x3::position_tagged {
+  Number(double value_ = 0.0) : value(value_) {}
+  double value;
+};
+
+struct SizeOf : x3::position_tagged {
+  SizeOf(std::string type_ = {}) : type(std::move(type_)) {}
+  std::string type;
+};
+
+// ---- Expressions: one list per precedence level, so long expressions are flat -----------
+struct Sum;
+struct Call;
+
+struct Primary : x3::variant<Number, SizeOf, x3::forward_ast<Call>, Identifier, x3::forward_ast<Sum>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct Signed {  // a power's exponent: optional signs, then a primary
+  std::string signs;
+  Primary operand;
+};
+
+struct Power {
+  Primary base;
+  std::vector<Signed> exponents;  // base ^ e1 ^ e2 ... (right associative)
+};
+
+struct Unary {
+  std::string signs;  // any of '+' and '-'
+  Power operand;
+};
+
+struct ProductOp {
+  char op;  // '*' or '/'
+  Unary operand;
+};
+
+struct Product {
+  Unary first;
+  std::vector<ProductOp> rest;
+};
+
+struct SumOp {
+  char op;  // '+' or '-'
+  Product operand;
+};
+
+struct Sum : x3::position_tagged {
+  Product first;
+  std::vector<SumOp> rest;
+};
+
+using Expression = Sum;
+
+// An expression that follows a keyword or delimiter inside an optional part of a statement
+// (`{count}`, `= default`, `VOLUME v`...). Not fusion-adapted: X3 cannot parse a sequence
+// with one attribute into the two-member Sum directly, but it can convert into this.
+struct Wrapped {
+  Wrapped(Expression value_ = {}) : value(std::move(value_)) {}
+  Expression value;
+};
+
+struct Call : x3::position_tagged {
+  Identifier function;
+  std::vector<Expression> args;
+};
+
+// ---- Distributions: KIND(arguments), an argument being an expression, a string, a
+// distribution (MIXTURE) or a bracketed list (PHASETYPE) -------------------------------------
+enum class DistKind {
+  Deterministic, Exponential, Erlang, GeneralErlang, HyperExponential, Uniform, Normal,
+  PhaseType, Mixture, Samples, Histogram, Numerical,
+};
+
+struct Distribution;
+struct ArgList;
+
+struct DistArg : x3::variant<x3::forward_ast<Distribution>, x3::forward_ast<ArgList>, StringLit, Expression> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct ArgList : std::vector<DistArg>, x3::position_tagged {};
+
+struct Distribution : x3::position_tagged {
+  DistKind kind;
+  std::vector<DistArg> args;
+};
+
+// ---- Execution pattern --------------------------------------------------------------
+struct Sync : x3::position_tagged {
+  Sync(bool = true) {}
+};
+
+struct Alternatives;
+
+struct PatternPrimary : x3::variant<Sync, Identifier, x3::forward_ast<Alternatives>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct PatternTerm : x3::position_tagged {
+  PatternPrimary primary;
+  boost::optional<Wrapped> repeat;  // w{count}
+};
+
+struct PatternSequence : std::vector<PatternTerm>, x3::position_tagged {};
+
+struct Branch : x3::position_tagged {
+  boost::optional<Wrapped> probability;  // p: sequence
+  PatternSequence sequence;
+};
+
+struct Alternatives : std::vector<Branch>, x3::position_tagged {};
+
+// ---- Phase clauses ------------------------------------------------------------------
+enum class Scheme { Independent, Neighbor, NeighborTorus, Macropipeline, ForkJoin, Paired, Arbitrary };
+enum class Scheduling { Block, Cyclic, Dynamic };
+enum class Shape { Vector, Grid };
+enum class DistRole { SubtaskRuntime, Runtime, Interarrival, JoinRuntime };
+enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob };
+enum class SubtaskKind { Independent, Dependent };
+
+struct SchemeClause : x3::position_tagged {
+  SchemeClause(Scheme scheme_ = Scheme::Independent) : scheme(scheme_) {}
+  Scheme scheme;
+};
+
+struct SchedulingClause : x3::position_tagged {
+  SchedulingClause(Scheduling scheduling_ = Scheduling::Block) : scheduling(scheduling_) {}
+  Scheduling scheduling;
+};
+
+struct DistClause : x3::position_tagged {
+  DistRole role;
+  Distribution distribution;
+};
+
+struct ExprClause : x3::position_tagged {
+  ExprRole role;
+  Expression value;
+};
+
+struct ProblemSizeClause : x3::position_tagged {
+  Shape shape;
+  Identifier name;
+  std::vector<Expression> extents;
+};
+
+struct DependencyClause : std::vector<Expression>, x3::position_tagged {};
+
+struct TaskClause : x3::position_tagged {
+  Identifier name;
+  Distribution runtime;
+  boost::optional<Wrapped> processor;
+};
+
+struct ArcClause : x3::position_tagged {
+  std::vector<Identifier> chain;  // a -> b -> c
+  boost::optional<Wrapped> volume;
+};
+
+struct SubtaskBlock;
+
+struct Clause : x3::variant<SchemeClause, SchedulingClause, DistClause, ExprClause, ProblemSizeClause,
+                            DependencyClause, TaskClause, ArcClause, x3::forward_ast<SubtaskBlock>> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct SubtaskBlock : x3::position_tagged {
+  SubtaskKind kind;
+  std::vector<Clause> clauses;
+};
+
+// ---- Top-level statements -------------------------------------------------------------
+struct VariableDecl : x3::position_tagged {
+  Identifier name;
+  boost::optional<Wrapped> value;
+};
+
+enum class PhaseKind { Work, Sequential };
+
+struct PhaseHead : x3::position_tagged {
+  PhaseKind kind;
+  Identifier name;
+};
+
+enum class ConcatKind { Neighbor, NeighborTorus, Torus, Serial, Barrier };
+
+struct ConcatEntry : x3::position_tagged {
+  Identifier first;
+  Identifier second;
+  ConcatKind kind;
+};
+
+// Assembled by pdl::parse from the statements it parses one at a time (so that it can
+// recover after an error), not by the grammar.
+struct Phase {
+  PhaseHead head;
+  std::vector<Clause> clauses;
+};
+
+struct Program {
+  StringLit name;
+  std::vector<VariableDecl> variables;
+  std::vector<Alternatives> patterns;  // exactly one is valid; the checker reports the others
+  std::vector<Phase> phases;
+  std::vector<ConcatEntry> concatenations;  // from every CONCATENATION block, in order
+};
+
+// ---- Machine files --------------------------------------------------------------------
+enum class MachineRole { RTFactor, CommunicationTime, BarrierTime, Contention };
+enum class CommKind { MessagePassing, SharedMemory };
+
+struct MachineExpr : x3::position_tagged {
+  MachineRole role;
+  Expression value;
+};
+
+struct SizeofDecl : x3::position_tagged {
+  Identifier type;
+  Expression bytes;
+};
+
+struct CommKindDecl : x3::position_tagged {
+  CommKindDecl(CommKind kind_ = CommKind::MessagePassing) : kind(kind_) {}
+  CommKind kind;
+};
+
+struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, VariableDecl> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+struct Machine {
+  StringLit name;
+  std::vector<MachineStatement> statements;
+};
+
+}  // namespace pdl::ast

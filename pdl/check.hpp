@@ -1,0 +1,40 @@
+// The semantic pass: from a syntactically valid AST to the checked model, reporting every
+// problem with the position of the node it concerns (docs/pdl.md lists the checks).
+#pragma once
+
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "pdl/ast.hpp"
+#include "pdl/diagnostic.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pdl {
+
+struct CheckOptions {
+  // The machine whose RTFactor and SIZEOF table constant parameters are checked with.
+  // nullptr: models::ideal_machine().
+  const models::Machine* machine = nullptr;
+  // Variable values given with --set; they replace defaults when parameters are checked.
+  std::map<std::string, double> sets;
+};
+
+// `program` is set exactly when there are no errors (warnings allowed).
+struct CheckResult {
+  std::optional<models::Program> program;
+  std::vector<Diagnostic> diagnostics;  // in source order
+};
+
+struct MachineCheckResult {
+  std::optional<models::Machine> machine;
+  std::vector<Diagnostic> diagnostics;
+};
+
+// `source` is the Source of the ParseResult that produced `program`.
+CheckResult check(const ast::Program& program, const Source& source, const CheckOptions& options = {});
+MachineCheckResult check_machine(const ast::Machine& machine, const Source& source);
+
+}  // namespace pdl

@@ -1,0 +1,185 @@
+// The semantic pass over a machine file (docs/machine.md).
+#include "models/environment.hpp"
+#include "pdl/check.hpp"
+#include "pdl/check_detail.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+
+namespace pdl {
+
+namespace {
+
+using detail::Reporter;
+using detail::Scope;
+
+const char* role_name(ast::MachineRole role) {
+  switch (role) {
+    case ast::MachineRole::RTFactor: return "RTFACTOR";
+    case ast::MachineRole::CommunicationTime: return "COMMUNICATION TIME";
+    case ast::MachineRole::BarrierTime: return "BARRIER TIME";
+    case ast::MachineRole::Contention: return "CONTENTION";
+  }
+  return "?";
+}
+
+std::string upper(std::string text) {
+  for (char& c : text) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  return text;
+}
+
+class MachineChecker {
+ public:
+  MachineChecker(const Source& source, std::vector<Diagnostic>& out) : reporter_(source, out) {}
+
+  models::Machine run(const ast::Machine& machine) {
+    models::Machine model = models::ideal_machine();
+    model.name = machine.name.value;
+    model.file = reporter_.source().filename();
+    model.location = reporter_.location(machine.name);
+    model.communication = models::Communication::MessagePassing;
+    if (model.name.empty()) reporter_.error(machine.name, "the machine name is empty");
+
+    // Constants first, in order: every expression of the file may use them.
+    Scope constants;
+    constants.context = "in a constant, which may use the constants declared before it";
+    for (const ast::MachineStatement& statement : machine.statements) {
+      const auto* decl = boost::get<ast::VariableDecl>(&statement);
+      if (decl == nullptr) continue;
+      const std::string& name = decl->name.name;
+      if (name == "P" || name == "L" || name == "T" || detail::canonical_name(name) == "RTFactor") {
+        reporter_.error(decl->name, fmt::format("'{}' is built in and cannot be declared as a constant", name));
+        continue;
+      }
+      if (constants.names.count(name) != 0) {
+        reporter_.error(decl->name, fmt::format("duplicate constant '{}'", name));
+        continue;
+      }
+      if (!decl->value) {
+        reporter_.error(decl->name, fmt::format("machine constant '{}' needs a value: VARIABLE {} = value;", name, name));
+        continue;
+      }
+      const models::Expr expr = detail::convert(decl->value->value, constants, reporter_, nullptr);
+      if (const auto value = detail::constant_value(expr, environment_, decl->value->value, reporter_)) {
+        environment_.values[name] = *value;
+        model.constants[name] = *value;
+      }
+      constants.names.insert(name);
+    }
+
+    std::array<bool, 4> seen_role{};
+    bool seen_kind = false;
+    std::map<std::string, bool> seen_size;
+    for (const ast::MachineStatement& statement : machine.statements) {
+      if (const auto* e = boost::get<ast::MachineExpr>(&statement)) {
+        const auto role = static_cast<std::size_t>(e->role);
+        if (seen_role[role]) {
+          reporter_.error(*e, fmt::format("duplicate {}", role_name(e->role)));
+          continue;
+        }
+        seen_role[role] = true;
+        expression(*e, constants, model);
+      } else if (const auto* s = boost::get<ast::SizeofDecl>(&statement)) {
+        const std::string type = upper(s->type.name);
+        if (seen_size[type]) {
+          reporter_.error(*s, fmt::format("duplicate SIZEOF {}", type));
+          continue;
+        }
+        seen_size[type] = true;
+        const models::Expr bytes = detail::convert(s->bytes, constants, reporter_, nullptr);
+        if (const auto value = detail::constant_value(bytes, environment_, s->bytes, reporter_)) {
+          if (*value <= 0) reporter_.error(s->bytes, fmt::format("SIZEOF {} must be > 0 bytes, got {}", type, *value));
+          model.sizes[type] = *value;
+        }
+      } else if (const auto* k = boost::get<ast::CommKindDecl>(&statement)) {
+        if (seen_kind) {
+          reporter_.error(*k, "duplicate COMMUNICATION IS ...;");
+          continue;
+        }
+        seen_kind = true;
+        model.communication = k->kind == ast::CommKind::MessagePassing ? models::Communication::MessagePassing
+                                                                         : models::Communication::SharedMemory;
+      }
+    }
+    return model;
+  }
+
+ private:
+  void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
+    Scope scope = constants;
+    std::vector<std::pair<const char*, std::array<double, 3>>> samples;  // name, sample values
+    switch (e.role) {
+      case ast::MachineRole::RTFactor:
+        scope.context = "in RTFACTOR, which may use the machine's constants";
+        break;
+      case ast::MachineRole::CommunicationTime:
+        scope.names.insert({"L", "P"});
+        scope.context = "in COMMUNICATION TIME, which may use L (bytes), P and the machine's constants";
+        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
+        break;
+      case ast::MachineRole::BarrierTime:
+        scope.names.insert("P");
+        scope.context = "in BARRIER TIME, which may use P and the machine's constants";
+        samples = {{"P", {1, 2, 1024}}};
+        break;
+      case ast::MachineRole::Contention:
+        scope.names.insert({"T", "P"});
+        scope.context = "in CONTENTION, which may use T (the phase's runtime), P and the machine's constants";
+        samples = {{"T", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
+        break;
+    }
+    const std::size_t errors = reporter_.errors();
+    models::Expr expr = detail::convert(e.value, scope, reporter_, nullptr);
+    if (reporter_.errors() != errors) return;
+    if (e.role == ast::MachineRole::RTFactor) {
+      if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
+        if (*value <= 0) reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));
+        model.rt_factor = *value;
+      }
+      return;
+    }
+    // A cost must be a finite, non-negative time wherever it will be used: try a few points.
+    for (std::size_t i = 0; i < 3; ++i) {
+      models::Environment at = environment_;
+      std::string point;
+      for (const auto& [name, values] : samples) {
+        at.values[name] = values[i];
+        point += fmt::format("{}{} = {}", point.empty() ? "" : ", ", name, values[i]);
+      }
+      const models::Evaluation value = models::evaluate(expr, at);
+      if (!value.ok()) {
+        reporter_.error(e.value, fmt::format("{} cannot be evaluated at {}: {}", role_name(e.role), point, value.error));
+        return;
+      }
+      if (value.value < 0) {
+        reporter_.error(e.value, fmt::format("{} is negative ({}) at {}", role_name(e.role), value.value, point));
+        return;
+      }
+    }
+    switch (e.role) {
+      case ast::MachineRole::CommunicationTime: model.communication_time = std::move(expr); break;
+      case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
+      case ast::MachineRole::Contention: model.contention = std::move(expr); break;
+      case ast::MachineRole::RTFactor: break;
+    }
+  }
+
+  Reporter reporter_;
+  models::Environment environment_;
+};
+
+}  // namespace
+
+MachineCheckResult check_machine(const ast::Machine& machine, const Source& source) {
+  MachineCheckResult result;
+  models::Machine model = MachineChecker(source, result.diagnostics).run(machine);
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
+  if (!has_errors(result.diagnostics)) result.machine = std::move(model);
+  return result;
+}
+
+}  // namespace pdl
