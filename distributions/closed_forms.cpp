@@ -39,6 +39,21 @@ double log_upper_tail(double z) {
   return log_phi(z) + std::log(mills_ratio(z));
 }
 
+// For a truncation point alpha >= 5 standard deviations above the mean, the inverse Mills
+// ratio lambda = alpha + delta with delta and the variance factor 1 + alpha lambda - lambda^2
+// = delta (c2 - delta) taken from the continued fraction without cancellation.
+struct FarTail {
+  double delta;
+  double variance_factor;
+};
+FarTail far_tail(double alpha) {
+  double t = 0.0;
+  for (int k = 80; k >= 3; --k) t = k / (alpha + t);
+  const double c2 = 2.0 / (alpha + t);
+  const double delta = 1.0 / (alpha + c2);
+  return {delta, delta * (c2 - delta)};
+}
+
 struct NormalParts {
   double alpha;            // standardised truncation point -mu/sigma
   double log_q_alpha;      // log P(Z >= alpha)
@@ -228,6 +243,7 @@ double closed_mean(const Node& node) {
           [](const Uniform& d) { return 0.5 * (d.low + d.high); },
           [](const TruncatedNormal& d) {
             const auto parts = normal_parts(d);
+            if (parts.alpha >= 5.0) return d.sigma * far_tail(parts.alpha).delta;
             return d.mu + d.sigma * std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
           },
           [](const PhaseType& d) { return phase_type_moments(d).first; },
@@ -267,6 +283,7 @@ double closed_variance(const Node& node) {
           [](const Uniform& d) { return (d.high - d.low) * (d.high - d.low) / 12.0; },
           [](const TruncatedNormal& d) {
             const auto parts = normal_parts(d);
+            if (parts.alpha >= 5.0) return d.sigma * d.sigma * far_tail(parts.alpha).variance_factor;
             const double lambda = std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
             const double factor = 1.0 + parts.alpha * lambda - lambda * lambda;
             return d.sigma * d.sigma * std::max(factor, 0.0);
@@ -294,6 +311,8 @@ double closed_variance(const Node& node) {
 
 double closed_survival(const Node& node, double x) {
   if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (x == kInf) return 0.0;
+  if (x == -kInf) return 1.0;
   return std::visit(
       Overloaded{
           [x](const Deterministic& d) { return x < d.value ? 1.0 : 0.0; },
@@ -335,6 +354,9 @@ double closed_survival(const Node& node, double x) {
 }
 
 double closed_cdf(const Node& node, double x) {
+  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (x == kInf) return 1.0;
+  if (x == -kInf) return 0.0;
   // Where the cdf is tiny, 1 - survival loses everything; use the direct form there.
   return std::visit(
       Overloaded{
@@ -555,6 +577,20 @@ double closed_lower_tail_transport(const Node& node, double t) {
   }
   // E[(t - X)+] = int_{low}^{t} F(x) dx <= (t - low) F(t): F is non-decreasing.
   return (t - low_end) * closed_cdf(node, t) * (1.0 + 1e-12);
+}
+
+void closed_atoms(const Node& node, double weight, double offset, std::vector<Atom>* atoms) {
+  if (const auto* d = std::get_if<Deterministic>(&node.value)) {
+    atoms->push_back({d->value + offset, weight});
+  } else if (const auto* m = std::get_if<Mixture>(&node.value)) {
+    for (std::size_t i = 0; i < m->weights.size(); ++i) {
+      closed_atoms(m->components[i].node(), weight * m->weights[i], offset, atoms);
+    }
+  } else if (const auto* s = std::get_if<Shifted>(&node.value)) {
+    closed_atoms(s->base.node(), weight, offset + s->offset, atoms);
+  } else if (const auto* p = std::get_if<PhaseType>(&node.value)) {
+    if (p->atom_at_zero > 0.0) atoms->push_back({offset, weight * p->atom_at_zero});
+  }
 }
 
 bool stage_rates(const Node& node, std::vector<double>* rates) {

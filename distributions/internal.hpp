@@ -56,6 +56,13 @@ double closed_lower_tail_transport(const Node& node, double t);
 double closed_support_min(const Node& node);
 double closed_support_max(const Node& node);  // may be +inf
 std::string closed_describe(const Node& node);
+// Point masses (position, probability) of a closed form: deterministic parts of mixtures,
+// a phase-type's atom at 0.
+struct Atom {
+  double position;
+  double mass;
+};
+void closed_atoms(const Node& node, double weight, double offset, std::vector<Atom>* atoms);
 // Exponential, Erlang and hypoexponential as a list of stage rates (empty if not one).
 bool stage_rates(const Node& node, std::vector<double>* rates);
 

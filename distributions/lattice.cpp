@@ -395,12 +395,40 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   }
   const std::size_t points = options.max_points;
   const std::size_t cells = points - 1;
-  const double step = (x_high - x_low) / static_cast<double>(cells);
+  double step = (x_high - x_low) / static_cast<double>(cells);
+  // The heaviest point mass inside the range is put exactly on a grid point (by widening the
+  // step slightly), where both lattices can hold it exactly: an atom inside a cell would
+  // otherwise cost the bracket its whole cell width.
+  std::vector<Atom> atoms;
+  closed_atoms(node, 1.0, 0.0, &atoms);
+  std::size_t atom_index = 0;
+  double atom_mass = 0.0;
+  double atom_position = 0.0;
+  for (const Atom& atom : atoms) {
+    if (atom.position > x_low && atom.position <= x_high && atom.mass > atom_mass) {
+      atom_mass = atom.mass;
+      atom_position = atom.position;
+    }
+  }
+  if (atom_mass > 0.0) {
+    // Rounding the index down makes the step larger: the grid still covers [x_low, x_high].
+    atom_index = std::min(cells, static_cast<std::size_t>(std::floor((atom_position - x_low) / step)));
+    if (atom_index >= 1) {
+      step = (atom_position - x_low) / static_cast<double>(atom_index);
+    } else {
+      atom_mass = 0.0;  // within the first cell: left to the ordinary rounding
+    }
+  }
+  x_high = x_low + static_cast<double>(cells) * step;
+  auto grid_point = [&](std::size_t i) {
+    if (atom_mass > 0.0 && i == atom_index) return atom_position;
+    return i == cells ? x_high : x_low + static_cast<double>(i) * step;
+  };
   // Cumulative probabilities at the grid points: the cdf below the median, the survival
   // above (each accurate on its small side).
   Cumulative at_points{std::vector<double>(points), std::vector<double>(points)};
   for (std::size_t i = 0; i < points; ++i) {
-    const double x = i == cells ? x_high : x_low + static_cast<double>(i) * step;
+    const double x = grid_point(i);
     const double survival = closed_survival(node, x);
     at_points.survival[i] = survival;
     at_points.cdf[i] = survival < 0.5 ? 1.0 - survival : closed_cdf(node, x);
@@ -412,6 +440,13 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   for (std::size_t i = 1; i < points; ++i) {
     result.lower[i - 1] = cell_at_right_end[i];  // left end of its cell: stochastically smaller
     result.upper[i] = cell_at_right_end[i];      // right end: stochastically larger
+  }
+  if (atom_mass > 0.0) {
+    // The atom is in cell (x_{k-1}, x_k] with k = atom_index; in the lower lattice it may sit
+    // at its true position x_k instead of x_{k-1} (still not above the truth).
+    const double moved = std::min(atom_mass, result.lower[atom_index - 1]);
+    result.lower[atom_index - 1] -= moved;
+    result.lower[atom_index] += moved;
   }
   // Mass at or below x_0 sits at x_0 in both; mass above x_high at x_high in both.
   result.lower[0] += at_points.cdf[0];
