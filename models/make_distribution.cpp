@@ -1,0 +1,83 @@
+#include "models/make_distribution.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/validate.hpp"
+
+namespace models {
+
+distributions::Distribution make_distribution(const RuntimeSpec& spec, const Environment& environment,
+                                              const Machine& machine) {
+  namespace d = distributions;
+  if (spec.kind == DistKind::Numerical) {
+    throw std::invalid_argument("NUMERICAL('" + resolve_file(spec.file, machine.name) +
+                                "'): measured distributions from files are not supported by this "
+                                "version of pdl-scale; give the samples inline with SAMPLES or "
+                                "HISTOGRAM");
+  }
+  std::vector<double> v;
+  v.reserve(spec.params.size());
+  for (std::size_t i = 0; i < spec.params.size(); ++i) {
+    const Evaluation result = evaluate(spec.params[i], environment);
+    if (!result.ok()) {
+      throw std::invalid_argument(std::string{to_string(spec.kind)} + ": parameter " +
+                                  std::to_string(i + 1) + ": " + result.error);
+    }
+    v.push_back(result.value);
+  }
+  if (const std::string problem = check_parameters(spec.kind, spec.order, v); !problem.empty()) {
+    throw std::invalid_argument(problem);
+  }
+  switch (spec.kind) {
+    case DistKind::Deterministic: return d::deterministic(v[0]);
+    case DistKind::Exponential: return d::exponential(1.0 / v[0]);
+    case DistKind::Erlang: return d::erlang(static_cast<int>(v[0]), 1.0 / v[1]);
+    case DistKind::GeneralErlang: {
+      std::vector<double> rates;
+      for (double mean : v) rates.push_back(1.0 / mean);
+      return d::hypoexponential(std::move(rates));
+    }
+    case DistKind::HyperExponential: {
+      std::vector<double> probabilities, rates;
+      for (std::size_t i = 0; i < v.size(); i += 2) {
+        probabilities.push_back(v[i]);
+        rates.push_back(1.0 / v[i + 1]);
+      }
+      return d::hyperexponential(std::move(probabilities), std::move(rates));
+    }
+    case DistKind::Uniform: return d::uniform(v[0], v[1]);
+    case DistKind::Normal: return d::truncated_normal(v[0], v[1]);
+    case DistKind::PhaseType: {
+      const std::size_t n = spec.order;
+      std::vector<double> alpha(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+      std::vector<std::vector<double>> subgenerator(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        const auto row = v.begin() + static_cast<std::ptrdiff_t>(n + r * n);
+        subgenerator[r].assign(row, row + static_cast<std::ptrdiff_t>(n));
+      }
+      return d::phase_type(std::move(alpha), std::move(subgenerator));
+    }
+    case DistKind::Mixture: {
+      std::vector<d::Distribution> components;
+      for (const RuntimeSpec& component : spec.components) {
+        components.push_back(make_distribution(component, environment, machine));
+      }
+      return d::mixture(v, std::move(components));
+    }
+    case DistKind::Samples: return d::from_samples(v);
+    case DistKind::Histogram: {
+      std::vector<double> values, weights;
+      for (std::size_t i = 0; i + 1 < v.size(); i += 2) {
+        values.push_back(v[i]);
+        weights.push_back(v[i + 1]);
+      }
+      return d::from_histogram(values, weights);
+    }
+    case DistKind::Numerical: break;
+  }
+  throw std::logic_error("make_distribution: unknown distribution kind");
+}
+
+}  // namespace models
