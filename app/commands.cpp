@@ -11,6 +11,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -58,6 +59,17 @@ std::optional<std::string> read_file(const std::string& path, std::ostream& err)
     return std::nullopt;
   }
   text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > pdl::kMaxSourceBytes) {
+    // Refused here, by its real size, rather than by the parser on the part that was read.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    const pdl::Source source(path, text.substr(0, text.find('\n')));
+    err << pdl::format(source.diagnose(pdl::Severity::Error, 0, fmt::format(
+        "the file is too large: {} bytes (the limit is {} bytes)",
+        ec ? std::string("more than ") + std::to_string(pdl::kMaxSourceBytes) : std::to_string(size),
+        pdl::kMaxSourceBytes)));
+    return std::nullopt;
+  }
   return text;
 }
 
@@ -110,7 +122,24 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
 
 }  // namespace
 
+bool is_machine_file(const std::string& path) {
+  static constexpr std::string_view kExtension = ".machine";
+  return path.size() >= kExtension.size() && path.compare(path.size() - kExtension.size(), kExtension.size(), kExtension) == 0;
+}
+
 int run_check(const Options& options, std::ostream& out, std::ostream& err) {
+  if (is_machine_file(options.file)) {
+    const auto text = read_file(options.file, err);
+    if (!text) return kExitInput;
+    const pdl::MachineParseResult parsed = pdl::parse_machine(*text, options.file);
+    print(parsed.diagnostics, err);
+    if (!parsed.ast) return kExitInput;
+    const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
+    print(checked.diagnostics, err);
+    if (!checked.machine) return kExitInput;
+    out << options.file << ": ok\n";
+    return kExitSuccess;
+  }
   const auto loaded = load(options, err);
   if (!loaded) return kExitInput;
   const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
@@ -126,6 +155,17 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
 }
 
 int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
+  if (is_machine_file(options.file)) {
+    Options as_machine = options;
+    as_machine.machine_file = options.file;
+    std::ostringstream ignored;
+    if (run_check(as_machine, ignored, err) != kExitSuccess) return kExitInput;
+    const auto text = read_file(options.file, err);
+    const pdl::MachineParseResult parsed = pdl::parse_machine(*text, options.file);
+    const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
+    out << models::dump(*checked.machine);
+    return kExitSuccess;
+  }
   const auto loaded = load(options, err);
   if (!loaded) return kExitInput;
   const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);

@@ -7,6 +7,9 @@
 
 namespace app {
 
+// True for a machine file (FILE.machine): --check and --dump then read it as one.
+bool is_machine_file(const std::string& path);
+
 // --check: parses and checks the program (and the machine file, if given), prints the
 // diagnostics to `err` and "FILE: ok" to `out` when there is no error. Returns kExitSuccess
 // or kExitInput.

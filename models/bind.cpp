@@ -14,7 +14,8 @@ Binding bind(const Program& program, const Machine& machine,
   env.values["RTFactor"] = machine.rt_factor;
   for (const auto& [type, bytes] : machine.sizes) env.sizes[type] = bytes;
 
-  for (const auto& [name, value] : sets) {
+  for (const auto& set : sets) {
+    const std::string& name = set.first;
     const bool declared = std::any_of(program.variables.begin(), program.variables.end(),
                                       [&](const Variable& v) { return v.name == name; });
     if (!declared) {

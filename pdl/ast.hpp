@@ -113,7 +113,9 @@ struct DistArg : x3::variant<x3::forward_ast<Distribution>, x3::forward_ast<ArgL
   using base_type::operator=;
 };
 
-struct ArgList : std::vector<DistArg>, x3::position_tagged {};
+struct ArgList : std::vector<DistArg>, x3::position_tagged {
+  using std::vector<DistArg>::vector;
+};
 
 struct Distribution : x3::position_tagged {
   DistKind kind;
@@ -137,14 +139,18 @@ struct PatternTerm : x3::position_tagged {
   boost::optional<Wrapped> repeat;  // w{count}
 };
 
-struct PatternSequence : std::vector<PatternTerm>, x3::position_tagged {};
+struct PatternSequence : std::vector<PatternTerm>, x3::position_tagged {
+  using std::vector<PatternTerm>::vector;
+};
 
 struct Branch : x3::position_tagged {
   boost::optional<Wrapped> probability;  // p: sequence
   PatternSequence sequence;
 };
 
-struct Alternatives : std::vector<Branch>, x3::position_tagged {};
+struct Alternatives : std::vector<Branch>, x3::position_tagged {
+  using std::vector<Branch>::vector;
+};
 
 // ---- Phase clauses ------------------------------------------------------------------
 enum class Scheme { Independent, Neighbor, NeighborTorus, Macropipeline, ForkJoin, Paired, Arbitrary };
@@ -180,7 +186,9 @@ struct ProblemSizeClause : x3::position_tagged {
   std::vector<Expression> extents;
 };
 
-struct DependencyClause : std::vector<Expression>, x3::position_tagged {};
+struct DependencyClause : std::vector<Expression>, x3::position_tagged {
+  using std::vector<Expression>::vector;
+};
 
 struct TaskClause : x3::position_tagged {
   Identifier name;

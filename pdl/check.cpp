@@ -425,9 +425,10 @@ class Checker {
           reporter_.error(node, fmt::format("a work phase gives SUBTASK RUNTIME IS ...; (RUNTIME IS is for "
                                             "sequential phases and subtask blocks)"));
         } else {
+          std::vector<std::string_view> accepted = rules.required;
+          accepted.insert(accepted.end(), rules.optional.begin(), rules.optional.end());
           reporter_.error(node, fmt::format("{} is not used by {} phases; phase '{}' may give {}", name,
-                                            scheme_name, model.name, join_names(rules.required) +
-                                            (rules.optional.empty() ? "" : ", " + join_names(rules.optional))));
+                                            scheme_name, model.name, join_names(accepted)));
         }
         continue;
       }
@@ -640,7 +641,7 @@ class Checker {
   // ---- Execution pattern ------------------------------------------------------------------
   models::PatternNode pattern(const ast::Alternatives& alternatives, const models::Program& model) {
     models::PatternNode node;
-    node.location = reporter_.location(alternatives);
+    node.location = reporter_.location(alternatives.front());
     if (alternatives.size() == 1) {
       const ast::Branch& only = alternatives.front();
       if (only.probability) {
@@ -671,7 +672,9 @@ class Checker {
       double total = 0;
       for (double v : values) total += v;
       if (std::fabs(total - 1.0) > 1e-9) {
-        reporter_.error(alternatives, fmt::format("the branch probabilities sum to {}, not 1", total));
+        // At the first branch: X3 does not tag a bracketed Alternatives (a container held in a
+        // forward_ast), its branches are tagged.
+        reporter_.error(alternatives.front(), fmt::format("the branch probabilities sum to {}, not 1", total));
       }
     }
     return node;

@@ -36,7 +36,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string suggestion(const std::string& name, const std::set<std::string>& names) {
   std::string best;
-  std::size_t best_distance = 3;  // only close misspellings
+  // Only close misspellings: at most a third of the letters wrong (a 2-letter name, none).
+  std::size_t best_distance = std::max<std::size_t>(1, name.size() / 3) + 1;
   for (const std::string& candidate : names) {
     const std::size_t d = edit_distance(lower(name), lower(candidate));
     if (d < best_distance) {

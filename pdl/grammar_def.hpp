@@ -78,6 +78,11 @@ struct Annotate {
     node.apply_visitor(x3::make_lambda_visitor<void>(
         [&](auto& alternative) { this->on_success(first, last, alternative, context); }));
   }
+  // Recursive alternatives are held in forward_ast: tag what it holds.
+  template <typename Node, typename Iterator, typename Context>
+  void on_success(Iterator const& first, Iterator const& last, x3::forward_ast<Node>& node, Context const& context) {
+    x3::get<x3::error_handler_tag>(context).get().tag(node.get(), first, last);
+  }
   template <typename Node, typename Iterator, typename Context>
   void on_success(Iterator const& first, Iterator const& last, Node& node, Context const& context) {
     x3::get<x3::error_handler_tag>(context).get().tag(node, first, last);
@@ -222,6 +227,10 @@ x3::rule<signed_class, ast::Signed> const exponent = "exponent";
 x3::rule<struct string_chars_class, std::string> const string_chars = "string";
 x3::rule<struct wrapped_class, ast::Wrapped> const wrapped = "expression";
 x3::rule<struct probability_class, ast::Wrapped> const probability = "probability";
+// Lists are rules of their own so that they stay one attribute inside a statement.
+x3::rule<struct expression_list_class, std::vector<ast::Expression>> const expression_list = "expression";
+x3::rule<struct dist_args_class, std::vector<ast::DistArg>> const dist_args = "distribution parameter";
+x3::rule<struct task_chain_class, std::vector<ast::Identifier>> const task_chain = "task name";
 x3::rule<power_class, ast::Power> const power = "operand";
 x3::rule<unary_class, ast::Unary> const unary = "operand";
 x3::rule<product_class, ast::Product> const product = "expression";
@@ -235,7 +244,7 @@ x3::rule<dist_arg_class, ast::DistArg> const dist_arg = "distribution parameter"
 x3::rule<arg_list_class, ast::ArgList> const arg_list = "list";
 x3::rule<sync_class, ast::Sync> const sync = "SYNC";
 x3::rule<pattern_primary_class, ast::PatternPrimary> const pattern_primary = "phase name";
-x3::rule<pattern_term_class, ast::PatternTerm> const pattern_term = "phase name";
+x3::rule<pattern_term_class, ast::PatternTerm> const pattern_term = "pattern";
 x3::rule<pattern_sequence_class, ast::PatternSequence> const pattern_sequence = "pattern";
 x3::rule<branch_class, ast::Branch> const branch = "pattern";
 x3::rule<alternatives_class, ast::Alternatives> const alternatives = "execution pattern";
@@ -313,6 +322,9 @@ auto const string_chars_def =
     x3::lexeme['\'' >> *((x3::lit("''") >> x3::attr('\'')) | (x3::char_ - '\'' - '\n')) >> '\''];
 auto const string_literal_def = string_chars;
 auto const wrapped_def = expression;
+auto const expression_list_def = expression >> *(',' > expression);
+auto const dist_args_def = dist_arg >> *(',' > dist_arg);
+auto const task_chain_def = task_name >> *(arrow > task_name);
 auto const number_def = x3::real_parser<double, NumberPolicies>{};
 auto const name_def = identifier;
 auto const phase_name_def = identifier;
@@ -334,14 +346,14 @@ auto const sum_op_def = sum_op_char >> product;
 auto const expression_def = product >> *sum_op;
 
 auto const dist_kind_def = whole_word(dist_kinds);
-auto const distribution_def = dist_kind > '(' > -(dist_arg % ',') > ')';
+auto const distribution_def = dist_kind > '(' > -dist_args > ')';
 auto const dist_arg_def = distribution | arg_list | string_literal | expression;
-auto const arg_list_def = '[' > -(dist_arg % ',') > ']';
+auto const arg_list_def = '[' > -dist_args > ']';
 
 auto const sync_def = kw_sync >> x3::attr(true);
 auto const pattern_primary_def = sync | phase_name | ('(' > alternatives > ')');
 auto const pattern_term_def = pattern_primary >> -('{' > wrapped > '}');
-auto const pattern_sequence_def = pattern_term % arrow;
+auto const pattern_sequence_def = pattern_term >> *(arrow > pattern_term);
 auto const probability_def = wrapped >> ':';
 auto const branch_def = -probability >> pattern_sequence;
 auto const alternatives_def = branch % '|';
@@ -365,11 +377,11 @@ auto const scheduling_clause_def = kw_scheduling > kw_is > scheduling > ';';
 auto const dist_clause_def = dist_role > kw_is > distribution > ';';
 auto const expr_clause_def = expr_role > kw_is > expression > ';';
 auto const problem_size_clause_def =
-    kw_problem > kw_size > kw_is > shape > name > '(' > (expression % ',') > ')' > ';';
-auto const dependency_clause_def = (kw_dependency | kw_dependencies) > kw_is > (expression % ',') > ';';
+    kw_problem > kw_size > kw_is > shape > name > '(' > expression_list > ')' > ';';
+auto const dependency_clause_def = (kw_dependency | kw_dependencies) > kw_is > expression_list > ';';
 auto const task_clause_def = kw_task > task_name > kw_runtime > kw_is > distribution >
                              -(kw_on > kw_processor > wrapped) > ';';
-auto const arc_clause_def = kw_arc > (task_name % arrow) > -(kw_volume > wrapped) > ';';
+auto const arc_clause_def = kw_arc > task_chain > -(kw_volume > wrapped) > ';';
 // Clauses inside a subtask block: no nested blocks, so nesting depth stays bounded.
 auto const block_clause_def = scheme_clause | scheduling_clause | dist_clause | expr_clause |
                               problem_size_clause | dependency_clause | task_clause | arc_clause;
@@ -402,7 +414,7 @@ auto const comm_kind_decl_def = kw_communication >> kw_is > comm_kind > ';';
 auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name,
-                    variable_name, task_name, type_name, primary, exponent, string_chars, wrapped, probability, power, unary,
+                    variable_name, task_name, type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args, task_chain, power, unary,
                     product, product_op, sum_op_char, sum_op, expression, dist_kind, distribution, dist_arg, arg_list, sync,
                     pattern_primary, pattern_term, pattern_sequence, branch, alternatives, scheme,
                     scheduling, shape, dist_role, expr_role, subtask_kind, scheme_clause,

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <type_traits>
 
@@ -37,6 +39,10 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
   if (text.size() > kMaxSourceBytes) {
     out.push_back(source.diagnose(Severity::Error, 0, fmt::format(
         "the file is too large: {} bytes (the limit is {} bytes)", text.size(), kMaxSourceBytes)));
+    return false;
+  }
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    out.push_back(source.diagnose(Severity::Error, nul, "the file is binary, not PDL text: it contains a NUL byte"));
     return false;
   }
   std::size_t depth = 0;
@@ -87,6 +93,19 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
       out.push_back(source.diagnose(Severity::Error, i, fmt::format(
           "unexpected byte 0x{:02x}: non-ASCII characters may appear only in comments and strings", c)));
       return false;
+    }
+    if (c >= '0' && c <= '9' && (i == 0 || !is_word_char(text[i - 1]))) {
+      // A number the grammar would refuse only by not matching it: say why.
+      const char* begin = text.c_str() + i;
+      char* end = nullptr;
+      const double value = std::strtod(begin, &end);
+      if (end != begin && !std::isfinite(value)) {
+        out.push_back(source.diagnose(Severity::Error, i, fmt::format(
+            "number out of range: {} is too large for a double", std::string(begin, std::min<std::size_t>(static_cast<std::size_t>(end - begin), 40)))));
+        return false;
+      }
+      i += static_cast<std::size_t>(std::max<std::ptrdiff_t>(end - begin, 1));
+      continue;
     }
     if (c == '(' || c == '[' || c == '{') {
       if (++depth > kMaxNesting) {
@@ -236,7 +255,14 @@ class Driver {
   }
 
   bool at_end() const { return it_ == end_; }
-  bool stop() const { return has_errors(diagnostics_) && count(diagnostics_, Severity::Error) >= kMaxErrors; }
+  // True once kMaxErrors errors were reported (then says so, once).
+  bool stop() {
+    if (stopped_) return true;
+    if (count(diagnostics_, Severity::Error) < kMaxErrors) return false;
+    stopped_ = true;
+    handler_.error(it_, fmt::format("too many errors ({}); stopping here", kMaxErrors));
+    return true;
+  }
 
   // The word at the current position, lower case ("" when it is not a word).
   std::string peek_word() const {
@@ -266,9 +292,6 @@ class Driver {
   void error_at(iterator_type where, std::string message) {
     if (stop()) return;
     handler_.error(where, std::move(message));
-    if (stop()) {
-      handler_.error(where, fmt::format("too many errors ({}); stopping here", kMaxErrors));
-    }
   }
 
   // After a failed statement: when the only problem was a missing ';', go on right where it
@@ -409,6 +432,7 @@ class Driver {
   parser::ErrorHandler handler_;
   iterator_type it_;
   iterator_type end_;
+  bool stopped_ = false;
 };
 
 }  // namespace

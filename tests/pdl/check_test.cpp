@@ -1,0 +1,239 @@
+// The semantic pass: the model it builds and each check it makes.
+#include "models/dump.hpp"
+#include "models/bind.hpp"
+#include "test_util.hpp"
+
+#include <gtest/gtest.h>
+
+namespace pdl {
+namespace {
+
+using test::independent;
+using test::parse_and_check;
+using test::program_with;
+
+TEST(Check, NeighborExampleModel) {
+  const auto r = parse_and_check(test::read("examples/paper/neighbor.pdl"));
+  ASSERT_TRUE(r.ok()) << r.text();
+  const models::Program& p = *r.checked.program;
+  EXPECT_EQ(p.name, "neighbor-5.1");
+  ASSERT_EQ(p.variables.size(), 2u);
+  EXPECT_EQ(p.variables[0].name, "columns");
+  EXPECT_EQ(models::to_string(*p.variables[0].default_value), "10");
+  EXPECT_EQ(p.pattern.kind, models::PatternNode::Kind::Repeat);
+  EXPECT_EQ(models::to_string(p.pattern.count), "iterations");
+  const models::WorkPhase* sweep = models::find_work_phase(p, "sweep");
+  ASSERT_NE(sweep, nullptr);
+  EXPECT_EQ(sweep->scheme, models::Scheme::Neighbor);
+  EXPECT_EQ(sweep->scheduling, models::Scheduling::Block);
+  ASSERT_TRUE(sweep->runtime);
+  EXPECT_EQ(models::to_string(*sweep->runtime), "ERLANG(8, 1*RTFactor)");
+  EXPECT_EQ(models::to_string(*sweep->units), "columns");
+  const models::Concatenation* c = models::find_concatenation(p, "sweep", "sweep");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(*c, models::Concatenation::Neighbor);
+
+  const models::Binding b = models::bind(p, models::ideal_machine(), {{"columns", 20}});
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(models::evaluate(*sweep->units, b.environment).value, 20.0);
+  EXPECT_EQ(models::evaluate(p.pattern.count, b.environment).value, 2.0);
+  EXPECT_EQ(models::evaluate(sweep->volume, b.environment).value, 800.0);
+}
+
+TEST(Check, DefaultsAreExplicit) {
+  const auto r = parse_and_check(test::read("examples/schemes/fork_join.pdl"));
+  ASSERT_TRUE(r.ok()) << r.text();
+  const models::WorkPhase* level = models::find_work_phase(*r.checked.program, "level");
+  ASSERT_NE(level, nullptr);
+  EXPECT_EQ(level->scheme, models::Scheme::ForkJoin);
+  ASSERT_TRUE(level->jobs && level->tasks_per_job && level->interarrival && level->join);
+  ASSERT_EQ(level->runtime->components.size(), 2u);
+
+  const auto independent_phase = parse_and_check(program_with("a", independent("a")));
+  const models::WorkPhase* a = models::find_work_phase(*independent_phase.checked.program, "a");
+  EXPECT_EQ(models::to_string(a->volume), "0");
+  EXPECT_EQ(a->scheduling, models::Scheduling::Block);
+}
+
+TEST(Check, EveryExampleChecksAndItsDumpChecksToTheSameDump) {
+  for (const char* file : {"examples/paper/figures.pdl", "examples/paper/neighbor.pdl", "examples/schemes/independent.pdl",
+                           "examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
+                           "examples/schemes/macropipeline.pdl", "examples/schemes/fork_join.pdl",
+                           "examples/schemes/paired.pdl", "examples/schemes/arbitrary.pdl"}) {
+    const auto r = parse_and_check(test::read(file));
+    ASSERT_TRUE(r.ok()) << file << "\n" << r.text();
+    const auto machine = models::ideal_machine();
+    const auto binding = models::bind(*r.checked.program, machine, {});
+    ASSERT_TRUE(binding.ok()) << file;
+    std::string first = models::dump(*r.checked.program, machine, binding.environment, {});
+    const auto again = parse_and_check(first);
+    ASSERT_TRUE(again.ok()) << file << "\n" << again.text() << first;
+    std::string second = models::dump(*again.checked.program, machine, models::bind(*again.checked.program, machine, {}).environment, {});
+    // The dumps differ only in the file name of the first line.
+    first.erase(0, first.find('\n'));
+    second.erase(0, second.find('\n'));
+    EXPECT_EQ(first, second) << file;
+  }
+}
+
+TEST(Check, UnusedPhaseAndUnusedConcatenationAreWarnings) {
+  const auto r = parse_and_check(program_with("a -> sync -> b", independent("a") + independent("b") + independent("c")) +
+                                 "CONCATENATION IS: a, b : SERIAL; END;");
+  ASSERT_TRUE(r.ok()) << r.text();
+  ASSERT_EQ(r.checked.diagnostics.size(), 2u) << r.text();
+  EXPECT_EQ(r.checked.diagnostics[0].severity, Severity::Warning);
+  EXPECT_NE(r.checked.diagnostics[0].message.find("phase 'c' is defined but not used"), std::string::npos);
+  EXPECT_NE(r.checked.diagnostics[1].message.find("'a, b' is never used"), std::string::npos);
+}
+
+TEST(Check, SequentialPhaseAndSyncNeedNoConcatenation) {
+  const auto r = parse_and_check(program_with("a -> s -> a -> sync -> a",
+                                              independent("a") + "SEQUENTIAL PHASE s IS: RUNTIME IS DETERMINISTIC(1); END;"));
+  EXPECT_TRUE(r.ok()) << r.text();
+}
+
+TEST(Check, ConcatenationPairsFromRepetitionGroupsAndAlternatives) {
+  const auto missing = [](const std::string& pattern, const std::string& concatenations) {
+    const auto r = parse_and_check(program_with(pattern, independent("a") + independent("b") + independent("c")) +
+                                   "CONCATENATION IS: " + concatenations + " END;");
+    std::string out;
+    for (const auto& d : r.checked.diagnostics) {
+      if (d.severity == Severity::Error) out += d.message.substr(0, d.message.find(':')) + "|";
+    }
+    return out;
+  };
+  EXPECT_EQ(missing("a{1} -> sync -> b -> sync -> c", ""), "");  // once: no self pair
+  EXPECT_EQ(missing("a{2} -> sync -> b -> sync -> c", ""), "missing concatenation between work phases 'a' and 'a'|");
+  EXPECT_EQ(missing("(a -> b){3} -> sync -> c", "a, b : SERIAL;"),
+            "missing concatenation between work phases 'b' and 'a'|");
+  EXPECT_EQ(missing("a -> (0.5: b | 0.5: c)", "a, b : SERIAL;"),
+            "missing concatenation between work phases 'a' and 'c'|");
+  // Every path from a to c passes a SYNC or b: (a, c) needs nothing.
+  EXPECT_EQ(missing("a -> (0.5: b | 0.5: sync) -> c", "a, b : SERIAL; b, c : BARRIER;"), "");
+}
+
+TEST(Check, MissingConcatenationListsTheOptions) {
+  const auto r = parse_and_check(program_with("a -> b", independent("a") + independent("b")));
+  EXPECT_EQ(r.first(),
+            "2:27: error: missing concatenation between work phases 'a' and 'b': they follow each other with no "
+            "SYNC between them; add 'a, b : KIND;' to a CONCATENATION block, KIND one of NEIGHBOR, NEIGHBOR-TORUS, "
+            "TORUS, SERIAL, BARRIER");
+}
+
+TEST(Check, SetsReplaceDefaultsInChecks) {
+  const std::string text = program_with("a", "VARIABLE n = -1;\n" + independent("a", "  COMMUNICATION VOLUME IS n;\n"));
+  EXPECT_FALSE(parse_and_check(text).ok());
+  CheckOptions options;
+  options.sets = {{"n", 5}};
+  EXPECT_TRUE(parse_and_check(text, options).ok());
+}
+
+TEST(Check, VariablesWithoutDefaultStaySymbolic) {
+  const auto r = parse_and_check(program_with("a", "VARIABLE n;\n" + independent("a", "  COMMUNICATION VOLUME IS n*SIZEOF(INT);\n")));
+  ASSERT_TRUE(r.ok()) << r.text();
+  const models::Binding unbound = models::bind(*r.checked.program, models::ideal_machine(), {});
+  ASSERT_EQ(unbound.errors.size(), 1u);
+  EXPECT_NE(unbound.errors[0].find("--set n=VALUE"), std::string::npos);
+  EXPECT_TRUE(models::bind(*r.checked.program, models::ideal_machine(), {{"n", 3}}).ok());
+}
+
+TEST(Check, MachineSizesAndRTFactorAreUsed) {
+  const MachineParseResult m = parse_machine("MACHINE NAME IS 'm'; SIZEOF QUAD IS 16; RTFACTOR IS 2;", "m.machine");
+  ASSERT_TRUE(m.ast);
+  const MachineCheckResult mc = check_machine(*m.ast, m.source);
+  ASSERT_TRUE(mc.machine) << format(mc.diagnostics);
+  EXPECT_EQ(mc.machine->rt_factor, 2.0);
+  EXPECT_EQ(mc.machine->sizes.at("QUAD"), 16.0);
+  EXPECT_EQ(mc.machine->sizes.at("INT"), 4.0);  // the standard sizes stay unless redefined
+  const std::string text = program_with("a", independent("a", "  COMMUNICATION VOLUME IS SIZEOF(quad);\n"));
+  EXPECT_FALSE(parse_and_check(text).ok());
+  CheckOptions options;
+  options.machine = &*mc.machine;
+  EXPECT_TRUE(parse_and_check(text, options).ok());
+}
+
+TEST(Check, MachineModel) {
+  const MachineParseResult m = parse_machine(test::read("examples/machines/cluster.machine"), "cluster.machine");
+  ASSERT_TRUE(m.ast);
+  const MachineCheckResult mc = check_machine(*m.ast, m.source);
+  ASSERT_TRUE(mc.machine) << format(mc.diagnostics);
+  const models::Machine& machine = *mc.machine;
+  EXPECT_EQ(machine.communication, models::Communication::MessagePassing);
+  EXPECT_EQ(machine.rt_factor, 1.5);
+  models::Environment env;
+  env.values = {{"ts", 50}, {"tw", 0.01}, {"L", 1000}, {"P", 8}};
+  EXPECT_DOUBLE_EQ(models::evaluate(machine.communication_time, env).value, 60.0);
+  EXPECT_DOUBLE_EQ(models::evaluate(machine.barrier_time, env).value, 300.0);
+  ASSERT_TRUE(machine.contention);
+}
+
+TEST(Check, ArbitraryCycleIsNamed) {
+  const auto r = parse_and_check(program_with("g", "WORK PHASE g IS: PARALLELIZATION SCHEME IS ARBITRARY;\n"
+      "TASK a RUNTIME IS EXPONENTIAL(1); TASK b RUNTIME IS EXPONENTIAL(1); TASK c RUNTIME IS EXPONENTIAL(1);\n"
+      "ARC a -> b; ARC b -> c -> b; END;"));
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.text().find("has a cycle: b -> c -> b"), std::string::npos) << r.text();
+}
+
+TEST(Check, ArbitraryGraphModel) {
+  const auto r = parse_and_check(test::read("examples/schemes/arbitrary.pdl"));
+  ASSERT_TRUE(r.ok()) << r.text();
+  const models::WorkPhase* g = models::find_work_phase(*r.checked.program, "graph");
+  ASSERT_EQ(g->tasks.size(), 4u);
+  ASSERT_EQ(g->arcs.size(), 4u);
+  EXPECT_EQ(g->arcs[1].from, "left");
+  EXPECT_EQ(g->arcs[1].to, "merge");
+  EXPECT_EQ(models::to_string(g->arcs[1].volume), "64*SIZEOF(DOUBLE)");
+  EXPECT_TRUE(g->tasks[0].processor);
+  EXPECT_FALSE(g->tasks[1].processor);
+  EXPECT_EQ(r.checked.program->pattern.children.at(2).kind, models::PatternNode::Kind::Alternatives);
+}
+
+TEST(Check, EachSchemeNeedsItsFields) {
+  const auto needs = [](const std::string& scheme) {
+    const auto r = parse_and_check(program_with("a", "WORK PHASE a IS: PARALLELIZATION SCHEME IS " + scheme + "; END;"));
+    std::string out;
+    for (const auto& d : r.checked.diagnostics) out += d.message.substr(d.message.find("needs ") + 6) + ",";
+    return out;
+  };
+  EXPECT_EQ(needs("INDEPENDENT"), "SUBTASK RUNTIME,PROBLEM SIZE,");
+  EXPECT_EQ(needs("NEIGHBOR-TORUS"), "SUBTASK RUNTIME,PROBLEM SIZE,");
+  EXPECT_EQ(needs("MACROPIPELINE"), "SUBTASK RUNTIME,JOBS,STAGES,INTERARRIVAL TIME,");
+  EXPECT_EQ(needs("FORK-JOIN"), "SUBTASK RUNTIME,JOBS,TASKS PER JOB,INTERARRIVAL TIME,");
+  EXPECT_EQ(needs("PAIRED"), "DEPENDENCY,INDEPENDENT SUBTASK,DEPENDENT SUBTASK,PROBLEM SIZE,");
+  EXPECT_EQ(needs("ARBITRARY"), "at least one TASK,");
+}
+
+TEST(Check, UnitsFollowTheScheme) {
+  const auto units = [](const std::string& scheme) {
+    const auto r = parse_and_check(program_with("a", "WORK PHASE a IS: PARALLELIZATION SCHEME IS " + scheme +
+                                                         "; SUBTASK RUNTIME IS EXPONENTIAL(1); PROBLEM SIZE IS GRID g(6, 4); END;"));
+    return models::to_string(*models::find_work_phase(*r.checked.program, "a")->units);
+  };
+  EXPECT_EQ(units("INDEPENDENT"), "6*4");  // every grid point is a task
+  EXPECT_EQ(units("NEIGHBOR"), "4");       // columns
+}
+
+TEST(Check, DistributionParametersAreChecked) {
+  const auto first = [](const std::string& runtime) {
+    return parse_and_check(program_with("a", independent("a").replace(
+        independent("a").find("EXPONENTIAL(1)"), 14, runtime))).first();
+  };
+  EXPECT_EQ(first("EXPONENTIAL(2)"), "");
+  EXPECT_NE(first("ERLANG(0, 1)").find("phase count k must be an integer >= 1"), std::string::npos);
+  EXPECT_NE(first("ERLANG(2)").find("ERLANG takes 2 parameters"), std::string::npos);
+  EXPECT_NE(first("GERLANG(1, -2)").find("mean of stage 2"), std::string::npos);
+  EXPECT_NE(first("DETERMINISTIC(-1)").find("value must be >= 0"), std::string::npos);
+  EXPECT_NE(first("NUMERICAL(3)").find("one quoted file name"), std::string::npos);
+  EXPECT_NE(first("SAMPLES(1, -2)").find("sample 2"), std::string::npos);
+  EXPECT_NE(first("HISTOGRAM(1, 0)").find("weights sum to 0"), std::string::npos);
+  EXPECT_NE(first("PHASETYPE([0.5, 0.7], [[-1, 0], [0, -1]])").find("alpha sums"), std::string::npos);
+  EXPECT_NE(first("PHASETYPE([1], [[-1, 0]])").find("every row"), std::string::npos);
+  EXPECT_NE(first("MIXTURE(1, 2)").find("must be a distribution"), std::string::npos);
+  EXPECT_EQ(first("NORMAL(-5, 1)"), "");  // truncated at 0: a negative mu is allowed
+  EXPECT_EQ(first("EXPONENTIAL(P)"), "");  // symbolic: checked when bound
+  EXPECT_EQ(first("uniform(0, 0)"), "");
+}
+
+}  // namespace
+}  // namespace pdl
