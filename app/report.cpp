@@ -1,0 +1,124 @@
+#include "app/report.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace app {
+
+std::optional<Format> format_from_string(std::string_view name) {
+  if (name == "table") return Format::Table;
+  if (name == "csv") return Format::Csv;
+  if (name == "json") return Format::Json;
+  return std::nullopt;
+}
+
+namespace {
+
+// Enough digits to see the bracket, never scientific notation for ordinary runtimes.
+std::string number(double value) {
+  if (std::abs(value) >= 1e9 || (value != 0.0 && std::abs(value) < 1e-3)) return fmt::format("{:.6g}", value);
+  return fmt::format("{:.3f}", value);
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? number(*value) : std::string{"-"};
+}
+
+std::string variables_text(const std::map<std::string, double>& variables) {
+  std::string text;
+  for (const auto& [name, value] : variables) {
+    if (!text.empty()) text += ", ";
+    text += fmt::format("{}={:g}", name, value);
+  }
+  return text;
+}
+
+std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
+  std::string out = fmt::format("program {} ({}) on machine {}", inputs.program_name,
+                                inputs.program_file, inputs.machine_name);
+  if (!inputs.variables.empty()) out += fmt::format(", {}", variables_text(inputs.variables));
+  out += "\n";
+  out += fmt::format("{:>6}  {:<7}  {:>12}  {:>27}  {:>8}  {:>10}\n", "p", "method", "mean",
+                     "bracket of the mean", "speedup", "efficiency");
+  for (const Row& row : sweep.rows) {
+    const std::string bracket =
+        fmt::format("[{}, {}]", number(row.result.lower), number(row.result.upper));
+    out += fmt::format("{:>6}  {:<7}  {:>12}  {:>27}  {:>8}  {:>10}\n", row.p,
+                       solvers::to_string(row.result.method), number(row.result.mean), bracket,
+                       optional_number(row.speedup), optional_number(row.efficiency));
+  }
+  return out;
+}
+
+std::string csv_number(const std::optional<double>& value) {
+  return value ? fmt::format("{:.17g}", *value) : std::string{};
+}
+
+std::string csv(const SweepResult& sweep) {
+  std::string out = "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper\n";
+  for (const Row& row : sweep.rows) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", row.p, solvers::to_string(row.result.method),
+                       csv_number(row.result.mean), csv_number(row.result.lower),
+                       csv_number(row.result.upper), csv_number(row.speedup),
+                       csv_number(row.efficiency), csv_number(row.speedup_lower),
+                       csv_number(row.speedup_upper));
+  }
+  return out;
+}
+
+nlohmann::json json_number(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+std::string json(const SweepResult& sweep, const ReportInputs& inputs) {
+  nlohmann::json methods = nlohmann::json::array();
+  for (solvers::Method method : inputs.options.methods) methods.push_back(solvers::to_string(method));
+  nlohmann::json document;
+  document["schema"] = kJsonSchema;
+  document["inputs"] = {
+      {"program", {{"name", inputs.program_name}, {"file", inputs.program_file}}},
+      {"machine",
+       {{"name", inputs.machine_name},
+        {"file", inputs.machine_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(inputs.machine_file)}}},
+      {"variables", inputs.variables},
+      {"options",
+       {{"processors", inputs.options.processors},
+        {"methods", methods},
+        {"grid_points", inputs.options.series_parallel.grid.max_points},
+        {"tail_mass", inputs.options.series_parallel.grid.tail_mass},
+        {"threads", inputs.options.threads}}}};
+  nlohmann::json results = nlohmann::json::array();
+  for (const Row& row : sweep.rows) {
+    results.push_back({{"p", row.p},
+                       {"method", solvers::to_string(row.result.method)},
+                       {"mean", row.result.mean},
+                       {"lower", row.result.lower},
+                       {"upper", row.result.upper},
+                       {"speedup", json_number(row.speedup)},
+                       {"efficiency", json_number(row.efficiency)},
+                       {"speedup_lower", json_number(row.speedup_lower)},
+                       {"speedup_upper", json_number(row.speedup_upper)},
+                       {"detail", row.result.detail},
+                       {"seconds", row.result.statistics.seconds},
+                       {"tree_nodes", row.result.statistics.tree_nodes},
+                       {"represented_tasks", row.result.statistics.represented_tasks}});
+  }
+  document["results"] = std::move(results);
+  document["seconds"] = sweep.seconds;
+  return document.dump(2) + "\n";
+}
+
+}  // namespace
+
+std::string render(const SweepResult& sweep, const ReportInputs& inputs, Format format) {
+  switch (format) {
+    case Format::Table: return table(sweep, inputs);
+    case Format::Csv: return csv(sweep);
+    case Format::Json: return json(sweep, inputs);
+  }
+  return {};
+}
+
+}  // namespace app

@@ -1,0 +1,59 @@
+// The sweep over processor counts: one scaled model per p, solved by each requested method,
+// in parallel with TBB. Results come back in the order of the processor counts, whatever the
+// number of threads.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/environment.hpp"
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "solvers/result.hpp"
+#include "solvers/series_parallel_solver.hpp"
+
+namespace app {
+
+struct SweepOptions {
+  // Processor counts to analyse, each in [1, scaling::kMaxProcessors]. p = 1 is solved too
+  // when absent, as the base of the speedups, but not reported.
+  std::vector<int> processors;
+  // Methods to run for every p, in the order they are reported.
+  std::vector<solvers::Method> methods{solvers::Method::Approximate};
+  solvers::SeriesParallelOptions series_parallel;
+  // Worker threads; 0 lets TBB use every core.
+  int threads = 0;
+
+  bool IsValid(std::string* why) const;
+};
+
+struct Row {
+  int p = 1;
+  solvers::Result result;
+  // T(1) / T(p) and speedup / p, from the same method's means; empty where the method has no
+  // mean for p = 1.
+  std::optional<double> speedup;
+  std::optional<double> efficiency;
+  // The speedup interval implied by the two brackets: [T1.lower / Tp.upper, T1.upper / Tp.lower].
+  std::optional<double> speedup_lower;
+  std::optional<double> speedup_upper;
+};
+
+struct SweepResult {
+  std::vector<Row> rows;  // by processor count, then by method
+  double seconds = 0.0;
+};
+
+// Called after each solved (p, method) with the number done and the total; from any thread,
+// but never from two at once.
+using Progress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Throws scaling::ScalingError for values invalid once bound, std::invalid_argument for
+// invalid options.
+SweepResult run_sweep(const models::Program& program, const models::Machine& machine,
+                      const models::Environment& environment, const SweepOptions& options,
+                      const Progress& progress = {});
+
+}  // namespace app
