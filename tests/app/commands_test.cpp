@@ -1,0 +1,88 @@
+// The commands behind pdl-scale FILE --check / --dump, run in-process.
+#include "app/commands.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace app {
+namespace {
+
+struct Outcome {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Outcome run(Options options, bool dump) {
+  std::ostringstream out, err;
+  const int status = dump ? run_dump(options, out, err) : run_check(options, out, err);
+  return {status, out.str(), err.str()};
+}
+
+Options file(const std::string& path) {
+  Options o;
+  o.file = path;
+  return o;
+}
+
+TEST(Sets, ParsesNameValuePairs) {
+  std::string error;
+  const auto sets = parse_sets({"columns=20", "rate=1.5e-3"}, &error);
+  ASSERT_TRUE(sets) << error;
+  EXPECT_EQ(sets->at("columns"), 20);
+  EXPECT_EQ(sets->at("rate"), 1.5e-3);
+  EXPECT_FALSE(parse_sets({"columns"}, &error));
+  EXPECT_FALSE(parse_sets({"columns=ten"}, &error));
+  EXPECT_EQ(error, "--set columns: 'ten' is not a finite number");
+  EXPECT_FALSE(parse_sets({"a=1", "a=2"}, &error));
+  EXPECT_FALSE(parse_sets({"a=inf"}, &error));
+}
+
+TEST(Check, ValidProgramExitsZero) {
+  const Outcome r = run(file("examples/paper/figures.pdl"), false);
+  EXPECT_EQ(r.status, kExitSuccess) << r.err;
+  EXPECT_EQ(r.out, "examples/paper/figures.pdl: ok\n");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Check, BadProgramExitsTwoWithDiagnostics) {
+  const Outcome r = run(file("tests/pdl/bad/missing_concatenation.pdl"), false);
+  EXPECT_EQ(r.status, kExitInput);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("tests/pdl/bad/missing_concatenation.pdl:2:28: error: missing concatenation", 0), 0u) << r.err;
+}
+
+TEST(Check, MachineFiles) {
+  EXPECT_EQ(run(file("examples/machines/cluster.machine"), false).status, kExitSuccess);
+  EXPECT_EQ(run(file("tests/pdl/bad/machine_negative_rtfactor.machine"), false).status, kExitInput);
+  Options o = file("examples/paper/figures.pdl");
+  o.machine_file = "tests/pdl/bad/machine_negative_rtfactor.machine";
+  EXPECT_EQ(run(o, false).status, kExitInput);
+}
+
+TEST(Dump, BindsVariablesOnTheMachine) {
+  Options o = file("examples/paper/neighbor.pdl");
+  o.sets = {"iterations=4"};
+  o.machine_file = "examples/machines/cluster.machine";
+  const Outcome r = run(o, true);
+  ASSERT_EQ(r.status, kExitSuccess) << r.err;
+  EXPECT_NE(r.out.find("EXECUTION PATTERN IS sweep{iterations};"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("VARIABLE columns = 10;  // default 10"), std::string::npos);
+  EXPECT_NE(r.out.find("VARIABLE iterations = 4;  // --set"), std::string::npos);
+  EXPECT_NE(r.out.find("SUBTASK RUNTIME IS ERLANG(8, 1*RTFactor);  // = ERLANG(8, 1.5)"), std::string::npos);
+  EXPECT_NE(r.out.find("PROBLEM SIZE IS VECTOR domain(columns);  // 10 columns"), std::string::npos);
+  EXPECT_NE(r.out.find("SCHEDULING IS BLOCK;"), std::string::npos);  // defaults explicit
+  EXPECT_NE(r.out.find("// COMMUNICATION TIME IS ts + tw*L;"), std::string::npos);
+}
+
+TEST(Dump, UnboundVariableExitsTwo) {
+  Options o = file("examples/paper/neighbor.pdl");
+  o.sets = {"colums=20"};
+  const Outcome r = run(o, true);
+  EXPECT_EQ(r.status, kExitInput);
+  EXPECT_EQ(r.err, "pdl-scale: error: --set colums: the program declares no variable 'colums'\n");
+}
+
+}  // namespace
+}  // namespace app
