@@ -29,6 +29,7 @@ const char* shape_of(NodeKind kind) {
     case NodeKind::Barrier: return "box3d";
     case NodeKind::Contention: return "hexagon";
     case NodeKind::Join: return "point";
+    case NodeKind::DynamicPool: return "box";
   }
   return "box";
 }

@@ -13,6 +13,7 @@ std::string_view to_string(NodeKind kind) {
     case NodeKind::Barrier: return "barrier";
     case NodeKind::Contention: return "contention";
     case NodeKind::Join: return "join";
+    case NodeKind::DynamicPool: return "dynamic pool";
   }
   return "unknown";
 }

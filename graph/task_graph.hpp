@@ -8,6 +8,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,11 @@
 
 namespace graph {
 
-enum class NodeKind { Task, Communication, Barrier, Contention, Join };
+// DynamicPool: a set of independent tasks taken from a shared queue by idle processors
+// (DYNAMIC scheduling). It is not a static graph: its runtime is the makespan of greedy list
+// scheduling of `pool_tasks` tasks of distribution `runtime` on `pool_processors` processors,
+// which Monte Carlo simulates (solvers/monte_carlo.hpp).
+enum class NodeKind { Task, Communication, Barrier, Contention, Join, DynamicPool };
 
 std::string_view to_string(NodeKind kind);
 
@@ -25,6 +30,13 @@ struct TaskNode {
   NodeKind kind = NodeKind::Task;
   distributions::Distribution runtime;  // the point mass at 0 unless set
   int processor = -1;                   // -1: not bound to one processor
+  // The iteration / wavefront / level index of the node in the exact scaled model (-1: none):
+  // every arc goes from a step to the same or a later step, so a barrier may be inserted
+  // between any two consecutive steps (Kleinöder's upper bound).
+  std::int64_t step = -1;
+  // DynamicPool only: the number of tasks and of processors sharing the queue.
+  std::int64_t pool_tasks = 0;
+  int pool_processors = 0;
 };
 
 using NodeId = std::size_t;
