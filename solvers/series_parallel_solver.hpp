@@ -17,7 +17,10 @@ namespace solvers {
 struct SeriesParallelOptions {
   // The numerical grid used where no closed form is exact (see distributions::GridOptions).
   distributions::GridOptions grid;
-  // Keep the whole runtime distribution in the result (otherwise only mean and bracket).
+  // Keep the whole runtime distribution in the result. Without it only the mean and its
+  // bracket are computed, and sums and mixtures above the last maximum are reduced on their
+  // children's means and brackets alone (exact: the mean is linear), which spares the FFT
+  // powers over iterations.
   bool keep_distribution = true;
 
   bool IsValid(std::string* why) const;

@@ -97,9 +97,11 @@ constexpr double kTable3[10][3] = {
 TEST(ApproximateModel, ReproducesPaperTable3) {
   const models::Program program = neighbor_example();
   const models::Machine machine = models::ideal_machine();
+  const int iterations[3] = {2, 4, 8};
+  for (bool keep_distribution : {true, false}) {
   solvers::SeriesParallelOptions options;
   options.grid.max_points = 16384;
-  const int iterations[3] = {2, 4, 8};
+  options.keep_distribution = keep_distribution;
   for (int column = 0; column < 3; ++column) {
     for (int p = 1; p <= 10; ++p) {
       const auto tree = scaling::approximate_model(
@@ -111,7 +113,9 @@ TEST(ApproximateModel, ReproducesPaperTable3) {
       EXPECT_LT(result.upper, printed + cut) << "p = " << p << ", " << iterations[column] << " iterations";
       EXPECT_LE(result.lower, result.mean);
       EXPECT_LE(result.mean, result.upper);
+      EXPECT_EQ(result.distribution.has_value(), keep_distribution);
     }
+  }
   }
 }
 
