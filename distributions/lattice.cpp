@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+
+#include <boost/math/special_functions/gamma.hpp>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -391,6 +394,78 @@ void compact(Numerical& n, const GridOptions& options) {
   }
 }
 
+namespace {
+
+// log of the Erlang(k, rate) density at x > 0, accurate for any k (k = 8e8 included): with
+// m = k - 1 and t = rate x / m, log f = log(rate) - m (t - 1 - log t) - c(m), where
+// c(m) = log Γ(m + 1) - (m log m - m) is evaluated by Stirling's series for large m (the
+// direct difference of two numbers of size m log m would lose every digit).
+class ErlangLogDensity {
+ public:
+  ErlangLogDensity(double phases, double rate) : m_(phases - 1.0), rate_(rate), log_rate_(std::log(rate)) {
+    if (m_ > 1e3) {
+      const double inverse = 1.0 / m_;
+      c_ = 0.5 * std::log(2.0 * std::numbers::pi * m_) +
+           inverse * (1.0 / 12.0 - inverse * inverse * (1.0 / 360.0 - inverse * inverse / 1260.0));
+    } else if (m_ > 0.0) {
+      c_ = std::lgamma(m_ + 1.0) - (m_ * std::log(m_) - m_);
+    }
+  }
+
+  double operator()(double x) const {
+    const double y = rate_ * x;
+    if (m_ == 0.0) return log_rate_ - y;
+    const double u = y / m_ - 1.0;
+    return log_rate_ - m_ * (u - std::log1p(u)) - c_;  // u - log1p(u) = t - 1 - log t >= 0
+  }
+
+ private:
+  double m_;
+  double rate_;
+  double log_rate_;
+  double c_ = 0.0;
+};
+
+// Cumulative probabilities of an Erlang at the grid points from the exact incomplete gamma
+// function at the two ends and cell masses by 4-point Gauss-Legendre quadrature of the
+// density in between: two incomplete gamma evaluations instead of one or two per point.
+// The cells are a few thousandths of the distribution's range wide, where the quadrature's
+// error (of order (h/σ)^8) is far below the rounding of the cell masses themselves. Sums run
+// from each end inwards, so small tail probabilities keep their relative accuracy.
+template <class GridPoint>
+Cumulative erlang_cumulative(const Erlang& erlang, std::size_t points, GridPoint grid_point) {
+  const double k = static_cast<double>(erlang.phases);
+  const ErlangLogDensity log_density(k, erlang.rate);
+  constexpr double kNodes[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
+                                0.8611363115940526};
+  constexpr double kWeights[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
+                                  0.3478548451374538};
+  std::vector<double> cell(points, 0.0);  // cell[i]: mass of (x_{i-1}, x_i]
+  for (std::size_t i = 1; i < points; ++i) {
+    const double a = grid_point(i - 1), b = grid_point(i);
+    const double half = 0.5 * (b - a), middle = 0.5 * (a + b);
+    double mass = 0.0;
+    for (int j = 0; j < 4; ++j) {
+      const double x = middle + half * kNodes[j];
+      if (x > 0.0) mass += kWeights[j] * std::exp(log_density(x));
+    }
+    cell[i] = mass * half;
+  }
+  Cumulative at{std::vector<double>(points), std::vector<double>(points)};
+  const double first = grid_point(0);
+  at.cdf[0] = first <= 0.0 ? 0.0 : boost::math::gamma_p(k, erlang.rate * first);
+  for (std::size_t i = 1; i < points; ++i) at.cdf[i] = at.cdf[i - 1] + cell[i];
+  at.survival[points - 1] = boost::math::gamma_q(k, erlang.rate * grid_point(points - 1));
+  for (std::size_t i = points - 1; i-- > 0;) at.survival[i] = at.survival[i + 1] + cell[i + 1];
+  for (std::size_t i = 0; i < points; ++i) {
+    at.cdf[i] = std::min(at.cdf[i], 1.0);
+    at.survival[i] = std::min(at.survival[i], 1.0);
+  }
+  return at;
+}
+
+}  // namespace
+
 Numerical discretise_closed(const Node& node, const GridOptions& options) {
   if (const auto* d = std::get_if<Deterministic>(&node.value)) return single_point(d->value, 0.0);
   if (const auto* d = std::get_if<Shifted>(&node.value)) {
@@ -445,11 +520,15 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   // Cumulative probabilities at the grid points: the cdf below the median, the survival
   // above (each accurate on its small side).
   Cumulative at_points{std::vector<double>(points), std::vector<double>(points)};
-  for (std::size_t i = 0; i < points; ++i) {
-    const double x = grid_point(i);
-    const double survival = closed_survival(node, x);
-    at_points.survival[i] = survival;
-    at_points.cdf[i] = survival < 0.5 ? 1.0 - survival : closed_cdf(node, x);
+  if (const auto* erlang = std::get_if<Erlang>(&node.value)) {
+    at_points = erlang_cumulative(*erlang, points, grid_point);
+  } else {
+    for (std::size_t i = 0; i < points; ++i) {
+      const double x = grid_point(i);
+      const double survival = closed_survival(node, x);
+      at_points.survival[i] = survival;
+      at_points.cdf[i] = survival < 0.5 ? 1.0 - survival : closed_cdf(node, x);
+    }
   }
   // Cell i = (x_i, x_{i+1}]; pmf_from gives mass(x_{i-1}, x_i] at i (and F(x_0) at 0).
   std::vector<double> cell_at_right_end = pmf_from(at_points);

@@ -46,6 +46,23 @@ TEST(Numerical, DiscretisedClosedFormsKeepTheirMean) {
   EXPECT_NEAR(quantile(d, 0.9), boost::math::gamma_p_inv(8.0, 0.9), 1e-3);
 }
 
+// The Erlang grid's cell masses (quadrature of the density between exact end points) against
+// the incomplete gamma function at every grid point, for small to huge phase counts.
+TEST(Numerical, ErlangGridMatchesTheIncompleteGammaFunction) {
+  for (const auto& [phases, rate] : std::vector<std::pair<int, double>>{
+           {1, 2.0}, {8, 1.0}, {57, 0.25}, {1000, 3.0}, {800000000, 1.0}}) {
+    const Distribution grid = discretise(erlang(phases, rate));
+    const LatticeView view = lattice(grid);
+    double below = 0.0;  // lower lattice: the mass of (x_i, x_{i+1}] sits at x_i
+    for (std::size_t i = 0; i + 1 < view.lower.size(); ++i) {
+      below += view.lower[i];
+      const double x = view.origin + static_cast<double>(i + 1) * view.step;
+      const double exact = boost::math::gamma_p(static_cast<double>(phases), rate * x);
+      ASSERT_NEAR(below, exact, 1e-12) << "k = " << phases << ", point " << i + 1;
+    }
+  }
+}
+
 TEST(Numerical, SeriesPowerOfErlang) {
   const Distribution task = discretise(erlang(8, 1.0));
   for (std::int64_t n : {2, 3, 10, 100, 1000, 12345, 100000, 1000000}) {
