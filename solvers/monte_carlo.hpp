@@ -1,0 +1,107 @@
+// Monte Carlo simulation of a stochastic task graph: the reference method (DESIGN.md section 5),
+// valid for any graph, including dynamic scheduling (graph::NodeKind::DynamicPool).
+//
+// Each sample draws every node's runtime and computes the makespan (the longest path) along a
+// topological order. The graph is compiled once into flat arrays (CSR predecessors over the
+// topological order, one sampler per distinct distribution, finish times kept in a few
+// recycled slots), and 8 samples advance through the graph together so the per-node loop is
+// over 8 lanes and vectorises.
+//
+// Reproducibility: samples come in fixed blocks of kMonteCarloBlock samples; lane l of block b
+// draws from its own stream distributions::Xoshiro256pp(seed, 8*b + l). Blocks are distributed
+// over TBB threads but every statistic is computed from the samples in block order, so a
+// given seed gives bit-identical results whatever the number of threads.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/sp_tree.hpp"
+#include "graph/task_graph.hpp"
+#include "solvers/result.hpp"
+
+namespace solvers {
+
+// Samples per reproducibility block (8 lanes x 8 rounds).
+inline constexpr std::int64_t kMonteCarloBlock = 64;
+
+struct MonteCarloOptions {
+  // Seed of every random stream.
+  std::uint64_t seed = 20240601;
+  // Number of samples when relative_precision is 0 (>= 2).
+  std::int64_t samples = 10'000;
+  // When > 0: sample until the half-width of the 95% confidence interval is at most
+  // relative_precision * |mean|, with at least min_samples and at most max_samples samples
+  // (the sample count is then a multiple of kMonteCarloBlock, chosen in rounds from the
+  // observed variance; the rounds depend on the seed only, not on the thread count).
+  double relative_precision = 0.0;
+  std::int64_t min_samples = 1'000;
+  std::int64_t max_samples = 10'000'000;
+  // Worker threads; 0 = all cores (the TBB default).
+  int threads = 0;
+  // Bins of the histogram in the summary (between the smallest and largest sample).
+  int histogram_bins = 40;
+
+  // True when the options are usable; otherwise false and, if why != nullptr, a message.
+  bool IsValid(std::string* why) const;
+};
+
+struct MonteCarloSummary {
+  std::int64_t samples = 0;
+  double mean = 0.0;
+  double variance = 0.0;        // unbiased sample variance
+  double standard_error = 0.0;  // sqrt(variance / samples)
+  double half_width = 0.0;      // of the 95% confidence interval: 1.959964 * standard_error
+  // Empirical quantiles at 5, 25, 50, 75 and 95% (order statistics, linear interpolation).
+  static constexpr std::array<double, 5> kQuantileLevels = {0.05, 0.25, 0.5, 0.75, 0.95};
+  std::array<double, 5> quantiles{};
+  double minimum = 0.0;
+  double maximum = 0.0;
+  // Equal-width bins over [minimum, maximum]; counts sum to samples.
+  double histogram_low = 0.0;
+  double histogram_width = 0.0;
+  std::vector<std::int64_t> histogram;
+  std::int64_t task_samples = 0;  // node runtimes drawn (a pool counts each of its tasks)
+  double seconds = 0.0;
+  double task_samples_per_second = 0.0;
+  int threads = 0;
+
+  // One line: mean ± half-width, samples, throughput.
+  std::string BriefReport() const;
+  // Several lines: the above, variance, quantiles and the histogram.
+  std::string FullReport() const;
+};
+
+// A scenario of a mixture: a graph that runs with the given probability.
+struct WeightedGraph {
+  double probability = 1.0;
+  const graph::TaskGraph* graph = nullptr;
+};
+
+// The makespan of the graph. The result's method is MonteCarlo, [lower, upper] the 95%
+// confidence interval of the mean, statistics.samples the sample count; `summary`, when not
+// null, receives the full statistics. Throws std::invalid_argument for invalid options or a
+// graph with a cycle.
+Result solve_monte_carlo(const graph::TaskGraph& graph, const MonteCarloOptions& options,
+                         MonteCarloSummary* summary = nullptr);
+
+// A mixture of graphs (the scenarios of an exact model with probabilistic alternatives): each
+// sample picks its scenario by the probabilities (which must sum to 1 within 1e-9) from its
+// own stream, then samples that graph.
+Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
+                         MonteCarloSummary* summary = nullptr);
+
+// A series-parallel tree (the approximate model), sampled node by node: series adds, parallel
+// takes the maximum, a branch picks one child. A SeriesPower / ParallelPower of a single leaf
+// draws once from the power's distribution (distributions::series_power / parallel_power:
+// exact for closed forms, e.g. Erlang(k)^{*n} = Erlang(nk), otherwise the numerical grid);
+// a power of a larger subtree draws its copies one by one up to 4096 copies, beyond that once
+// from the reduced distribution of the subtree raised to the power (numerical). The
+// approximations are documented in docs/methods.md.
+Result solve_monte_carlo(const graph::SpTree& tree, const MonteCarloOptions& options,
+                         MonteCarloSummary* summary = nullptr);
+
+}  // namespace solvers
