@@ -1,12 +1,18 @@
 #include "app/commands.hpp"
 
+#include "app/output_file.hpp"
+#include "app/progress.hpp"
+#include "app/report.hpp"
+#include "app/sweep.hpp"
 #include "models/bind.hpp"
+#include "scaling/approximate_model.hpp"
 #include "models/dump.hpp"
 #include "pdl/check.hpp"
 #include "pdl/parse.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -17,6 +23,52 @@
 #include <sstream>
 
 namespace app {
+
+std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error) {
+  std::vector<int> counts;
+  if (!options.processors.empty()) {
+    if (options.pmax) {
+      *error = "give either --pmax or --p, not both";
+      return std::nullopt;
+    }
+    std::string_view list = options.processors;
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      const std::string_view item = list.substr(0, comma);
+      long long value = 0;
+      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+      if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
+        *error = fmt::format("--p {}: '{}' is not a processor count", options.processors, item);
+        return std::nullopt;
+      }
+      if (value < 1 || value > scaling::kMaxProcessors) {
+        *error = fmt::format("--p: processor count {} is outside [1, {}]", value, scaling::kMaxProcessors);
+        return std::nullopt;
+      }
+      counts.push_back(static_cast<int>(value));
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+      if (list.empty()) {
+        *error = fmt::format("--p {}: a processor count is missing after the last comma", options.processors);
+        return std::nullopt;
+      }
+    }
+  } else {
+    const int pmax = options.pmax.value_or(kDefaultPmax);
+    if (pmax < 1 || static_cast<std::size_t>(pmax) > kMaxProcessorCounts) {
+      *error = fmt::format("--pmax {} is outside [1, {}]", pmax, kMaxProcessorCounts);
+      return std::nullopt;
+    }
+    for (int p = 1; p <= pmax; ++p) counts.push_back(p);
+  }
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  if (counts.size() > kMaxProcessorCounts) {
+    *error = fmt::format("--p lists {} processor counts, more than {}", counts.size(), kMaxProcessorCounts);
+    return std::nullopt;
+  }
+  return counts;
+}
 
 std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error) {
   std::map<std::string, double> out;
@@ -81,6 +133,9 @@ struct Loaded {
   std::optional<models::Program> program;
   models::Machine machine;
   std::map<std::string, double> sets;
+  // The texts, to point into them when a value is found invalid after binding.
+  pdl::Source program_source;
+  std::optional<pdl::Source> machine_source;
 };
 
 // Parses and checks the machine (if any) and the program; prints every diagnostic.
@@ -104,6 +159,7 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
     print(checked.diagnostics, err);
     if (!checked.machine) return std::nullopt;
     loaded.machine = *checked.machine;
+    loaded.machine_source = parsed.source;
   }
   const auto text = read_file(options.file, err);
   if (!text) return std::nullopt;
@@ -117,6 +173,7 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
   print(checked.diagnostics, err);
   if (!checked.program) return std::nullopt;
   loaded.program = std::move(checked.program);
+  loaded.program_source = parsed.source;
   return loaded;
 }
 
@@ -174,6 +231,92 @@ int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
     return kExitInput;
   }
   out << models::dump(*loaded->program, loaded->machine, binding.environment, loaded->sets);
+  return kExitSuccess;
+}
+
+}  // namespace app
+
+namespace app {
+
+namespace {
+
+// A value found invalid once the variables were bound, shown at its place in the file it
+// comes from.
+void print_scaling_error(const scaling::ScalingError& error, const Loaded& loaded, std::ostream& err) {
+  const models::SourceLocation& where = error.location();
+  const pdl::Source* source = nullptr;
+  if (where.line > 0 && where.file == loaded.program_source.filename()) source = &loaded.program_source;
+  if (where.line > 0 && loaded.machine_source && where.file == loaded.machine_source->filename()) {
+    source = &*loaded.machine_source;
+  }
+  if (source == nullptr) {
+    err << "pdl-scale: error: " << error.what() << '\n';
+    return;
+  }
+  err << pdl::format(source->diagnose(pdl::Severity::Error, source->offset(where), error.what()));
+}
+
+}  // namespace
+
+int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal) {
+  std::string error;
+  const auto format = format_from_string(options.format);
+  if (!format) {
+    err << fmt::format("pdl-scale: error: --format {}: unknown format (table, csv or json)\n", options.format);
+    return kExitInput;
+  }
+  const auto counts = processor_counts(options, &error);
+  if (!counts) {
+    err << "pdl-scale: error: " << error << '\n';
+    return kExitInput;
+  }
+  SweepOptions sweep_options;
+  sweep_options.processors = *counts;
+  sweep_options.threads = options.threads;
+  sweep_options.series_parallel.grid.max_points = options.grid_points;
+  if (!sweep_options.IsValid(&error)) {
+    err << "pdl-scale: error: " << error << '\n';
+    return kExitInput;
+  }
+  const auto loaded = load(options, err);
+  if (!loaded) return kExitInput;
+  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
+  if (!binding.ok()) {
+    for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
+    return kExitInput;
+  }
+
+  SweepResult sweep;
+  try {
+    ProgressBar bar(terminal && !options.quiet, stderr);
+    sweep = run_sweep(*loaded->program, loaded->machine, binding.environment, sweep_options,
+                      [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
+  } catch (const scaling::ScalingError& scaling_error) {
+    print_scaling_error(scaling_error, *loaded, err);
+    return kExitInput;
+  }
+
+  ReportInputs inputs;
+  inputs.program_name = loaded->program->name;
+  inputs.program_file = options.file;
+  inputs.machine_name = loaded->machine.name;
+  inputs.machine_file = options.machine_file.value_or("");
+  for (const models::Variable& variable : loaded->program->variables) {
+    const auto found = binding.environment.values.find(variable.name);
+    if (found != binding.environment.values.end()) inputs.variables[variable.name] = found->second;
+  }
+  inputs.options = sweep_options;
+  const std::string report = render(sweep, inputs, *format);
+  if (options.output) {
+    try {
+      write_file_atomically(*options.output, report);
+    } catch (const std::runtime_error& write_error) {
+      err << "pdl-scale: error: " << write_error.what() << '\n';
+      return kExitInput;
+    }
+  } else {
+    out << report;
+  }
   return kExitSuccess;
 }
 

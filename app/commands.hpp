@@ -19,4 +19,10 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err);
 // prints the normalized model to `out`.
 int run_dump(const Options& options, std::ostream& out, std::ostream& err);
 
+// The analysis: loads and checks the program and machine, binds the variables, runs the sweep
+// over the processor counts and prints (or writes with -o) the report. A progress bar goes to
+// stderr when `terminal` and not --quiet. Returns kExitSuccess or kExitInput (bad input, with
+// compiler-style diagnostics on `err`).
+int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal);
+
 }  // namespace app

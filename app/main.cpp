@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <unistd.h>
+
 #include <exception>
 #include <iostream>
 
@@ -22,6 +24,25 @@ int main(int argc, char** argv) {
   cli.add_option("--set", options.sets, "bind a variable: --set name=value (repeatable)")->type_name("NAME=VALUE");
   cli.add_option("--machine", machine_file, "the machine file (default: the built-in ideal machine)")
       ->type_name("FILE");
+  int pmax = 0;
+  auto* pmax_option =
+      cli.add_option("--pmax", pmax, "analyse p = 1..N processors (default 16)")->type_name("N");
+  cli.add_option("--p", options.processors, "analyse these processor counts, e.g. 1,2,4,8")
+      ->type_name("LIST")
+      ->excludes(pmax_option);
+  cli.add_option("--format", options.format, "output format: table (default), csv or json")
+      ->type_name("FORMAT");
+  std::string output;
+  cli.add_option("-o,--output", output, "write the report to FILE (whole or not at all) instead of stdout")
+      ->type_name("FILE");
+  cli.add_option("--threads", options.threads, "worker threads for the sweep (default: every core)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 1024));
+  cli.add_flag("--quiet", options.quiet, "no progress bar");
+  cli.add_option("--grid-points", options.grid_points,
+                 "points of the numerical grids (default 4096; more: tighter brackets, slower)")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 20));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -29,6 +50,8 @@ int main(int argc, char** argv) {
     return status == 0 ? app::kExitSuccess : app::kExitInput;
   }
   if (!machine_file.empty()) options.machine_file = machine_file;
+  if (!output.empty()) options.output = output;
+  if (pmax_option->count() > 0) options.pmax = pmax;
   try {
     if (options.file.empty()) {
       if (options.check || options.dump) {
@@ -40,8 +63,7 @@ int main(int argc, char** argv) {
     }
     if (options.dump) return app::run_dump(options, std::cout, std::cerr);
     if (options.check) return app::run_check(options, std::cout, std::cerr);
-    fmt::print(stderr, "pdl-scale: error: nothing to do with {}: give --check or --dump\n", options.file);
-    return app::kExitInput;
+    return app::run_analysis(options, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
   } catch (const std::exception& error) {
     fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());
     return app::kExitInternal;

@@ -20,7 +20,25 @@ struct Options {
   std::vector<std::string> sets;    // --set name=value, repeatable
   bool check = false;               // --check
   bool dump = false;                // --dump
+
+  // The analysis (neither --check nor --dump): the processor counts are 1..pmax, or the list
+  // `processors` ("1,2,4,8"), or 1..kDefaultPmax when neither is given.
+  std::optional<int> pmax;               // --pmax N
+  std::string processors;                // --p LIST
+  std::string format = "table";          // --format table|csv|json
+  std::optional<std::string> output;     // -o FILE: written whole or not at all
+  int threads = 0;                       // --threads N; 0: every core
+  bool quiet = false;                    // --quiet: no progress bar
+  std::size_t grid_points = 4096;        // --grid-points N: distributions::GridOptions::max_points
 };
+
+inline constexpr int kDefaultPmax = 16;
+// Processor counts analysed in one run, at most: a sweep beyond this is a typo, not a study.
+inline constexpr std::size_t kMaxProcessorCounts = 65536;
+
+// The processor counts the options ask for, ascending and without repeats; on failure
+// returns nullopt and sets *error.
+std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error);
 
 // Parses "name=value" strings; on failure returns nullopt and sets *error.
 std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error);

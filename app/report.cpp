@@ -68,14 +68,14 @@ std::string csv(const SweepResult& sweep) {
   return out;
 }
 
-nlohmann::json json_number(const std::optional<double>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+nlohmann::ordered_json json_number(const std::optional<double>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
 
 std::string json(const SweepResult& sweep, const ReportInputs& inputs) {
-  nlohmann::json methods = nlohmann::json::array();
+  nlohmann::ordered_json methods = nlohmann::ordered_json::array();
   for (solvers::Method method : inputs.options.methods) methods.push_back(solvers::to_string(method));
-  nlohmann::json document;
+  nlohmann::ordered_json document;
   document["schema"] = kJsonSchema;
   document["inputs"] = {
       {"program", {{"name", inputs.program_name}, {"file", inputs.program_file}}},
@@ -89,7 +89,7 @@ std::string json(const SweepResult& sweep, const ReportInputs& inputs) {
         {"grid_points", inputs.options.series_parallel.grid.max_points},
         {"tail_mass", inputs.options.series_parallel.grid.tail_mass},
         {"threads", inputs.options.threads}}}};
-  nlohmann::json results = nlohmann::json::array();
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const Row& row : sweep.rows) {
     results.push_back({{"p", row.p},
                        {"method", solvers::to_string(row.result.method)},

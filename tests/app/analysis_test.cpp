@@ -1,0 +1,176 @@
+// The analysis command (pdl-scale FILE --pmax N ...) run in-process: the reports, their
+// inputs, and the handling of bad input.
+#include "app/commands.hpp"
+#include "app/options.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Outcome analyse(app::Options options) {
+  std::ostringstream out, err;
+  const int status = app::run_analysis(options, out, err, false);
+  return {status, out.str(), err.str()};
+}
+
+app::Options neighbor(std::string processors) {
+  app::Options options;
+  options.file = "examples/paper/neighbor.pdl";
+  options.processors = std::move(processors);
+  return options;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
+  app::Options options = neighbor("1,2,3,4,5,6,7,8,9,10");
+  options.format = "json";
+  options.grid_points = 16384;  // a bracket narrow enough to decide the paper's cut digits
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  const auto report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["schema"], "pdl-scale/1");
+  EXPECT_EQ(report["inputs"]["program"]["name"], "neighbor-5.1");
+  EXPECT_EQ(report["inputs"]["machine"]["name"], "ideal");
+  EXPECT_EQ(report["inputs"]["variables"]["columns"], 10.0);
+  EXPECT_EQ(report["inputs"]["variables"]["iterations"], 2.0);
+  const auto& rows = report["results"];
+  ASSERT_EQ(rows.size(), 10u);
+  // The paper's Table 3, 2 iterations, printed cut to one decimal.
+  const double table3[10] = {160, 87.1, 65.8, 53.8, 41.7, 40.5, 38.9, 36.7, 33, 25.7};
+  for (int p = 1; p <= 10; ++p) {
+    const auto& row = rows[static_cast<std::size_t>(p - 1)];
+    EXPECT_EQ(row["p"], p);
+    EXPECT_EQ(row["method"], "approx");
+    EXPECT_GE(row["lower"].get<double>(), table3[p - 1] - 1e-9) << "p = " << p;
+    EXPECT_LT(row["upper"].get<double>(), table3[p - 1] + 0.1) << "p = " << p;
+    EXPECT_NEAR(row["speedup"].get<double>(), 160.0 / row["mean"].get<double>(), 1e-12);
+    EXPECT_NEAR(row["efficiency"].get<double>(), row["speedup"].get<double>() / p, 1e-12);
+    EXPECT_LE(row["speedup_lower"].get<double>(), row["speedup"].get<double>());
+    EXPECT_GE(row["speedup_upper"].get<double>(), row["speedup"].get<double>());
+  }
+}
+
+TEST(Analysis, SpeedupsAreAgainstOneProcessorEvenWhenItIsNotListed) {
+  app::Options options = neighbor("2,10");
+  options.format = "csv";
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  std::istringstream lines(run.out);
+  std::string header, first, second, extra;
+  std::getline(lines, header);
+  std::getline(lines, first);
+  std::getline(lines, second);
+  EXPECT_FALSE(std::getline(lines, extra));
+  EXPECT_EQ(header, "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper");
+  EXPECT_EQ(first.rfind("2,approx,87.1", 0), 0u) << first;
+  EXPECT_EQ(second.rfind("10,approx,25.7", 0), 0u) << second;
+}
+
+TEST(Analysis, ResultsDoNotDependOnTheThreadCount) {
+  app::Options one = neighbor("1,2,3,4,5,6,7,8");
+  one.format = "csv";
+  one.threads = 1;
+  app::Options two = one;
+  two.threads = 2;
+  const Outcome a = analyse(one), b = analyse(two);
+  ASSERT_EQ(a.status, app::kExitSuccess);
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(Analysis, TableShowsTheMachineAndVariables) {
+  app::Options options = neighbor("1,4");
+  options.machine_file = "examples/machines/cluster.machine";
+  options.sets = {"columns=20"};
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_NE(run.out.find("on machine cluster, columns=20, iterations=2"), std::string::npos) << run.out;
+  // RTFactor 1.5 on one processor: 20 columns x 2 iterations x mean 8 x 1.5.
+  EXPECT_NE(run.out.find("     1  approx        480.000"), std::string::npos) << run.out;
+}
+
+TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {
+  const auto directory = std::filesystem::temp_directory_path() / "pdl-scale-analysis-test";
+  std::filesystem::create_directories(directory);
+  const std::string path = (directory / "result.json").string();
+  {
+    std::ofstream old(path);
+    old << "previous contents\n";
+  }
+  app::Options options = neighbor("1,2");
+  options.format = "json";
+  options.output = path;
+  options.sets = {"iterations=2.5"};  // invalid: nothing may be written
+  EXPECT_EQ(analyse(options).status, app::kExitInput);
+  EXPECT_EQ(read(path), "previous contents\n");
+  options.sets.clear();
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_TRUE(run.out.empty());
+  EXPECT_EQ(nlohmann::json::parse(read(path))["results"].size(), 2u);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(directory)) ++files;
+  EXPECT_EQ(files, 1u) << "a temporary file was left behind";
+  std::filesystem::remove_all(directory);
+}
+
+struct BadCase {
+  std::string name;
+  app::Options options;
+  std::string message;
+};
+
+TEST(Analysis, BadInputExitsTwoWithAMessage) {
+  std::vector<BadCase> cases;
+  cases.push_back({"p below 1", neighbor("0"), "processor count 0 is outside"});
+  cases.push_back({"not a number", neighbor("1,two"), "'two' is not a processor count"});
+  cases.push_back({"trailing comma", neighbor("1,2,"), "missing after the last comma"});
+  app::Options huge = neighbor("");
+  huge.pmax = 1000000;
+  cases.push_back({"pmax too large", huge, "--pmax 1000000 is outside [1, 65536]"});
+  app::Options zero = neighbor("");
+  zero.pmax = 0;
+  cases.push_back({"pmax zero", zero, "--pmax 0 is outside"});
+  app::Options format = neighbor("1");
+  format.format = "xml";
+  cases.push_back({"unknown format", format, "--format xml: unknown format"});
+  app::Options unwritable = neighbor("1");
+  unwritable.output = "/nonexistent-directory/result.txt";
+  cases.push_back({"unwritable output", unwritable, "cannot write '/nonexistent-directory/result.txt'"});
+  app::Options machine = neighbor("1");
+  machine.machine_file = "tests/app/data/broken.machine";
+  cases.push_back({"machine that does not parse", machine, "tests/app/data/broken.machine:2:13: error:"});
+  app::Options missing = neighbor("1");
+  missing.file = "no/such/program.pdl";
+  cases.push_back({"missing program", missing, "cannot open 'no/such/program.pdl'"});
+  app::Options bound = neighbor("1,2");
+  bound.sets = {"iterations=2.5"};
+  cases.push_back({"invalid bound value", bound, "neighbor.pdl:11:28: error:"});
+  app::Options grid = neighbor("1");
+  grid.grid_points = 3;
+  cases.push_back({"grid too small", grid, "max_points"});
+  for (const BadCase& c : cases) {
+    const Outcome run = analyse(c.options);
+    EXPECT_EQ(run.status, app::kExitInput) << c.name;
+    EXPECT_NE(run.err.find(c.message), std::string::npos) << c.name << ": " << run.err;
+    EXPECT_TRUE(run.out.empty()) << c.name;
+  }
+}
+
+}  // namespace
