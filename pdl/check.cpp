@@ -736,10 +736,13 @@ class Checker {
     std::size_t offset;
   };
 
+  // Appends the ends of `from` whose phase `into` does not hold yet (linear: an alternative
+  // may have thousands of branches).
   static void add_unique(std::vector<End>& into, const std::vector<End>& from) {
+    std::set<std::string> present;  // copies: `into` may reallocate
+    for (const End& e : into) present.insert(e.phase);
     for (const End& end : from) {
-      const bool present = std::any_of(into.begin(), into.end(), [&](const End& e) { return e.phase == end.phase; });
-      if (!present) into.push_back(end);
+      if (present.insert(end.phase).second) into.push_back(end);
     }
   }
 

@@ -87,7 +87,7 @@ class Converter {
     models::Expr result;
     result.kind = models::Expr::Kind::Power;
     result.operands.push_back(std::move(base));
-    result.ops = "^";
+    result.ops.assign(1, '^');
     for (const ast::Signed& exponent : node.exponents) {
       result.operands.push_back(apply_signs(exponent.signs, primary(exponent.operand)));
       result.ops += '^';
@@ -106,7 +106,10 @@ class Converter {
         const std::string type = upper(s.type);
         if (self.sizes_ != nullptr && self.sizes_->count(type) == 0) {
           std::string known;
-          for (const auto& [name, bytes] : *self.sizes_) known += (known.empty() ? "" : ", ") + name;
+          for (const auto& entry : *self.sizes_) {
+            if (!known.empty()) known += ", ";
+            known += entry.first;
+          }
           self.reporter_.error(s, fmt::format("unknown type in SIZEOF({}): the machine defines {}", s.type, known));
         }
         return models::Expr::size_of(type);
@@ -114,8 +117,8 @@ class Converter {
       models::Expr operator()(const ast::Identifier& id) const {
         const std::string name = canonical_name(id.name);
         if (self.scope_.names.count(name) == 0) {
-          self.reporter_.error(id, fmt::format("unbound variable '{}'{}{}", id.name,
-                                               self.scope_.context.empty() ? "" : " " + self.scope_.context,
+          self.reporter_.error(id, fmt::format("unbound variable '{}'{}{}{}", id.name,
+                                               self.scope_.context.empty() ? "" : " ", self.scope_.context,
                                                suggestion(id.name, self.scope_.names)));
         }
         return models::Expr::identifier(name);
