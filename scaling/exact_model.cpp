@@ -40,8 +40,9 @@ std::string location_text(const models::SourceLocation& where) {
 class Builder {
  public:
   Builder(const models::Program& program, const models::Machine& machine,
-          const models::Environment& environment, int p, std::size_t max_nodes)
+          const models::Environment& environment, int p, std::size_t max_nodes, NeighborOrder neighbor_order)
       : program_(program), machine_(machine), environment_(environment), p_(p), max_nodes_(max_nodes),
+        neighbor_order_(neighbor_order),
         last_(static_cast<std::size_t>(p), kNone) {
     environment_.values["P"] = static_cast<double>(p);
   }
@@ -385,15 +386,25 @@ class Builder {
     const Units previous = neighbour_arcs ? std::move(units_) : Units{};
     const std::int64_t m = static_cast<std::int64_t>(previous.node.size());
     Units units;
-    units.node.reserve(static_cast<std::size_t>(n));
-    units.processor.reserve(static_cast<std::size_t>(n));
+    units.node.assign(static_cast<std::size_t>(n), kNone);
+    units.processor.assign(static_cast<std::size_t>(n), 0);
     units.last_on.assign(last_.size(), kNone);
     units.volume = volume;
     std::vector<char> started(last_.size(), 0);
     std::vector<std::int64_t> per_processor(last_.size(), 0);
     const std::string prefix = phase.name + " u";
     const std::string suffix = " s" + std::to_string(step);
-    for (std::int64_t c = 0; c < n; ++c) {
+    // Units are created processor by processor in the order each runs them: ascending, or
+    // for odd processors descending under the alternating NEIGHBOR order (blocks only).
+    const bool alternating = !independent && neighbor_order_ == NeighborOrder::Alternating;
+    const std::int64_t q = n / p_, r = n % p_;
+    auto block_begin = [&](std::int64_t k) { return k * q + std::min(k, r); };
+    for (std::int64_t position = 0; position < n; ++position) {
+      std::int64_t c = position;
+      if (alternating) {
+        const int owner = processor_of(position, n, models::Scheduling::Block);
+        if (owner % 2 == 1) c = block_begin(owner) + block_begin(owner + 1) - 1 - position;
+      }
       const int k = processor_of(c, n, scheduling);
       const NodeId v = add(prefix + std::to_string(c) + suffix, NodeKind::Task, task, k, step);
       const auto ku = static_cast<std::size_t>(k);
@@ -435,8 +446,8 @@ class Builder {
       started[ku] = 1;
       ++per_processor[ku];
       run_on(ku, v);
-      units.node.push_back(v);
-      units.processor.push_back(k);
+      units.node[static_cast<std::size_t>(c)] = v;
+      units.processor[static_cast<std::size_t>(c)] = k;
       units.last_on[ku] = v;
     }
     for (std::size_t k = 0; k < last_.size(); ++k) {
@@ -707,6 +718,7 @@ class Builder {
   models::Environment environment_;
   std::int64_t p_;
   std::size_t max_nodes_;
+  NeighborOrder neighbor_order_;
   graph::TaskGraph graph_;
   std::vector<NodeId> last_;  // per processor: the node its next task follows
   std::string last_phase_;    // the work phase just compiled, "" after a synchronisation
@@ -729,7 +741,7 @@ ExactModel exact_model(const models::Program& program, const models::Machine& ma
                                 std::to_string(p));
   }
   const std::uint64_t scenarios =
-      Builder(program, machine, environment, p, options.max_nodes).scenario_count(program.pattern);
+      Builder(program, machine, environment, p, options.max_nodes, options.neighbor_order).scenario_count(program.pattern);
   if (scenarios > options.max_scenarios) {
     throw ScalingError(program.pattern.location,
                        "the exact model has " + (scenarios >= (std::uint64_t{1} << 62) ? std::string("more than 2^62")
@@ -740,7 +752,7 @@ ExactModel exact_model(const models::Program& program, const models::Machine& ma
   ExactModel model;
   std::size_t nodes = 0;
   for (std::uint64_t s = 0; s < scenarios; ++s) {
-    Builder builder(program, machine, environment, p, options.max_nodes - nodes);
+    Builder builder(program, machine, environment, p, options.max_nodes - nodes, options.neighbor_order);
     Scenario scenario = builder.build(s);
     nodes += scenario.graph.node_count();
     if (scenario.probability > 0.0) model.scenarios.push_back(std::move(scenario));

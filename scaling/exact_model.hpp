@@ -37,7 +37,16 @@ struct ExactModel {
   std::vector<Scenario> scenarios;
 };
 
+// The order in which a processor runs its block of NEIGHBOR columns in every instance.
+enum class NeighborOrder {
+  LeftToRight,  // every processor left to right (DESIGN.md section 4; the default)
+  Alternating,  // even processors left to right, odd ones right to left, so neighbours reach
+                // their shared boundary at the same time; the paper's Table 2 bounds fit this
+                // order (docs/methods.md)
+};
+
 struct ExactModelOptions {
+  NeighborOrder neighbor_order = NeighborOrder::LeftToRight;
   // Largest number of scenarios built; a pattern with more combinations of choices is refused
   // with a ScalingError naming the count (its exact model is a mixture too large to list).
   std::size_t max_scenarios = 256;
