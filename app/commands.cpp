@@ -24,6 +24,33 @@
 
 namespace app {
 
+std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error) {
+  // The methods this version solves, in the order "all" runs them.
+  static constexpr solvers::Method kAvailable[] = {solvers::Method::Approximate, solvers::Method::MonteCarlo};
+  std::vector<solvers::Method> methods;
+  auto add = [&](solvers::Method method) {
+    if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
+  };
+  std::string_view rest = list;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    if (name == "all") {
+      for (solvers::Method method : kAvailable) add(method);
+    } else {
+      const auto method = solvers::method_from_string(name);
+      if (!method || std::find(std::begin(kAvailable), std::end(kAvailable), *method) == std::end(kAvailable)) {
+        *error = fmt::format("--method {}: unknown method '{}' (approx, mc or all)", list, name);
+        return std::nullopt;
+      }
+      add(*method);
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return methods;
+}
+
 std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error) {
   std::vector<int> counts;
   if (!options.processors.empty()) {
@@ -270,8 +297,21 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
     err << "pdl-scale: error: " << error << '\n';
     return kExitInput;
   }
+  const auto methods = parse_methods(options.methods, &error);
+  if (!methods) {
+    err << "pdl-scale: error: " << error << '\n';
+    return kExitInput;
+  }
   SweepOptions sweep_options;
   sweep_options.processors = *counts;
+  sweep_options.methods = *methods;
+  sweep_options.monte_carlo.seed = options.seed;
+  if (options.samples) {
+    sweep_options.monte_carlo.samples = *options.samples;
+    sweep_options.monte_carlo.relative_precision = 0.0;
+  } else {
+    sweep_options.monte_carlo.relative_precision = options.precision;
+  }
   sweep_options.threads = options.threads;
   sweep_options.series_parallel.grid.max_points = options.grid_points;
   if (!sweep_options.IsValid(&error)) {

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <exception>
 #include <iostream>
 
@@ -39,6 +40,21 @@ int main(int argc, char** argv) {
       ->type_name("N")
       ->check(CLI::Range(0, 1024));
   cli.add_flag("--quiet", options.quiet, "no progress bar");
+  cli.add_option("--method", options.methods,
+                 "methods for every p: approx (the approximate barrier model, default), mc (Monte Carlo "
+                 "of the exact model), all; comma-separated")
+      ->type_name("LIST");
+  std::int64_t samples = 0;
+  auto* samples_option = cli.add_option("--samples", samples, "Monte Carlo: exactly N samples")
+                             ->type_name("N")
+                             ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000}));
+  cli.add_option("--precision", options.precision,
+                 "Monte Carlo: sample until the 95% half-width is at most R times the mean (default 0.001)")
+      ->type_name("R")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->excludes(samples_option);
+  cli.add_option("--seed", options.seed, "seed of every random figure (default 1): same seed, same results")
+      ->type_name("S");
   cli.add_option("--grid-points", options.grid_points,
                  "points of the numerical grids (default 4096; more: tighter brackets, slower)")
       ->type_name("N")
@@ -52,6 +68,7 @@ int main(int argc, char** argv) {
   if (!machine_file.empty()) options.machine_file = machine_file;
   if (!output.empty()) options.output = output;
   if (pmax_option->count() > 0) options.pmax = pmax;
+  if (samples_option->count() > 0) options.samples = samples;
   try {
     if (options.file.empty()) {
       if (options.check || options.dump) {

@@ -2,10 +2,13 @@
 // library (commands.cpp), so that the commands are testable without a process.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "solvers/result.hpp"
 
 namespace app {
 
@@ -30,11 +33,19 @@ struct Options {
   int threads = 0;                       // --threads N; 0: every core
   bool quiet = false;                    // --quiet: no progress bar
   std::size_t grid_points = 4096;        // --grid-points N: distributions::GridOptions::max_points
+  std::string methods = "approx";        // --method LIST: approx, mc, all
+  std::optional<std::int64_t> samples;   // --samples N: Monte Carlo sample count
+  double precision = 1e-3;               // --precision R: Monte Carlo target half-width / mean
+  std::uint64_t seed = 1;                // --seed S: fixes every random figure
 };
 
 inline constexpr int kDefaultPmax = 16;
 // Processor counts analysed in one run, at most: a sweep beyond this is a typo, not a study.
 inline constexpr std::size_t kMaxProcessorCounts = 65536;
+
+// The methods of --method ("approx,mc", "all") in the order given, without repeats; on failure
+// returns nullopt and sets *error.
+std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error);
 
 // The processor counts the options ask for, ascending and without repeats; on failure
 // returns nullopt and sets *error.

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace app {
 
@@ -26,6 +28,13 @@ std::string optional_number(const std::optional<double>& value) {
   return value ? number(*value) : std::string{"-"};
 }
 
+// Characters on screen: "±" is two bytes of UTF-8 but one column.
+std::size_t display_width(const std::string& text) {
+  std::size_t columns = 0;
+  for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
+  return columns;
+}
+
 std::string variables_text(const std::map<std::string, double>& variables) {
   std::string text;
   for (const auto& [name, value] : variables) {
@@ -35,19 +44,74 @@ std::string variables_text(const std::map<std::string, double>& variables) {
   return text;
 }
 
+// One line per processor count, a group of columns per method: the estimate with its error
+// bar (bracket, bound interval or confidence interval), then the speedups.
 std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
   std::string out = fmt::format("program {} ({}) on machine {}", inputs.program_name,
                                 inputs.program_file, inputs.machine_name);
   if (!inputs.variables.empty()) out += fmt::format(", {}", variables_text(inputs.variables));
   out += "\n";
-  out += fmt::format("{:>6}  {:<7}  {:>12}  {:>27}  {:>8}  {:>10}\n", "p", "method", "mean",
-                     "bracket of the mean", "speedup", "efficiency");
-  for (const Row& row : sweep.rows) {
-    const std::string bracket =
-        fmt::format("[{}, {}]", number(row.result.lower), number(row.result.upper));
-    out += fmt::format("{:>6}  {:<7}  {:>12}  {:>27}  {:>8}  {:>10}\n", row.p,
-                       solvers::to_string(row.result.method), number(row.result.mean), bracket,
-                       optional_number(row.speedup), optional_number(row.efficiency));
+  const std::vector<solvers::Method>& methods = inputs.options.methods;
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> header{"p"};
+  for (solvers::Method method : methods) {
+    switch (method) {
+      case solvers::Method::Approximate:
+        header.insert(header.end(), {"approx", "bracket of the mean"});
+        break;
+      case solvers::Method::Bounds: header.push_back("bounds on the exact mean"); break;
+      case solvers::Method::MonteCarlo: header.push_back("monte carlo ± 95%"); break;
+      case solvers::Method::Exact: header.push_back("exact"); break;
+    }
+  }
+  for (solvers::Method method : methods) {
+    header.push_back(methods.size() == 1 ? std::string{"speedup"}
+                                         : "speedup " + std::string{solvers::to_string(method)});
+  }
+  header.push_back("efficiency");
+  cells.push_back(header);
+  for (std::size_t first = 0; first < sweep.rows.size(); first += methods.size()) {
+    std::vector<std::string> line{std::to_string(sweep.rows[first].p)};
+    for (std::size_t k = 0; k < methods.size(); ++k) {
+      const solvers::Result& result = sweep.rows[first + k].result;
+      switch (result.method) {
+        case solvers::Method::Approximate:
+          line.push_back(number(result.mean));
+          line.push_back(fmt::format("[{}, {}]", number(result.lower), number(result.upper)));
+          break;
+        case solvers::Method::Bounds:
+          line.push_back(fmt::format("[{}, {}]", number(result.lower), number(result.upper)));
+          break;
+        case solvers::Method::MonteCarlo:
+          line.push_back(fmt::format("{} ± {}", number(result.mean), number(result.upper - result.mean)));
+          break;
+        case solvers::Method::Exact: line.push_back(number(result.mean)); break;
+      }
+    }
+    for (std::size_t k = 0; k < methods.size(); ++k) {
+      const Row& row = sweep.rows[first + k];
+      if (row.result.method == solvers::Method::Bounds) {
+        line.push_back(row.speedup_lower && row.speedup_upper
+                           ? fmt::format("[{}, {}]", number(*row.speedup_lower), number(*row.speedup_upper))
+                           : std::string{"-"});
+      } else {
+        line.push_back(optional_number(row.speedup));
+      }
+    }
+    line.push_back(optional_number(sweep.rows[first].efficiency));
+    cells.push_back(std::move(line));
+  }
+  std::vector<std::size_t> width(header.size(), 0);
+  width[0] = 4;
+  for (const auto& line : cells) {
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], display_width(line[c]));
+  }
+  for (const auto& line : cells) {
+    std::string text;
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      text += std::string(width[c] - display_width(line[c]) + (c == 0 ? 0 : 2), ' ') + line[c];
+    }
+    out += text + "\n";
   }
   return out;
 }

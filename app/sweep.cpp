@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "scaling/approximate_model.hpp"
@@ -26,28 +27,51 @@ bool SweepOptions::IsValid(std::string* why) const {
   }
   if (methods.empty()) return fail("no method to run");
   if (threads < 0) return fail("threads must be >= 0");
-  return series_parallel.IsValid(why);
+  return series_parallel.IsValid(why) && monte_carlo.IsValid(why);
 }
 
 namespace {
 
-solvers::Result solve(const models::Program& program, const models::Machine& machine,
-                      const models::Environment& environment, int p, solvers::Method method,
-                      const SweepOptions& options) {
-  switch (method) {
-    case solvers::Method::Approximate: {
-      solvers::SeriesParallelOptions series_parallel = options.series_parallel;
-      series_parallel.keep_distribution = false;
-      return solvers::solve_series_parallel(
-          scaling::approximate_model(program, machine, environment, p), series_parallel);
-    }
-    case solvers::Method::Bounds:
-    case solvers::Method::MonteCarlo:
-    case solvers::Method::Exact:
-      break;
+bool needs_exact_model(solvers::Method method) {
+  return method == solvers::Method::MonteCarlo || method == solvers::Method::Bounds ||
+         method == solvers::Method::Exact;
+}
+
+// Every requested method for one processor count; the exact model is built once and shared.
+std::vector<solvers::Result> solve_all(const models::Program& program, const models::Machine& machine,
+                                       const models::Environment& environment, int p,
+                                       const SweepOptions& options) {
+  std::optional<scaling::ExactModel> exact;
+  if (std::any_of(options.methods.begin(), options.methods.end(), needs_exact_model)) {
+    exact = scaling::exact_model(program, machine, environment, p, options.exact_model);
   }
-  throw std::invalid_argument("method '" + std::string{solvers::to_string(method)} +
-                              "' is not available in this version of pdl-scale");
+  std::vector<solvers::Result> results;
+  for (solvers::Method method : options.methods) {
+    switch (method) {
+      case solvers::Method::Approximate: {
+        solvers::SeriesParallelOptions series_parallel = options.series_parallel;
+        series_parallel.keep_distribution = false;
+        results.push_back(solvers::solve_series_parallel(
+            scaling::approximate_model(program, machine, environment, p), series_parallel));
+        break;
+      }
+      case solvers::Method::MonteCarlo: {
+        std::vector<solvers::WeightedGraph> mixture;
+        for (const scaling::Scenario& scenario : exact->scenarios) {
+          mixture.push_back({scenario.probability, &scenario.graph});
+        }
+        solvers::MonteCarloOptions monte_carlo = options.monte_carlo;
+        monte_carlo.threads = 0;  // within the sweep's arena
+        results.push_back(solvers::solve_monte_carlo(mixture, monte_carlo));
+        break;
+      }
+      case solvers::Method::Bounds:
+      case solvers::Method::Exact:
+        throw std::invalid_argument("method '" + std::string{solvers::to_string(method)} +
+                                    "' is not available in this version of pdl-scale");
+    }
+  }
+  return results;
 }
 
 }  // namespace
@@ -70,18 +94,14 @@ SweepResult run_sweep(const models::Program& program, const models::Machine& mac
   std::size_t done = 0;
   auto work = [&] {
     // Largest p first: they take longest, and TBB then balances the small ones around them.
-    std::vector<std::size_t> order(total);
-    for (std::size_t i = 0; i < total; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return counts[a / methods] > counts[b / methods];
-    });
-    tbb::parallel_for(std::size_t{0}, total, [&](std::size_t k) {
-      const std::size_t i = order[k];
-      results[i] = solve(program, machine, environment, counts[i / methods],
-                         options.methods[i % methods], options);
+    tbb::parallel_for(std::size_t{0}, counts.size(), [&](std::size_t k) {
+      const std::size_t i = counts.size() - 1 - k;
+      std::vector<solvers::Result> solved = solve_all(program, machine, environment, counts[i], options);
+      std::move(solved.begin(), solved.end(), results.begin() + static_cast<std::ptrdiff_t>(i * methods));
       if (progress) {
         std::lock_guard<std::mutex> guard(progress_lock);
-        progress(++done, total);
+        done += methods;
+        progress(done, total);
       }
     });
   };

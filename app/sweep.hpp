@@ -11,6 +11,8 @@
 #include "models/environment.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
+#include "scaling/exact_model.hpp"
+#include "solvers/monte_carlo.hpp"
 #include "solvers/result.hpp"
 #include "solvers/series_parallel_solver.hpp"
 
@@ -22,7 +24,12 @@ struct SweepOptions {
   std::vector<int> processors;
   // Methods to run for every p, in the order they are reported.
   std::vector<solvers::Method> methods{solvers::Method::Approximate};
+  // Approximate: the series-parallel reduction of the approximate model.
   solvers::SeriesParallelOptions series_parallel;
+  // Monte Carlo of the exact model. Its own threads setting is ignored: the sweep's is used.
+  solvers::MonteCarloOptions monte_carlo;
+  // Limits of the exact models that Monte Carlo samples.
+  scaling::ExactModelOptions exact_model;
   // Worker threads; 0 lets TBB use every core.
   int threads = 0;
 

@@ -102,7 +102,7 @@ TEST(Analysis, TableShowsTheMachineAndVariables) {
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_NE(run.out.find("on machine cluster, columns=20, iterations=2"), std::string::npos) << run.out;
   // RTFactor 1.5 on one processor: 20 columns x 2 iterations x mean 8 x 1.5.
-  EXPECT_NE(run.out.find("     1  approx        480.000"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("   1  480.000   [480.000, 480.000]    1.000       1.000"), std::string::npos) << run.out;
 }
 
 TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {
@@ -128,6 +128,37 @@ TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(directory)) ++files;
   EXPECT_EQ(files, 1u) << "a temporary file was left behind";
   std::filesystem::remove_all(directory);
+}
+
+// Monte Carlo of the exact model: a fixed seed gives the same figures whatever the thread
+// count, and the estimate lies below the approximate model's mean (Kleinöder: the barrier
+// model is an upper bound) within its confidence interval.
+TEST(Analysis, MonteCarloIsReproducibleAndBelowTheApproximateModel) {
+  app::Options options = neighbor("1,2,3,4,5,6,7,8,9,10");
+  options.methods = "approx,mc";
+  options.format = "csv";
+  options.samples = 20000;
+  options.seed = 7;
+  options.threads = 1;
+  const Outcome one = analyse(options);
+  options.threads = 2;
+  const Outcome two = analyse(options);
+  ASSERT_EQ(one.status, app::kExitSuccess) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  options.format = "json";
+  const auto report = nlohmann::json::parse(analyse(options).out);
+  const auto& rows = report["results"];
+  ASSERT_EQ(rows.size(), 20u);
+  for (std::size_t p = 0; p < 10; ++p) {
+    const auto& approx = rows[2 * p];
+    const auto& mc = rows[2 * p + 1];
+    EXPECT_EQ(approx["method"], "approx");
+    EXPECT_EQ(mc["method"], "mc");
+    EXPECT_LE(mc["lower"].get<double>(), approx["upper"].get<double>()) << "p = " << p + 1;
+  }
+  // p = 1 runs the 20 tasks in sequence: 160 on average.
+  EXPECT_LE(rows[1]["lower"].get<double>(), 160.0);
+  EXPECT_GE(rows[1]["upper"].get<double>(), 160.0);
 }
 
 struct BadCase {
@@ -165,6 +196,9 @@ TEST(Analysis, BadInputExitsTwoWithAMessage) {
   app::Options grid = neighbor("1");
   grid.grid_points = 3;
   cases.push_back({"grid too small", grid, "max_points"});
+  app::Options method = neighbor("1");
+  method.methods = "approx,magic";
+  cases.push_back({"unknown method", method, "unknown method 'magic'"});
   for (const BadCase& c : cases) {
     const Outcome run = analyse(c.options);
     EXPECT_EQ(run.status, app::kExitInput) << c.name;
