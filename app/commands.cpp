@@ -4,7 +4,9 @@
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/sweep.hpp"
+#include "graph/dot.hpp"
 #include "models/bind.hpp"
+#include "scaling/exact_model.hpp"
 #include "scaling/approximate_model.hpp"
 #include "models/dump.hpp"
 #include "pdl/check.hpp"
@@ -356,6 +358,67 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
     }
   } else {
     out << report;
+  }
+  return kExitSuccess;
+}
+
+}  // namespace app
+
+namespace app {
+
+int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
+  const int p = options.graph.value_or(1);
+  if (p < 1 || p > scaling::kMaxProcessors) {
+    err << fmt::format("pdl-scale: error: --graph {}: the processor count must be in [1, {}]\n", p,
+                       scaling::kMaxProcessors);
+    return kExitInput;
+  }
+  if (options.model != "exact" && options.model != "approx") {
+    err << fmt::format("pdl-scale: error: --model {}: unknown model (exact or approx)\n", options.model);
+    return kExitInput;
+  }
+  const auto loaded = load(options, err);
+  if (!loaded) return kExitInput;
+  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
+  if (!binding.ok()) {
+    for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
+    return kExitInput;
+  }
+  // A drawing of more nodes than this is no use to anyone; the limit also bounds the memory.
+  constexpr std::size_t kMaxDrawnNodes = 200'000;
+  const std::string title = fmt::format("{} on {} processors ({} model, machine {})",
+                                        loaded->program->name, p, options.model, loaded->machine.name);
+  std::string dot;
+  try {
+    if (options.model == "approx") {
+      dot = graph::to_dot(scaling::approximate_model(*loaded->program, loaded->machine,
+                                                     binding.environment, p),
+                          title);
+    } else {
+      scaling::ExactModelOptions limits;
+      limits.max_nodes = kMaxDrawnNodes;
+      const scaling::ExactModel model =
+          scaling::exact_model(*loaded->program, loaded->machine, binding.environment, p, limits);
+      for (const scaling::Scenario& scenario : model.scenarios) {
+        dot += graph::to_dot(scenario.graph, model.scenarios.size() == 1
+                                                 ? title
+                                                 : fmt::format("{}, probability {:g}: {}", title,
+                                                               scenario.probability, scenario.description));
+      }
+    }
+  } catch (const scaling::ScalingError& scaling_error) {
+    print_scaling_error(scaling_error, *loaded, err);
+    return kExitInput;
+  }
+  if (options.output) {
+    try {
+      write_file_atomically(*options.output, dot);
+    } catch (const std::runtime_error& write_error) {
+      err << "pdl-scale: error: " << write_error.what() << '\n';
+      return kExitInput;
+    }
+  } else {
+    out << dot;
   }
   return kExitSuccess;
 }

@@ -25,4 +25,10 @@ int run_dump(const Options& options, std::ostream& out, std::ostream& err);
 // compiler-style diagnostics on `err`).
 int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal);
 
+// --graph P --model exact|approx: the scaled model on P processors as Graphviz DOT, on `out`
+// or into -o FILE. The approximate model is drawn as its series-parallel tree (powers and
+// maxima as labelled nodes), the exact model as its task graph with one cluster per
+// processor (one digraph per scenario when the pattern has alternatives).
+int run_graph(const Options& options, std::ostream& out, std::ostream& err);
+
 }  // namespace app

@@ -53,6 +53,13 @@ int main(int argc, char** argv) {
       ->type_name("R")
       ->check(CLI::Range(1e-6, 0.5))
       ->excludes(samples_option);
+  int graph_processors = 0;
+  auto* graph_option = cli.add_option("--graph", graph_processors,
+                                      "write the scaled model on P processors as Graphviz DOT instead of analysing")
+                           ->type_name("P");
+  cli.add_option("--model", options.model, "the model --graph draws: approx (default) or exact")
+      ->type_name("MODEL")
+      ->needs(graph_option);
   cli.add_option("--seed", options.seed, "seed of every random figure (default 1): same seed, same results")
       ->type_name("S");
   cli.add_option("--grid-points", options.grid_points,
@@ -69,6 +76,7 @@ int main(int argc, char** argv) {
   if (!output.empty()) options.output = output;
   if (pmax_option->count() > 0) options.pmax = pmax;
   if (samples_option->count() > 0) options.samples = samples;
+  if (graph_option->count() > 0) options.graph = graph_processors;
   try {
     if (options.file.empty()) {
       if (options.check || options.dump) {
@@ -80,6 +88,7 @@ int main(int argc, char** argv) {
     }
     if (options.dump) return app::run_dump(options, std::cout, std::cerr);
     if (options.check) return app::run_check(options, std::cout, std::cerr);
+    if (options.graph) return app::run_graph(options, std::cout, std::cerr);
     return app::run_analysis(options, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
   } catch (const std::exception& error) {
     fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());

@@ -37,6 +37,10 @@ struct Options {
   std::optional<std::int64_t> samples;   // --samples N: Monte Carlo sample count
   double precision = 1e-3;               // --precision R: Monte Carlo target half-width / mean
   std::uint64_t seed = 1;                // --seed S: fixes every random figure
+
+  // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
+  std::optional<int> graph;
+  std::string model = "approx";          // --model exact|approx: which scaled model --graph draws
 };
 
 inline constexpr int kDefaultPmax = 16;

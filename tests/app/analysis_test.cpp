@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace {
 
@@ -159,6 +160,47 @@ TEST(Analysis, MonteCarloIsReproducibleAndBelowTheApproximateModel) {
   // p = 1 runs the 20 tasks in sequence: 160 on average.
   EXPECT_LE(rows[1]["lower"].get<double>(), 160.0);
   EXPECT_GE(rows[1]["upper"].get<double>(), 160.0);
+}
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+TEST(Graph, ExactModelIsDrawnWithOneClusterPerProcessor) {
+  app::Options options = neighbor("");
+  options.graph = 2;
+  options.model = "exact";
+  std::ostringstream out, err;
+  ASSERT_EQ(app::run_graph(options, out, err), app::kExitSuccess) << err.str();
+  const std::string dot = out.str();
+  EXPECT_EQ(dot.rfind("digraph \"neighbor-5.1 on 2 processors (exact model, machine ideal)\"", 0), 0u);
+  EXPECT_EQ(occurrences(dot, "shape=box,"), 20u);  // 10 columns x 2 iterations
+  EXPECT_EQ(occurrences(dot, "subgraph cluster_p"), 2u);
+  EXPECT_EQ(dot.back(), '\n');
+}
+
+TEST(Graph, ApproximateModelIsDrawnAsItsTree) {
+  app::Options options = neighbor("");
+  options.graph = 3;
+  std::ostringstream out, err;
+  ASSERT_EQ(app::run_graph(options, out, err), app::kExitSuccess) << err.str();
+  EXPECT_NE(out.str().find("label=\"series x 4\""), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("label=\"parallel x 2\""), std::string::npos) << out.str();
+}
+
+TEST(Graph, BadRequestsExitTwo) {
+  for (const auto& [p, model, message] : std::vector<std::tuple<int, std::string, std::string>>{
+           {0, "approx", "--graph 0"}, {2, "petri", "--model petri: unknown model"}}) {
+    app::Options options = neighbor("");
+    options.graph = p;
+    options.model = model;
+    std::ostringstream out, err;
+    EXPECT_EQ(app::run_graph(options, out, err), app::kExitInput) << message;
+    EXPECT_NE(err.str().find(message), std::string::npos) << err.str();
+    EXPECT_TRUE(out.str().empty());
+  }
 }
 
 struct BadCase {
