@@ -8,6 +8,7 @@
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -52,90 +53,51 @@ namespace {
 
 constexpr int kLanes = 8;
 constexpr std::int64_t kRounds = kMonteCarloBlock / kLanes;
-using Lanes = double[kLanes];
 
-// ---- random numbers, 8 xoshiro256++ streams side by side (structure of arrays) ----------------
-struct LaneRng {
-  alignas(64) std::uint64_t s0[kLanes], s1[kLanes], s2[kLanes], s3[kLanes];
+// ---- random numbers: 8 xoshiro256++ streams side by side --------------------------------------
+// The state of the 8 lanes, in memory. Kernels load it into vector registers for a pass over
+// the graph; per-lane draws (general distributions, dynamic pools) use it lane by lane.
+struct LaneState {
+  alignas(64) std::uint64_t s[4][kLanes];
 
   // Lane l of block b is the stream Xoshiro256pp(seed, 8 b + l); its first four outputs seed
   // the lane's state (xoshiro's outputs are well mixed, and never all zero in practice).
   void seed(std::uint64_t seed, std::uint64_t block) {
     for (int l = 0; l < kLanes; ++l) {
       distributions::Xoshiro256pp stream(seed, block * kLanes + static_cast<std::uint64_t>(l));
-      s0[l] = stream();
-      s1[l] = stream();
-      s2[l] = stream();
-      s3[l] = stream();
-      if ((s0[l] | s1[l] | s2[l] | s3[l]) == 0) s0[l] = 1;
+      for (int w = 0; w < 4; ++w) s[w][l] = stream();
+      if ((s[0][l] | s[1][l] | s[2][l] | s[3][l]) == 0) s[0][l] = 1;
     }
   }
 
-  static constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
+  // The next output of lane l alone.
   std::uint64_t next(int l) {
-    const std::uint64_t result = rotl(s0[l] + s3[l], 23) + s0[l];
-    const std::uint64_t t = s1[l] << 17;
-    s2[l] ^= s0[l];
-    s3[l] ^= s1[l];
-    s1[l] ^= s2[l];
-    s0[l] ^= s3[l];
-    s2[l] ^= t;
-    s3[l] = rotl(s3[l], 45);
+    const auto rotl = [](std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
+    const std::uint64_t result = rotl(s[0][l] + s[3][l], 23) + s[0][l];
+    const std::uint64_t t = s[1][l] << 17;
+    s[2][l] ^= s[0][l];
+    s[3][l] ^= s[1][l];
+    s[1][l] ^= s[2][l];
+    s[0][l] ^= s[3][l];
+    s[2][l] ^= t;
+    s[3][l] = rotl(s[3][l], 45);
     return result;
-  }
-
-  // A uniform in (0, 1] per lane, from 52 random bits: 2 - [1, 2).
-  void uniforms(Lanes u) {
-    for (int l = 0; l < kLanes; ++l) {
-      const std::uint64_t r = next(l);
-      u[l] = 2.0 - std::bit_cast<double>((r >> 12) | 0x3FF0000000000000ULL);
-    }
   }
 };
 
-// One lane as a 64-bit URBG, for the general distributions::Sampler.
+// One lane as a 64-bit URBG, for distributions::Sampler.
 struct LaneUrbg {
   using result_type = std::uint64_t;
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return std::numeric_limits<result_type>::max(); }
-  LaneRng* rng;
+  LaneState* state;
   int lane;
-  result_type operator()() { return rng->next(lane); }
+  result_type operator()() { return state->next(lane); }
 };
 
-// Natural logarithm of x in (0, 1] for normal x, branch-free so the lane loop vectorises:
-// x = m 2^e with m in [sqrt(1/2), sqrt(2)), log m = 2 atanh(z), z = (m-1)/(m+1), |z| <= 0.1716,
-// by its odd series to z^23 (truncation < 1e-19 relative).
-inline double lane_log(double x) {
-  const std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
-  double m = std::bit_cast<double>((bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);
-  double e = std::bit_cast<double>((bits >> 52) | 0x4330000000000000ULL) - (4503599627370496.0 + 1023.0);
-  const bool big = m > 1.4142135623730951;
-  m = big ? 0.5 * m : m;
-  e = big ? e + 1.0 : e;
-  const double z = (m - 1.0) / (m + 1.0);
-  const double z2 = z * z;
-  double s = 2.0 / 23.0;
-  s = s * z2 + 2.0 / 21.0;
-  s = s * z2 + 2.0 / 19.0;
-  s = s * z2 + 2.0 / 17.0;
-  s = s * z2 + 2.0 / 15.0;
-  s = s * z2 + 2.0 / 13.0;
-  s = s * z2 + 2.0 / 11.0;
-  s = s * z2 + 2.0 / 9.0;
-  s = s * z2 + 2.0 / 7.0;
-  s = s * z2 + 2.0 / 5.0;
-  s = s * z2 + 2.0 / 3.0;
-  s = s * z2 + 2.0;
-  constexpr double kLn2High = 0x1.62e42fefa3800p-1;  // ln 2 with a short mantissa: e * it is exact
-  constexpr double kLn2Low = 0x1.ef35793c76730p-45;
-  return e * kLn2High + (e * kLn2Low + z * s);
-}
-
 // ---- compiled distributions -------------------------------------------------------------------
-// The common task distributions have a lane sampler (uniforms for 8 lanes at once, a
-// vectorised log); everything else goes through distributions::Sampler lane by lane.
+// The common task distributions are drawn for all lanes at once (vector uniforms, a vector
+// log); everything else goes through distributions::Sampler lane by lane.
 struct LaneSampler {
   enum class Kind : std::uint8_t { Constant, Exponential, ErlangProduct, Uniform, General };
   Kind kind = Kind::Constant;
@@ -144,43 +106,6 @@ struct LaneSampler {
   double b = 0.0;  // width of a uniform
   int general = -1;  // index into the general samplers
 
-  // Draws 8 runtimes; returns the number of task-samples drawn.
-  void draw(LaneRng& rng, const std::vector<distributions::Sampler>& generals, Lanes out) const {
-    switch (kind) {
-      case Kind::Constant:
-        for (int l = 0; l < kLanes; ++l) out[l] = a;
-        return;
-      case Kind::Exponential: {
-        rng.uniforms(out);
-        for (int l = 0; l < kLanes; ++l) out[l] = -lane_log(out[l]) * a;
-        return;
-      }
-      case Kind::ErlangProduct: {
-        rng.uniforms(out);
-        Lanes u;
-        for (int k = 1; k < phases; ++k) {
-          rng.uniforms(u);
-          for (int l = 0; l < kLanes; ++l) out[l] *= u[l];
-        }
-        for (int l = 0; l < kLanes; ++l) out[l] = -lane_log(out[l]) * a;
-        return;
-      }
-      case Kind::Uniform: {
-        rng.uniforms(out);
-        for (int l = 0; l < kLanes; ++l) out[l] = a + b * (1.0 - out[l]);
-        return;
-      }
-      case Kind::General: {
-        const distributions::Sampler& sampler = generals[static_cast<std::size_t>(general)];
-        for (int l = 0; l < kLanes; ++l) {
-          LaneUrbg urbg{&rng, l};
-          out[l] = sampler(urbg);
-        }
-        return;
-      }
-    }
-    for (int l = 0; l < kLanes; ++l) out[l] = 0.0;  // unreachable: every kind returned above
-  }
 };
 
 class SamplerTable {
@@ -342,49 +267,226 @@ double simulate_pool(const Pool& pool, const distributions::Sampler& task, LaneU
   return *std::max_element(heap.begin(), heap.end());
 }
 
-// One round: 8 makespans of the graph.
-void sample_graph(const FlatGraph& flat, LaneRng& rng, Scratch& scratch, Lanes makespan) {
-  if (scratch.slots.size() < static_cast<std::size_t>(flat.slots) * kLanes) {
-    scratch.slots.resize(static_cast<std::size_t>(flat.slots) * kLanes);
+// The 8-lane vectors never cross a call boundary to another translation unit (everything
+// here is internal and inlined), so GCC's ABI note about vector arguments does not apply.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// One pass over the graph for the 8 lanes, written for native vectors of W doubles (8: AVX-512,
+// 4: AVX2, 2: SSE2), 8/W of them side by side. Every operation is lane-wise and exactly
+// rounded (no FMA: the file is compiled with -ffp-contract=off) and every lane consumes its
+// own stream in the same order, so all widths give the same bits.
+// (GCC ignores vector_size on types that depend on a template parameter, hence the
+// specialisations.)
+template <int W>
+struct Vectors;
+template <>
+struct Vectors<2> {
+  using D = double __attribute__((vector_size(16)));
+  using U = std::uint64_t __attribute__((vector_size(16)));
+  using I = std::int64_t __attribute__((vector_size(16)));
+};
+template <>
+struct Vectors<4> {
+  using D = double __attribute__((vector_size(32)));
+  using U = std::uint64_t __attribute__((vector_size(32)));
+  using I = std::int64_t __attribute__((vector_size(32)));
+};
+template <>
+struct Vectors<8> {
+  using D = double __attribute__((vector_size(64)));
+  using U = std::uint64_t __attribute__((vector_size(64)));
+  using I = std::int64_t __attribute__((vector_size(64)));
+};
+
+template <int W>
+struct Kernel {
+  static constexpr int N = kLanes / W;
+  using D = typename Vectors<W>::D;
+  using U = typename Vectors<W>::U;
+  using I = typename Vectors<W>::I;
+  static_assert(sizeof(D) == 8 * W && sizeof(U) == 8 * W, "vector types");
+
+  [[gnu::always_inline]] static D as_double(U x) { return std::bit_cast<D>(x); }
+  [[gnu::always_inline]] static U as_bits(D x) { return std::bit_cast<U>(x); }
+  [[gnu::always_inline]] static D splat(double x) { return D{} + x; }
+  [[gnu::always_inline]] static D load(const double* p) {
+    D v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
   }
-  double* slots = scratch.slots.data();
-  const auto& samplers = flat.samplers.samplers();
-  const auto& generals = flat.samplers.generals();
-  for (int l = 0; l < kLanes; ++l) makespan[l] = 0.0;
-  const std::size_t n = flat.output_slot.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    alignas(64) Lanes start;
-    const std::uint32_t begin = flat.first_predecessor[i];
-    const std::uint32_t end = flat.first_predecessor[i + 1];
-    if (begin == end) {
-      for (int l = 0; l < kLanes; ++l) start[l] = 0.0;
-    } else {
-      const double* first = slots + static_cast<std::size_t>(flat.predecessor_slot[begin]) * kLanes;
-      for (int l = 0; l < kLanes; ++l) start[l] = first[l];
-      for (std::uint32_t k = begin + 1; k < end; ++k) {
-        const double* other = slots + static_cast<std::size_t>(flat.predecessor_slot[k]) * kLanes;
-        for (int l = 0; l < kLanes; ++l) start[l] = std::max(start[l], other[l]);
+  [[gnu::always_inline]] static void store(double* p, D v) { std::memcpy(p, &v, sizeof v); }
+
+  struct Rng {
+    U s0[N], s1[N], s2[N], s3[N];
+    [[gnu::always_inline]] void load(const LaneState& state) {
+      std::memcpy(s0, state.s[0], sizeof s0);
+      std::memcpy(s1, state.s[1], sizeof s1);
+      std::memcpy(s2, state.s[2], sizeof s2);
+      std::memcpy(s3, state.s[3], sizeof s3);
+    }
+    [[gnu::always_inline]] void save(LaneState& state) const {
+      std::memcpy(state.s[0], s0, sizeof s0);
+      std::memcpy(state.s[1], s1, sizeof s1);
+      std::memcpy(state.s[2], s2, sizeof s2);
+      std::memcpy(state.s[3], s3, sizeof s3);
+    }
+    // The next output of the lanes of part j.
+    [[gnu::always_inline]] U next(int j) {
+      const U sum = s0[j] + s3[j];
+      const U result = ((sum << 23) | (sum >> 41)) + s0[j];
+      const U t = s1[j] << 17;
+      s2[j] ^= s0[j];
+      s3[j] ^= s1[j];
+      s1[j] ^= s2[j];
+      s0[j] ^= s3[j];
+      s2[j] ^= t;
+      s3[j] = (s3[j] << 45) | (s3[j] >> 19);
+      return result;
+    }
+    // Uniforms in (0, 1] from 52 random bits: 2 - [1, 2).
+    [[gnu::always_inline]] D uniform(int j) { return 2.0 - as_double((next(j) >> 12) | 0x3FF0000000000000ULL); }
+  };
+
+  // Natural logarithm of x in (0, 1] (normal numbers), without branches: x = m 2^e with m in
+  // [sqrt(1/2), sqrt(2)), log m = 2 atanh(z), z = (m-1)/(m+1), |z| <= 0.1716, by its odd
+  // series to z^23 (truncation below 1e-19 relative).
+  [[gnu::always_inline]] static D log(D x) {
+    const U bits = as_bits(x);
+    D m = as_double((bits & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL);
+    D e = as_double((bits >> 52) | 0x4330000000000000ULL) - (4503599627370496.0 + 1023.0);
+    const I big = m > 1.4142135623730951;
+    m = big ? 0.5 * m : m;
+    e = big ? e + 1.0 : e;
+    const D z = (m - 1.0) / (m + 1.0);
+    const D z2 = z * z;
+    D s = splat(2.0 / 23.0);
+    s = s * z2 + 2.0 / 21.0;
+    s = s * z2 + 2.0 / 19.0;
+    s = s * z2 + 2.0 / 17.0;
+    s = s * z2 + 2.0 / 15.0;
+    s = s * z2 + 2.0 / 13.0;
+    s = s * z2 + 2.0 / 11.0;
+    s = s * z2 + 2.0 / 9.0;
+    s = s * z2 + 2.0 / 7.0;
+    s = s * z2 + 2.0 / 5.0;
+    s = s * z2 + 2.0 / 3.0;
+    s = s * z2 + 2.0;
+    constexpr double kLn2High = 0x1.62e42fefa3800p-1;  // ln 2 with a short mantissa: e * it is exact
+    constexpr double kLn2Low = 0x1.ef35793c76730p-45;
+    return e * kLn2High + (e * kLn2Low + z * s);
+  }
+
+  // finish[lane] += draw(lane) for every lane, lane by lane in order.
+  template <class Draw>
+  static void add_per_lane(D* finish, Draw draw) {
+    alignas(64) double lanes[kLanes];
+    for (int j = 0; j < N; ++j) store(lanes + j * W, finish[j]);
+    for (int l = 0; l < kLanes; ++l) lanes[l] += draw(l);
+    for (int j = 0; j < N; ++j) finish[j] = load(lanes + j * W);
+  }
+
+  [[gnu::always_inline]] static void run(const FlatGraph& flat, LaneState& state, Scratch& scratch,
+                                         double* makespan_out) {
+    if (scratch.slots.size() < static_cast<std::size_t>(flat.slots) * kLanes) {
+      scratch.slots.resize(static_cast<std::size_t>(flat.slots) * kLanes);
+    }
+    double* slots = scratch.slots.data();
+    const LaneSampler* samplers = flat.samplers.samplers().data();
+    const auto& generals = flat.samplers.generals();
+    const std::uint32_t* first = flat.first_predecessor.data();
+    const std::uint32_t* predecessor = flat.predecessor_slot.data();
+    const std::uint32_t* output = flat.output_slot.data();
+    const std::int32_t* operation = flat.operation.data();
+    const std::size_t n = flat.output_slot.size();
+    Rng rng;
+    rng.load(state);
+    D makespan[N];
+    for (int j = 0; j < N; ++j) makespan[j] = splat(0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+      D finish[N];
+      for (int j = 0; j < N; ++j) finish[j] = splat(0.0);
+      for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
+        const double* from = slots + static_cast<std::size_t>(predecessor[k]) * kLanes;
+        for (int j = 0; j < N; ++j) {
+          const D other = load(from + j * W);
+          finish[j] = finish[j] > other ? finish[j] : other;
+        }
+      }
+      if (operation[i] >= 0) {
+        const LaneSampler& s = samplers[operation[i]];
+        switch (s.kind) {
+          case LaneSampler::Kind::Constant:
+            for (int j = 0; j < N; ++j) finish[j] += s.a;
+            break;
+          case LaneSampler::Kind::Exponential:
+            for (int j = 0; j < N; ++j) finish[j] += -log(rng.uniform(j)) * s.a;
+            break;
+          case LaneSampler::Kind::ErlangProduct:
+            for (int j = 0; j < N; ++j) {
+              D product = rng.uniform(j);
+              for (int phase = 1; phase < s.phases; ++phase) product *= rng.uniform(j);
+              finish[j] += -log(product) * s.a;
+            }
+            break;
+          case LaneSampler::Kind::Uniform:
+            for (int j = 0; j < N; ++j) finish[j] += s.a + s.b * (1.0 - rng.uniform(j));
+            break;
+          case LaneSampler::Kind::General: {
+            rng.save(state);
+            const distributions::Sampler& sampler = generals[static_cast<std::size_t>(s.general)];
+            add_per_lane(finish, [&](int l) {
+              LaneUrbg urbg{&state, l};
+              return sampler(urbg);
+            });
+            rng.load(state);
+            break;
+          }
+        }
+      } else {
+        rng.save(state);
+        const Pool& pool = flat.pools[static_cast<std::size_t>(-operation[i] - 1)];
+        const distributions::Sampler& task = generals[static_cast<std::size_t>(pool.sampler)];
+        add_per_lane(finish, [&](int l) { return simulate_pool(pool, task, LaneUrbg{&state, l}, scratch.heap); });
+        rng.load(state);
+      }
+      if (output[i] == kNoSlot) {
+        for (int j = 0; j < N; ++j) makespan[j] = makespan[j] > finish[j] ? makespan[j] : finish[j];
+      } else {
+        double* to = slots + static_cast<std::size_t>(output[i]) * kLanes;
+        for (int j = 0; j < N; ++j) store(to + j * W, finish[j]);
       }
     }
-    alignas(64) Lanes runtime;
-    const std::int32_t operation = flat.operation[i];
-    if (operation >= 0) {
-      samplers[static_cast<std::size_t>(operation)].draw(rng, generals, runtime);
-    } else {
-      const Pool& pool = flat.pools[static_cast<std::size_t>(-operation - 1)];
-      for (int l = 0; l < kLanes; ++l) {
-        runtime[l] = simulate_pool(pool, generals[static_cast<std::size_t>(pool.sampler)], LaneUrbg{&rng, l},
-                                   scratch.heap);
-      }
-    }
-    const std::uint32_t out = flat.output_slot[i];
-    if (out == kNoSlot) {
-      for (int l = 0; l < kLanes; ++l) makespan[l] = std::max(makespan[l], start[l] + runtime[l]);
-    } else {
-      double* finish = slots + static_cast<std::size_t>(out) * kLanes;
-      for (int l = 0; l < kLanes; ++l) finish[l] = start[l] + runtime[l];
-    }
+    rng.save(state);
+    for (int j = 0; j < N; ++j) store(makespan_out + j * W, makespan[j]);
   }
+};
+
+// The kernel for each instruction set; chosen once per solve from what the CPU supports.
+__attribute__((target("avx512f"))) void pass_avx512(const FlatGraph& flat, LaneState& state, Scratch& scratch,
+                                                     double* makespan) {
+  Kernel<8>::run(flat, state, scratch, makespan);
+}
+__attribute__((target("avx2"))) void pass_avx2(const FlatGraph& flat, LaneState& state, Scratch& scratch,
+                                               double* makespan) {
+  Kernel<4>::run(flat, state, scratch, makespan);
+}
+void pass_sse2(const FlatGraph& flat, LaneState& state, Scratch& scratch, double* makespan) {
+  Kernel<2>::run(flat, state, scratch, makespan);
+}
+using Pass = void (*)(const FlatGraph&, LaneState&, Scratch&, double*);
+
+// The widest kernel the CPU runs; PDL_SCALE_MC_ISA=sse2|avx2|avx512 forces one (for tests
+// that compare them).
+Pass choose_pass() {
+  __builtin_cpu_init();
+  const char* forced = std::getenv("PDL_SCALE_MC_ISA");
+  const std::string want = forced != nullptr ? forced : "";
+  if (want == "sse2") return pass_sse2;
+  if (want == "avx2" && __builtin_cpu_supports("avx2")) return pass_avx2;
+  if (want.empty() && __builtin_cpu_supports("avx512f")) return pass_avx512;
+  if ((want.empty() || want == "avx512") && __builtin_cpu_supports("avx2")) return pass_avx2;
+  if (want == "avx512" && __builtin_cpu_supports("avx512f")) return pass_avx512;
+  return pass_sse2;
 }
 
 // ---- the sampling driver, shared by every model ----------------------------------------------
@@ -656,15 +758,12 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   for (std::size_t i = 0; i < flats.size(); ++i) {
     expected_tasks += mixture[i].probability * static_cast<double>(flats[i].task_samples_per_sample);
   }
+  const Pass pass = choose_pass();
   BlockSampler sampler = [&](std::uint64_t block, double* out, Scratch& scratch) {
-    LaneRng rng;
+    LaneState rng;
     rng.seed(seed, block);
-    alignas(64) Lanes makespan;
     if (single) {
-      for (std::int64_t round = 0; round < kRounds; ++round) {
-        sample_graph(flats.front(), rng, scratch, makespan);
-        std::copy(makespan, makespan + kLanes, out + round * kLanes);
-      }
+      for (std::int64_t round = 0; round < kRounds; ++round) pass(flats.front(), rng, scratch, out + round * kLanes);
       return;
     }
     // Each sample's scenario from the block's own choice stream (separate from the lanes').
@@ -680,7 +779,8 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
       const std::size_t* chosen = scenario.data() + round * kLanes;
       for (std::size_t f = 0; f < flats.size(); ++f) {
         if (std::find(chosen, chosen + kLanes, f) == chosen + kLanes) continue;
-        sample_graph(flats[f], rng, scratch, makespan);
+        double makespan[kLanes];
+        pass(flats[f], rng, scratch, makespan);
         for (int l = 0; l < kLanes; ++l) {
           if (chosen[l] == f) out[round * kLanes + l] = makespan[l];
         }
