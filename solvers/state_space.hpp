@@ -1,0 +1,133 @@
+// Exact state-space analysis of a stochastic task graph (DESIGN.md section 5, issue 6).
+//
+// With phase-type task runtimes the execution of the graph is an absorbing continuous-time
+// Markov chain. A state is the set of completed tasks plus the phase of every running task
+// (every task whose predecessors have all completed runs; the processor order of the exact
+// model is already in the graph as arcs). Because the graph is acyclic and each task's
+// phases are ordered (acyclic phase-type representations), every transition strictly raises
+// a potential (the phases completed so far), so the chain is swept level by level in that
+// order: each state is visited once, the probability of ever entering it is final when its
+// level is reached, and the mean runtime is the sum over states of
+// P(enter state) x (mean sojourn 1 / total exit rate). No linear system is solved and only
+// the live levels are kept in memory. docs/methods.md, "State-space analysis", has the math.
+//
+// Encoding: the graph's tasks are covered by chains (paths of arcs; the processors' task
+// orders in an exact scaled model), so a set of completed tasks closed under predecessors is
+// the number of completed tasks of each chain, and at most the head of a chain runs. A state
+// is, per chain, (progress, phase of the head) packed into 64 to 256 bits.
+//
+// Task runtimes: exponential, Erlang, hypoexponential, hyperexponential, acyclic phase-type
+// and mixtures of those are exact; deterministic 0 (joins, free barriers) is instantaneous
+// and contracted. Every other runtime (deterministic > 0, uniform, truncated normal,
+// numerical, cyclic phase-type, shifted, mixtures with such components) is fitted by its
+// mean and variance to a phase-type distribution (see StateSpaceOptions::fit_cv2_tolerance);
+// the result then says so in `detail` and carries no exactness claim (see solve_state_space).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "graph/task_graph.hpp"
+#include "solvers/monte_carlo.hpp"  // WeightedGraph
+#include "solvers/result.hpp"
+
+namespace solvers {
+
+struct StateSpaceOptions {
+  // Largest memory the sweep may hold (states of the live levels, hash indexes and the
+  // successor buffers). Default 1 GiB; a command line passes default_state_space_budget()
+  // (a quarter of the machine's physical memory). The model is refused before exploring when
+  // the estimate exceeds it, and the sweep stops with StateSpaceTooLarge if it ever would.
+  std::uint64_t memory_budget_bytes = std::uint64_t{1} << 30;
+  // Largest number of states explored; 0 = no limit other than memory. A model whose
+  // estimated state count exceeds it is refused like one past the memory budget (a way to
+  // bound the time: the sweep visits about 10 million states per second on 2 cores).
+  std::int64_t max_states = 0;
+  // Also compute the runtime distribution (CDF on a grid, by uniformisation over the same
+  // sweep). Costs a second sweep carrying distribution_jumps doubles per state, so it is
+  // meant for models of up to a few million states; the memory budget accounts for it.
+  bool keep_distribution = false;
+  // Grid points of the returned distribution (>= 16).
+  int distribution_points = 512;
+  // Worker threads; 0 = all cores (the TBB default). Results are bit-identical whatever the
+  // thread count.
+  int threads = 0;
+  // Runtimes that are not of phase type are fitted by mean and squared coefficient of
+  // variation cv² = variance / mean²: cv² >= 1 by a two-phase hyperexponential (balanced
+  // means), 1/K <= cv² < 1 by a mixture of Erlang-(k-1) and Erlang-k of one rate (exact mean
+  // and variance, k = ceil(1/cv²)), and cv² < 1/K, deterministic values included, by an
+  // Erlang-K of the same mean, where K = ceil(1 / fit_cv2_tolerance): the fitted cv² is then
+  // 1/K, at most fit_cv2_tolerance above the true one. Default 0.125: a deterministic d
+  // becomes Erlang(8, 8/d). Smaller values fit closer and multiply the states (a running
+  // fitted task has K phases). In (0, 1].
+  double fit_cv2_tolerance = 0.125;
+
+  // True when the options are usable; otherwise false and, if why != nullptr, a message.
+  bool IsValid(std::string* why) const;
+};
+
+// Physical memory of the machine in bytes (sysconf), 0 if unknown.
+std::uint64_t physical_memory_bytes();
+// A quarter of physical_memory_bytes(), or 1 GiB when it is unknown: the default the command
+// line passes as StateSpaceOptions::memory_budget_bytes.
+std::uint64_t default_state_space_budget();
+
+// What a sweep of the graph would hold, computed before exploring: the exact number of
+// reachable sets of completed tasks (the downsets of the precedence order) is enumerated
+// and each is weighted by the phase combinations of its running tasks.
+struct StateSpaceEstimate {
+  double states = 0.0;       // states of the chain, including the absorbing one
+  double peak_states = 0.0;  // largest number of states live at once (consecutive levels)
+  double bytes = 0.0;        // memory the sweep would need at its peak
+  // False when the enumeration stopped at its work limit (about 0.2 s): the figures above
+  // are then lower bounds.
+  bool complete = true;
+  std::int64_t tasks = 0;    // tasks after contracting instantaneous ones
+  std::int64_t chains = 0;   // chains covering them
+  std::int64_t key_bits = 0; // bits of a packed state
+  double downsets = 0.0;     // sets of completed tasks enumerated
+
+  // One line, e.g. "about 1.2e+09 states (peak 3.4e+07 live, 1.9 GB)".
+  std::string BriefReport() const;
+};
+
+// Thrown when a model does not fit StateSpaceOptions::memory_budget_bytes or max_states.
+// The message gives the estimate and suggests bounds (--method bounds) or Monte Carlo.
+class StateSpaceTooLarge : public std::runtime_error {
+ public:
+  StateSpaceTooLarge(const std::string& message, StateSpaceEstimate estimate);
+  const StateSpaceEstimate& estimate() const { return estimate_; }
+
+ private:
+  StateSpaceEstimate estimate_;
+};
+
+// The estimate of the state space of the graph; fast (well under a second) whatever the
+// graph's size. Throws std::invalid_argument for invalid options, a cycle or a DynamicPool
+// node (dynamic scheduling is not a static graph: use Monte Carlo).
+StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const StateSpaceOptions& options);
+
+// The mean makespan of the graph by the level sweep. The result's method is Exact and
+// statistics.states the number of states visited.
+//   * Every task of phase type: mean is exact (up to rounding), lower == upper == mean, and
+//     detail says "exact".
+//   * Some task fitted by moment matching: mean is the exact mean of the fitted model, and
+//     detail names the fitted tasks and their fits. [lower, upper] is then only what is
+//     proven about the true model: lower = the critical path of the means (Jensen), upper =
+//     mean when every fitted task is deterministic (an Erlang of the same mean is larger in
+//     the convex order and the makespan is convex and increasing in each runtime), otherwise
+//     +infinity.
+//   * options.keep_distribution: distribution holds the runtime distribution (the fitted
+//     model's when fitted), a grid of options.distribution_points points.
+// Throws StateSpaceTooLarge when the estimate (or, later, the sweep) exceeds the budget,
+// std::invalid_argument as estimate_state_count does.
+Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options);
+
+// A mixture of graphs (the scenarios of an exact model with probabilistic alternatives,
+// probabilities summing to 1 within 1e-9): each scenario is solved in turn and mean, lower,
+// upper and the distribution are weighted by the probabilities; statistics.states is the sum.
+Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSpaceOptions& options);
+
+}  // namespace solvers

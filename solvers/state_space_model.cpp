@@ -1,0 +1,425 @@
+#include "solvers/state_space_model.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+#include <variant>
+
+#include "distributions/representation.hpp"
+
+namespace solvers::state_space_detail {
+
+namespace d = distributions;
+
+bool PhaseTask::single_start() const {
+  if (atom > 0.0) return false;
+  int starts = 0;
+  for (double a : alpha) starts += a > 0.0 ? 1 : 0;
+  return starts == 1;
+}
+
+int PhaseTask::start_phase() const {
+  for (int i = 0; i < size; ++i) {
+    if (alpha[static_cast<std::size_t>(i)] > 0.0) return i + 1;
+  }
+  return 0;
+}
+
+namespace {
+
+// Erlangs with more phases than this are fitted (they would only make the state space huge).
+constexpr std::int64_t kMostExactPhases = 4096;
+
+// Rates, potentials and the atom from moves and absorption rates already in place.
+void finish(PhaseTask& t) {
+  const auto n = static_cast<std::size_t>(t.size);
+  t.exit_rate.assign(n, 0.0);
+  double start = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    t.exit_rate[i] = t.absorb_rate[i];
+    for (const auto& [j, rate] : t.moves[i]) t.exit_rate[i] += rate;
+    start += t.alpha[i];
+  }
+  t.atom = std::max(0.0, 1.0 - start);
+  if (t.atom < 1e-15) t.atom = 0.0;
+  // Longest path of moves to completion, from the last phase down.
+  std::vector<int> to_end(n, 0);
+  int longest = 0;
+  for (std::size_t k = n; k-- > 0;) {
+    int best = t.absorb_rate[k] > 0.0 ? 1 : 0;
+    for (const auto& [j, rate] : t.moves[k]) best = std::max(best, 1 + to_end[static_cast<std::size_t>(j - 1)]);
+    to_end[k] = best;
+    longest = std::max(longest, best);
+  }
+  t.done_potential = longest;
+  t.potential.assign(n, 0);
+  for (std::size_t i = 0; i < n; ++i) t.potential[i] = longest - to_end[i];
+}
+
+PhaseTask empty_task(int size) {
+  PhaseTask t;
+  t.size = size;
+  const auto n = static_cast<std::size_t>(size);
+  t.alpha.assign(n, 0.0);
+  t.absorb_rate.assign(n, 0.0);
+  t.moves.assign(n, {});
+  return t;
+}
+
+PhaseTask instantaneous() {
+  PhaseTask t = empty_task(0);
+  finish(t);
+  return t;
+}
+
+// Stages in series; start_weights[i] = probability of starting at stage i + 1.
+PhaseTask series_stages(const std::vector<double>& rates, const std::vector<double>& start_weights) {
+  PhaseTask t = empty_task(static_cast<int>(rates.size()));
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    t.alpha[i] = i < start_weights.size() ? start_weights[i] : 0.0;
+    if (i + 1 < rates.size()) {
+      t.moves[i].push_back({static_cast<int>(i) + 2, rates[i]});
+    } else {
+      t.absorb_rate[i] = rates[i];
+    }
+  }
+  finish(t);
+  return t;
+}
+
+PhaseTask hyper(const std::vector<double>& probabilities, const std::vector<double>& rates) {
+  PhaseTask t = empty_task(static_cast<int>(rates.size()));
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    t.alpha[i] = probabilities[i];
+    t.absorb_rate[i] = rates[i];
+  }
+  finish(t);
+  return t;
+}
+
+// A general phase-type (alpha, T), renumbered so that moves go upwards; nullopt-like empty
+// size -1 when T has a cycle (then it is fitted instead).
+bool from_subgenerator(const d::detail::PhaseType& ph, PhaseTask& out) {
+  const std::size_t n = ph.size;
+  auto at = [&](std::size_t i, std::size_t j) { return ph.subgenerator[i * n + j]; };
+  // Kahn's algorithm over the moves i -> j (T[i][j] > 0, i != j).
+  std::vector<int> indegree(n, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (i != j && at(i, j) > 0.0) ++indegree[j];
+    }
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (indegree[i] == 0) order.push_back(i);
+  }
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    for (std::size_t j = 0; j < n; ++j) {
+      if (i != j && at(i, j) > 0.0 && --indegree[j] == 0) order.push_back(j);
+    }
+  }
+  if (order.size() != n) return false;
+  std::vector<int> rank(n);
+  for (std::size_t k = 0; k < n; ++k) rank[order[k]] = static_cast<int>(k) + 1;
+  out = empty_task(static_cast<int>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::size_t>(rank[i] - 1);
+    out.alpha[r] = ph.alpha[i];
+    double row = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j == i) continue;
+      row += at(i, j);
+      if (at(i, j) > 0.0) out.moves[r].push_back({rank[j], at(i, j)});
+    }
+    out.absorb_rate[r] = std::max(0.0, -at(i, i) - row);
+    if (out.absorb_rate[r] < 1e-14 * -at(i, i)) out.absorb_rate[r] = 0.0;
+  }
+  finish(out);
+  return true;
+}
+
+// Block-diagonal mixture of phase tasks.
+PhaseTask mix(const std::vector<double>& weights, const std::vector<PhaseTask>& parts) {
+  int size = 0;
+  for (const PhaseTask& p : parts) size += p.size;
+  PhaseTask t = empty_task(size);
+  int offset = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const PhaseTask& p = parts[k];
+    for (int i = 0; i < p.size; ++i) {
+      const auto from = static_cast<std::size_t>(i);
+      const auto to = static_cast<std::size_t>(offset + i);
+      t.alpha[to] = weights[k] * p.alpha[from];
+      t.absorb_rate[to] = p.absorb_rate[from];
+      for (const auto& [j, rate] : p.moves[from]) t.moves[to].push_back({offset + j, rate});
+    }
+    offset += p.size;
+  }
+  finish(t);
+  return t;
+}
+
+std::string number(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", x);
+  return buffer;
+}
+
+// Moment matching (see StateSpaceOptions::fit_cv2_tolerance).
+Conversion fit(const d::Distribution& runtime, double tolerance, bool deterministic) {
+  Conversion c;
+  c.fitted = true;
+  c.deterministic = deterministic;
+  const double mu = d::mean(runtime);
+  const double var = deterministic ? 0.0 : std::max(0.0, d::variance(runtime));
+  if (!(mu > 0.0)) {
+    c.task = instantaneous();
+    c.fit = "instantaneous (mean 0)";
+    return c;
+  }
+  const double cv2 = var / (mu * mu);
+  const auto most = static_cast<int>(std::ceil(1.0 / tolerance - 1e-9));
+  if (cv2 < 1.0 / most) {
+    c.task = series_stages(std::vector<double>(static_cast<std::size_t>(most), most / mu), {1.0});
+    c.fit = "Erlang(" + std::to_string(most) + ", rate " + number(most / mu) + "), cv² " + number(1.0 / most) +
+            " for " + number(cv2);
+  } else if (cv2 < 1.0 - 1e-12) {
+    // Tijms: Erlang(k-1) with probability p, Erlang(k) otherwise, one rate; exact mean and cv².
+    const auto k = static_cast<int>(std::ceil(1.0 / cv2 - 1e-12));
+    const double kd = k;
+    const double p = (kd * cv2 - std::sqrt(kd * (1.0 + cv2) - kd * kd * cv2)) / (1.0 + cv2);
+    const double rate = (kd - p) / mu;
+    c.task = series_stages(std::vector<double>(static_cast<std::size_t>(k), rate), {1.0 - p, p});
+    c.fit = "Erlang(" + std::to_string(k - 1) + "|" + std::to_string(k) + ", rate " + number(rate) +
+            ", p " + number(p) + "), cv² " + number(cv2);
+  } else if (cv2 <= 1.0 + 1e-12) {
+    c.task = series_stages({1.0 / mu}, {1.0});
+    c.fit = "exponential(rate " + number(1.0 / mu) + "), cv² 1";
+  } else {
+    // Two exponential branches of equal mean contribution.
+    const double p1 = 0.5 * (1.0 + std::sqrt((cv2 - 1.0) / (cv2 + 1.0)));
+    const double p2 = 1.0 - p1;
+    c.task = hyper({p1, p2}, {2.0 * p1 / mu, 2.0 * p2 / mu});
+    c.fit = "hyperexponential(" + number(p1) + ", " + number(p2) + "), cv² " + number(cv2);
+  }
+  c.task.mean = mu;
+  return c;
+}
+
+Conversion convert(const d::Distribution& runtime, double tolerance) {
+  const auto& value = runtime.node().value;
+  Conversion c;
+  if (const auto* det = std::get_if<d::detail::Deterministic>(&value)) {
+    if (det->value == 0.0) {
+      c.task = instantaneous();
+      c.deterministic = true;
+      return c;
+    }
+    return fit(runtime, tolerance, true);
+  }
+  if (const auto* ex = std::get_if<d::detail::Exponential>(&value)) {
+    c.task = series_stages({ex->rate}, {1.0});
+  } else if (const auto* er = std::get_if<d::detail::Erlang>(&value)) {
+    if (er->phases > kMostExactPhases) {
+      Conversion f = fit(runtime, tolerance, false);
+      f.fit += " (" + std::to_string(er->phases) + " phases are too many to enumerate)";
+      return f;
+    }
+    c.task = series_stages(std::vector<double>(static_cast<std::size_t>(er->phases), er->rate), {1.0});
+  } else if (const auto* hypo = std::get_if<d::detail::Hypoexponential>(&value)) {
+    if (static_cast<std::int64_t>(hypo->rates.size()) > kMostExactPhases) return fit(runtime, tolerance, false);
+    c.task = series_stages(hypo->rates, {1.0});
+  } else if (const auto* hyp = std::get_if<d::detail::Hyperexponential>(&value)) {
+    c.task = hyper(hyp->probabilities, hyp->rates);
+  } else if (const auto* ph = std::get_if<d::detail::PhaseType>(&value)) {
+    if (!from_subgenerator(*ph, c.task)) {
+      Conversion f = fit(runtime, tolerance, false);
+      f.fit += " (the phase-type has cyclic moves)";
+      return f;
+    }
+  } else if (const auto* mx = std::get_if<d::detail::Mixture>(&value)) {
+    std::vector<PhaseTask> parts;
+    for (const d::Distribution& component : mx->components) {
+      Conversion part = convert(component, tolerance);
+      if (part.fitted) return fit(runtime, tolerance, false);
+      parts.push_back(std::move(part.task));
+    }
+    c.task = mix(mx->weights, parts);
+  } else if (const auto* sh = std::get_if<d::detail::Shifted>(&value); sh != nullptr && sh->offset == 0.0) {
+    return convert(sh->base, tolerance);
+  } else if (const auto* un = std::get_if<d::detail::Uniform>(&value); un != nullptr && un->low == un->high) {
+    if (un->low == 0.0) {
+      c.task = instantaneous();
+      c.deterministic = true;
+      return c;
+    }
+    return fit(runtime, tolerance, true);
+  } else {
+    return fit(runtime, tolerance, false);
+  }
+  c.task.mean = d::mean(runtime);
+  return c;
+}
+
+int bit_width_of(std::uint64_t largest_value) {
+  return std::max(1, static_cast<int>(std::bit_width(largest_value)));
+}
+
+}  // namespace
+
+Conversion to_phase_task(const d::Distribution& runtime, double fit_cv2_tolerance) {
+  return convert(runtime, fit_cv2_tolerance);
+}
+
+CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
+  const std::vector<graph::NodeId> order = graph::topological_order(g);
+  const std::size_t n = g.node_count();
+  CompiledGraph out;
+
+  // Convert every node; contract the instantaneous ones (their successors depend directly on
+  // their nearest non-instantaneous predecessors).
+  std::vector<int> new_id(n, -1);
+  std::vector<std::vector<int>> through(n);  // instantaneous node -> the tasks it stands for
+  std::vector<std::vector<int>> task_predecessors;
+  std::vector<int> processor;
+  std::vector<std::string> fitted_examples;
+  for (graph::NodeId v : order) {
+    const graph::TaskNode& node = g.node(v);
+    if (node.kind == graph::NodeKind::DynamicPool) {
+      throw std::invalid_argument("state space: node '" + node.label +
+                                  "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
+    }
+    Conversion c = to_phase_task(node.runtime, fit_cv2_tolerance);
+    std::vector<int> preds;
+    for (graph::NodeId u : g.predecessors(v)) {
+      if (new_id[u] >= 0) {
+        preds.push_back(new_id[u]);
+      } else {
+        preds.insert(preds.end(), through[u].begin(), through[u].end());
+      }
+    }
+    std::sort(preds.begin(), preds.end());
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    if (c.task.size == 0) {
+      through[v] = std::move(preds);
+      continue;
+    }
+    if (c.fitted) {
+      ++out.fitted_tasks;
+      out.fitted_only_deterministic = out.fitted_only_deterministic && c.deterministic;
+      if (fitted_examples.size() < 3) {
+        fitted_examples.push_back("'" + node.label + "' " + d::describe(node.runtime) + " as " + c.fit);
+      }
+    }
+    new_id[v] = static_cast<int>(out.tasks.size());
+    out.tasks.push_back(std::move(c.task));
+    out.labels.push_back(node.label);
+    processor.push_back(node.processor);
+    task_predecessors.push_back(std::move(preds));
+  }
+  if (out.fitted_tasks > 0) {
+    out.fit_detail = std::to_string(out.fitted_tasks) + " task(s) fitted by moment matching, e.g. ";
+    for (std::size_t i = 0; i < fitted_examples.size(); ++i) {
+      out.fit_detail += (i > 0 ? "; " : "") + fitted_examples[i];
+    }
+  }
+
+  const std::size_t tasks = out.tasks.size();
+  out.successors.assign(tasks, {});
+  for (std::size_t v = 0; v < tasks; ++v) {
+    for (int u : task_predecessors[v]) out.successors[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+  }
+
+  // Chains: paths of arcs, built in topological order; a task continues the chain of a
+  // predecessor that is still a chain's end, preferring its own processor's.
+  out.chain_of.assign(tasks, -1);
+  out.position_of.assign(tasks, -1);
+  std::vector<bool> has_next(tasks, false);
+  for (std::size_t v = 0; v < tasks; ++v) {
+    int chosen = -1;
+    for (int u : task_predecessors[v]) {
+      const auto uu = static_cast<std::size_t>(u);
+      if (has_next[uu]) continue;
+      if (chosen < 0 || (processor[uu] == processor[v] && processor[v] >= 0 &&
+                         processor[static_cast<std::size_t>(chosen)] != processor[v])) {
+        chosen = u;
+      }
+    }
+    if (chosen >= 0) {
+      const auto cu = static_cast<std::size_t>(chosen);
+      has_next[cu] = true;
+      const int chain = out.chain_of[cu];
+      out.chain_of[v] = chain;
+      out.position_of[v] = static_cast<int>(out.chains[static_cast<std::size_t>(chain)].size());
+      out.chains[static_cast<std::size_t>(chain)].push_back(static_cast<int>(v));
+    } else {
+      out.chain_of[v] = static_cast<int>(out.chains.size());
+      out.position_of[v] = 0;
+      out.chains.push_back({static_cast<int>(v)});
+    }
+  }
+  out.predecessors.assign(tasks, {});
+  for (std::size_t v = 0; v < tasks; ++v) {
+    for (int u : task_predecessors[v]) {
+      const auto uu = static_cast<std::size_t>(u);
+      out.predecessors[v].push_back({out.chain_of[uu], out.position_of[uu]});
+    }
+    if (task_predecessors[v].empty()) out.sources.push_back(static_cast<int>(v));
+  }
+
+  // Packed layout: per chain a progress field (0..length) and a phase field (0..largest size);
+  // a field never straddles two words.
+  int word = 0, used = 0;
+  auto place = [&](int width) {
+    if (used + width > 64) {
+      ++word;
+      used = 0;
+    }
+    Field f{word, used, width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1};
+    used += width;
+    return f;
+  };
+  for (const std::vector<int>& chain : out.chains) {
+    int largest = 0;
+    double fastest = 0.0;
+    for (int t : chain) {
+      const PhaseTask& task = out.tasks[static_cast<std::size_t>(t)];
+      largest = std::max(largest, task.size);
+      for (double r : task.exit_rate) fastest = std::max(fastest, r);
+    }
+    const int progress_width = bit_width_of(chain.size());
+    const int phase_width = bit_width_of(static_cast<std::uint64_t>(largest));
+    out.progress_field.push_back(place(progress_width));
+    out.phase_field.push_back(place(phase_width));
+    out.key_bits += progress_width + phase_width;
+    out.largest_total_rate += fastest;
+  }
+  out.words = out.chains.empty() ? 1 : word + 1;
+
+  int largest_rise = 1, largest_start = 0;
+  std::vector<double> finish_time(tasks, 0.0);
+  for (std::size_t v = 0; v < tasks; ++v) {
+    const PhaseTask& t = out.tasks[v];
+    out.total_potential += t.done_potential;
+    for (std::size_t i = 0; i < t.potential.size(); ++i) {
+      if (t.absorb_rate[i] > 0.0) largest_rise = std::max(largest_rise, t.done_potential - t.potential[i]);
+      for (const auto& [j, rate] : t.moves[i]) {
+        largest_rise = std::max(largest_rise, t.potential[static_cast<std::size_t>(j - 1)] - t.potential[i]);
+      }
+      if (t.alpha[i] > 0.0) largest_start = std::max(largest_start, t.potential[i]);
+    }
+    if (t.atom > 0.0) largest_start = std::max(largest_start, t.done_potential);
+    double start = 0.0;
+    for (int u : task_predecessors[v]) start = std::max(start, finish_time[static_cast<std::size_t>(u)]);
+    finish_time[v] = start + t.mean;
+    out.critical_path_of_means = std::max(out.critical_path_of_means, finish_time[v]);
+  }
+  out.largest_jump = largest_rise + largest_start;
+  return out;
+}
+
+}  // namespace solvers::state_space_detail

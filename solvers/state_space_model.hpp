@@ -1,0 +1,82 @@
+// Internal to the state-space solver: task runtimes as ordered phase-type distributions, and
+// the task graph compiled into chains and a packed state layout. See state_space.hpp.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distributions/distribution.hpp"
+#include "graph/task_graph.hpp"
+
+namespace solvers::state_space_detail {
+
+// A runtime as an acyclic phase-type distribution whose phases are numbered 1..size so that
+// every move goes from a phase to a higher one.
+struct PhaseTask {
+  int size = 0;                       // phases; 0 = always instantaneous
+  std::vector<double> alpha;          // alpha[i - 1]: probability of starting in phase i
+  double atom = 0.0;                  // probability of completing at once (1 - sum alpha)
+  std::vector<double> exit_rate;      // exit_rate[i - 1]: total rate out of phase i
+  std::vector<double> absorb_rate;    // rate from phase i to completion
+  // moves[i - 1]: (j, rate) for the moves i -> j, j > i.
+  std::vector<std::vector<std::pair<int, double>>> moves;
+  // The sweep's potential: potential[i - 1] for a task running in phase i, done_potential once
+  // completed, 0 before it starts. Every move and every completion raises it by >= 1:
+  // potential = done_potential - (longest path of moves from the phase to completion).
+  std::vector<int> potential;
+  int done_potential = 0;
+  double mean = 0.0;
+
+  // True when the task always starts in one phase and never completes at once (Erlang,
+  // hypoexponential): enabling it never branches.
+  bool single_start() const;
+  int start_phase() const;  // the phase of a single start
+};
+
+// The runtime of one node as a PhaseTask, exactly or fitted by mean and variance.
+struct Conversion {
+  PhaseTask task;
+  bool fitted = false;
+  bool deterministic = false;  // the runtime was a point mass (fitted when > 0)
+  std::string fit;             // how, e.g. "Erlang(8, rate 4)" (empty when exact)
+};
+Conversion to_phase_task(const distributions::Distribution& runtime, double fit_cv2_tolerance);
+
+// A field of the packed state: bits [shift, shift + width) of word `word`.
+struct Field {
+  int word = 0;
+  int shift = 0;
+  std::uint64_t mask = 0;  // (1 << width) - 1
+};
+
+// The graph with instantaneous tasks contracted, covered by chains, and the state layout.
+struct CompiledGraph {
+  std::vector<PhaseTask> tasks;
+  std::vector<std::string> labels;
+  std::vector<std::vector<int>> successors;
+  // Predecessors as (chain, position): done when the chain's progress exceeds the position.
+  std::vector<std::vector<std::pair<int, int>>> predecessors;
+  std::vector<int> chain_of;
+  std::vector<int> position_of;
+  std::vector<std::vector<int>> chains;  // tasks of each chain, in order
+  std::vector<int> sources;              // tasks without predecessors
+  std::vector<Field> progress_field;     // per chain
+  std::vector<Field> phase_field;        // per chain
+  int key_bits = 0;
+  int words = 0;                         // 64-bit words needed by a state
+  int total_potential = 0;               // the absorbing state's level
+  int largest_jump = 1;                  // bound on the level rise of one transition
+  double largest_total_rate = 0.0;       // bound on a state's total exit rate (uniformisation)
+  double critical_path_of_means = 0.0;   // a lower bound of the mean (Jensen)
+  // Fitting report.
+  std::int64_t fitted_tasks = 0;
+  bool fitted_only_deterministic = true;
+  std::string fit_detail;
+};
+
+// Throws std::invalid_argument for a cycle or a DynamicPool node.
+CompiledGraph compile(const graph::TaskGraph& graph, double fit_cv2_tolerance);
+
+}  // namespace solvers::state_space_detail
