@@ -51,7 +51,7 @@ struct ExactModelOptions {
   // with a ScalingError naming the count (its exact model is a mixture too large to list).
   std::size_t max_scenarios = 256;
   // Largest number of nodes over all scenarios; beyond it a ScalingError names the count.
-  std::size_t max_nodes = 50'000'000;
+  std::size_t max_nodes = 10'000'000;  // about 1.5 GB of task graph
 };
 
 // The exact model of `program` on `machine` with p processors. `environment` holds the bound
