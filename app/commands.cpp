@@ -206,6 +206,48 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
   return loaded;
 }
 
+
+// The program's variables bound on the machine (defaults and --set); prints why not.
+std::optional<models::Binding> bind_variables(const Loaded& loaded, std::ostream& err) {
+  models::Binding binding = models::bind(*loaded.program, loaded.machine, loaded.sets);
+  if (!binding.ok()) {
+    for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
+    return std::nullopt;
+  }
+  return binding;
+}
+
+// The command's output on `out`, or into -o FILE whole or not at all.
+int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err) {
+  if (!options.output) {
+    out << text;
+    return kExitSuccess;
+  }
+  try {
+    write_file_atomically(*options.output, text);
+  } catch (const std::runtime_error& write_error) {
+    err << "pdl-scale: error: " << write_error.what() << '\n';
+    return kExitInput;
+  }
+  return kExitSuccess;
+}
+
+// A value found invalid once the variables were bound, shown at its place in the file it
+// comes from.
+void print_scaling_error(const scaling::ScalingError& error, const Loaded& loaded, std::ostream& err) {
+  const models::SourceLocation& where = error.location();
+  const pdl::Source* source = nullptr;
+  if (where.line > 0 && where.file == loaded.program_source.filename()) source = &loaded.program_source;
+  if (where.line > 0 && loaded.machine_source && where.file == loaded.machine_source->filename()) {
+    source = &*loaded.machine_source;
+  }
+  if (source == nullptr) {
+    err << "pdl-scale: error: " << error.what() << '\n';
+    return;
+  }
+  err << pdl::format(source->diagnose(pdl::Severity::Error, source->offset(where), error.what()));
+}
+
 }  // namespace
 
 bool is_machine_file(const std::string& path) {
@@ -254,38 +296,12 @@ int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
   }
   const auto loaded = load(options, err);
   if (!loaded) return kExitInput;
-  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
-  if (!binding.ok()) {
-    for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
-    return kExitInput;
-  }
-  out << models::dump(*loaded->program, loaded->machine, binding.environment, loaded->sets);
+  const auto binding = bind_variables(*loaded, err);
+  if (!binding) return kExitInput;
+  out << models::dump(*loaded->program, loaded->machine, binding->environment, loaded->sets);
   return kExitSuccess;
 }
 
-}  // namespace app
-
-namespace app {
-
-namespace {
-
-// A value found invalid once the variables were bound, shown at its place in the file it
-// comes from.
-void print_scaling_error(const scaling::ScalingError& error, const Loaded& loaded, std::ostream& err) {
-  const models::SourceLocation& where = error.location();
-  const pdl::Source* source = nullptr;
-  if (where.line > 0 && where.file == loaded.program_source.filename()) source = &loaded.program_source;
-  if (where.line > 0 && loaded.machine_source && where.file == loaded.machine_source->filename()) {
-    source = &*loaded.machine_source;
-  }
-  if (source == nullptr) {
-    err << "pdl-scale: error: " << error.what() << '\n';
-    return;
-  }
-  err << pdl::format(source->diagnose(pdl::Severity::Error, source->offset(where), error.what()));
-}
-
-}  // namespace
 
 int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal) {
   std::string error;
@@ -322,16 +338,13 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   }
   const auto loaded = load(options, err);
   if (!loaded) return kExitInput;
-  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
-  if (!binding.ok()) {
-    for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
-    return kExitInput;
-  }
+  const auto binding = bind_variables(*loaded, err);
+  if (!binding) return kExitInput;
 
   SweepResult sweep;
   try {
     ProgressBar bar(terminal && !options.quiet, stderr);
-    sweep = run_sweep(*loaded->program, loaded->machine, binding.environment, sweep_options,
+    sweep = run_sweep(*loaded->program, loaded->machine, binding->environment, sweep_options,
                       [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
   } catch (const scaling::ScalingError& scaling_error) {
     print_scaling_error(scaling_error, *loaded, err);
@@ -344,27 +357,12 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   inputs.machine_name = loaded->machine.name;
   inputs.machine_file = options.machine_file.value_or("");
   for (const models::Variable& variable : loaded->program->variables) {
-    const auto found = binding.environment.values.find(variable.name);
-    if (found != binding.environment.values.end()) inputs.variables[variable.name] = found->second;
+    const auto found = binding->environment.values.find(variable.name);
+    if (found != binding->environment.values.end()) inputs.variables[variable.name] = found->second;
   }
   inputs.options = sweep_options;
-  const std::string report = render(sweep, inputs, *format);
-  if (options.output) {
-    try {
-      write_file_atomically(*options.output, report);
-    } catch (const std::runtime_error& write_error) {
-      err << "pdl-scale: error: " << write_error.what() << '\n';
-      return kExitInput;
-    }
-  } else {
-    out << report;
-  }
-  return kExitSuccess;
+  return emit(options, render(sweep, inputs, *format), out, err);
 }
-
-}  // namespace app
-
-namespace app {
 
 int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
   const int p = options.graph.value_or(1);
@@ -379,11 +377,8 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
   }
   const auto loaded = load(options, err);
   if (!loaded) return kExitInput;
-  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
-  if (!binding.ok()) {
-    for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
-    return kExitInput;
-  }
+  const auto binding = bind_variables(*loaded, err);
+  if (!binding) return kExitInput;
   // A drawing of more nodes than this is no use to anyone; the limit also bounds the memory.
   constexpr std::size_t kMaxDrawnNodes = 200'000;
   const std::string title = fmt::format("{} on {} processors ({} model, machine {})",
@@ -392,13 +387,13 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
   try {
     if (options.model == "approx") {
       dot = graph::to_dot(scaling::approximate_model(*loaded->program, loaded->machine,
-                                                     binding.environment, p),
+                                                     binding->environment, p),
                           title);
     } else {
       scaling::ExactModelOptions limits;
       limits.max_nodes = kMaxDrawnNodes;
       const scaling::ExactModel model =
-          scaling::exact_model(*loaded->program, loaded->machine, binding.environment, p, limits);
+          scaling::exact_model(*loaded->program, loaded->machine, binding->environment, p, limits);
       for (const scaling::Scenario& scenario : model.scenarios) {
         dot += graph::to_dot(scenario.graph, model.scenarios.size() == 1
                                                  ? title
@@ -410,17 +405,7 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
     print_scaling_error(scaling_error, *loaded, err);
     return kExitInput;
   }
-  if (options.output) {
-    try {
-      write_file_atomically(*options.output, dot);
-    } catch (const std::runtime_error& write_error) {
-      err << "pdl-scale: error: " << write_error.what() << '\n';
-      return kExitInput;
-    }
-  } else {
-    out << dot;
-  }
-  return kExitSuccess;
+  return emit(options, dot, out, err);
 }
 
 }  // namespace app
