@@ -4,6 +4,7 @@
 #include "models/environment.hpp"
 #include "models/validate.hpp"
 #include "pdl/check_detail.hpp"
+#include "pdl/parse.hpp"  // kMaxErrors
 
 #include <fmt/format.h>
 
@@ -736,22 +737,22 @@ class Checker {
     std::size_t offset;
   };
 
-  // Appends the ends of `from` whose phase `into` does not hold yet (linear: an alternative
-  // may have thousands of branches).
-  static void add_unique(std::vector<End>& into, const std::vector<End>& from) {
-    std::set<std::string> present;  // copies: `into` may reallocate
-    for (const End& e : into) present.insert(e.phase);
-    for (const End& end : from) {
-      if (present.insert(end.phase).second) into.push_back(end);
-    }
-  }
-
+  // Records the pairs (a, b) of work phases that follow each other. Pairs with an entry
+  // are marked used; the others are missing. The pairs of two alternatives multiply, so
+  // the walk stops once kMaxErrors pairs are missing: the program is wrong anyway, and a
+  // valid one has at most as many pairs as it has entries.
   void join(const std::vector<End>& last, const std::vector<End>& first) {
     for (const End& a : last) {
       if (a.phase.empty()) continue;
       for (const End& b : first) {
         if (b.phase.empty()) continue;
-        needs_.emplace(std::make_pair(a.phase, b.phase), Need{b.offset});
+        if (missing_.size() >= kMaxErrors) return;
+        auto pair = std::make_pair(a.phase, b.phase);
+        if (given_.count(pair) != 0) {
+          used_pairs_.insert(std::move(pair));
+        } else {
+          missing_.emplace(std::move(pair), Need{b.offset});
+        }
       }
     }
   }
@@ -785,13 +786,21 @@ class Checker {
         if (!count.ok() || count.value > 1) join(out.last, out.first);
         return out;
       }
-      case models::PatternNode::Kind::Alternatives:
+      case models::PatternNode::Kind::Alternatives: {
+        // The union of the branches' ends, each phase once (linear in the branches).
+        std::set<std::string> first_seen;
+        std::set<std::string> last_seen;
         for (const models::PatternNode& child : node.children) {
           Ends e = ends(child, model);
-          add_unique(out.first, e.first);
-          add_unique(out.last, e.last);
+          for (End& end : e.first) {
+            if (first_seen.insert(end.phase).second) out.first.push_back(std::move(end));
+          }
+          for (End& end : e.last) {
+            if (last_seen.insert(end.phase).second) out.last.push_back(std::move(end));
+          }
         }
         return out;
+      }
     }
     return out;
   }
@@ -801,8 +810,7 @@ class Checker {
   }
 
   void concatenations(const ast::Program& program, models::Program& model) {
-    if (!program.patterns.empty()) ends(model.pattern, model);
-    std::map<std::pair<std::string, std::string>, const ast::ConcatEntry*> given;
+    std::vector<const ast::ConcatEntry*> entries;
     for (const ast::ConcatEntry& entry : program.concatenations) {
       bool valid = true;
       for (const ast::Identifier* id : {&entry.first, &entry.second}) {
@@ -817,19 +825,24 @@ class Checker {
       }
       if (!valid) continue;
       const auto key = std::make_pair(entry.first.name, entry.second.name);
-      if (!given.emplace(key, &entry).second) {
+      if (!given_.insert(key).second) {
         reporter_.error(entry, fmt::format("duplicate concatenation '{}, {}'", key.first, key.second));
         continue;
       }
       model.concatenations[key] = to_model(entry.kind);
-      if (needs_.count(key) == 0 && !program.patterns.empty()) {
-        reporter_.warning(entry, fmt::format("concatenation '{}, {}' is never used: the execution pattern never "
-                                             "runs '{}' right after '{}' without a SYNC", key.first, key.second,
-                                             key.second, key.first));
+      entries.push_back(&entry);
+    }
+    if (program.patterns.empty()) return;
+    ends(model.pattern, model);
+    for (const ast::ConcatEntry* entry : entries) {
+      const auto key = std::make_pair(entry->first.name, entry->second.name);
+      if (used_pairs_.count(key) == 0) {
+        reporter_.warning(*entry, fmt::format("concatenation '{}, {}' is never used: the execution pattern never "
+                                              "runs '{}' right after '{}' without a SYNC", key.first, key.second,
+                                              key.second, key.first));
       }
     }
-    for (const auto& [pair, need] : needs_) {
-      if (given.count(pair) != 0) continue;
+    for (const auto& [pair, need] : missing_) {
       reporter_.error_at(need.offset, fmt::format(
           "missing concatenation between work phases '{}' and '{}': they follow each other with no SYNC between "
           "them; add '{}, {} : KIND;' to a CONCATENATION block, KIND one of {}",
@@ -854,7 +867,9 @@ class Checker {
   Scope program_scope_;
   std::map<std::string, const ast::Identifier*> defined_;
   std::set<std::string> used_;
-  std::map<std::pair<std::string, std::string>, Need> needs_;
+  std::set<std::pair<std::string, std::string>> given_;       // pairs with an entry
+  std::set<std::pair<std::string, std::string>> used_pairs_;  // given and needed
+  std::map<std::pair<std::string, std::string>, Need> missing_;
   std::vector<std::pair<const ast::Identifier*, const ast::Identifier*>> arc_nodes_;  // of the current phase
 };
 

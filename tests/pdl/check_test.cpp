@@ -112,6 +112,18 @@ TEST(Check, ConcatenationPairsFromRepetitionGroupsAndAlternatives) {
   EXPECT_EQ(missing("a -> (0.5: b | 0.5: sync) -> c", "a, b : SERIAL; b, c : BARRIER;"), "");
 }
 
+TEST(Check, PairsOfLargeAlternativesAreBounded) {
+  // (a0 | ... | a1999) -> (a0 | ... | a1999) needs 4 million pairs: report kMaxErrors, fast.
+  std::string branches;
+  std::string phases;
+  for (int i = 0; i < 2000; ++i) {
+    branches += (i ? " | " : "") + std::string("0.0005: a") + std::to_string(i);
+    phases += independent("a" + std::to_string(i));
+  }
+  const auto r = parse_and_check(program_with("(" + branches + ") -> (" + branches + ")", phases));
+  EXPECT_EQ(count(r.checked.diagnostics, Severity::Error), kMaxErrors);
+}
+
 TEST(Check, MissingConcatenationListsTheOptions) {
   const auto r = parse_and_check(program_with("a -> b", independent("a") + independent("b")));
   EXPECT_EQ(r.first(),
