@@ -117,7 +117,9 @@ TEST(Check, PairsOfLargeAlternativesAreBounded) {
   std::string branches;
   std::string phases;
   for (int i = 0; i < 2000; ++i) {
-    branches += (i ? " | " : "") + std::string("0.0005: a") + std::to_string(i);
+    if (i > 0) branches += " | ";
+    branches += "0.0005: a";
+    branches += std::to_string(i);
     phases += independent("a" + std::to_string(i));
   }
   const auto r = parse_and_check(program_with("(" + branches + ") -> (" + branches + ")", phases));
