@@ -120,7 +120,9 @@ TEST(Check, PairsOfLargeAlternativesAreBounded) {
     if (i > 0) branches += " | ";
     branches += "0.0005: a";
     branches += std::to_string(i);
-    phases += independent("a" + std::to_string(i));
+    std::string name = "a";
+    name += std::to_string(i);
+    phases += independent(name);
   }
   const auto r = parse_and_check(program_with("(" + branches + ") -> (" + branches + ")", phases));
   EXPECT_EQ(count(r.checked.diagnostics, Severity::Error), kMaxErrors);
