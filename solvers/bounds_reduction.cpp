@@ -1,0 +1,543 @@
+// Bounds by changing the graph until it is series-parallel, then reducing it exactly:
+// arc deletion (lower), barrier insertion (upper, Kleinöder) and node duplication (upper,
+// Dodin).
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "distributions/representation.hpp"
+#include "graph/series_parallel.hpp"
+#include "graph/sp_tree.hpp"
+#include "solvers/bounds_detail.hpp"
+#include "solvers/series_parallel_solver.hpp"
+
+namespace solvers::bounds_detail {
+
+namespace {
+
+std::string format(const char* pattern, double a, double b = 0.0) {
+  char buffer[200];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b);
+  return buffer;
+}
+
+// Closed forms whose results stay closed (a sum of Erlangs of one rate) or are cheap to put
+// on a grid. Others (exponentials, whose maxima become long hypoexponentials, phase-type,
+// mixtures) enter the reductions as grids: their exact cdfs cost far more per grid point.
+bool cheap_closed_form(const distributions::Distribution& d) {
+  const auto& value = d.node().value;
+  return std::holds_alternative<distributions::detail::Erlang>(value) ||
+         std::holds_alternative<distributions::detail::Deterministic>(value) ||
+         std::holds_alternative<distributions::detail::Uniform>(value);
+}
+
+// Builds series-parallel trees in a canonical, compressed form: equal subtrees are one node
+// (leaves are equal when they share a runtime), a series of equal parts becomes a
+// SeriesPower and a parallel of equal parts a ParallelPower (sum and maximum of independent
+// parts are commutative, so this is exact), and zero-duration parts disappear. The tree of
+// 100 identical iterations of 64 processors' chains then costs a handful of grid operations.
+class TreeBuilder {
+ public:
+  static constexpr std::size_t kZero = static_cast<std::size_t>(-1);
+
+  // numerical_leaves: every random runtime enters as its numerical grid, discretised once
+  // (closed forms keep exact results such as a sum of Erlangs, but an operation on a closed
+  // form and a grid discretises the closed form again each time, which costs more than the
+  // operation when there is one per task).
+  TreeBuilder(bool numerical_leaves, const distributions::GridOptions& grid)
+      : numerical_leaves_(numerical_leaves), grid_(grid) {}
+
+  std::size_t leaf(const TaskLaw& law) {
+    if (law.zero) return kZero;
+    const void* key = &law.runtime.node();
+    auto [it, inserted] = leaves_.emplace(key, 0);
+    if (inserted) {
+      graph::TaskNode task;
+      task.runtime = law.runtime;
+      if (distributions::is_closed_form(law.runtime) && law.upper.size() > 1 &&
+          (numerical_leaves_ || !cheap_closed_form(law.runtime))) {
+        task.runtime = distributions::discretise(law.runtime, grid_);
+      }
+      it->second = tree_.leaf(std::move(task));
+      record(it->second);
+    }
+    return it->second;
+  }
+
+  std::size_t series(const std::vector<std::size_t>& parts) { return combine(Kind::Series, parts); }
+  std::size_t parallel(const std::vector<std::size_t>& parts) { return combine(Kind::Parallel, parts); }
+
+  // The mean bracket of the reduced tree (the point mass at 0 for kZero).
+  distributions::Bracket solve(std::size_t root, const distributions::GridOptions& grid) {
+    if (root == kZero) return {0.0, 0.0};
+    tree_.set_root(root);
+    SeriesParallelOptions options;
+    options.grid = grid;
+    options.keep_distribution = false;
+    const Result result = solve_series_parallel(tree_, options);
+    return {result.lower, result.upper};
+  }
+  std::size_t nodes() const { return tree_.nodes().size(); }
+
+ private:
+  enum class Kind { Series, Parallel };
+  using Terms = std::vector<std::pair<std::size_t, std::int64_t>>;  // (part, copies), sorted
+
+  void record(std::size_t id) {
+    if (terms_.size() <= id) terms_.resize(id + 1);
+  }
+
+  std::size_t combine(Kind kind, const std::vector<std::size_t>& parts) {
+    const int k = kind == Kind::Series ? 0 : 1;
+    Terms flat;
+    for (std::size_t part : parts) {
+      if (part == kZero) continue;
+      const Terms& inner = terms_[part][k];
+      if (inner.empty()) {
+        flat.emplace_back(part, 1);
+      } else {
+        flat.insert(flat.end(), inner.begin(), inner.end());
+      }
+    }
+    if (flat.empty()) return kZero;
+    std::sort(flat.begin(), flat.end());
+    Terms merged;
+    for (const auto& [part, n] : flat) {
+      if (!merged.empty() && merged.back().first == part) {
+        merged.back().second += n;
+      } else {
+        merged.emplace_back(part, n);
+      }
+    }
+    if (merged.size() == 1 && merged.front().second == 1) return merged.front().first;
+    auto [it, inserted] = memo_[k].emplace(merged, 0);
+    if (!inserted) return it->second;
+    std::vector<std::size_t> children;
+    for (const auto& [part, n] : merged) {
+      children.push_back(kind == Kind::Series ? tree_.series_power(part, n) : tree_.parallel_power(part, n));
+      record(children.back());
+      if (n > 1) terms_[children.back()][k] = Terms{{part, n}};
+    }
+    const std::size_t id = kind == Kind::Series ? tree_.series(children) : tree_.parallel(children);
+    record(id);
+    terms_[id][k] = merged;
+    it->second = id;
+    return id;
+  }
+
+  bool numerical_leaves_;
+  distributions::GridOptions grid_;
+  graph::SpTree tree_;
+  std::map<const void*, std::size_t> leaves_;
+  std::map<Terms, std::size_t> memo_[2];
+  std::vector<std::array<Terms, 2>> terms_;  // what a node stands for, as series / parallel terms
+};
+
+// Tasks grouped into consecutive blocks with every arc inside a block or from an earlier block
+// to a later one: a barrier between consecutive blocks adds arcs only, so the makespan of the
+// blocks in series is an upper bound. Each block is reduced exactly when it is series-parallel,
+// otherwise with a barrier between its levels.
+std::size_t blocks_in_series(const Dag& dag, const std::vector<std::int64_t>& block, TreeBuilder& builder,
+                             std::size_t& exact_blocks, std::size_t& block_count) {
+  std::map<std::int64_t, std::vector<std::uint32_t>> members;
+  for (std::size_t v = 0; v < dag.n; ++v) members[block[v]].push_back(static_cast<std::uint32_t>(v));
+  std::vector<std::size_t> parts;
+  std::vector<std::uint32_t> local(dag.n, 0);
+  for (const auto& [key, nodes] : members) {
+    (void)key;
+    ++block_count;
+    graph::TaskGraph sub;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      local[nodes[i]] = static_cast<std::uint32_t>(i);
+      graph::TaskNode node;
+      node.runtime = dag.law_of(nodes[i]).runtime;
+      sub.add_node(std::move(node));
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::uint32_t v = nodes[i];
+      for (std::uint32_t k = dag.pred_begin[v]; k < dag.pred_begin[v + 1]; ++k) {
+        const std::uint32_t u = dag.pred[k];
+        if (block[u] == block[v]) sub.add_arc(local[u], i);
+      }
+    }
+    const graph::SpDecomposition decomposition = graph::decompose(sub);
+    if (decomposition.tree) {
+      ++exact_blocks;
+      const graph::SpTree& tree = *decomposition.tree;
+      std::vector<std::size_t> id(tree.nodes().size(), TreeBuilder::kZero);
+      for (std::size_t i = 0; i < tree.nodes().size(); ++i) {
+        const graph::SpNode& node = tree.node(i);
+        std::vector<std::size_t> children;
+        for (std::size_t c : node.children) children.push_back(id[c]);
+        switch (node.kind) {
+          case graph::SpKind::Leaf: id[i] = builder.leaf(dag.law_of(nodes[node.vertex])); break;
+          case graph::SpKind::Series: id[i] = builder.series(children); break;
+          case graph::SpKind::Parallel: id[i] = builder.parallel(children); break;
+          case graph::SpKind::SeriesPower:
+            id[i] = builder.series(std::vector<std::size_t>(static_cast<std::size_t>(node.count), children.front()));
+            break;
+          case graph::SpKind::ParallelPower:
+            id[i] = builder.parallel(std::vector<std::size_t>(static_cast<std::size_t>(node.count), children.front()));
+            break;
+          case graph::SpKind::Branch:
+            throw std::logic_error("bounds: a decomposition tree with a branch");
+        }
+      }
+      parts.push_back(id[tree.root()]);
+    } else {
+      // Levels inside the block: tasks of one level have no arcs between them.
+      std::map<std::uint32_t, std::vector<std::size_t>> by_level;
+      for (std::uint32_t v : nodes) by_level[dag.level[v]].push_back(builder.leaf(dag.law_of(v)));
+      for (const auto& [level, leaves] : by_level) {
+        (void)level;
+        parts.push_back(builder.parallel(leaves));
+      }
+    }
+  }
+  return builder.series(parts);
+}
+
+// Compressed trees up to this size keep closed forms; larger ones use grids for every runtime.
+constexpr std::size_t kClosedFormTreeNodes = 2000;
+
+distributions::GridOptions per_task_grid(const BoundsOptions& options, std::size_t tasks) {
+  distributions::GridOptions grid = options.grid;
+  const auto affordable = static_cast<std::size_t>(options.reduction_work / static_cast<std::int64_t>(std::max<std::size_t>(tasks, 1)));
+  grid.max_points = std::clamp<std::size_t>(affordable, std::min<std::size_t>(256, grid.max_points), grid.max_points);
+  return grid;
+}
+
+}  // namespace
+
+// ---- Barrier insertion -----------------------------------------------------------------------
+
+Outcome barrier_insertion(const Dag& dag, const BoundsOptions& options) {
+  struct Candidate {
+    std::string name;
+    std::vector<std::int64_t> block;
+  };
+  std::vector<Candidate> candidates;
+  // The model's steps (iterations, wavefronts), when every arc goes forward in them.
+  bool steps = true;
+  for (std::size_t v = 0; v < dag.n && steps; ++v) {
+    if (dag.step[v] < 0) steps = false;
+    for (std::uint32_t k = dag.pred_begin[v]; k < dag.pred_begin[v + 1] && steps; ++k) {
+      if (dag.step[dag.pred[k]] > dag.step[v]) steps = false;
+    }
+  }
+  if (steps) candidates.push_back({"steps", dag.step});
+  // Processor synchronisations: the number of arcs into a processor's task from elsewhere on
+  // the longest such chain. Within one block every arc stays on one processor (or leaves it
+  // for an unbound node such as a message), so blocks are usually processors' chains in
+  // parallel: the paper's barrier approximation.
+  bool bound = false;
+  for (int p : dag.processor) bound = bound || p >= 0;
+  if (bound) {
+    std::vector<std::int64_t> sync(dag.n, 0);
+    for (std::size_t v = 0; v < dag.n; ++v) {
+      std::int64_t s = 0;
+      for (std::uint32_t k = dag.pred_begin[v]; k < dag.pred_begin[v + 1]; ++k) {
+        const std::uint32_t u = dag.pred[k];
+        const bool crossing = dag.processor[v] >= 0 && dag.processor[u] != dag.processor[v];
+        s = std::max(s, sync[u] + (crossing ? 1 : 0));
+      }
+      sync[v] = s;
+    }
+    candidates.push_back({"processor synchronisations", std::move(sync)});
+  }
+  // Longest-path levels: always possible (a level holds no arc), but usually far looser than
+  // the model's own steps; tried when no other partition reduced every block exactly.
+  candidates.push_back({"levels", std::vector<std::int64_t>(dag.level.begin(), dag.level.end())});
+
+  Outcome best;
+  bool exact_partition = false;
+  for (const Candidate& candidate : candidates) {
+    if (candidate.name == "levels" && exact_partition) break;
+    std::size_t exact = 0;
+    std::size_t count = 0;
+    TreeBuilder closed(false, options.grid);
+    std::size_t root = blocks_in_series(dag, candidate.block, closed, exact, count);
+    // A grid operation per tree node: the grid is reduced for large trees.
+    const distributions::GridOptions grid = per_task_grid(options, closed.nodes());
+    double value = 0.0;
+    if (closed.nodes() <= kClosedFormTreeNodes) {
+      value = closed.solve(root, grid).upper;
+    } else {
+      exact = count = 0;
+      TreeBuilder numerical(true, grid);
+      root = blocks_in_series(dag, candidate.block, numerical, exact, count);
+      value = numerical.solve(root, grid).upper;
+    }
+    exact_partition = exact_partition || exact == count;
+    if (!best.computed || value < best.value) {
+      best.computed = true;
+      best.value = value;
+      best.note = "barriers between " + candidate.name + format(" (%.0f blocks, %.0f reduced exactly)",
+                                                                static_cast<double>(count), static_cast<double>(exact));
+    }
+  }
+  return best;
+}
+
+// ---- Arc deletion ----------------------------------------------------------------------------
+
+Outcome arc_deletion(const graph::TaskGraph& graph, const Dag& dag, const BoundsOptions& options) {
+  struct Candidate {
+    std::string name;
+    double value;
+  };
+  std::vector<Candidate> results;
+  // Processors' chains: keep only the arcs between consecutive tasks of one processor. What is
+  // left is chains in parallel (unbound tasks alone), series-parallel by construction.
+  bool bound = false;
+  for (int p : dag.processor) bound = bound || p >= 0;
+  for (int attempt = 0; bound && attempt < 2; ++attempt) {
+    TreeBuilder builder(attempt == 1, options.grid);
+    std::map<int, std::vector<std::uint32_t>> by_processor;
+    std::vector<std::size_t> parallel;
+    for (std::size_t v = 0; v < dag.n; ++v) {
+      if (dag.processor[v] >= 0) {
+        by_processor[dag.processor[v]].push_back(static_cast<std::uint32_t>(v));
+      } else {
+        parallel.push_back(builder.leaf(dag.law_of(v)));
+      }
+    }
+    const auto& boost_graph = graph.boost_graph();
+    for (const auto& [processor, tasks] : by_processor) {
+      (void)processor;
+      std::vector<std::size_t> chain{builder.leaf(dag.law_of(tasks.front()))};
+      for (std::size_t i = 1; i < tasks.size(); ++i) {
+        if (!boost::edge(dag.original[tasks[i - 1]], dag.original[tasks[i]], boost_graph).second) {
+          parallel.push_back(builder.series(chain));
+          chain.clear();
+        }
+        chain.push_back(builder.leaf(dag.law_of(tasks[i])));
+      }
+      parallel.push_back(builder.series(chain));
+    }
+    const std::size_t root = builder.parallel(parallel);
+    if (attempt == 0 && builder.nodes() > kClosedFormTreeNodes) continue;
+    results.push_back({"processors' chains", builder.solve(root, options.grid).lower});
+    break;
+  }
+  if (dag.n <= options.max_reduction_tasks) {
+    const distributions::GridOptions grid = per_task_grid(options, dag.n);
+    // A series-parallel graph needs no deletion at all: its reduction is exact.
+    {
+      std::vector<std::int64_t> one_block(dag.n, 0);
+      TreeBuilder builder(true, grid);
+      std::size_t exact = 0;
+      std::size_t count = 0;
+      const std::size_t root = blocks_in_series(dag, one_block, builder, exact, count);
+      if (exact == 1) results.push_back({"every arc (the graph is series-parallel)", builder.solve(root, grid).lower});
+    }
+    const std::vector<double> start = critical_path_starts(dag);
+    auto finish = [&](std::uint32_t u) { return start[u] + dag.law_of(u).mean_low; };
+    // Each task keeps the arc from its critical predecessor: an out-forest.
+    {
+      TreeBuilder builder(true, grid);
+      std::vector<std::vector<std::size_t>> children(dag.n);
+      std::vector<std::size_t> roots;
+      std::vector<std::uint32_t> parent(dag.n, static_cast<std::uint32_t>(-1));
+      for (std::size_t v = 0; v < dag.n; ++v) {
+        for (std::uint32_t k = dag.pred_begin[v]; k < dag.pred_begin[v + 1]; ++k) {
+          const std::uint32_t u = dag.pred[k];
+          if (parent[v] == static_cast<std::uint32_t>(-1) || finish(u) > finish(parent[v])) parent[v] = u;
+        }
+      }
+      std::vector<std::size_t> subtree(dag.n);
+      for (std::size_t v = dag.n; v-- > 0;) {
+        std::vector<std::size_t> parts{builder.leaf(dag.law_of(v))};
+        if (!children[v].empty()) parts.push_back(builder.parallel(children[v]));
+        subtree[v] = builder.series(parts);
+        if (parent[v] == static_cast<std::uint32_t>(-1)) {
+          roots.push_back(subtree[v]);
+        } else {
+          children[parent[v]].push_back(subtree[v]);
+        }
+      }
+      results.push_back({"critical-predecessor out-forest", builder.solve(builder.parallel(roots), grid).lower});
+    }
+    // Each task keeps the arc to the successor for which it is most nearly critical: an
+    // in-forest.
+    {
+      TreeBuilder builder(true, grid);
+      std::vector<std::uint32_t> keep(dag.n, static_cast<std::uint32_t>(-1));
+      for (std::size_t u = 0; u < dag.n; ++u) {
+        double best = -std::numeric_limits<double>::infinity();
+        for (std::uint32_t k = dag.succ_begin[u]; k < dag.succ_begin[u + 1]; ++k) {
+          const std::uint32_t w = dag.succ[k];
+          const double margin = finish(static_cast<std::uint32_t>(u)) - start[w];
+          if (margin > best) {
+            best = margin;
+            keep[u] = w;
+          }
+        }
+      }
+      std::vector<std::vector<std::size_t>> feeding(dag.n);
+      std::vector<std::size_t> roots;
+      for (std::size_t v = 0; v < dag.n; ++v) {
+        std::vector<std::size_t> parts;
+        if (!feeding[v].empty()) parts.push_back(builder.parallel(feeding[v]));
+        parts.push_back(builder.leaf(dag.law_of(v)));
+        const std::size_t subtree = builder.series(parts);
+        if (keep[v] == static_cast<std::uint32_t>(-1)) {
+          roots.push_back(subtree);
+        } else {
+          feeding[keep[v]].push_back(subtree);
+        }
+      }
+      results.push_back({"critical-successor in-forest", builder.solve(builder.parallel(roots), grid).lower});
+    }
+  }
+  if (results.empty()) {
+    return {false, 0.0,
+            format("skipped: no processors and more than %.0f tasks (max_reduction_tasks)",
+                   static_cast<double>(options.max_reduction_tasks))};
+  }
+  const auto best = std::max_element(results.begin(), results.end(),
+                                     [](const Candidate& a, const Candidate& b) { return a.value < b.value; });
+  return {true, best->value, "kept " + best->name};
+}
+
+// ---- Node duplication (Dodin) ------------------------------------------------------------------
+
+Outcome node_duplication(const Dag& dag, const BoundsOptions& options) {
+  namespace d = distributions;
+  if (dag.n > options.max_reduction_tasks) {
+    return {false, 0.0, format("skipped: more than %.0f tasks (max_reduction_tasks)",
+                               static_cast<double>(options.max_reduction_tasks))};
+  }
+  // The activity-on-arc network: task v is an arc from the event "v may start" to the event
+  // "v has finished" (node 2 + v); tasks with the same predecessors share their start event
+  // (so a complete bipartite join is one event, not a tangle of arcs); "u has finished" leads
+  // to the start event of each distinct predecessor set containing u by a zero-duration arc;
+  // 0 is the source, 1 the sink. Parallel arcs are merged on insertion (maximum), an event
+  // with one arc in and one out is removed (sum). When neither applies, an event with one arc
+  // in (out) is split: the arc is duplicated into each of its outgoing (incoming) arcs as an
+  // independent copy. The copies ignore the positive dependence of the paths through them, so
+  // the completion time only grows (Dodin 1985).
+  std::map<std::vector<std::uint32_t>, std::size_t> start_event;
+  std::vector<std::size_t> start_of(dag.n);
+  std::size_t nodes = 2 + dag.n;
+  for (std::size_t v = 0; v < dag.n; ++v) {
+    if (dag.preds_of(v) == 0) {
+      start_of[v] = 0;
+      continue;
+    }
+    std::vector<std::uint32_t> key(dag.pred.begin() + dag.pred_begin[v], dag.pred.begin() + dag.pred_begin[v + 1]);
+    auto [it, inserted] = start_event.emplace(std::move(key), nodes);
+    if (inserted) ++nodes;
+    start_of[v] = it->second;
+  }
+  std::vector<std::map<std::size_t, d::Distribution>> out(nodes);
+  std::vector<std::set<std::size_t>> in(nodes);
+  const d::GridOptions grid = per_task_grid(options, dag.n);
+  auto insert = [&](std::size_t i, std::size_t k, const d::Distribution& law) {
+    auto [it, inserted] = out[i].emplace(k, law);
+    if (!inserted) it->second = d::parallel(it->second, law, grid);
+    in[k].insert(i);
+  };
+  auto remove = [&](std::size_t i, std::size_t k) {
+    out[i].erase(k);
+    in[k].erase(i);
+  };
+  const d::Distribution zero;
+  std::vector<d::Distribution> runtime(dag.laws.size());
+  for (std::size_t i = 0; i < dag.laws.size(); ++i) {
+    const TaskLaw& law = dag.laws[i];
+    runtime[i] = d::is_closed_form(law.runtime) && law.upper.size() > 1 ? d::discretise(law.runtime, grid) : law.runtime;
+  }
+  for (std::size_t v = 0; v < dag.n; ++v) {
+    insert(start_of[v], 2 + v, runtime[dag.law[v]]);
+    if (dag.succs_of(v) == 0) insert(2 + v, 1, zero);
+  }
+  for (const auto& [preds, event] : start_event) {
+    for (std::uint32_t u : preds) insert(2 + u, event, zero);
+  }
+  std::set<std::size_t> alive;
+  for (std::size_t j = 2; j < nodes; ++j) alive.insert(j);
+  std::vector<std::size_t> work(alive.begin(), alive.end());
+  std::int64_t duplicated = 0;
+  std::int64_t splits = 0;
+  for (;;) {
+    while (!work.empty()) {
+      const std::size_t j = work.back();
+      work.pop_back();
+      if (!alive.count(j) || in[j].size() != 1 || out[j].size() != 1) continue;
+      const std::size_t i = *in[j].begin();
+      const auto [k, b] = *out[j].begin();
+      const d::Distribution a = out[i].at(j);
+      const d::Distribution law = d::series(a, b, grid);
+      remove(i, j);
+      remove(j, k);
+      alive.erase(j);
+      insert(i, k, law);
+      work.push_back(i);
+      work.push_back(k);
+    }
+    if (alive.empty()) break;
+    // The split that copies fewest arcs.
+    std::size_t chosen = 0;
+    std::size_t cost = std::numeric_limits<std::size_t>::max();
+    bool forward = true;
+    for (std::size_t j : alive) {
+      if (in[j].size() == 1 && out[j].size() < cost) {
+        chosen = j;
+        cost = out[j].size();
+        forward = true;
+      }
+      if (out[j].size() == 1 && in[j].size() < cost) {
+        chosen = j;
+        cost = in[j].size();
+        forward = false;
+      }
+      if (cost <= 2) break;
+    }
+    if (cost == std::numeric_limits<std::size_t>::max()) {
+      throw std::logic_error("bounds: node duplication found no node to split");
+    }
+    duplicated += static_cast<std::int64_t>(cost) - 1;
+    ++splits;
+    if (duplicated > options.duplication_budget) {
+      return {false, 0.0, format("skipped: more than %.0f duplicated arcs (duplication_budget)",
+                                 static_cast<double>(options.duplication_budget))};
+    }
+    const std::size_t j = chosen;
+    if (forward) {
+      const std::size_t i = *in[j].begin();
+      const d::Distribution a = out[i].at(j);
+      const std::vector<std::pair<std::size_t, d::Distribution>> arcs(out[j].begin(), out[j].end());
+      remove(i, j);
+      for (const auto& [k, b] : arcs) {
+        remove(j, k);
+        insert(i, k, d::series(a, b, grid));
+        work.push_back(k);
+      }
+      work.push_back(i);
+    } else {
+      const auto [k, b] = *out[j].begin();
+      const std::vector<std::size_t> sources(in[j].begin(), in[j].end());
+      remove(j, k);
+      for (std::size_t i : sources) {
+        const d::Distribution a = out[i].at(j);
+        remove(i, j);
+        insert(i, k, d::series(a, b, grid));
+        work.push_back(i);
+      }
+      work.push_back(k);
+    }
+    alive.erase(j);
+  }
+  const d::Distribution makespan = out[0].at(1);
+  return {true, d::mean_bracket(makespan).upper,
+          format("%.0f splits, %.0f duplicated arcs", static_cast<double>(splits), static_cast<double>(duplicated))};
+}
+
+}  // namespace solvers::bounds_detail
