@@ -26,9 +26,29 @@
 
 namespace app {
 
+std::optional<std::uint64_t> parse_bytes(const std::string& text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data() || value == 0) return std::nullopt;
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  int shift = 0;
+  if (unit == "K" || unit == "k") shift = 10;
+  else if (unit == "M" || unit == "m") shift = 20;
+  else if (unit == "G" || unit == "g") shift = 30;
+  else if (unit == "T" || unit == "t") shift = 40;
+  else if (!unit.empty()) return std::nullopt;
+  if (value > (std::uint64_t{1} << (60 - shift))) return std::nullopt;
+  return value << shift;
+}
+
 std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error) {
   // The methods this version solves, in the order "all" runs them.
-  static constexpr solvers::Method kAvailable[] = {solvers::Method::Approximate, solvers::Method::MonteCarlo};
+  static constexpr solvers::Method kAll[] = {solvers::Method::Approximate, solvers::Method::Bounds,
+                                             solvers::Method::MonteCarlo, solvers::Method::Exact};
+  // "auto": the approximate model, the bounds, and the exact mean wherever the state space
+  // fits (a p beyond the budget gets a note instead).
+  static constexpr solvers::Method kAuto[] = {solvers::Method::Approximate, solvers::Method::Bounds,
+                                              solvers::Method::Exact};
   std::vector<solvers::Method> methods;
   auto add = [&](solvers::Method method) {
     if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
@@ -38,11 +58,13 @@ std::optional<std::vector<solvers::Method>> parse_methods(const std::string& lis
     const std::size_t comma = rest.find(',');
     const std::string_view name = rest.substr(0, comma);
     if (name == "all") {
-      for (solvers::Method method : kAvailable) add(method);
+      for (solvers::Method method : kAll) add(method);
+    } else if (name == "auto") {
+      for (solvers::Method method : kAuto) add(method);
     } else {
       const auto method = solvers::method_from_string(name);
-      if (!method || std::find(std::begin(kAvailable), std::end(kAvailable), *method) == std::end(kAvailable)) {
-        *error = fmt::format("--method {}: unknown method '{}' (approx, mc or all)", list, name);
+      if (!method) {
+        *error = fmt::format("--method {}: unknown method '{}' (approx, bounds, mc, exact, auto or all)", list, name);
         return std::nullopt;
       }
       add(*method);
@@ -324,6 +346,10 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   sweep_options.processors = *counts;
   sweep_options.methods = *methods;
   sweep_options.monte_carlo.seed = options.seed;
+  sweep_options.max_exact_tasks = options.max_exact_tasks;
+  sweep_options.state_space.memory_budget_bytes =
+      options.state_budget ? *options.state_budget : solvers::default_state_space_budget();
+  sweep_options.state_space.max_states = options.max_states;
   if (options.samples) {
     sweep_options.monte_carlo.samples = *options.samples;
     sweep_options.monte_carlo.relative_precision = 0.0;

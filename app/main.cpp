@@ -41,9 +41,23 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1024));
   cli.add_flag("--quiet", options.quiet, "no progress bar");
   cli.add_option("--method", options.methods,
-                 "methods for every p: approx (the approximate barrier model, default), mc (Monte Carlo "
-                 "of the exact model), all; comma-separated")
+                 "methods for every p, comma-separated: approx (the approximate barrier model), bounds "
+                 "(lower and upper bounds on the exact model's mean), mc (Monte Carlo of the exact model), "
+                 "exact (state-space analysis of the exact model, where it fits), auto (approx,bounds,exact), "
+                 "all (default: approx,bounds)")
       ->type_name("LIST");
+  cli.add_option("--max-exact-tasks", options.max_exact_tasks,
+                 "bounds and mc skip a p whose exact model has more tasks than N (default 200000)")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
+  std::string state_budget;
+  cli.add_option("--state-budget", state_budget,
+                 "memory for the state-space analysis, e.g. 4G or 512M (default: a quarter of the machine's)")
+      ->type_name("BYTES");
+  cli.add_option("--max-states", options.max_states,
+                 "exact: skip a p whose state space is estimated above N states (default 20000000)")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50));
   std::int64_t samples = 0;
   auto* samples_option = cli.add_option("--samples", samples, "Monte Carlo: exactly N samples")
                              ->type_name("N")
@@ -77,6 +91,15 @@ int main(int argc, char** argv) {
   if (pmax_option->count() > 0) options.pmax = pmax;
   if (samples_option->count() > 0) options.samples = samples;
   if (graph_option->count() > 0) options.graph = graph_processors;
+  if (!state_budget.empty()) {
+    const auto bytes = app::parse_bytes(state_budget);
+    if (!bytes) {
+      fmt::print(stderr, "pdl-scale: error: --state-budget {}: expected a size such as 4G, 512M or 1000000\n",
+                 state_budget);
+      return app::kExitInput;
+    }
+    options.state_budget = *bytes;
+  }
   try {
     if (options.file.empty()) {
       if (options.check || options.dump) {

@@ -33,7 +33,10 @@ struct Options {
   int threads = 0;                       // --threads N; 0: every core
   bool quiet = false;                    // --quiet: no progress bar
   std::size_t grid_points = 4096;        // --grid-points N: distributions::GridOptions::max_points
-  std::string methods = "approx";        // --method LIST: approx, mc, all
+  std::string methods = "approx,bounds";  // --method LIST: approx, bounds, mc, all
+  std::int64_t max_exact_tasks = 200'000;  // --max-exact-tasks N: larger exact models are skipped
+  std::optional<std::uint64_t> state_budget;  // --state-budget BYTES (default: a quarter of memory)
+  std::int64_t max_states = 20'000'000;       // --max-states N: larger state spaces are skipped
   std::optional<std::int64_t> samples;   // --samples N: Monte Carlo sample count
   double precision = 1e-3;               // --precision R: Monte Carlo target half-width / mean
   std::uint64_t seed = 1;                // --seed S: fixes every random figure
@@ -47,9 +50,13 @@ inline constexpr int kDefaultPmax = 16;
 // Processor counts analysed in one run, at most: a sweep beyond this is a typo, not a study.
 inline constexpr std::size_t kMaxProcessorCounts = 65536;
 
-// The methods of --method ("approx,mc", "all") in the order given, without repeats; on failure
+// The methods of --method ("approx,mc", "auto", "all") in the order given, without repeats; on failure
 // returns nullopt and sets *error.
 std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error);
+
+// "4G", "512M", "64K" or a plain byte count (binary multiples); nullopt when malformed, zero or
+// beyond 2^60.
+std::optional<std::uint64_t> parse_bytes(const std::string& text);
 
 // The processor counts the options ask for, ascending and without repeats; on failure
 // returns nullopt and sets *error.

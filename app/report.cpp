@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <vector>
 
 namespace app {
@@ -70,10 +71,25 @@ std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
   }
   header.push_back("efficiency");
   cells.push_back(header);
+  // (method, reason) -> the processor counts it was not solved for, in order of first p.
+  std::vector<std::pair<std::pair<std::string, std::string>, std::vector<int>>> unsolved;
+  auto unsolved_for = [&unsolved](std::pair<std::string, std::string> what) -> std::vector<int>& {
+    for (auto& [known, processors] : unsolved) {
+      if (known == what) return processors;
+    }
+    return unsolved.emplace_back(std::move(what), std::vector<int>{}).second;
+  };
   for (std::size_t first = 0; first < sweep.rows.size(); first += methods.size()) {
     std::vector<std::string> line{std::to_string(sweep.rows[first].p)};
     for (std::size_t k = 0; k < methods.size(); ++k) {
       const solvers::Result& result = sweep.rows[first + k].result;
+      if (!result.solved) {
+        line.push_back("-");
+        if (result.method == solvers::Method::Approximate) line.push_back("-");
+        unsolved_for({std::string{solvers::to_string(result.method)}, result.detail})
+            .push_back(sweep.rows[first + k].p);
+        continue;
+      }
       switch (result.method) {
         case solvers::Method::Approximate:
           line.push_back(number(result.mean));
@@ -113,6 +129,18 @@ std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
     }
     out += text + "\n";
   }
+  for (const auto& [what, processors] : unsolved) {
+    std::string list;
+    for (std::size_t i = 0; i < processors.size(); ++i) {
+      // Runs of consecutive counts as ranges: "2-64" rather than 63 numbers.
+      std::size_t j = i;
+      while (j + 1 < processors.size() && processors[j + 1] == processors[j] + 1) ++j;
+      if (!list.empty()) list += ", ";
+      list += j > i ? fmt::format("{}-{}", processors[i], processors[j]) : std::to_string(processors[i]);
+      i = j;
+    }
+    out += fmt::format("{} not computed for p = {}: {}\n", what.first, list, what.second);
+  }
   return out;
 }
 
@@ -123,9 +151,12 @@ std::string csv_number(const std::optional<double>& value) {
 std::string csv(const SweepResult& sweep) {
   std::string out = "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper\n";
   for (const Row& row : sweep.rows) {
+    const bool solved = row.result.solved;
     out += fmt::format("{},{},{},{},{},{},{},{},{}\n", row.p, solvers::to_string(row.result.method),
-                       csv_number(row.result.mean), csv_number(row.result.lower),
-                       csv_number(row.result.upper), csv_number(row.speedup),
+                       csv_number(solved ? std::optional<double>(row.result.mean) : std::nullopt),
+                       csv_number(solved ? std::optional<double>(row.result.lower) : std::nullopt),
+                       csv_number(solved ? std::optional<double>(row.result.upper) : std::nullopt),
+                       csv_number(row.speedup),
                        csv_number(row.efficiency), csv_number(row.speedup_lower),
                        csv_number(row.speedup_upper));
   }
@@ -155,11 +186,14 @@ std::string json(const SweepResult& sweep, const ReportInputs& inputs) {
         {"threads", inputs.options.threads}}}};
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const Row& row : sweep.rows) {
+    const auto figure = [&](double value) {
+      return row.result.solved ? json_number(value) : nlohmann::ordered_json(nullptr);
+    };
     results.push_back({{"p", row.p},
                        {"method", solvers::to_string(row.result.method)},
-                       {"mean", row.result.mean},
-                       {"lower", row.result.lower},
-                       {"upper", row.result.upper},
+                       {"mean", figure(row.result.mean)},
+                       {"lower", figure(row.result.lower)},
+                       {"upper", figure(row.result.upper)},
                        {"speedup", json_number(row.speedup)},
                        {"efficiency", json_number(row.efficiency)},
                        {"speedup_lower", json_number(row.speedup_lower)},

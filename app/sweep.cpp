@@ -3,6 +3,8 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -27,7 +29,9 @@ bool SweepOptions::IsValid(std::string* why) const {
   }
   if (methods.empty()) return fail("no method to run");
   if (threads < 0) return fail("threads must be >= 0");
-  return series_parallel.IsValid(why) && monte_carlo.IsValid(why);
+  if (max_exact_tasks < 1) return fail("max_exact_tasks must be >= 1");
+  return series_parallel.IsValid(why) && monte_carlo.IsValid(why) && bounds.IsValid(why) &&
+         state_space.IsValid(why);
 }
 
 namespace {
@@ -37,24 +41,69 @@ bool needs_exact_model(solvers::Method method) {
          method == solvers::Method::Exact;
 }
 
+solvers::Result not_solved(solvers::Method method, std::string why) {
+  solvers::Result result;
+  result.method = method;
+  result.solved = false;
+  result.detail = std::move(why);
+  return result;
+}
+
+// The bounds of a mixture of scenarios: the probability-weighted bounds of each.
+solvers::Result bounds_of(const scaling::ExactModel& exact, const solvers::BoundsOptions& options) {
+  if (exact.scenarios.size() == 1) return solvers::solve_bounds(exact.scenarios.front().graph, options);
+  solvers::Result mixture;
+  mixture.method = solvers::Method::Bounds;
+  for (const scaling::Scenario& scenario : exact.scenarios) {
+    const solvers::Result one = solvers::solve_bounds(scenario.graph, options);
+    mixture.lower += scenario.probability * one.lower;
+    mixture.upper += scenario.probability * one.upper;
+    mixture.statistics.seconds += one.statistics.seconds;
+  }
+  mixture.mean = 0.5 * (mixture.lower + mixture.upper);
+  mixture.detail = "probability-weighted bounds of " + std::to_string(exact.scenarios.size()) + " scenarios";
+  return mixture;
+}
+
 // Every requested method for one processor count; the exact model is built once and shared.
 std::vector<solvers::Result> solve_all(const models::Program& program, const models::Machine& machine,
                                        const models::Environment& environment, int p,
                                        const SweepOptions& options) {
+  // The approximate model comes first: it is cheap, it reports invalid values, and its
+  // expanded size is the exact model's task count.
+  const graph::SpTree tree = scaling::approximate_model(program, machine, environment, p);
   std::optional<scaling::ExactModel> exact;
+  std::string exact_skipped;
   if (std::any_of(options.methods.begin(), options.methods.end(), needs_exact_model)) {
-    exact = scaling::exact_model(program, machine, environment, p, options.exact_model);
+    const std::int64_t tasks = tree.expanded_node_count();
+    if (tasks > options.max_exact_tasks) {
+      exact_skipped = "the exact model has about " + std::to_string(tasks) +
+                      " tasks, more than the limit of " + std::to_string(options.max_exact_tasks) +
+                      " (--max-exact-tasks)";
+    } else {
+      exact = scaling::exact_model(program, machine, environment, p, options.exact_model);
+    }
   }
   std::vector<solvers::Result> results;
   for (solvers::Method method : options.methods) {
+    if (needs_exact_model(method) && !exact) {
+      results.push_back(not_solved(method, exact_skipped));
+      continue;
+    }
     switch (method) {
       case solvers::Method::Approximate: {
         solvers::SeriesParallelOptions series_parallel = options.series_parallel;
         series_parallel.keep_distribution = false;
-        results.push_back(solvers::solve_series_parallel(
-            scaling::approximate_model(program, machine, environment, p), series_parallel));
+        results.push_back(solvers::solve_series_parallel(tree, series_parallel));
         break;
       }
+      case solvers::Method::Bounds:
+        try {
+          results.push_back(bounds_of(*exact, options.bounds));
+        } catch (const solvers::UnsupportedGraph& unsupported) {
+          results.push_back(not_solved(method, unsupported.what()));
+        }
+        break;
       case solvers::Method::MonteCarlo: {
         std::vector<solvers::WeightedGraph> mixture;
         for (const scaling::Scenario& scenario : exact->scenarios) {
@@ -65,10 +114,32 @@ std::vector<solvers::Result> solve_all(const models::Program& program, const mod
         results.push_back(solvers::solve_monte_carlo(mixture, monte_carlo));
         break;
       }
-      case solvers::Method::Bounds:
-      case solvers::Method::Exact:
-        throw std::invalid_argument("method '" + std::string{solvers::to_string(method)} +
-                                    "' is not available in this version of pdl-scale");
+      case solvers::Method::Exact: {
+        std::vector<solvers::WeightedGraph> mixture;
+        for (const scaling::Scenario& scenario : exact->scenarios) {
+          mixture.push_back({scenario.probability, &scenario.graph});
+        }
+        solvers::StateSpaceOptions state_space = options.state_space;
+        state_space.threads = 0;  // within the sweep's arena
+        try {
+          results.push_back(solvers::solve_state_space(mixture, state_space));
+        } catch (const solvers::StateSpaceTooLarge& too_large) {
+          const solvers::StateSpaceEstimate& estimate = too_large.estimate();
+          const bool too_many = state_space.max_states > 0 &&
+                                estimate.states > static_cast<double>(state_space.max_states);
+          results.push_back(not_solved(
+              method, fmt::format("{}about {:.2g} states needing {:.3g} GB, beyond {}; bounds and mc "
+                                  "apply at any size",
+                                  estimate.complete ? "" : "at least ", estimate.states,
+                                  estimate.bytes / 1e9,
+                                  too_many ? fmt::format("--max-states {}", state_space.max_states)
+                                           : fmt::format("--state-budget {:.3g} GB",
+                                                         static_cast<double>(state_space.memory_budget_bytes) / 1e9))));
+        } catch (const std::invalid_argument& unsupported) {  // e.g. a dynamically scheduled pool
+          results.push_back(not_solved(method, unsupported.what()));
+        }
+        break;
+      }
     }
   }
   return results;
@@ -120,7 +191,7 @@ SweepResult run_sweep(const models::Program& program, const models::Machine& mac
     row.p = p;
     row.result = results[i];
     const solvers::Result& base = results[i % methods];
-    if (base.mean > 0.0 && row.result.mean > 0.0) {
+    if (base.solved && row.result.solved && base.mean > 0.0 && row.result.mean > 0.0) {
       row.speedup = base.mean / row.result.mean;
       row.efficiency = *row.speedup / p;
       if (row.result.lower > 0.0) {

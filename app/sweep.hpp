@@ -12,7 +12,9 @@
 #include "models/machine.hpp"
 #include "models/program.hpp"
 #include "scaling/exact_model.hpp"
+#include "solvers/bounds.hpp"
 #include "solvers/monte_carlo.hpp"
+#include "solvers/state_space.hpp"
 #include "solvers/result.hpp"
 #include "solvers/series_parallel_solver.hpp"
 
@@ -28,8 +30,17 @@ struct SweepOptions {
   solvers::SeriesParallelOptions series_parallel;
   // Monte Carlo of the exact model. Its own threads setting is ignored: the sweep's is used.
   solvers::MonteCarloOptions monte_carlo;
-  // Limits of the exact models that Monte Carlo samples.
+  // Bounds on the exact model's mean.
+  solvers::BoundsOptions bounds;
+  // The exact mean by state-space analysis; a p whose state space is estimated beyond the
+  // memory budget or max_states is skipped with the estimate. Its threads setting is ignored.
+  solvers::StateSpaceOptions state_space;
+  // Limits of the exact models that bounds and Monte Carlo solve.
   scaling::ExactModelOptions exact_model;
+  // The methods on the exact model (bounds, mc) skip a processor count whose exact model
+  // would have more tasks than this, with a note, rather than take minutes: the approximate
+  // model's cost does not grow with the tasks, theirs does.
+  std::int64_t max_exact_tasks = 200'000;
   // Worker threads; 0 lets TBB use every core.
   int threads = 0;
 
@@ -40,7 +51,7 @@ struct Row {
   int p = 1;
   solvers::Result result;
   // T(1) / T(p) and speedup / p, from the same method's means; empty where the method has no
-  // mean for p = 1.
+  // mean for p = 1 or p (not solved).
   std::optional<double> speedup;
   std::optional<double> efficiency;
   // The speedup interval implied by the two brackets: [T1.lower / Tp.upper, T1.upper / Tp.lower].

@@ -36,6 +36,9 @@ struct Result {
   double upper = 0.0;
   std::optional<distributions::Distribution> distribution;  // the whole runtime distribution
   std::string detail;  // how the figure was obtained, e.g. "closed form" or "numerical grid"
+  // False when the method was not run on this model (too large, or a node it cannot handle):
+  // mean, lower and upper are then meaningless and `detail` says why.
+  bool solved = true;
   Statistics statistics;
 };
 

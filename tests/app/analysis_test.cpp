@@ -29,6 +29,7 @@ app::Options neighbor(std::string processors) {
   app::Options options;
   options.file = "examples/paper/neighbor.pdl";
   options.processors = std::move(processors);
+  options.methods = "approx";
   return options;
 }
 
@@ -201,6 +202,73 @@ TEST(Graph, BadRequestsExitTwo) {
     EXPECT_NE(err.str().find(message), std::string::npos) << err.str();
     EXPECT_TRUE(out.str().empty());
   }
+}
+
+// The default methods, and "auto": every figure on the right side of the others. The exact
+// model's mean lies within its bounds, and below the approximate model (Kleinöder).
+TEST(Analysis, AutoPutsTheExactMeanBetweenTheBoundsAndBelowTheApproximation) {
+  app::Options options = neighbor("1,2,3,4,5,6");
+  options.methods = "auto";
+  options.max_states = 10'000'000;  // p = 6 (3.6e7 states) is skipped with a note
+  options.format = "json";
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  const auto rows = nlohmann::json::parse(run.out)["results"];
+  ASSERT_EQ(rows.size(), 18u);
+  for (std::size_t p = 1; p <= 6; ++p) {
+    const auto& approx = rows[3 * (p - 1)];
+    const auto& bounds = rows[3 * (p - 1) + 1];
+    const auto& exact = rows[3 * (p - 1) + 2];
+    ASSERT_EQ(approx["method"], "approx");
+    ASSERT_EQ(bounds["method"], "bounds");
+    ASSERT_EQ(exact["method"], "exact");
+    EXPECT_LE(bounds["upper"].get<double>(), approx["upper"].get<double>() + 1e-9) << "p = " << p;
+    if (p == 6) {
+      EXPECT_TRUE(exact["mean"].is_null());
+      EXPECT_NE(exact["detail"].get<std::string>().find("--max-states 10000000"), std::string::npos);
+      continue;
+    }
+    const double mean = exact["mean"].get<double>();
+    EXPECT_LE(bounds["lower"].get<double>(), mean + 1e-9) << "p = " << p;
+    EXPECT_GE(bounds["upper"].get<double>(), mean - 1e-9) << "p = " << p;
+    EXPECT_LE(mean, approx["lower"].get<double>()) << "p = " << p;
+  }
+  options.format = "table";
+  const Outcome table = analyse(options);
+  EXPECT_NE(table.out.find("exact not computed for p = 6: about 3.6e+07 states"), std::string::npos)
+      << table.out;
+}
+
+TEST(Analysis, DefaultMethodsAreTheApproximationAndTheBounds) {
+  app::Options options = neighbor("2");
+  options.methods = app::Options{}.methods;
+  options.format = "csv";
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_NE(run.out.find("\n2,approx,"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n2,bounds,"), std::string::npos) << run.out;
+}
+
+TEST(Analysis, ExactMethodsSkipModelsBeyondTheTaskLimit) {
+  app::Options options = neighbor("1,2");
+  options.methods = "approx,bounds,mc";
+  options.sets = {"columns=1000", "iterations=1000"};
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_NE(run.out.find("bounds not computed for p = 1-2: the exact model has about 1000000 tasks, "
+                         "more than the limit of 200000 (--max-exact-tasks)"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(Options, ByteSizes) {
+  EXPECT_EQ(app::parse_bytes("4G"), std::uint64_t{4} << 30);
+  EXPECT_EQ(app::parse_bytes("512M"), std::uint64_t{512} << 20);
+  EXPECT_EQ(app::parse_bytes("1000"), 1000u);
+  EXPECT_FALSE(app::parse_bytes("0"));
+  EXPECT_FALSE(app::parse_bytes("4X"));
+  EXPECT_FALSE(app::parse_bytes("G"));
+  EXPECT_FALSE(app::parse_bytes("99999999999T"));
 }
 
 struct BadCase {
