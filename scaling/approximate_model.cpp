@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "distributions/distribution.hpp"
-#include "models/make_distribution.hpp"
+#include "scaling/bound_quantities.hpp"
 
 namespace scaling {
 
@@ -18,6 +18,8 @@ ScalingError::ScalingError(models::SourceLocation location, const std::string& m
     : std::runtime_error(message), location_(std::move(location)) {}
 
 namespace {
+
+using detail::BoundQuantities;
 
 // "No work": the identity of both series (X + 0) and parallel (max(X, 0)) composition, kept
 // out of the tree altogether.
@@ -54,9 +56,7 @@ class Builder {
  public:
   Builder(const models::Program& program, const models::Machine& machine,
           const models::Environment& environment, int p)
-      : program_(program), machine_(machine), environment_(environment), p_(p) {
-    environment_.values["P"] = static_cast<double>(p);
-  }
+      : program_(program), bound_(machine, environment, p), p_(p) {}
 
   graph::SpTree build() {
     const Piece piece = compile(program_.pattern);
@@ -67,39 +67,14 @@ class Builder {
   }
 
  private:
-  // ---- values -------------------------------------------------------------------------
-  double value(const models::Expr& expr, const models::SourceLocation& where,
-               const models::Environment& environment, const char* what) const {
-    const models::Evaluation result = models::evaluate(expr, environment);
-    if (!result.ok()) throw ScalingError(where, std::string{what} + ": " + result.error);
-    return result.value;
-  }
+  // ---- values ----------------------------------------------------------------------
   double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
-    return value(expr, where, environment_, what);
+    return bound_.value(expr, where, what);
   }
-
-  std::int64_t count(const models::Expr& expr, const models::SourceLocation& where,
-                     const char* what) const {
-    const double v = value(expr, where, what);
-    const double rounded = std::round(v);
-    if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0 ||
-        rounded > 9e15) {
-      throw ScalingError(where, fmt_count_error(what, v));
-    }
-    return static_cast<std::int64_t>(rounded);
+  std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
+    return bound_.count(expr, where, what);
   }
-
-  static std::string fmt_count_error(const char* what, double v) {
-    return std::string{what} + " must be a non-negative whole number, got " + std::to_string(v);
-  }
-
-  distributions::Distribution runtime(const models::RuntimeSpec& spec) const {
-    try {
-      return models::make_distribution(spec, environment_, machine_);
-    } catch (const std::invalid_argument& error) {
-      throw ScalingError(spec.location, error.what());
-    }
-  }
+  distributions::Distribution runtime(const models::RuntimeSpec& spec) const { return bound_.runtime(spec); }
 
   // ---- tree helpers treating kZero as "nothing" -------------------------------------
   std::size_t leaf(std::string label, graph::NodeKind kind, distributions::Distribution runtime,
@@ -119,39 +94,23 @@ class Builder {
     return tree_.series_power(part, n);
   }
 
-  // A machine overhead of `seconds`; none on one processor, where the program runs
-  // sequentially without messages, barriers or contention.
-  std::size_t overhead(double seconds, graph::NodeKind kind, const std::string& label,
-                       const models::SourceLocation& where) {
-    if (p_ == 1 || seconds == 0.0) return kZero;
-    if (!(seconds > 0.0) || !std::isfinite(seconds)) {
-      throw ScalingError(where, label + " time must be finite and >= 0, got " + std::to_string(seconds));
-    }
+  // A machine overhead as a leaf; none where it costs nothing (on one processor, always).
+  std::size_t overhead(double seconds, graph::NodeKind kind, const std::string& label) {
+    if (seconds == 0.0) return kZero;
     return leaf(label, kind, distributions::deterministic(seconds));
   }
 
   std::size_t communication(double bytes, const models::SourceLocation& where) {
-    if (p_ == 1 || bytes == 0.0) return kZero;
-    models::Environment with_volume = environment_;
-    with_volume.values["L"] = bytes;
-    const double seconds =
-        value(machine_.communication_time, machine_.location, with_volume, "communication time");
-    return overhead(seconds, graph::NodeKind::Communication,
-                    "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes",
-                    where);
+    return overhead(bound_.communication_seconds(bytes, where), graph::NodeKind::Communication,
+                    "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
   }
 
   std::size_t barrier(const models::SourceLocation& where) {
-    return overhead(value(machine_.barrier_time, machine_.location, "barrier time"),
-                    graph::NodeKind::Barrier, "barrier", where);
+    return overhead(bound_.barrier_seconds(where), graph::NodeKind::Barrier, "barrier");
   }
 
   std::size_t contention(double phase_work, const models::SourceLocation& where) {
-    if (!machine_.contention) return kZero;
-    models::Environment with_work = environment_;
-    with_work.values["T"] = phase_work;
-    return overhead(value(*machine_.contention, machine_.location, with_work, "contention"),
-                    graph::NodeKind::Contention, "contention", where);
+    return overhead(bound_.contention_seconds(phase_work, where), graph::NodeKind::Contention, "contention");
   }
 
   // ---- per-processor work -----------------------------------------------------------
@@ -620,8 +579,7 @@ class Builder {
   }
 
   const models::Program& program_;
-  const models::Machine& machine_;
-  models::Environment environment_;
+  BoundQuantities bound_;
   std::int64_t p_;
   graph::SpTree tree_;
 };

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "distributions/distribution.hpp"
-#include "models/make_distribution.hpp"
+#include "scaling/bound_quantities.hpp"
 
 namespace scaling {
 namespace {
@@ -41,11 +41,9 @@ class Builder {
  public:
   Builder(const models::Program& program, const models::Machine& machine,
           const models::Environment& environment, int p, std::size_t max_nodes, NeighborOrder neighbor_order)
-      : program_(program), machine_(machine), environment_(environment), p_(p), max_nodes_(max_nodes),
+      : program_(program), bound_(machine, environment, p), p_(p), max_nodes_(max_nodes),
         neighbor_order_(neighbor_order),
-        last_(static_cast<std::size_t>(p), kNone) {
-    environment_.values["P"] = static_cast<double>(p);
-  }
+        last_(static_cast<std::size_t>(p), kNone) {}
 
   // Number of combinations of choices below `node` (saturating at 2^62).
   std::uint64_t scenario_count(const models::PatternNode& node) {
@@ -90,66 +88,29 @@ class Builder {
   std::size_t nodes() const { return graph_.node_count(); }
 
  private:
-  // ---- values (the approximate model's conventions) -------------------------------------
-  double value(const models::Expr& expr, const models::SourceLocation& where,
-               const models::Environment& environment, const char* what) const {
-    const models::Evaluation result = models::evaluate(expr, environment);
-    if (!result.ok()) throw ScalingError(where, std::string{what} + ": " + result.error);
-    return result.value;
-  }
+  // ---- values (shared with the approximate model) ---------------------------------------
   double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
-    return value(expr, where, environment_, what);
+    return bound_.value(expr, where, what);
   }
   std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
-    const double v = value(expr, where, what);
-    const double rounded = std::round(v);
-    if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0 || rounded > 9e15) {
-      throw ScalingError(where, std::string{what} + " must be a non-negative whole number, got " +
-                                    std::to_string(v));
-    }
-    return static_cast<std::int64_t>(rounded);
+    return bound_.count(expr, where, what);
   }
-  distributions::Distribution runtime(const models::RuntimeSpec& spec) const {
-    try {
-      return models::make_distribution(spec, environment_, machine_);
-    } catch (const std::invalid_argument& error) {
-      throw ScalingError(spec.location, error.what());
-    }
-  }
+  distributions::Distribution runtime(const models::RuntimeSpec& spec) const { return bound_.runtime(spec); }
   static bool is_zero(const distributions::Distribution& d) {
     return distributions::is_closed_form(d) && distributions::mean(d) == 0.0 &&
            distributions::variance(d) == 0.0;
   }
 
   // Machine overheads: none on one processor; a cost of 0 means no node.
-  double overhead(double seconds, const std::string& what, const models::SourceLocation& where) const {
-    if (p_ == 1) return 0.0;
-    if (!(seconds >= 0.0) || !std::isfinite(seconds)) {
-      throw ScalingError(where, what + " time must be finite and >= 0, got " + std::to_string(seconds));
-    }
-    return seconds;
-  }
   double communication_seconds(double bytes, const models::SourceLocation& where) {
     if (p_ == 1 || bytes == 0.0) return 0.0;
     const auto found = communication_cache_.find(bytes);
     if (found != communication_cache_.end()) return found->second;
-    models::Environment with_volume = environment_;
-    with_volume.values["L"] = bytes;
-    const double seconds = overhead(
-        value(machine_.communication_time, machine_.location, with_volume, "communication time"),
-        "communication", where);
-    communication_cache_.emplace(bytes, seconds);
-    return seconds;
+    return communication_cache_.emplace(bytes, bound_.communication_seconds(bytes, where)).first->second;
   }
-  double barrier_seconds(const models::SourceLocation& where) const {
-    return overhead(value(machine_.barrier_time, machine_.location, "barrier time"), "barrier", where);
-  }
+  double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
   double contention_seconds(double work, const models::SourceLocation& where) const {
-    if (!machine_.contention) return 0.0;
-    models::Environment with_work = environment_;
-    with_work.values["T"] = work;
-    return overhead(value(*machine_.contention, machine_.location, with_work, "contention"), "contention",
-                    where);
+    return bound_.contention_seconds(work, where);
   }
 
   // ---- nodes and arcs -----------------------------------------------------------------------
@@ -714,8 +675,7 @@ class Builder {
   }
 
   const models::Program& program_;
-  const models::Machine& machine_;
-  models::Environment environment_;
+  detail::BoundQuantities bound_;
   std::int64_t p_;
   std::size_t max_nodes_;
   NeighborOrder neighbor_order_;

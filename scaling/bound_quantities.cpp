@@ -1,0 +1,76 @@
+#include "scaling/bound_quantities.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "models/make_distribution.hpp"
+
+namespace scaling::detail {
+
+BoundQuantities::BoundQuantities(const models::Machine& machine, const models::Environment& environment,
+                                 int p)
+    : machine_(machine), environment_(environment), p_(p) {
+  environment_.values["P"] = static_cast<double>(p);
+}
+
+double BoundQuantities::value(const models::Expr& expr, const models::SourceLocation& where,
+                              const models::Environment& environment, const char* what) const {
+  const models::Evaluation result = models::evaluate(expr, environment);
+  if (!result.ok()) throw ScalingError(where, std::string{what} + ": " + result.error);
+  return result.value;
+}
+
+double BoundQuantities::value(const models::Expr& expr, const models::SourceLocation& where,
+                              const char* what) const {
+  return value(expr, where, environment_, what);
+}
+
+std::int64_t BoundQuantities::count(const models::Expr& expr, const models::SourceLocation& where,
+                                    const char* what) const {
+  const double v = value(expr, where, what);
+  const double rounded = std::round(v);
+  if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0 || rounded > 9e15) {
+    throw ScalingError(where, std::string{what} + " must be a non-negative whole number, got " +
+                                  std::to_string(v));
+  }
+  return static_cast<std::int64_t>(rounded);
+}
+
+distributions::Distribution BoundQuantities::runtime(const models::RuntimeSpec& spec) const {
+  try {
+    return models::make_distribution(spec, environment_, machine_);
+  } catch (const std::invalid_argument& error) {
+    throw ScalingError(spec.location, error.what());
+  }
+}
+
+double BoundQuantities::overhead(double seconds, const char* what, const models::SourceLocation& where) const {
+  if (p_ == 1) return 0.0;
+  if (!(seconds >= 0.0) || !std::isfinite(seconds)) {
+    throw ScalingError(where, std::string{what} + " time must be finite and >= 0, got " + std::to_string(seconds));
+  }
+  return seconds;
+}
+
+double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where) const {
+  if (p_ == 1 || bytes == 0.0) return 0.0;
+  models::Environment with_volume = environment_;
+  with_volume.values["L"] = bytes;
+  return overhead(value(machine_.communication_time, machine_.location, with_volume, "communication time"),
+                  "communication", where);
+}
+
+double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {
+  return overhead(value(machine_.barrier_time, machine_.location, "barrier time"), "barrier", where);
+}
+
+double BoundQuantities::contention_seconds(double work, const models::SourceLocation& where) const {
+  if (!machine_.contention) return 0.0;
+  models::Environment with_work = environment_;
+  with_work.values["T"] = work;
+  return overhead(value(*machine_.contention, machine_.location, with_work, "contention"), "contention", where);
+}
+
+}  // namespace scaling::detail

@@ -1,0 +1,48 @@
+// The quantities of a program on p processors once its variables are bound: values, counts,
+// runtime distributions and the machine's overheads, shared by the approximate and the exact
+// scaler so that both read a program the same way. An invalid value is reported as a
+// ScalingError at its place in the source.
+#pragma once
+
+#include <cstdint>
+
+#include "distributions/distribution.hpp"
+#include "models/environment.hpp"
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "scaling/approximate_model.hpp"  // ScalingError
+
+namespace scaling::detail {
+
+class BoundQuantities {
+ public:
+  // `environment` holds the bound variables (models::bind); P is bound to p here.
+  BoundQuantities(const models::Machine& machine, const models::Environment& environment, int p);
+
+  double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const;
+  // A whole number >= 0 (a count of tasks, iterations, jobs, ...).
+  std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const;
+  distributions::Distribution runtime(const models::RuntimeSpec& spec) const;
+
+  // The machine's overheads in the program's time unit. None on one processor, where the
+  // program runs sequentially without messages, barriers or contention; a machine
+  // expression that gives a negative or non-finite time is an error.
+  double communication_seconds(double bytes, const models::SourceLocation& where) const;
+  double barrier_seconds(const models::SourceLocation& where) const;
+  // c(T, P) with T = the phase instance's work (the sum of its task means); 0 without one.
+  double contention_seconds(double work, const models::SourceLocation& where) const;
+
+  const models::Environment& environment() const { return environment_; }
+  std::int64_t processors() const { return p_; }
+
+ private:
+  double value(const models::Expr& expr, const models::SourceLocation& where,
+               const models::Environment& environment, const char* what) const;
+  double overhead(double seconds, const char* what, const models::SourceLocation& where) const;
+
+  const models::Machine& machine_;
+  models::Environment environment_;
+  std::int64_t p_;
+};
+
+}  // namespace scaling::detail
