@@ -2,7 +2,9 @@
 
 #include "app/output_file.hpp"
 #include "app/progress.hpp"
+#include "app/plot.hpp"
 #include "app/report.hpp"
+#include "app/study.hpp"
 #include "app/sweep.hpp"
 #include "graph/dot.hpp"
 #include "models/bind.hpp"
@@ -13,12 +15,16 @@
 #include "pdl/parse.hpp"
 
 #include <fmt/format.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <deque>
+#include <mutex>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -189,8 +195,26 @@ struct Loaded {
   std::optional<pdl::Source> machine_source;
 };
 
-// Parses and checks the machine (if any) and the program; prints every diagnostic.
-std::optional<Loaded> load(const Options& options, std::ostream& err) {
+// Parses and checks one machine file; prints every diagnostic.
+bool load_machine(const std::string& file, Loaded& loaded, std::ostream& err) {
+  const auto text = read_file(file, err);
+  if (!text) return false;
+  const pdl::MachineParseResult parsed = pdl::parse_machine(*text, file);
+  print(parsed.diagnostics, err);
+  if (!parsed.ast) return false;
+  const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
+  print(checked.diagnostics, err);
+  if (!checked.machine) return false;
+  loaded.machine = *checked.machine;
+  loaded.machine_source = parsed.source;
+  return true;
+}
+
+// Parses and checks the machine (`machine_file`, or the ideal machine) and the program on it;
+// prints every diagnostic. `check_sets` are the bindings the checker sees: --set and, for a
+// sweep, the first swept values.
+std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
+                           const std::map<std::string, double>& check_sets, std::ostream& err) {
   Loaded loaded;
   std::string error;
   const auto sets = parse_sets(options.sets, &error);
@@ -200,18 +224,7 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
   }
   loaded.sets = *sets;
   loaded.machine = models::ideal_machine();
-  if (options.machine_file) {
-    const auto text = read_file(*options.machine_file, err);
-    if (!text) return std::nullopt;
-    const pdl::MachineParseResult parsed = pdl::parse_machine(*text, *options.machine_file);
-    print(parsed.diagnostics, err);
-    if (!parsed.ast) return std::nullopt;
-    const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
-    print(checked.diagnostics, err);
-    if (!checked.machine) return std::nullopt;
-    loaded.machine = *checked.machine;
-    loaded.machine_source = parsed.source;
-  }
+  if (machine_file && !load_machine(*machine_file, loaded, err)) return std::nullopt;
   const auto text = read_file(options.file, err);
   if (!text) return std::nullopt;
   const pdl::ParseResult parsed = pdl::parse(*text, options.file);
@@ -220,6 +233,7 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
   pdl::CheckOptions check_options;
   check_options.machine = &loaded.machine;
   check_options.sets = loaded.sets;
+  for (const auto& [name, value] : check_sets) check_options.sets[name] = value;
   pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
   print(checked.diagnostics, err);
   if (!checked.program) return std::nullopt;
@@ -228,6 +242,16 @@ std::optional<Loaded> load(const Options& options, std::ostream& err) {
   return loaded;
 }
 
+// --check, --dump and --graph: the program on at most one machine.
+std::optional<Loaded> load(const Options& options, std::ostream& err) {
+  if (options.machine_files.size() > 1) {
+    err << "pdl-scale: error: --machine: give one machine file here (several only for the analysis)\n";
+    return std::nullopt;
+  }
+  const std::optional<std::string> machine_file =
+      options.machine_files.empty() ? std::nullopt : std::optional<std::string>(options.machine_files.front());
+  return load(options, machine_file, {}, err);
+}
 
 // The program's variables bound on the machine (defaults and --set); prints why not.
 std::optional<models::Binding> bind_variables(const Loaded& loaded, std::ostream& err) {
@@ -307,7 +331,7 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
 int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
   if (is_machine_file(options.file)) {
     Options as_machine = options;
-    as_machine.machine_file = options.file;
+    as_machine.machine_files = {options.file};
     std::ostringstream ignored;
     if (run_check(as_machine, ignored, err) != kExitSuccess) return kExitInput;
     const auto text = read_file(options.file, err);
@@ -325,23 +349,14 @@ int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
 }
 
 
-int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal) {
-  std::string error;
-  const auto format = format_from_string(options.format);
-  if (!format) {
-    err << fmt::format("pdl-scale: error: --format {}: unknown format (table, csv or json)\n", options.format);
-    return kExitInput;
-  }
-  const auto counts = processor_counts(options, &error);
-  if (!counts) {
-    err << "pdl-scale: error: " << error << '\n';
-    return kExitInput;
-  }
-  const auto methods = parse_methods(options.methods, &error);
-  if (!methods) {
-    err << "pdl-scale: error: " << error << '\n';
-    return kExitInput;
-  }
+namespace {
+
+// The analysis options as the sweep's; nullopt with *error when they are invalid.
+std::optional<SweepOptions> sweep_options_from(const Options& options, std::string* error) {
+  const auto counts = processor_counts(options, error);
+  if (!counts) return std::nullopt;
+  const auto methods = parse_methods(options.methods, error);
+  if (!methods) return std::nullopt;
   SweepOptions sweep_options;
   sweep_options.processors = *counts;
   sweep_options.methods = *methods;
@@ -358,36 +373,250 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   }
   sweep_options.threads = options.threads;
   sweep_options.series_parallel.grid.max_points = options.grid_points;
-  if (!sweep_options.IsValid(&error)) {
-    err << "pdl-scale: error: " << error << '\n';
+  if (!sweep_options.IsValid(error)) return std::nullopt;
+  return sweep_options;
+}
+
+// The --sweep options, checked against each other and --set (not yet against the program).
+std::optional<std::vector<SweepVariable>> parse_sweeps(const Options& options, std::string* error) {
+  std::vector<SweepVariable> sweeps;
+  std::size_t combinations = 1;
+  for (const std::string& text : options.sweeps) {
+    auto variable = parse_sweep(text, error);
+    if (!variable) return std::nullopt;
+    for (const SweepVariable& known : sweeps) {
+      if (known.name == variable->name) {
+        *error = fmt::format("--sweep {}: the variable is swept twice", variable->name);
+        return std::nullopt;
+      }
+    }
+    for (const std::string& set : options.sets) {
+      if (set.substr(0, set.find('=')) == variable->name) {
+        *error = fmt::format("--sweep {}: the variable is also bound by --set", variable->name);
+        return std::nullopt;
+      }
+    }
+    combinations *= variable->values.size();
+    if (combinations > kMaxSweepValues) {
+      *error = fmt::format("--sweep: more than {} combinations of values", kMaxSweepValues);
+      return std::nullopt;
+    }
+    sweeps.push_back(std::move(*variable));
+  }
+  return sweeps;
+}
+
+// An error unless `name` is a variable of the program.
+bool is_program_variable(const models::Program& program, const std::string& name, const std::string& option,
+                         std::ostream& err) {
+  std::string known;
+  for (const models::Variable& variable : program.variables) {
+    if (variable.name == name) return true;
+    known += (known.empty() ? "" : ", ") + variable.name;
+  }
+  err << fmt::format("pdl-scale: error: {} {}: the program declares no variable '{}' ({})\n", option, name, name,
+                     known.empty() ? std::string("it declares none") : "it declares " + known);
+  return false;
+}
+
+// The program's variables as bound, for the report's heading.
+std::map<std::string, double> bound_variables(const models::Program& program, const models::Environment& environment) {
+  std::map<std::string, double> variables;
+  for (const models::Variable& variable : program.variables) {
+    const auto found = environment.values.find(variable.name);
+    if (found != environment.values.end()) variables[variable.name] = found->second;
+  }
+  return variables;
+}
+
+int run_isoefficiency(const Options& options, const std::vector<Loaded>& machines, const SweepOptions& sweep_options,
+                      ReportInputs inputs, Format format, std::ostream& out, std::ostream& err) {
+  IsoefficiencyOptions iso;
+  iso.target = *options.isoefficiency;
+  iso.variable = options.iso_variable;
+  iso.max_size = options.iso_max;
+  iso.series_parallel = sweep_options.series_parallel;
+  const std::vector<int>& counts = sweep_options.processors;
+  std::vector<IsoefficiencyPoint> points(machines.size() * counts.size());
+  const Loaded* failed_in = nullptr;
+  std::optional<scaling::ScalingError> failure;
+  std::string bind_failure;
+  std::mutex failure_lock;
+  auto work = [&] {
+    tbb::parallel_for(std::size_t{0}, points.size(), [&](std::size_t k) {
+      const Loaded& loaded = machines[k / counts.size()];
+      const auto bind_at = [&](double size) {
+        std::map<std::string, double> sets = loaded.sets;
+        sets[iso.variable] = size;
+        models::Binding binding = models::bind(*loaded.program, loaded.machine, sets);
+        if (!binding.ok()) throw std::invalid_argument(binding.errors.front());
+        return binding.environment;
+      };
+      try {
+        points[k] = isoefficiency_point(*loaded.program, loaded.machine, bind_at, counts[k % counts.size()], iso);
+      } catch (const scaling::ScalingError& error) {
+        std::lock_guard<std::mutex> guard(failure_lock);
+        if (!failure) {
+          failure = error;
+          failed_in = &loaded;
+        }
+      } catch (const std::invalid_argument& error) {
+        std::lock_guard<std::mutex> guard(failure_lock);
+        bind_failure = error.what();
+      }
+    });
+  };
+  if (options.threads > 0) {
+    tbb::task_arena arena(options.threads);
+    arena.execute(work);
+  } else {
+    work();
+  }
+  if (!bind_failure.empty()) {
+    err << "pdl-scale: error: " << bind_failure << '\n';
     return kExitInput;
   }
-  const auto loaded = load(options, err);
-  if (!loaded) return kExitInput;
-  const auto binding = bind_variables(*loaded, err);
-  if (!binding) return kExitInput;
+  if (failure) {
+    print_scaling_error(*failure, *failed_in, err);
+    return kExitInput;
+  }
+  inputs.variables.erase(iso.variable);
+  return emit(options, render_isoefficiency(points, iso, inputs, format), out, err);
+}
 
-  SweepResult sweep;
-  try {
-    ProgressBar bar(terminal && !options.quiet, stderr);
-    sweep = run_sweep(*loaded->program, loaded->machine, binding->environment, sweep_options,
-                      [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
-  } catch (const scaling::ScalingError& scaling_error) {
-    print_scaling_error(scaling_error, *loaded, err);
+}  // namespace
+
+int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal) {
+  std::string error;
+  auto usage_error = [&err](const std::string& message) {
+    err << "pdl-scale: error: " << message << '\n';
+    return kExitInput;
+  };
+  const auto format = format_from_string(options.format);
+  if (!format) return usage_error(fmt::format("--format {}: unknown format (table, csv, json or jsonl)", options.format));
+  const auto sweep_options = sweep_options_from(options, &error);
+  if (!sweep_options) return usage_error(error);
+  const auto sweeps = parse_sweeps(options, &error);
+  if (!sweeps) return usage_error(error);
+  if (options.isoefficiency) {
+    const double target = *options.isoefficiency;
+    if (!(target > 0.0 && target <= 1.0)) {
+      return usage_error(fmt::format("--isoefficiency {}: the efficiency must be in (0, 1]", target));
+    }
+    if (options.iso_variable.empty()) {
+      return usage_error("--isoefficiency needs --iso-variable NAME: the variable that sets the problem size");
+    }
+    if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
+      return usage_error(fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max));
+    }
+    if (!sweeps->empty() || options.loss || options.plot || *format == Format::Jsonl) {
+      return usage_error("--isoefficiency makes its own table: no --sweep, --loss, --plot or --format jsonl with it");
+    }
+  } else if (!options.iso_variable.empty()) {
+    return usage_error("--iso-variable needs --isoefficiency E");
+  }
+
+  // Every machine, with the program checked on it (NUMERICAL files and RTFactor depend on it).
+  std::map<std::string, double> check_sets;
+  for (const SweepVariable& sweep : *sweeps) check_sets[sweep.name] = sweep.values.front();
+  std::vector<Loaded> machines;
+  std::vector<std::optional<std::string>> machine_files;
+  for (const std::string& file : options.machine_files) machine_files.emplace_back(file);
+  if (machine_files.empty()) machine_files.emplace_back(std::nullopt);
+  for (const auto& file : machine_files) {
+    auto loaded = load(options, file, check_sets, err);
+    if (!loaded) return kExitInput;
+    for (const Loaded& known : machines) {
+      if (known.machine.name == loaded->machine.name) {
+        return usage_error(fmt::format("--machine {}: a machine named '{}' is already given", file.value_or("(ideal)"),
+                                       known.machine.name));
+      }
+    }
+    machines.push_back(std::move(*loaded));
+  }
+  const models::Program& program = *machines.front().program;
+  for (const SweepVariable& sweep : *sweeps) {
+    if (!is_program_variable(program, sweep.name, "--sweep", err)) return kExitInput;
+  }
+  if (options.isoefficiency && !is_program_variable(program, options.iso_variable, "--iso-variable", err)) {
     return kExitInput;
   }
 
   ReportInputs inputs;
-  inputs.program_name = loaded->program->name;
+  inputs.program_name = program.name;
   inputs.program_file = options.file;
-  inputs.machine_name = loaded->machine.name;
-  inputs.machine_file = options.machine_file.value_or("");
-  for (const models::Variable& variable : loaded->program->variables) {
-    const auto found = binding->environment.values.find(variable.name);
-    if (found != binding->environment.values.end()) inputs.variables[variable.name] = found->second;
+  for (std::size_t m = 0; m < machines.size(); ++m) {
+    inputs.machines.push_back({machines[m].machine.name, machine_files[m].value_or("")});
   }
-  inputs.options = sweep_options;
-  return emit(options, render(sweep, inputs, *format), out, err);
+  inputs.sweeps = *sweeps;
+  inputs.loss = options.loss;
+  inputs.options = *sweep_options;
+  {
+    const auto binding = bind_variables(machines.front(), err);
+    if (!binding) return kExitInput;
+    inputs.variables = bound_variables(program, binding->environment);
+    for (const SweepVariable& sweep : *sweeps) inputs.variables.erase(sweep.name);
+  }
+  if (options.isoefficiency) {
+    return run_isoefficiency(options, machines, *sweep_options, inputs, *format, out, err);
+  }
+
+  // Every (machine, combination of swept values) and, for --loss, every phase alone on it.
+  // The loss programs live in a deque so that the cases' pointers stay valid.
+  const std::vector<std::string> phases = options.loss ? pattern_phases(program) : std::vector<std::string>{};
+  std::deque<models::Program> loss_programs;
+  std::vector<Case> cases;
+  for (std::size_t m = 0; m < machines.size(); ++m) {
+    const Loaded& loaded = machines[m];
+    std::vector<const models::Program*> programs{&*loaded.program};
+    for (const std::string& phase : phases) programs.push_back(&loss_programs.emplace_back(with_only_phase(*loaded.program, phase)));
+    for (const auto& combination : sweep_combinations(*sweeps)) {
+      std::map<std::string, double> sets = loaded.sets;
+      for (const auto& [name, value] : combination) sets[name] = value;
+      models::Binding binding = models::bind(*loaded.program, loaded.machine, sets);
+      if (!binding.ok()) {
+        for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
+        return kExitInput;
+      }
+      for (std::size_t k = 0; k < programs.size(); ++k) {
+        Case one;
+        one.program = programs[k];
+        one.machine = &loaded.machine;
+        one.environment = binding.environment;
+        one.label.machine = loaded.machine.name;
+        one.label.machine_file = inputs.machines[m].file;
+        one.label.swept = combination;
+        one.label.phase = k == 0 ? std::string() : phases[k - 1];
+        cases.push_back(std::move(one));
+      }
+    }
+  }
+
+  SweepResult sweep;
+  try {
+    ProgressBar bar(terminal && !options.quiet, stderr);
+    sweep = run_sweep(cases, *sweep_options,
+                      [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
+  } catch (const scaling::ScalingError& scaling_error) {
+    // Which machine: the first whose program the error points into, else the first.
+    const Loaded* where = &machines.front();
+    for (const Loaded& loaded : machines) {
+      if (loaded.machine_source && loaded.machine_source->filename() == scaling_error.location().file) where = &loaded;
+    }
+    print_scaling_error(scaling_error, *where, err);
+    return kExitInput;
+  }
+
+  const std::string report = render(sweep, inputs, *format);
+  if (options.plot) {
+    // The chart first: when it cannot be written, the report is not written either.
+    try {
+      write_file_atomically(*options.plot, render_plot(sweep, inputs));
+    } catch (const std::runtime_error& write_error) {
+      return usage_error(fmt::format("--plot: {}", write_error.what()));
+    }
+  }
+  return emit(options, report, out, err);
 }
 
 int run_graph(const Options& options, std::ostream& out, std::ostream& err) {

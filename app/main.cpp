@@ -16,14 +16,15 @@ int main(int argc, char** argv) {
   CLI::App cli{"pdl-scale: predict how a parallel program scales, from its PDL description"};
   cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
   app::Options options;
-  std::string machine_file;
   cli.add_option("file", options.file, "the PDL program");
   auto* check = cli.add_flag("--check", options.check,
                              "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
   cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
       ->excludes(check);
   cli.add_option("--set", options.sets, "bind a variable: --set name=value (repeatable)")->type_name("NAME=VALUE");
-  cli.add_option("--machine", machine_file, "the machine file (default: the built-in ideal machine)")
+  cli.add_option("--machine", options.machine_files,
+                 "the machine file (default: the built-in ideal machine); repeat it to compare machines side by "
+                 "side in one table and one chart")
       ->type_name("FILE");
   int pmax = 0;
   auto* pmax_option =
@@ -31,8 +32,28 @@ int main(int argc, char** argv) {
   cli.add_option("--p", options.processors, "analyse these processor counts, e.g. 1,2,4,8")
       ->type_name("LIST")
       ->excludes(pmax_option);
-  cli.add_option("--format", options.format, "output format: table (default), csv or json")
+  cli.add_option("--format", options.format,
+                 "output format: table (default), csv, json, or jsonl (JSON Lines as Extra-P reads them)")
       ->type_name("FORMAT");
+  cli.add_option("--sweep", options.sweeps,
+                 "analyse every value of a program variable (repeatable: every combination); LIST is comma-separated "
+                 "v, a..b, a..b:step or a..b*factor, e.g. columns=10,20,40..160*2")
+      ->type_name("NAME=LIST");
+  cli.add_flag("--loss", options.loss,
+               "loss analysis (paper section 5): per phase, its speedup with every other phase costing 0, and its "
+               "share of the runtime");
+  double isoefficiency = 0;
+  auto* iso_option = cli.add_option("--isoefficiency", isoefficiency,
+                                    "per p, the smallest size of --iso-variable whose efficiency (approximate model) "
+                                    "is at least E, in (0, 1]; replaces the speedup table")
+                         ->type_name("E");
+  cli.add_option("--iso-variable", options.iso_variable, "the program variable --isoefficiency searches over (integers)")
+      ->type_name("NAME");
+  cli.add_option("--iso-max", options.iso_max, "the largest size --isoefficiency tries (default 1e9)")->type_name("N");
+  std::string plot;
+  cli.add_option("--plot", plot,
+                 "also draw speedup and efficiency against p as an SVG chart into FILE (whole or not at all)")
+      ->type_name("FILE.svg");
   std::string output;
   cli.add_option("-o,--output", output, "write the report to FILE (whole or not at all) instead of stdout")
       ->type_name("FILE");
@@ -86,7 +107,8 @@ int main(int argc, char** argv) {
     const int status = cli.exit(error);
     return status == 0 ? app::kExitSuccess : app::kExitInput;
   }
-  if (!machine_file.empty()) options.machine_file = machine_file;
+  if (iso_option->count() > 0) options.isoefficiency = isoefficiency;
+  if (!plot.empty()) options.plot = plot;
   if (!output.empty()) options.output = output;
   if (pmax_option->count() > 0) options.pmax = pmax;
   if (samples_option->count() > 0) options.samples = samples;

@@ -19,7 +19,9 @@ inline constexpr int kExitInput = 2;     // bad usage or bad input: diagnostics 
 
 struct Options {
   std::string file;                 // the PDL program
-  std::optional<std::string> machine_file;  // --machine; the ideal machine when absent
+  // --machine FILE, repeatable: the analysis compares the machines side by side; --check,
+  // --dump and --graph take at most one. The built-in ideal machine when none is given.
+  std::vector<std::string> machine_files;
   std::vector<std::string> sets;    // --set name=value, repeatable
   bool check = false;               // --check
   bool dump = false;                // --dump
@@ -28,7 +30,7 @@ struct Options {
   // `processors` ("1,2,4,8"), or 1..kDefaultPmax when neither is given.
   std::optional<int> pmax;               // --pmax N
   std::string processors;                // --p LIST
-  std::string format = "table";          // --format table|csv|json
+  std::string format = "table";          // --format table|csv|json|jsonl
   std::optional<std::string> output;     // -o FILE: written whole or not at all
   int threads = 0;                       // --threads N; 0: every core
   bool quiet = false;                    // --quiet: no progress bar
@@ -40,6 +42,17 @@ struct Options {
   std::optional<std::int64_t> samples;   // --samples N: Monte Carlo sample count
   double precision = 1e-3;               // --precision R: Monte Carlo target half-width / mean
   std::uint64_t seed = 1;                // --seed S: fixes every random figure
+
+  // Studies (docs/cli.md): --sweep NAME=LIST, repeatable: every combination of the values,
+  // each analysed over the processor counts.
+  std::vector<std::string> sweeps;
+  bool loss = false;                     // --loss: per phase, the others made free (paper section 5)
+  // --isoefficiency E --iso-variable NAME: per p, the size that holds efficiency E; replaces
+  // the speedup table.
+  std::optional<double> isoefficiency;
+  std::string iso_variable;
+  double iso_max = 1e9;                  // --iso-max N: the largest size the search tries
+  std::optional<std::string> plot;       // --plot FILE.svg: the speedup and efficiency chart
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;

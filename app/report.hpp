@@ -5,27 +5,43 @@
 #include <string>
 #include <string_view>
 #include <optional>
+#include <vector>
 
+#include "app/study.hpp"
 #include "app/sweep.hpp"
 
 namespace app {
 
-enum class Format { Table, Csv, Json };
-std::optional<Format> format_from_string(std::string_view name);  // "table", "csv", "json"
+// Jsonl: JSON Lines in the shape Extra-P reads (docs/cli.md), to fit empirical models.
+enum class Format { Table, Csv, Json, Jsonl };
+std::optional<Format> format_from_string(std::string_view name);  // "table", "csv", "json", "jsonl"
+
+struct MachineInput {
+  std::string name;
+  std::string file;  // empty for the built-in ideal machine
+};
 
 // What was analysed, echoed in every report so that a result file explains itself.
 struct ReportInputs {
   std::string program_name;
   std::string program_file;
-  std::string machine_name;
-  std::string machine_file;  // empty for the built-in ideal machine
-  std::map<std::string, double> variables;  // every program variable with its bound value
+  std::vector<MachineInput> machines;       // in the order of --machine
+  std::map<std::string, double> variables;  // every program variable not swept, as bound
+  std::vector<SweepVariable> sweeps;        // --sweep
+  bool loss = false;                        // --loss: the sweep has a case per phase alone
   SweepOptions options;
 };
 
 // The version of the JSON layout; bumped whenever a field changes meaning or disappears.
-inline constexpr std::string_view kJsonSchema = "pdl-scale/1";
+// 2: inputs.machine became inputs.machines (a list), inputs.sweep and "machine" and "sweep" in
+// every result were added, and "loss" and "isoefficiency" sections.
+inline constexpr std::string_view kJsonSchema = "pdl-scale/2";
 
 std::string render(const SweepResult& sweep, const ReportInputs& inputs, Format format);
+
+// --isoefficiency: the points by machine, then by processor count (as `inputs.machines` and
+// `inputs.options.processors`). Table, CSV or JSON.
+std::string render_isoefficiency(const std::vector<IsoefficiencyPoint>& points, const IsoefficiencyOptions& iso,
+                                 const ReportInputs& inputs, Format format);
 
 }  // namespace app

@@ -147,28 +147,36 @@ std::vector<solvers::Result> solve_all(const models::Program& program, const mod
 
 }  // namespace
 
-SweepResult run_sweep(const models::Program& program, const models::Machine& machine,
-                      const models::Environment& environment, const SweepOptions& options,
+SweepResult run_sweep(const std::vector<Case>& cases, const SweepOptions& options,
                       const Progress& progress) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument(why);
+  for (const Case& one : cases) {
+    if (one.program == nullptr || one.machine == nullptr) throw std::invalid_argument("a case without program or machine");
+  }
   const auto start = std::chrono::steady_clock::now();
 
   std::vector<int> counts = options.processors;
   const bool base_requested = std::find(counts.begin(), counts.end(), 1) != counts.end();
   if (!base_requested) counts.insert(counts.begin(), 1);
   const std::size_t methods = options.methods.size();
-  const std::size_t total = counts.size() * methods;
+  const std::size_t per_case = counts.size() * methods;
+  const std::size_t pairs = cases.size() * counts.size();
+  const std::size_t total = cases.size() * per_case;
   std::vector<solvers::Result> results(total);
 
   std::mutex progress_lock;
   std::size_t done = 0;
   auto work = [&] {
-    // Largest p first: they take longest, and TBB then balances the small ones around them.
-    tbb::parallel_for(std::size_t{0}, counts.size(), [&](std::size_t k) {
-      const std::size_t i = counts.size() - 1 - k;
-      std::vector<solvers::Result> solved = solve_all(program, machine, environment, counts[i], options);
-      std::move(solved.begin(), solved.end(), results.begin() + static_cast<std::ptrdiff_t>(i * methods));
+    // One task per (case, p). Largest p first, across all cases: they take longest, and TBB
+    // then balances the small ones around them.
+    tbb::parallel_for(std::size_t{0}, pairs, [&](std::size_t k) {
+      const std::size_t i = counts.size() - 1 - k / cases.size();  // the processor count
+      const std::size_t c = k % cases.size();                        // the case
+      const Case& one = cases[c];
+      std::vector<solvers::Result> solved = solve_all(*one.program, *one.machine, one.environment, counts[i], options);
+      std::move(solved.begin(), solved.end(),
+                results.begin() + static_cast<std::ptrdiff_t>(c * per_case + i * methods));
       if (progress) {
         std::lock_guard<std::mutex> guard(progress_lock);
         done += methods;
@@ -184,25 +192,41 @@ SweepResult run_sweep(const models::Program& program, const models::Machine& mac
   }
 
   SweepResult sweep;
-  for (std::size_t i = 0; i < total; ++i) {
-    const int p = counts[i / methods];
-    if (p == 1 && !base_requested) continue;
-    Row row;
-    row.p = p;
-    row.result = results[i];
-    const solvers::Result& base = results[i % methods];
-    if (base.solved && row.result.solved && base.mean > 0.0 && row.result.mean > 0.0) {
-      row.speedup = base.mean / row.result.mean;
-      row.efficiency = *row.speedup / p;
-      if (row.result.lower > 0.0) {
-        row.speedup_lower = base.lower / row.result.upper;
-        row.speedup_upper = base.upper / row.result.lower;
+  for (const Case& one : cases) sweep.cases.push_back(one.label);
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    for (std::size_t j = 0; j < per_case; ++j) {
+      const std::size_t i = c * per_case + j;
+      const int p = counts[j / methods];
+      if (p == 1 && !base_requested) continue;
+      Row row;
+      row.case_index = c;
+      row.p = p;
+      row.result = results[i];
+      const solvers::Result& base = results[c * per_case + j % methods];
+      if (base.solved && row.result.solved && base.mean > 0.0 && row.result.mean > 0.0) {
+        row.speedup = base.mean / row.result.mean;
+        row.efficiency = *row.speedup / p;
+        if (row.result.lower > 0.0) {
+          row.speedup_lower = base.lower / row.result.upper;
+          row.speedup_upper = base.upper / row.result.lower;
+        }
       }
+      sweep.rows.push_back(std::move(row));
     }
-    sweep.rows.push_back(std::move(row));
   }
   sweep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return sweep;
+}
+
+SweepResult run_sweep(const models::Program& program, const models::Machine& machine,
+                      const models::Environment& environment, const SweepOptions& options,
+                      const Progress& progress) {
+  Case one;
+  one.program = &program;
+  one.machine = &machine;
+  one.environment = environment;
+  one.label.machine = machine.name;
+  return run_sweep(std::vector<Case>{std::move(one)}, options, progress);
 }
 
 }  // namespace app

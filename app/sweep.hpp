@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/environment.hpp"
@@ -47,7 +48,27 @@ struct SweepOptions {
   bool IsValid(std::string* why) const;
 };
 
+// What one analysed configuration is, as the reports name it.
+struct CaseLabel {
+  std::string machine;       // the machine's name
+  std::string machine_file;  // empty for the built-in ideal machine
+  // The --sweep variables' values of this configuration, in the order the options name them.
+  std::vector<std::pair<std::string, double>> swept;
+  // --loss: the one phase kept (every other phase costs 0); empty for the whole program.
+  std::string phase;
+};
+
+// One configuration to sweep over p: a program on a machine with its variables bound.
+// The pointers must outlive run_sweep.
+struct Case {
+  const models::Program* program = nullptr;
+  const models::Machine* machine = nullptr;
+  models::Environment environment;
+  CaseLabel label;
+};
+
 struct Row {
+  std::size_t case_index = 0;  // into SweepResult::cases
   int p = 1;
   solvers::Result result;
   // T(1) / T(p) and speedup / p, from the same method's means; empty where the method has no
@@ -60,7 +81,8 @@ struct Row {
 };
 
 struct SweepResult {
-  std::vector<Row> rows;  // by processor count, then by method
+  std::vector<CaseLabel> cases;  // in the order they were given
+  std::vector<Row> rows;  // by case, then by processor count, then by method
   double seconds = 0.0;
 };
 
@@ -68,8 +90,13 @@ struct SweepResult {
 // but never from two at once.
 using Progress = std::function<void(std::size_t done, std::size_t total)>;
 
-// Throws scaling::ScalingError for values invalid once bound, std::invalid_argument for
-// invalid options.
+// Every case on every processor count, in parallel over all (case, p) pairs: the results do
+// not depend on the thread count. Throws scaling::ScalingError for values invalid once bound,
+// std::invalid_argument for invalid options or a case without program or machine.
+SweepResult run_sweep(const std::vector<Case>& cases, const SweepOptions& options,
+                      const Progress& progress = {});
+
+// One program on one machine: run_sweep over a single case.
 SweepResult run_sweep(const models::Program& program, const models::Machine& machine,
                       const models::Environment& environment, const SweepOptions& options,
                       const Progress& progress = {});

@@ -47,9 +47,11 @@ TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
-  EXPECT_EQ(report["schema"], "pdl-scale/1");
+  EXPECT_EQ(report["schema"], "pdl-scale/2");
   EXPECT_EQ(report["inputs"]["program"]["name"], "neighbor-5.1");
-  EXPECT_EQ(report["inputs"]["machine"]["name"], "ideal");
+  ASSERT_EQ(report["inputs"]["machines"].size(), 1u);
+  EXPECT_EQ(report["inputs"]["machines"][0]["name"], "ideal");
+  EXPECT_TRUE(report["inputs"]["machines"][0]["file"].is_null());
   EXPECT_EQ(report["inputs"]["variables"]["columns"], 10.0);
   EXPECT_EQ(report["inputs"]["variables"]["iterations"], 2.0);
   const auto& rows = report["results"];
@@ -80,9 +82,9 @@ TEST(Analysis, SpeedupsAreAgainstOneProcessorEvenWhenItIsNotListed) {
   std::getline(lines, first);
   std::getline(lines, second);
   EXPECT_FALSE(std::getline(lines, extra));
-  EXPECT_EQ(header, "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper");
-  EXPECT_EQ(first.rfind("2,approx,87.1", 0), 0u) << first;
-  EXPECT_EQ(second.rfind("10,approx,25.7", 0), 0u) << second;
+  EXPECT_EQ(header, "machine,p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper");
+  EXPECT_EQ(first.rfind("ideal,2,approx,87.1", 0), 0u) << first;
+  EXPECT_EQ(second.rfind("ideal,10,approx,25.7", 0), 0u) << second;
 }
 
 TEST(Analysis, ResultsDoNotDependOnTheThreadCount) {
@@ -98,7 +100,7 @@ TEST(Analysis, ResultsDoNotDependOnTheThreadCount) {
 
 TEST(Analysis, TableShowsTheMachineAndVariables) {
   app::Options options = neighbor("1,4");
-  options.machine_file = "examples/machines/cluster.machine";
+  options.machine_files = {"examples/machines/cluster.machine"};
   options.sets = {"columns=20"};
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
@@ -245,8 +247,8 @@ TEST(Analysis, DefaultMethodsAreTheApproximationAndTheBounds) {
   options.format = "csv";
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
-  EXPECT_NE(run.out.find("\n2,approx,"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("\n2,bounds,"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nideal,2,approx,"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nideal,2,bounds,"), std::string::npos) << run.out;
 }
 
 TEST(Analysis, ExactMethodsSkipModelsBeyondTheTaskLimit) {
@@ -295,7 +297,7 @@ TEST(Analysis, BadInputExitsTwoWithAMessage) {
   unwritable.output = "/nonexistent-directory/result.txt";
   cases.push_back({"unwritable output", unwritable, "cannot write '/nonexistent-directory/result.txt'"});
   app::Options machine = neighbor("1");
-  machine.machine_file = "tests/app/data/broken.machine";
+  machine.machine_files = {"tests/app/data/broken.machine"};
   cases.push_back({"machine that does not parse", machine, "tests/app/data/broken.machine:2:13: error:"});
   app::Options missing = neighbor("1");
   missing.file = "no/such/program.pdl";

@@ -57,14 +57,14 @@ TEST(Check, MachineFiles) {
   EXPECT_EQ(run(file("examples/machines/cluster.machine"), false).status, kExitSuccess);
   EXPECT_EQ(run(file("tests/pdl/bad/machine_negative_rtfactor.machine"), false).status, kExitInput);
   Options o = file("examples/paper/figures.pdl");
-  o.machine_file = "tests/pdl/bad/machine_negative_rtfactor.machine";
+  o.machine_files = {"tests/pdl/bad/machine_negative_rtfactor.machine"};
   EXPECT_EQ(run(o, false).status, kExitInput);
 }
 
 TEST(Dump, BindsVariablesOnTheMachine) {
   Options o = file("examples/paper/neighbor.pdl");
   o.sets = {"iterations=4"};
-  o.machine_file = "examples/machines/cluster.machine";
+  o.machine_files = {"examples/machines/cluster.machine"};
   const Outcome r = run(o, true);
   ASSERT_EQ(r.status, kExitSuccess) << r.err;
   EXPECT_NE(r.out.find("EXECUTION PATTERN IS sweep{iterations};"), std::string::npos) << r.out;

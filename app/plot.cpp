@@ -1,0 +1,316 @@
+#include "app/plot.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace app {
+
+std::vector<double> nice_ticks(double low, double high, int target, bool integers) {
+  if (!(high > low)) high = low + 1.0;
+  const double raw = (high - low) / std::max(1, target);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    step = factor * magnitude;
+    if (step >= raw) break;
+  }
+  if (integers) step = std::max(1.0, std::round(step));
+  std::vector<double> ticks;
+  const double first = std::ceil(low / step - 1e-9) * step;
+  for (double value = first; value <= high + 1e-9 * step; value += step) {
+    ticks.push_back(std::abs(value) < 1e-12 * step ? 0.0 : value);
+    if (ticks.size() > 100) break;  // never: the step covers the range in about `target`
+  }
+  return ticks;
+}
+
+namespace {
+
+std::string escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string tick_label(double value) {
+  if (value == std::round(value)) return fmt::format("{:.0f}", value);
+  return fmt::format("{:g}", value);
+}
+
+// Colour-blind-safe (Okabe and Ito), dark enough on white.
+constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
+
+const char* dash_of(solvers::Method method) {
+  switch (method) {
+    case solvers::Method::Approximate: return "";
+    case solvers::Method::Bounds: return "7,4";
+    case solvers::Method::MonteCarlo: return "2,3";
+    case solvers::Method::Exact: return "10,3,2,3";
+  }
+  return "";
+}
+
+// One curve: a (machine, swept values) case and a method.
+struct Series {
+  std::string label;
+  std::string colour;
+  std::string dash;
+  bool band = false;  // bounds and Monte Carlo: their interval shaded
+  std::vector<double> p;
+  std::vector<double> speedup;
+  std::vector<std::optional<std::pair<double, double>>> interval;  // speedup interval
+};
+
+struct Panel {
+  double left, top, width, height;
+  double x_low, x_high, y_low, y_high;
+  double x(double value) const { return left + (value - x_low) / (x_high - x_low) * width; }
+  double y(double value) const { return top + height - (value - y_low) / (y_high - y_low) * height; }
+};
+
+std::string point(double x, double y) { return fmt::format("{:.2f},{:.2f}", x, y); }
+
+// The axes, grid, ticks and labels of one panel.
+std::string axes(const Panel& panel, const std::vector<double>& x_ticks, const std::vector<double>& y_ticks,
+                 const std::string& x_label, const std::string& y_label) {
+  std::string out = "<g class=\"axes\">\n";
+  for (double tick : y_ticks) {
+    const double y = panel.y(tick);
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\" stroke-width=\"1\"/>\n",
+        panel.left, y, panel.left + panel.width, y);
+    out += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
+                       panel.left - 8, y + 4, tick_label(tick));
+  }
+  for (double tick : x_ticks) {
+    const double x = panel.x(tick);
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\" stroke-width=\"1\"/>\n",
+        x, panel.top, x, panel.top + panel.height);
+    out += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n", x,
+                       panel.top + panel.height + 18, tick_label(tick));
+  }
+  out += fmt::format(
+      "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n",
+      panel.left, panel.top, panel.width, panel.height);
+  out += fmt::format("<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
+                     panel.left + panel.width / 2, panel.top + panel.height + 40, escape(x_label));
+  const double y_middle = panel.top + panel.height / 2;
+  out += fmt::format(
+      "<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\" transform=\"rotate(-90 {:.2f} {:.2f})\">{}</text>\n",
+      panel.left - 48, y_middle, panel.left - 48, y_middle, escape(y_label));
+  return out + "</g>\n";
+}
+
+// The curves of one panel; `value` maps (p, speedup) to the panel's quantity.
+std::string curves(const Panel& panel, const std::vector<Series>& series, const std::string& clip,
+                   const std::function<double(double, double)>& value) {
+  std::string out = fmt::format("<g class=\"curves\" clip-path=\"url(#{})\">\n", clip);
+  for (const Series& one : series) {
+    if (!one.band) continue;
+    // The band: along the upper ends, back along the lower ends, over the points that have one.
+    std::string upper, lower;
+    for (std::size_t i = 0; i < one.p.size(); ++i) {
+      if (!one.interval[i]) continue;
+      upper += upper.empty() ? "M" : " L";
+      upper += point(panel.x(one.p[i]), panel.y(value(one.p[i], one.interval[i]->second)));
+    }
+    for (std::size_t i = one.p.size(); i-- > 0;) {
+      if (!one.interval[i]) continue;
+      lower += " L" + point(panel.x(one.p[i]), panel.y(value(one.p[i], one.interval[i]->first)));
+    }
+    if (upper.empty()) continue;
+    out += fmt::format("<path class=\"band\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"><title>{}</title></path>\n",
+                       upper, lower, one.colour, escape(one.label + " interval"));
+  }
+  for (const Series& one : series) {
+    std::string points;
+    for (std::size_t i = 0; i < one.p.size(); ++i) {
+      if (!std::isfinite(one.speedup[i])) continue;
+      if (!points.empty()) points += ' ';
+      points += point(panel.x(one.p[i]), panel.y(value(one.p[i], one.speedup[i])));
+    }
+    if (points.empty()) continue;
+    out += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}><title>{}</title></polyline>\n",
+                       points, one.colour,
+                       one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash),
+                       escape(one.label));
+    if (one.p.size() <= 24) {
+      for (std::size_t i = 0; i < one.p.size(); ++i) {
+        if (!std::isfinite(one.speedup[i])) continue;
+        out += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n", panel.x(one.p[i]),
+                           panel.y(value(one.p[i], one.speedup[i])), one.colour);
+      }
+    }
+  }
+  return out + "</g>\n";
+}
+
+}  // namespace
+
+std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
+  // The curves: every whole-program case (machine, swept values) and method.
+  std::vector<std::size_t> cases;
+  for (std::size_t c = 0; c < sweep.cases.size(); ++c) {
+    if (sweep.cases[c].phase.empty()) cases.push_back(c);
+  }
+  const std::vector<solvers::Method>& methods = inputs.options.methods;
+  const std::size_t per_case = sweep.cases.empty() ? 0 : sweep.rows.size() / sweep.cases.size();
+  // One case: a colour per method. Several: a colour per case and a dash per method.
+  const bool colour_by_method = cases.size() == 1;
+  std::vector<Series> series;
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    const CaseLabel& label = sweep.cases[cases[n]];
+    std::string case_name;
+    if (inputs.machines.size() > 1) case_name = label.machine;
+    for (const auto& [name, value] : label.swept) {
+      case_name += fmt::format("{}{}={:g}", case_name.empty() ? "" : ", ", name, value);
+    }
+    for (std::size_t k = 0; k < methods.size(); ++k) {
+      Series one;
+      const std::string method_name = methods.size() > 1 || case_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
+      one.label = case_name.empty() ? method_name : method_name.empty() ? case_name : case_name + " · " + method_name;
+      one.colour = kColours[(colour_by_method ? k : n) % std::size(kColours)];
+      one.dash = colour_by_method ? "" : dash_of(methods[k]);
+      if (colour_by_method && methods[k] == solvers::Method::Bounds) one.dash = dash_of(methods[k]);
+      one.band = methods[k] == solvers::Method::Bounds || methods[k] == solvers::Method::MonteCarlo;
+      for (std::size_t r = k; r < per_case; r += methods.size()) {
+        const Row& row = sweep.rows[cases[n] * per_case + r];
+        one.p.push_back(row.p);
+        one.speedup.push_back(row.speedup.value_or(std::nan("")));
+        one.interval.push_back(row.speedup_lower && row.speedup_upper
+                                   ? std::optional<std::pair<double, double>>({*row.speedup_lower, *row.speedup_upper})
+                                   : std::nullopt);
+      }
+      series.push_back(std::move(one));
+    }
+  }
+
+  // The ranges: p as analysed; speedup from 0 to the highest figure (the ideal line is clipped
+  // rather than allowed to squash curves far below it), efficiency from 0 to at least 1.
+  double p_low = 1, p_high = 1, speedup_high = 1, efficiency_high = 1;
+  if (!inputs.options.processors.empty()) {
+    p_low = inputs.options.processors.front();
+    p_high = inputs.options.processors.back();
+  }
+  for (const Series& one : series) {
+    for (std::size_t i = 0; i < one.p.size(); ++i) {
+      const double top = one.interval[i] ? std::max(one.speedup[i], one.interval[i]->second) : one.speedup[i];
+      if (!std::isfinite(top)) continue;
+      speedup_high = std::max(speedup_high, top);
+      efficiency_high = std::max(efficiency_high, top / one.p[i]);
+    }
+  }
+  if (p_high <= p_low) {
+    p_low = std::max(0.0, p_low - 1);
+    p_high += 1;
+  }
+  const std::vector<double> x_ticks = nice_ticks(p_low, p_high, 8, true);
+  std::vector<double> speedup_ticks = nice_ticks(0, speedup_high * 1.05, 6, false);
+  std::vector<double> efficiency_ticks = nice_ticks(0, std::min(efficiency_high, 1.5) * 1.02, 5, false);
+  if (speedup_ticks.back() < speedup_high) speedup_ticks.push_back(speedup_ticks.back() + (speedup_ticks[1] - speedup_ticks[0]));
+  if (efficiency_ticks.back() < std::min(efficiency_high, 1.5)) {
+    efficiency_ticks.push_back(efficiency_ticks.back() + (efficiency_ticks[1] - efficiency_ticks[0]));
+  }
+
+  constexpr double kWidth = 960, kHeight = 860;
+  const Panel speedup_panel{90, 90, 600, 320, p_low, p_high, 0, speedup_ticks.back()};
+  const Panel efficiency_panel{90, 500, 600, 260, p_low, p_high, 0, efficiency_ticks.back()};
+
+  std::string title = fmt::format("Predicted speedup and efficiency of {}", inputs.program_name);
+  std::string subtitle;
+  {
+    std::string machines;
+    for (const MachineInput& machine : inputs.machines) machines += (machines.empty() ? "" : ", ") + machine.name;
+    subtitle = (inputs.machines.size() == 1 ? "machine " : "machines ") + machines;
+    std::string variables;
+    for (const auto& [name, value] : inputs.variables) variables += fmt::format("{}{}={:g}", variables.empty() ? "" : ", ", name, value);
+    if (!variables.empty()) subtitle += " · " + variables;
+    std::string method_names;
+    for (solvers::Method method : methods) method_names += (method_names.empty() ? "" : ", ") + std::string(solvers::to_string(method));
+    subtitle += " · " + std::string(methods.size() == 1 ? "method " : "methods ") + method_names;
+  }
+
+  std::string svg = fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
+      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
+      kWidth, kHeight);
+  svg += fmt::format("<title>{}</title>\n", escape(title));
+  svg += "<defs>\n";
+  for (const auto& [id, panel] : {std::pair<const char*, const Panel*>{"clip-speedup", &speedup_panel},
+                                  std::pair<const char*, const Panel*>{"clip-efficiency", &efficiency_panel}}) {
+    svg += fmt::format("<clipPath id=\"{}\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/></clipPath>\n", id,
+                       panel->left, panel->top, panel->width, panel->height);
+  }
+  svg += "</defs>\n";
+  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", kWidth, kHeight);
+  svg += fmt::format("<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"20\" font-weight=\"bold\">{}</text>\n",
+                     kWidth / 2, escape(title));
+  svg += fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"58\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
+                     kWidth / 2, escape(subtitle));
+
+  svg += axes(speedup_panel, x_ticks, speedup_ticks, "processors p", "speedup T(1) / T(p)");
+  svg += axes(efficiency_panel, x_ticks, efficiency_ticks, "processors p", "efficiency (speedup / p)");
+  // The ideal references: speedup p, efficiency 1.
+  svg += "<g class=\"reference\" clip-path=\"url(#clip-speedup)\">\n";
+  svg += fmt::format("<line class=\"ideal\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
+                     speedup_panel.x(p_low), speedup_panel.y(p_low), speedup_panel.x(p_high), speedup_panel.y(p_high));
+  svg += "</g>\n<g class=\"reference\" clip-path=\"url(#clip-efficiency)\">\n";
+  svg += fmt::format("<line class=\"ideal\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
+                     efficiency_panel.x(p_low), efficiency_panel.y(1), efficiency_panel.x(p_high), efficiency_panel.y(1));
+  svg += "</g>\n";
+  svg += curves(speedup_panel, series, "clip-speedup", [](double, double s) { return s; });
+  svg += curves(efficiency_panel, series, "clip-efficiency", [](double p, double s) { return s / p; });
+
+  // The legend, right of the panels: a sample of each line (and band), then the reference.
+  svg += "<g class=\"legend\">\n";
+  double y = 100;
+  const double x = 712;
+  svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" font-weight=\"bold\">Legend</text>\n", x, y);
+  y += 22;
+  for (const Series& one : series) {
+    svg += "<g class=\"legend-entry\">";
+    if (one.band) {
+      svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"30\" height=\"12\" fill=\"{}\" fill-opacity=\"0.18\"/>", x,
+                         y - 10, one.colour);
+    }
+    svg += fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"{}/>", x, y - 4,
+                       x + 30, y - 4, one.colour,
+                       one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash));
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n", x + 38, y, escape(one.label));
+    y += 20;
+  }
+  svg += fmt::format(
+      "<g class=\"legend-entry\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>"
+      "<text x=\"{:.0f}\" y=\"{:.0f}\">ideal (speedup p)</text></g>\n",
+      x, y - 4, x + 30, y - 4, x + 38, y);
+  y += 28;
+  // What the bands mean, once, when there are any.
+  const bool bounds = std::find(methods.begin(), methods.end(), solvers::Method::Bounds) != methods.end();
+  const bool monte_carlo = std::find(methods.begin(), methods.end(), solvers::Method::MonteCarlo) != methods.end();
+  if (bounds) {
+    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">bounds: shaded between the</text>\n", x, y);
+    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">speedups the bounds imply</text>\n", x, y + 14);
+    y += 34;
+  }
+  if (monte_carlo) {
+    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">mc: shaded 95% confidence</text>\n", x, y);
+  }
+  svg += "</g>\n</svg>\n";
+  return svg;
+}
+
+}  // namespace app
