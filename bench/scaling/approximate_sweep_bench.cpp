@@ -3,29 +3,11 @@
 #include <benchmark/benchmark.h>
 
 #include "app/sweep.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
 
-models::Program neighbor_program() {
-  models::Program program;
-  program.name = "neighbor";
-  models::WorkPhase w;
-  w.name = "w";
-  w.scheme = models::Scheme::Neighbor;
-  w.runtime = models::RuntimeSpec{models::DistKind::Erlang,
-                                  {models::Expr::constant(8), models::Expr::constant(1)}, {}, 0, {}, {}};
-  w.units = models::Expr::identifier("columns");
-  w.volume = models::Expr::constant(0);
-  program.phases.emplace("w", w);
-  models::PatternNode phase;
-  phase.kind = models::PatternNode::Kind::PhaseRef;
-  phase.phase = "w";
-  program.pattern.kind = models::PatternNode::Kind::Repeat;
-  program.pattern.count = models::Expr::identifier("iterations");
-  program.pattern.children = {phase};
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
+using namespace test_support;
 
 // Arguments: pmax, columns, iterations, threads.
 void BM_NeighborSweep(benchmark::State& state) {

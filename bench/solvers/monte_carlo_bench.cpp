@@ -5,31 +5,11 @@
 
 #include "scaling/exact_model.hpp"
 #include "solvers/monte_carlo.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
 
-models::Program neighbor_program() {
-  models::RuntimeSpec erlang;
-  erlang.kind = models::DistKind::Erlang;
-  erlang.params = {models::Expr::constant(8), models::Expr::constant(1)};
-  models::WorkPhase w;
-  w.name = "w";
-  w.scheme = models::Scheme::Neighbor;
-  w.runtime = erlang;
-  w.units = models::Expr::identifier("columns");
-  w.volume = models::Expr::constant(0);
-  models::PatternNode ref;
-  ref.kind = models::PatternNode::Kind::PhaseRef;
-  ref.phase = "w";
-  models::Program program;
-  program.name = "neighbor";
-  program.phases.emplace("w", w);
-  program.pattern.kind = models::PatternNode::Kind::Repeat;
-  program.pattern.count = models::Expr::identifier("iterations");
-  program.pattern.children = {ref};
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
+using namespace test_support;
 
 scaling::ExactModel large_model() {
   models::Environment environment;

@@ -5,40 +5,18 @@
 
 #include "scaling/exact_model.hpp"
 #include "solvers/state_space.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
 
-using models::Expr;
+using namespace test_support;
 
-models::Program neighbor_example() {
-  models::RuntimeSpec runtime;
-  runtime.kind = models::DistKind::Erlang;
-  runtime.params = {Expr::constant(8), Expr::constant(1)};
-  models::WorkPhase w;
-  w.name = "w";
-  w.scheme = models::Scheme::Neighbor;
-  w.runtime = runtime;
-  w.units = Expr::identifier("columns");
-  w.volume = Expr::constant(0);
-  models::PatternNode ref;
-  ref.kind = models::PatternNode::Kind::PhaseRef;
-  ref.phase = "w";
-  models::PatternNode repeat;
-  repeat.kind = models::PatternNode::Kind::Repeat;
-  repeat.count = Expr::identifier("iterations");
-  repeat.children = {ref};
-  models::Program program;
-  program.name = "neighbor";
-  program.phases.emplace("w", w);
-  program.pattern = repeat;
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
+using models::Expr;
 
 graph::TaskGraph example_graph(int iterations, int p) {
   models::Environment env;
   env.values = {{"columns", 10.0}, {"iterations", static_cast<double>(iterations)}, {"RTFactor", 1.0}};
-  return std::move(scaling::exact_model(neighbor_example(), models::ideal_machine(), env, p).scenarios.front().graph);
+  return std::move(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p).scenarios.front().graph);
 }
 
 void BM_StateSpaceNeighbor(benchmark::State& state) {

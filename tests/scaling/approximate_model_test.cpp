@@ -10,78 +10,13 @@
 #include "distributions/random.hpp"
 #include "distributions/sampler.hpp"
 #include "solvers/series_parallel_solver.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
 
+using namespace test_support;
+
 using models::Expr;
-
-models::RuntimeSpec spec(models::DistKind kind, std::vector<double> params) {
-  models::RuntimeSpec result;
-  result.kind = kind;
-  for (double v : params) result.params.push_back(Expr::constant(v));
-  return result;
-}
-models::RuntimeSpec erlang(double k, double scale) { return spec(models::DistKind::Erlang, {k, scale}); }
-models::RuntimeSpec exponential(double mean) { return spec(models::DistKind::Exponential, {mean}); }
-models::RuntimeSpec fixed(double value) { return spec(models::DistKind::Deterministic, {value}); }
-
-models::PatternNode phase_ref(const std::string& name) {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::PhaseRef;
-  node.phase = name;
-  return node;
-}
-
-models::PatternNode repeat(models::PatternNode body, Expr count) {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::Repeat;
-  node.count = std::move(count);
-  node.children = {std::move(body)};
-  return node;
-}
-
-models::PatternNode sequence(std::vector<models::PatternNode> children) {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::Sequence;
-  node.children = std::move(children);
-  return node;
-}
-
-models::PatternNode sync() {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::Sync;
-  return node;
-}
-
-models::WorkPhase unit_phase(const std::string& name, models::Scheme scheme, models::RuntimeSpec runtime,
-                             Expr units) {
-  models::WorkPhase w;
-  w.name = name;
-  w.scheme = scheme;
-  w.runtime = std::move(runtime);
-  w.units = std::move(units);
-  w.volume = Expr::constant(0);
-  return w;
-}
-
-// The paper's section 5.1 example: NEIGHBOR over `columns` columns, Erlang-8 tasks of mean 8,
-// repeated `iterations` times with neighbour synchronisation between iterations.
-models::Program neighbor_example() {
-  models::Program program;
-  program.name = "neighbor";
-  program.phases.emplace("w", unit_phase("w", models::Scheme::Neighbor, erlang(8, 1),
-                                         Expr::identifier("columns")));
-  program.pattern = repeat(phase_ref("w"), Expr::identifier("iterations"));
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
-
-models::Environment environment(std::map<std::string, double, std::less<>> values) {
-  models::Environment result;
-  result.values = std::move(values);
-  result.values["RTFactor"] = 1.0;
-  return result;
-}
 
 // Table 3 of the paper ("Results of Approximate Modeling"), p = 1..10.
 constexpr double kTable3[10][3] = {
@@ -95,7 +30,7 @@ constexpr double kTable3[10][3] = {
 //   table <= m_k < table + 0.1 * k / 2,
 // and the test demands that of the whole discretisation bracket, not only of the estimate.
 TEST(ApproximateModel, ReproducesPaperTable3) {
-  const models::Program program = neighbor_example();
+  const models::Program program = neighbor_program();
   const models::Machine machine = models::ideal_machine();
   const int iterations[3] = {2, 4, 8};
   for (bool keep_distribution : {true, false}) {
@@ -120,7 +55,7 @@ TEST(ApproximateModel, ReproducesPaperTable3) {
 }
 
 TEST(ApproximateModel, SolvingCostDoesNotGrowWithTasks) {
-  const models::Program program = neighbor_example();
+  const models::Program program = neighbor_program();
   const auto larger = scaling::approximate_model(program, models::ideal_machine(),
                                                 environment({{"columns", 1e7}, {"iterations", 1e5}}), 7);
   const auto large = scaling::approximate_model(
@@ -199,17 +134,9 @@ void expect_agrees_with_sampling(const models::Program& program, const models::M
 
 TEST(ApproximateModel, NeighborAgreesWithSampling) {
   for (int p : {1, 3, 4, 7}) {
-    expect_agrees_with_sampling(neighbor_example(), models::ideal_machine(),
+    expect_agrees_with_sampling(neighbor_program(), models::ideal_machine(),
                                 environment({{"columns", 10.0}, {"iterations", 3.0}}), p, "neighbor");
   }
-}
-
-models::Machine cluster() {
-  models::Machine machine = models::ideal_machine();
-  machine.name = "cluster";
-  machine.communication_time = Expr::add(Expr::constant(0.5), Expr::multiply(Expr::constant(0.01), Expr::identifier("L")));
-  machine.barrier_time = Expr::call("log2", {Expr::identifier("P")});
-  return machine;
 }
 
 TEST(ApproximateModel, IndependentThenSerialNeighborAgreesWithSampling) {
@@ -218,11 +145,11 @@ TEST(ApproximateModel, IndependentThenSerialNeighborAgreesWithSampling) {
   auto b = unit_phase("b", models::Scheme::NeighborTorus, erlang(3, 1), Expr::constant(9));
   b.volume = Expr::constant(40);
   program.phases.emplace("b", b);
-  program.pattern = sequence({phase_ref("a"), repeat(phase_ref("b"), Expr::constant(3)), sync(), phase_ref("a")});
+  program.pattern = sequence({phase_ref("a"), repeat(phase_ref("b"), Expr::constant(3)), sync_point(), phase_ref("a")});
   program.concatenations[{"a", "b"}] = models::Concatenation::Serial;
   program.concatenations[{"b", "b"}] = models::Concatenation::Torus;
   for (int p : {1, 2, 4, 5}) {
-    expect_agrees_with_sampling(program, cluster(), environment({}), p, "independent+torus");
+    expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "independent+torus");
   }
 }
 
@@ -238,7 +165,7 @@ TEST(ApproximateModel, PairedAgreesWithSampling) {
   w.dependent = models::Subtask{fixed(0.5), Expr::constant(8)};
   program.phases.emplace("w", w);
   program.pattern = phase_ref("w");
-  for (int p : {1, 3, 4}) expect_agrees_with_sampling(program, cluster(), environment({}), p, "paired");
+  for (int p : {1, 3, 4}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "paired");
 }
 
 TEST(ApproximateModel, PipelineAndForkJoinAgreeWithSampling) {
@@ -262,8 +189,8 @@ TEST(ApproximateModel, PipelineAndForkJoinAgreeWithSampling) {
   fork.join = fixed(0.25);
   fork.volume = Expr::constant(0);
   program.phases.emplace("fork", fork);
-  program.pattern = sequence({phase_ref("pipe"), sync(), phase_ref("fork")});
-  for (int p : {1, 2, 3, 6}) expect_agrees_with_sampling(program, cluster(), environment({}), p, "pipeline+fork-join");
+  program.pattern = sequence({phase_ref("pipe"), sync_point(), phase_ref("fork")});
+  for (int p : {1, 2, 3, 6}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "pipeline+fork-join");
 }
 
 TEST(ApproximateModel, ArbitraryAndBranchesAgreeWithSampling) {
@@ -285,11 +212,11 @@ TEST(ApproximateModel, ArbitraryAndBranchesAgreeWithSampling) {
   alternatives.probabilities = {Expr::constant(0.3), Expr::constant(0.7)};
   alternatives.children = {phase_ref("dag"), phase_ref("s")};
   program.pattern = sequence({phase_ref("s"), repeat(alternatives, Expr::constant(2))});
-  for (int p : {1, 2, 3}) expect_agrees_with_sampling(program, cluster(), environment({}), p, "arbitrary+branch");
+  for (int p : {1, 2, 3}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "arbitrary+branch");
 }
 
 TEST(ApproximateModel, InvalidBoundValuesAreReportedWithTheirPlace) {
-  models::Program program = neighbor_example();
+  models::Program program = neighbor_program();
   program.pattern.location = {"neighbor.pdl", 3, 7};
   EXPECT_THROW(scaling::approximate_model(program, models::ideal_machine(),
                                           environment({{"columns", 10.0}, {"iterations", 2.5}}), 2),

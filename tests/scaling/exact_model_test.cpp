@@ -10,80 +10,13 @@
 
 #include "solvers/monte_carlo.hpp"
 #include "solvers/series_parallel_solver.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
 
+using namespace test_support;
+
 using models::Expr;
-
-models::RuntimeSpec spec(models::DistKind kind, std::vector<double> params) {
-  models::RuntimeSpec result;
-  result.kind = kind;
-  for (double v : params) result.params.push_back(Expr::constant(v));
-  return result;
-}
-models::RuntimeSpec erlang(double k, double scale) { return spec(models::DistKind::Erlang, {k, scale}); }
-models::RuntimeSpec exponential(double mean) { return spec(models::DistKind::Exponential, {mean}); }
-models::RuntimeSpec fixed(double value) { return spec(models::DistKind::Deterministic, {value}); }
-
-models::PatternNode phase_ref(const std::string& name) {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::PhaseRef;
-  node.phase = name;
-  return node;
-}
-models::PatternNode repeat(models::PatternNode body, Expr count) {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::Repeat;
-  node.count = std::move(count);
-  node.children = {std::move(body)};
-  return node;
-}
-models::PatternNode sequence(std::vector<models::PatternNode> children) {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::Sequence;
-  node.children = std::move(children);
-  return node;
-}
-models::PatternNode sync() {
-  models::PatternNode node;
-  node.kind = models::PatternNode::Kind::Sync;
-  return node;
-}
-models::WorkPhase unit_phase(const std::string& name, models::Scheme scheme, models::RuntimeSpec runtime, Expr units) {
-  models::WorkPhase w;
-  w.name = name;
-  w.scheme = scheme;
-  w.runtime = std::move(runtime);
-  w.units = std::move(units);
-  w.volume = Expr::constant(0);
-  return w;
-}
-
-// The paper's section 5.1 example.
-models::Program neighbor_example(models::Scheme scheme = models::Scheme::Neighbor) {
-  models::Program program;
-  program.name = "neighbor";
-  program.phases.emplace("w", unit_phase("w", scheme, erlang(8, 1), Expr::identifier("columns")));
-  program.pattern = repeat(phase_ref("w"), Expr::identifier("iterations"));
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
-
-models::Environment environment(std::map<std::string, double, std::less<>> values) {
-  models::Environment result;
-  result.values = std::move(values);
-  result.values["RTFactor"] = 1.0;
-  return result;
-}
-
-models::Machine cluster() {
-  models::Machine machine = models::ideal_machine();
-  machine.name = "cluster";
-  machine.communication_time =
-      Expr::add(Expr::constant(0.5), Expr::multiply(Expr::constant(0.01), Expr::identifier("L")));
-  machine.barrier_time = Expr::call("log2", {Expr::identifier("P")});
-  return machine;
-}
 
 const graph::TaskGraph& only_graph(const scaling::ExactModel& model) {
   EXPECT_EQ(model.scenarios.size(), 1u);
@@ -94,7 +27,7 @@ const graph::TaskGraph& only_graph(const scaling::ExactModel& model) {
 int column_of(const graph::TaskNode& node) { return std::stoi(node.label.substr(node.label.find(" u") + 2)); }
 
 TEST(ExactModel, PaperFigure13TwoProcessorsDependOnlyBetweenColumns5And6) {
-  const auto model = scaling::exact_model(neighbor_example(), models::ideal_machine(),
+  const auto model = scaling::exact_model(neighbor_program(), models::ideal_machine(),
                                           environment({{"columns", 10.0}, {"iterations", 2.0}}), 2);
   const graph::TaskGraph& g = only_graph(model);
   EXPECT_EQ(g.node_count(), 20u);
@@ -117,7 +50,7 @@ TEST(ExactModel, PaperFigure13TwoProcessorsDependOnlyBetweenColumns5And6) {
 
 TEST(ExactModel, ProcessorsRunTheirBlocksLeftToRightEveryIteration) {
   const int p = 3, columns = 10, iterations = 3;
-  const auto model = scaling::exact_model(neighbor_example(), models::ideal_machine(),
+  const auto model = scaling::exact_model(neighbor_program(), models::ideal_machine(),
                                           environment({{"columns", columns}, {"iterations", iterations}}), p);
   const graph::TaskGraph& g = only_graph(model);
   ASSERT_EQ(g.node_count(), static_cast<std::size_t>(columns * iterations));
@@ -155,7 +88,7 @@ TEST(ExactModel, ProcessorsRunTheirBlocksLeftToRightEveryIteration) {
 }
 
 TEST(ExactModel, TorusWrapsAround) {
-  const auto model = scaling::exact_model(neighbor_example(models::Scheme::NeighborTorus), models::ideal_machine(),
+  const auto model = scaling::exact_model(neighbor_program(models::Scheme::NeighborTorus), models::ideal_machine(),
                                           environment({{"columns", 6.0}, {"iterations", 2.0}}), 3);
   const graph::TaskGraph& g = only_graph(model);
   bool wrapped = false;
@@ -168,9 +101,9 @@ TEST(ExactModel, TorusWrapsAround) {
 }
 
 TEST(ExactModel, CommunicationNodesOnlyOnInterProcessorArcs) {
-  models::Program program = neighbor_example();
+  models::Program program = neighbor_program();
   std::get<models::WorkPhase>(program.phases.at("w")).volume = Expr::constant(100);
-  const auto model = scaling::exact_model(program, cluster(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 4);
+  const auto model = scaling::exact_model(program, cluster_machine(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 4);
   const graph::TaskGraph& g = only_graph(model);
   int messages = 0;
   for (graph::NodeId v = 0; v < g.node_count(); ++v) {
@@ -194,7 +127,7 @@ TEST(ExactModel, CommunicationNodesOnlyOnInterProcessorArcs) {
   // 3 inner boundaries, 2 directions, 2 iteration changes.
   EXPECT_EQ(messages, 3 * 2 * 2);
   // On one processor there is nothing to send.
-  const auto sequential = scaling::exact_model(program, cluster(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 1);
+  const auto sequential = scaling::exact_model(program, cluster_machine(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 1);
   EXPECT_EQ(only_graph(sequential).node_count(), 36u);
   EXPECT_EQ(only_graph(sequential).arc_count(), 35u);
 }
@@ -203,9 +136,9 @@ TEST(ExactModel, BarrierAndSerialConcatenations) {
   models::Program program;
   program.phases.emplace("a", unit_phase("a", models::Scheme::Independent, exponential(1), Expr::constant(8)));
   program.phases.emplace("b", unit_phase("b", models::Scheme::Independent, exponential(1), Expr::constant(8)));
-  program.pattern = sequence({phase_ref("a"), phase_ref("b"), sync(), phase_ref("a")});
+  program.pattern = sequence({phase_ref("a"), phase_ref("b"), sync_point(), phase_ref("a")});
   program.concatenations[{"a", "b"}] = models::Concatenation::Serial;
-  const auto model = scaling::exact_model(program, cluster(), environment({}), 4);
+  const auto model = scaling::exact_model(program, cluster_machine(), environment({}), 4);
   const graph::TaskGraph& g = only_graph(model);
   int barriers = 0;
   for (graph::NodeId v = 0; v < g.node_count(); ++v) {
@@ -309,9 +242,9 @@ TEST(ExactModel, EverySchemeBuildsAndSimulates) {
     dag.arcs.push_back({from, to, Expr::constant(100), {}});
   }
   program.phases.emplace("dag", dag);
-  program.pattern = sequence({phase_ref("pipe"), sync(), phase_ref("fork"), sync(), phase_ref("paired"), sync(), phase_ref("dag")});
+  program.pattern = sequence({phase_ref("pipe"), sync_point(), phase_ref("fork"), sync_point(), phase_ref("paired"), sync_point(), phase_ref("dag")});
   for (int p : {1, 2, 3, 6}) {
-    const auto model = scaling::exact_model(program, cluster(), environment({}), p);
+    const auto model = scaling::exact_model(program, cluster_machine(), environment({}), p);
     const graph::TaskGraph& g = only_graph(model);
     int tasks = 0;
     for (graph::NodeId v = 0; v < g.node_count(); ++v) {
@@ -339,12 +272,12 @@ solvers::MonteCarloSummary simulate(const scaling::ExactModel& model, std::int64
 
 TEST(ExactModel, OneProcessorHasTheApproximateModelsMean) {
   const auto env = environment({{"columns", 10.0}, {"iterations", 2.0}});
-  const auto model = scaling::exact_model(neighbor_example(), models::ideal_machine(), env, 1);
+  const auto model = scaling::exact_model(neighbor_program(), models::ideal_machine(), env, 1);
   EXPECT_EQ(only_graph(model).arc_count(), 19u);  // one chain
   const auto s = simulate(model, 100000, 3);
   EXPECT_NEAR(s.mean, 160.0, 4 * s.standard_error);
   const auto approximate = solvers::solve_series_parallel(
-      scaling::approximate_model(neighbor_example(), models::ideal_machine(), env, 1), {});
+      scaling::approximate_model(neighbor_program(), models::ideal_machine(), env, 1), {});
   EXPECT_DOUBLE_EQ(approximate.mean, 160.0);
 }
 
@@ -357,10 +290,10 @@ TEST(ExactModel, MeanIsBelowTheApproximateModel) {
     for (int iterations : {2, 4, 8}) {
       for (int p = 1; p <= 10; ++p) {
         const auto env = environment({{"columns", 10.0}, {"iterations", iterations}});
-        const auto exact = simulate(scaling::exact_model(neighbor_example(), models::ideal_machine(), env, p, options),
+        const auto exact = simulate(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p, options),
                                     20000, static_cast<std::uint64_t>(100 * iterations + p));
         const auto approximate = solvers::solve_series_parallel(
-            scaling::approximate_model(neighbor_example(), models::ideal_machine(), env, p), {});
+            scaling::approximate_model(neighbor_program(), models::ideal_machine(), env, p), {});
         EXPECT_LE(exact.mean, approximate.upper + 3 * exact.standard_error)
             << "p = " << p << ", " << iterations << " iterations";
       }
@@ -387,7 +320,7 @@ TEST(ExactModel, AlternatingOrderLiesWithinThePapersBoundsOfTable2) {
   for (int column = 0; column < 3; ++column) {
     for (int p = 1; p <= 10; ++p) {
       const auto env = environment({{"columns", 10.0}, {"iterations", iterations[column]}});
-      const auto s = simulate(scaling::exact_model(neighbor_example(), models::ideal_machine(), env, p, alternating), 100000,
+      const auto s = simulate(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p, alternating), 100000,
                               static_cast<std::uint64_t>(1000 + 10 * column + p));
       // The paper rounds to one decimal (0.05) or to whole numbers in the 8-iteration column.
       const double rounding = column == 2 ? 0.5 : 0.05;
@@ -412,17 +345,17 @@ TEST(ExactModel, PaperTable1Comparison) {
   alternate.neighbor_order = scaling::NeighborOrder::Alternating;
   for (int p = 2; p <= 4; ++p) {
     const auto env = environment({{"columns", 10.0}, {"iterations", 2.0}});
-    const auto a = simulate(scaling::exact_model(neighbor_example(), models::ideal_machine(), env, p), 400'000,
+    const auto a = simulate(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p), 400'000,
                             static_cast<std::uint64_t>(p));
     EXPECT_NEAR(a.mean, left_to_right[p - 2], 3 * a.standard_error + 0.01) << "p = " << p;
-    const auto b = simulate(scaling::exact_model(neighbor_example(), models::ideal_machine(), env, p, alternate),
+    const auto b = simulate(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p, alternate),
                             400'000, static_cast<std::uint64_t>(p));
     EXPECT_NEAR(b.mean, alternating[p - 2], 3 * b.standard_error + 0.01) << "p = " << p;
   }
 }
 
 TEST(ExactModel, LargeNeighborModelHasEveryTask) {
-  const auto model = scaling::exact_model(neighbor_example(), models::ideal_machine(),
+  const auto model = scaling::exact_model(neighbor_program(), models::ideal_machine(),
                                           environment({{"columns", 1000.0}, {"iterations", 100.0}}), 64);
   const graph::TaskGraph& g = only_graph(model);
   EXPECT_EQ(g.node_count(), 100000u);
@@ -431,10 +364,10 @@ TEST(ExactModel, LargeNeighborModelHasEveryTask) {
 }
 
 TEST(ExactModel, InvalidValuesAreReported) {
-  EXPECT_THROW(scaling::exact_model(neighbor_example(), models::ideal_machine(),
+  EXPECT_THROW(scaling::exact_model(neighbor_program(), models::ideal_machine(),
                                     environment({{"columns", 10.5}, {"iterations", 2.0}}), 2),
                scaling::ScalingError);
-  EXPECT_THROW(scaling::exact_model(neighbor_example(), models::ideal_machine(),
+  EXPECT_THROW(scaling::exact_model(neighbor_program(), models::ideal_machine(),
                                     environment({{"columns", 10.0}, {"iterations", 2.0}}), 0),
                std::invalid_argument);
 }

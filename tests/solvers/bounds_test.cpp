@@ -15,8 +15,11 @@
 #include "scaling/exact_model.hpp"
 #include "solvers/monte_carlo.hpp"
 #include "solvers/series_parallel_solver.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
+
+using namespace test_support;
 
 namespace d = distributions;
 using graph::NodeId;
@@ -293,41 +296,6 @@ TEST(Bounds, SameFiguresWhateverTheThreads) {
 
 // ---- The paper's section 5.1 example -----------------------------------------------------
 
-models::RuntimeSpec erlang_spec(double k, double scale) {
-  models::RuntimeSpec result;
-  result.kind = models::DistKind::Erlang;
-  result.params = {models::Expr::constant(k), models::Expr::constant(scale)};
-  return result;
-}
-
-models::Program neighbor_example() {
-  models::Program program;
-  program.name = "neighbor";
-  models::WorkPhase w;
-  w.name = "w";
-  w.scheme = models::Scheme::Neighbor;
-  w.runtime = erlang_spec(8, 1);
-  w.units = models::Expr::identifier("columns");
-  w.volume = models::Expr::constant(0);
-  program.phases.emplace("w", w);
-  models::PatternNode ref;
-  ref.kind = models::PatternNode::Kind::PhaseRef;
-  ref.phase = "w";
-  models::PatternNode repeat;
-  repeat.kind = models::PatternNode::Kind::Repeat;
-  repeat.count = models::Expr::identifier("iterations");
-  repeat.children = {ref};
-  program.pattern = repeat;
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
-
-models::Environment environment(double columns, double iterations) {
-  models::Environment result;
-  result.values = {{"columns", columns}, {"iterations", iterations}, {"RTFactor", 1.0}};
-  return result;
-}
-
 // Table 2 of the paper ("Results of Bounding Methods"), p = 1..10: lower, upper for 2, 4 and 8
 // iterations (p = 1 is exact).
 constexpr double kTable2[10][3][2] = {
@@ -343,14 +311,14 @@ constexpr double kTable2[10][3][2] = {
     {{23.7, 24.7}, {44.7, 48.1}, {85.8, 96.1}}};
 
 TEST(Bounds, PaperSection51BracketsMonteCarloBelowTheApproximation) {
-  const models::Program program = neighbor_example();
+  const models::Program program = neighbor_program();
   const models::Machine machine = models::ideal_machine();
   const int iterations[3] = {2, 4, 8};
   std::printf("| p | iterations | paper lower | paper upper | paper width | ours lower | ours upper | ours width | methods | Monte Carlo | approximate |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int column = 0; column < 3; ++column) {
     for (int p = 1; p <= 10; ++p) {
-      const models::Environment env = environment(10, iterations[column]);
+      const models::Environment env = neighbor_environment(10, iterations[column]);
       const scaling::ExactModel exact = scaling::exact_model(program, machine, env, p);
       ASSERT_EQ(exact.scenarios.size(), 1u);
       const graph::TaskGraph& g = exact.scenarios.front().graph;

@@ -12,8 +12,11 @@
 #include "distributions/distribution.hpp"
 #include "scaling/exact_model.hpp"
 #include "solvers/monte_carlo.hpp"
+#include "tests/support/program_builders.hpp"
 
 namespace {
+
+using namespace test_support;
 
 namespace d = distributions;
 using graph::NodeKind;
@@ -238,38 +241,13 @@ TEST(StateSpace, RejectsInvalidInput) {
 
 using models::Expr;
 
-models::Program neighbor_example() {
-  models::RuntimeSpec runtime;
-  runtime.kind = models::DistKind::Erlang;
-  runtime.params = {Expr::constant(8), Expr::constant(1)};
-  models::WorkPhase w;
-  w.name = "w";
-  w.scheme = models::Scheme::Neighbor;
-  w.runtime = runtime;
-  w.units = Expr::identifier("columns");
-  w.volume = Expr::constant(0);
-  models::PatternNode ref;
-  ref.kind = models::PatternNode::Kind::PhaseRef;
-  ref.phase = "w";
-  models::PatternNode repeat;
-  repeat.kind = models::PatternNode::Kind::Repeat;
-  repeat.count = Expr::identifier("iterations");
-  repeat.children = {ref};
-  models::Program program;
-  program.name = "neighbor";
-  program.phases.emplace("w", w);
-  program.pattern = repeat;
-  program.concatenations[{"w", "w"}] = models::Concatenation::Neighbor;
-  return program;
-}
-
 scaling::ExactModel example_model(int iterations, int p,
                                   scaling::NeighborOrder order = scaling::NeighborOrder::LeftToRight) {
   models::Environment env;
   env.values = {{"columns", 10.0}, {"iterations", static_cast<double>(iterations)}, {"RTFactor", 1.0}};
   scaling::ExactModelOptions options;
   options.neighbor_order = order;
-  return scaling::exact_model(neighbor_example(), models::ideal_machine(), env, p, options);
+  return scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p, options);
 }
 
 std::vector<solvers::WeightedGraph> scenarios_of(const scaling::ExactModel& model) {
