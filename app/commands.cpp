@@ -563,7 +563,9 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
 
   // Every (machine, combination of swept values) and, for --loss, every phase alone on it.
   // The loss programs live in a deque so that the cases' pointers stay valid.
-  const std::vector<std::string> phases = options.loss ? pattern_phases(program) : std::vector<std::string>{};
+  std::vector<std::string> phases = options.loss ? pattern_phases(program) : std::vector<std::string>{};
+  // The barriers alone (every phase free): what synchronisation costs by itself.
+  if (options.loss && pattern_has_sync(program)) phases.push_back(kBarriersOnly);
   std::deque<models::Program> loss_programs;
   std::vector<Case> cases;
   for (std::size_t m = 0; m < machines.size(); ++m) {

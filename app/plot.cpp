@@ -225,7 +225,7 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
     efficiency_ticks.push_back(efficiency_ticks.back() + (efficiency_ticks[1] - efficiency_ticks[0]));
   }
 
-  constexpr double kWidth = 960, kHeight = 860;
+  constexpr double kWidth = 960, kHeight = 820;
   const Panel speedup_panel{90, 90, 600, 320, p_low, p_high, 0, speedup_ticks.back()};
   const Panel efficiency_panel{90, 500, 600, 260, p_low, p_high, 0, efficiency_ticks.back()};
 

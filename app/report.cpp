@@ -262,8 +262,8 @@ std::string loss_table(const SweepResult& sweep, const ReportInputs& inputs) {
     }
   }
   out += align(cells, keys.size(), inputs.machines.size() > 1 ? 1 : 0);
-  out += "share: the phase alone's runtime / the whole program's; the shares need not add up to 1 "
-         "(barriers stay in every case, and a maximum over processors is not additive)\n";
+  out += "share: the phase alone's runtime / the whole program's. SYNC: every phase free, the barriers alone; "
+         "they stay in every phase's case too, so the shares need not add up to 1 (nor do maxima over processors)\n";
   return out;
 }
 

@@ -123,7 +123,14 @@ void make_free(models::WorkPhase& phase) {
   for (models::Arc& arc : phase.arcs) arc.volume = none;
 }
 
+bool has_sync(const models::PatternNode& node) {
+  if (node.kind == models::PatternNode::Kind::Sync) return true;
+  return std::any_of(node.children.begin(), node.children.end(), has_sync);
+}
+
 }  // namespace
+
+bool pattern_has_sync(const models::Program& program) { return has_sync(program.pattern); }
 
 std::vector<std::string> pattern_phases(const models::Program& program) {
   std::vector<std::string> names;

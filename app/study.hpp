@@ -45,6 +45,13 @@ std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
 // The names of the program's phases that the execution pattern runs, in order of first use.
 std::vector<std::string> pattern_phases(const models::Program& program);
 
+// The name --loss gives the case where every phase is free and only the barriers (SYNC) cost:
+// SYNC is a keyword, so no phase has this name.
+inline constexpr const char* kBarriersOnly = "SYNC";
+
+// True when the execution pattern has a SYNC.
+bool pattern_has_sync(const models::Program& program);
+
 // The program with every phase except `kept` made free: runtimes DETERMINISTIC(0) and
 // communication volumes 0 (so no message either). Barriers (SYNC) still cost what the machine
 // says. This is the paper's loss analysis (section 5): "the execution time of all program
