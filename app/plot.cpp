@@ -220,10 +220,13 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   const std::vector<double> x_ticks = nice_ticks(p_low, p_high, 8, true);
   std::vector<double> speedup_ticks = nice_ticks(0, speedup_high * 1.05, 6, false);
   std::vector<double> efficiency_ticks = nice_ticks(0, std::min(efficiency_high, 1.5) * 1.02, 5, false);
-  if (speedup_ticks.back() < speedup_high) speedup_ticks.push_back(speedup_ticks.back() + (speedup_ticks[1] - speedup_ticks[0]));
-  if (efficiency_ticks.back() < std::min(efficiency_high, 1.5)) {
-    efficiency_ticks.push_back(efficiency_ticks.back() + (efficiency_ticks[1] - efficiency_ticks[0]));
-  }
+  // One more tick when the highest figure would touch the frame: a curve (or the ideal
+  // efficiency 1) drawn on the border reads as clipped.
+  const auto headroom = [](std::vector<double>& ticks, double high) {
+    if (ticks.size() >= 2 && ticks.back() < high * 1.04) ticks.push_back(ticks.back() + (ticks[1] - ticks[0]));
+  };
+  headroom(speedup_ticks, speedup_high);
+  headroom(efficiency_ticks, std::min(efficiency_high, 1.5));
 
   constexpr double kWidth = 960, kHeight = 820;
   const Panel speedup_panel{90, 90, 600, 320, p_low, p_high, 0, speedup_ticks.back()};
