@@ -506,6 +506,11 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
     if (options.iso_variable.empty()) {
       return usage_error("--isoefficiency needs --iso-variable NAME: the variable that sets the problem size");
     }
+    for (const std::string& set : options.sets) {
+      if (set.substr(0, set.find('=')) == options.iso_variable) {
+        return usage_error(fmt::format("--iso-variable {}: the variable is also bound by --set", options.iso_variable));
+      }
+    }
     if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
       return usage_error(fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max));
     }

@@ -21,11 +21,16 @@ int main(int argc, char** argv) {
                              "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
   cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
       ->excludes(check);
-  cli.add_option("--set", options.sets, "bind a variable: --set name=value (repeatable)")->type_name("NAME=VALUE");
+  // Repeatable options take one value per occurrence, so that `--machine A.machine prog.pdl`
+  // leaves the program to the positional argument.
+  cli.add_option("--set", options.sets, "bind a variable: --set name=value (repeatable)")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
   cli.add_option("--machine", options.machine_files,
                  "the machine file (default: the built-in ideal machine); repeat it to compare machines side by "
                  "side in one table and one chart")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      ->allow_extra_args(false);
   int pmax = 0;
   auto* pmax_option =
       cli.add_option("--pmax", pmax, "analyse p = 1..N processors (default 16)")->type_name("N");
@@ -38,7 +43,8 @@ int main(int argc, char** argv) {
   cli.add_option("--sweep", options.sweeps,
                  "analyse every value of a program variable (repeatable: every combination); LIST is comma-separated "
                  "v, a..b, a..b:step or a..b*factor, e.g. columns=10,20,40..160*2")
-      ->type_name("NAME=LIST");
+      ->type_name("NAME=LIST")
+      ->allow_extra_args(false);
   cli.add_flag("--loss", options.loss,
                "loss analysis (paper section 5): per phase, its speedup with every other phase costing 0, and its "
                "share of the runtime");

@@ -136,17 +136,33 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
                        upper, lower, one.colour, escape(one.label + " interval"));
   }
   for (const Series& one : series) {
-    std::string points;
+    // A polyline through the solved points; where a method has a hole (a p it could not
+    // solve between two it could), a path with one piece per run, so the hole stays visible.
+    std::string points, pieces;
+    bool gap = false, broken = false;
     for (std::size_t i = 0; i < one.p.size(); ++i) {
-      if (!std::isfinite(one.speedup[i])) continue;
+      if (!std::isfinite(one.speedup[i])) {
+        gap = !points.empty();
+        continue;
+      }
+      const std::string here = point(panel.x(one.p[i]), panel.y(value(one.p[i], one.speedup[i])));
+      broken = broken || gap;
+      pieces += (pieces.empty() || gap) ? (pieces.empty() ? "M" : " M") : " L";
+      pieces += here;
+      gap = false;
       if (!points.empty()) points += ' ';
-      points += point(panel.x(one.p[i]), panel.y(value(one.p[i], one.speedup[i])));
+      points += here;
     }
     if (points.empty()) continue;
-    out += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}><title>{}</title></polyline>\n",
-                       points, one.colour,
-                       one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash),
-                       escape(one.label));
+    const std::string style = fmt::format(
+        "fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}", one.colour,
+        one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash));
+    if (broken) {
+      out += fmt::format("<path class=\"series\" d=\"{}\" {}><title>{}</title></path>\n", pieces, style, escape(one.label));
+    } else {
+      out += fmt::format("<polyline class=\"series\" points=\"{}\" {}><title>{}</title></polyline>\n", points, style,
+                         escape(one.label));
+    }
     if (one.p.size() <= 24) {
       for (std::size_t i = 0; i < one.p.size(); ++i) {
         if (!std::isfinite(one.speedup[i])) continue;

@@ -435,6 +435,14 @@ TEST(Isoefficiency, BadRequestsExitTwo) {
     EXPECT_EQ(run.status, app::kExitInput) << message;
     EXPECT_NE(run.err.find(message), std::string::npos) << run.err;
   }
+  app::Options with_set = neighbor("2");
+  with_set.isoefficiency = 0.5;
+  with_set.iso_variable = "columns";
+  with_set.sets = {"columns=4"};
+  const Outcome set_run = analyse(with_set);
+  EXPECT_EQ(set_run.status, app::kExitInput);
+  EXPECT_NE(set_run.err.find("--iso-variable columns: the variable is also bound by --set"), std::string::npos)
+      << set_run.err;
   app::Options with_plot = neighbor("2");
   with_plot.isoefficiency = 0.5;
   with_plot.iso_variable = "columns";
@@ -576,6 +584,30 @@ TEST_F(PlotFile, ASweptSizeIsALinePerValue) {
   for (const char* entry : {">columns=10<", ">columns=20<", ">columns=40<"}) {
     EXPECT_NE(svg.find(entry), std::string::npos) << entry;
   }
+}
+
+TEST(Plot, AHoleInASeriesStaysAHole) {
+  app::SweepResult sweep;
+  sweep.cases.push_back({"ideal", "", {}, ""});
+  for (int p = 1; p <= 3; ++p) {
+    app::Row row;
+    row.p = p;
+    row.result.method = solvers::Method::Approximate;
+    row.result.solved = p != 2;
+    if (p != 2) row.speedup = p == 1 ? 1.0 : 2.5;
+    sweep.rows.push_back(row);
+  }
+  app::ReportInputs inputs;
+  inputs.program_name = "holes";
+  inputs.machines = {{"ideal", ""}};
+  inputs.options.processors = {1, 2, 3};
+  inputs.options.methods = {solvers::Method::Approximate};
+  const std::string svg = app::render_plot(sweep, inputs);
+  EXPECT_EQ(count(svg, "<polyline class=\"series\""), 0u);
+  EXPECT_EQ(count(svg, "<path class=\"series\" d=\"M"), 2u);  // speedup and efficiency
+  const std::size_t at = svg.find("<path class=\"series\" d=\"M");
+  EXPECT_NE(svg.find(" M", at + 25), std::string::npos) << svg.substr(at, 120);
+  EXPECT_EQ(svg.substr(at, 120).find(" L"), std::string::npos) << svg.substr(at, 120);
 }
 
 TEST_F(PlotFile, AnUnwritablePlotExitsTwoAndWritesNothing) {
