@@ -68,6 +68,7 @@ struct Series {
   std::string colour;
   std::string dash;
   bool band = false;  // bounds and Monte Carlo: their interval shaded
+  std::vector<double> x;  // where the points are drawn: p, or the swept value
   std::vector<double> p;
   std::vector<double> speedup;
   std::vector<std::optional<std::pair<double, double>>> interval;  // speedup interval
@@ -125,11 +126,11 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
     for (std::size_t i = 0; i < one.p.size(); ++i) {
       if (!one.interval[i]) continue;
       upper += upper.empty() ? "M" : " L";
-      upper += point(panel.x(one.p[i]), panel.y(value(one.p[i], one.interval[i]->second)));
+      upper += point(panel.x(one.x[i]), panel.y(value(one.p[i], one.interval[i]->second)));
     }
     for (std::size_t i = one.p.size(); i-- > 0;) {
       if (!one.interval[i]) continue;
-      lower += " L" + point(panel.x(one.p[i]), panel.y(value(one.p[i], one.interval[i]->first)));
+      lower += " L" + point(panel.x(one.x[i]), panel.y(value(one.p[i], one.interval[i]->first)));
     }
     if (upper.empty()) continue;
     out += fmt::format("<path class=\"band\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"><title>{}</title></path>\n",
@@ -145,7 +146,7 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
         gap = !points.empty();
         continue;
       }
-      const std::string here = point(panel.x(one.p[i]), panel.y(value(one.p[i], one.speedup[i])));
+      const std::string here = point(panel.x(one.x[i]), panel.y(value(one.p[i], one.speedup[i])));
       broken = broken || gap;
       pieces += (pieces.empty() || gap) ? (pieces.empty() ? "M" : " M") : " L";
       pieces += here;
@@ -166,7 +167,7 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
     if (one.p.size() <= 24) {
       for (std::size_t i = 0; i < one.p.size(); ++i) {
         if (!std::isfinite(one.speedup[i])) continue;
-        out += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n", panel.x(one.p[i]),
+        out += fmt::format("<circle cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"2.5\" fill=\"{}\"/>\n", panel.x(one.x[i]),
                            panel.y(value(one.p[i], one.speedup[i])), one.colour);
       }
     }
@@ -177,50 +178,88 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
 }  // namespace
 
 std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
-  // The curves: every whole-program case (machine, swept values) and method.
+  // The curves: every whole-program case (machine, swept values) and method. With one
+  // processor count and one swept variable the x axis is that variable instead of p: a line
+  // per machine and method across the sizes.
   std::vector<std::size_t> cases;
   for (std::size_t c = 0; c < sweep.cases.size(); ++c) {
     if (sweep.cases[c].phase.empty()) cases.push_back(c);
   }
   const std::vector<solvers::Method>& methods = inputs.options.methods;
   const std::size_t per_case = sweep.cases.empty() ? 0 : sweep.rows.size() / sweep.cases.size();
-  // One case: a colour per method. Several: a colour per case and a dash per method.
-  const bool colour_by_method = cases.size() == 1;
+  const bool against_size = inputs.options.processors.size() == 1 && inputs.sweeps.size() == 1 &&
+                            inputs.sweeps.front().values.size() > 1;
+  // The groups of cases that make one line each: every case, or (against the size) every machine.
+  std::vector<std::vector<std::size_t>> groups;
+  for (std::size_t c : cases) {
+    if (against_size && !groups.empty() && sweep.cases[groups.back().front()].machine == sweep.cases[c].machine) {
+      groups.back().push_back(c);
+    } else {
+      groups.push_back({c});
+    }
+  }
+  // One group: a colour per method. Several: a colour per group and a dash per method.
+  const bool colour_by_method = groups.size() == 1;
   std::vector<Series> series;
-  for (std::size_t n = 0; n < cases.size(); ++n) {
-    const CaseLabel& label = sweep.cases[cases[n]];
-    std::string case_name;
-    if (inputs.machines.size() > 1) case_name = label.machine;
-    for (const auto& [name, value] : label.swept) {
-      case_name += fmt::format("{}{}={:g}", case_name.empty() ? "" : ", ", name, value);
+  for (std::size_t n = 0; n < groups.size(); ++n) {
+    const CaseLabel& label = sweep.cases[groups[n].front()];
+    std::string group_name;
+    if (inputs.machines.size() > 1) group_name = label.machine;
+    if (!against_size) {
+      for (const auto& [name, value] : label.swept) {
+        group_name += fmt::format("{}{}={:g}", group_name.empty() ? "" : ", ", name, value);
+      }
     }
     for (std::size_t k = 0; k < methods.size(); ++k) {
       Series one;
-      const std::string method_name = methods.size() > 1 || case_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
-      one.label = case_name.empty() ? method_name : method_name.empty() ? case_name : case_name + " · " + method_name;
+      const std::string method_name = methods.size() > 1 || group_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
+      one.label = group_name.empty() ? method_name : method_name.empty() ? group_name : group_name + " · " + method_name;
       one.colour = kColours[(colour_by_method ? k : n) % std::size(kColours)];
       one.dash = colour_by_method ? "" : dash_of(methods[k]);
       if (colour_by_method && methods[k] == solvers::Method::Bounds) one.dash = dash_of(methods[k]);
       one.band = methods[k] == solvers::Method::Bounds || methods[k] == solvers::Method::MonteCarlo;
-      for (std::size_t r = k; r < per_case; r += methods.size()) {
-        const Row& row = sweep.rows[cases[n] * per_case + r];
-        one.p.push_back(row.p);
-        one.speedup.push_back(row.speedup.value_or(std::nan("")));
-        one.interval.push_back(row.speedup_lower && row.speedup_upper
-                                   ? std::optional<std::pair<double, double>>({*row.speedup_lower, *row.speedup_upper})
-                                   : std::nullopt);
+      struct Point {
+        double x, p, speedup;
+        std::optional<std::pair<double, double>> interval;
+      };
+      std::vector<Point> points;
+      for (std::size_t c : groups[n]) {
+        for (std::size_t r = k; r < per_case; r += methods.size()) {
+          const Row& row = sweep.rows[c * per_case + r];
+          points.push_back({against_size ? sweep.cases[c].swept.front().second : static_cast<double>(row.p),
+                            static_cast<double>(row.p), row.speedup.value_or(std::nan("")),
+                            row.speedup_lower && row.speedup_upper
+                                ? std::optional<std::pair<double, double>>({*row.speedup_lower, *row.speedup_upper})
+                                : std::nullopt});
+        }
+      }
+      // Swept values come in the order the user gave them; a line runs left to right.
+      std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+      for (const Point& point : points) {
+        one.x.push_back(point.x);
+        one.p.push_back(point.p);
+        one.speedup.push_back(point.speedup);
+        one.interval.push_back(point.interval);
       }
       series.push_back(std::move(one));
     }
   }
 
-  // The ranges: p as analysed; speedup from 0 to the highest figure (the ideal line is clipped
+  // The ranges: x as analysed; speedup from 0 to the highest figure (the ideal line is clipped
   // rather than allowed to squash curves far below it), efficiency from 0 to at least 1.
-  double p_low = 1, p_high = 1, speedup_high = 1, efficiency_high = 1;
-  if (!inputs.options.processors.empty()) {
-    p_low = inputs.options.processors.front();
-    p_high = inputs.options.processors.back();
+  double x_low = 1, x_high = 1, speedup_high = 1, efficiency_high = 1;
+  bool integers = true;
+  if (against_size) {
+    const std::vector<double>& values = inputs.sweeps.front().values;
+    x_low = *std::min_element(values.begin(), values.end());
+    x_high = *std::max_element(values.begin(), values.end());
+    integers = std::all_of(values.begin(), values.end(), [](double v) { return v == std::round(v); });
+  } else if (!inputs.options.processors.empty()) {
+    x_low = inputs.options.processors.front();
+    x_high = inputs.options.processors.back();
   }
+  const double only_p = inputs.options.processors.empty() ? 1.0 : inputs.options.processors.front();
+  if (against_size) speedup_high = std::max(speedup_high, only_p);
   for (const Series& one : series) {
     for (std::size_t i = 0; i < one.p.size(); ++i) {
       const double top = one.interval[i] ? std::max(one.speedup[i], one.interval[i]->second) : one.speedup[i];
@@ -229,11 +268,11 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
       efficiency_high = std::max(efficiency_high, top / one.p[i]);
     }
   }
-  if (p_high <= p_low) {
-    p_low = std::max(0.0, p_low - 1);
-    p_high += 1;
+  if (x_high <= x_low) {
+    x_low = std::max(0.0, x_low - 1);
+    x_high += 1;
   }
-  const std::vector<double> x_ticks = nice_ticks(p_low, p_high, 8, true);
+  const std::vector<double> x_ticks = nice_ticks(x_low, x_high, 8, integers);
   std::vector<double> speedup_ticks = nice_ticks(0, speedup_high * 1.05, 6, false);
   std::vector<double> efficiency_ticks = nice_ticks(0, std::min(efficiency_high, 1.5) * 1.02, 5, false);
   // One more tick when the highest figure would touch the frame: a curve (or the ideal
@@ -245,10 +284,12 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   headroom(efficiency_ticks, std::min(efficiency_high, 1.5));
 
   constexpr double kWidth = 960, kHeight = 820;
-  const Panel speedup_panel{90, 90, 600, 320, p_low, p_high, 0, speedup_ticks.back()};
-  const Panel efficiency_panel{90, 500, 600, 260, p_low, p_high, 0, efficiency_ticks.back()};
+  const Panel speedup_panel{90, 90, 600, 320, x_low, x_high, 0, speedup_ticks.back()};
+  const Panel efficiency_panel{90, 500, 600, 260, x_low, x_high, 0, efficiency_ticks.back()};
 
   std::string title = fmt::format("Predicted speedup and efficiency of {}", inputs.program_name);
+  if (against_size) title += fmt::format(" on {:g} processors", only_p);
+  const std::string x_label = against_size ? "problem size: " + inputs.sweeps.front().name : std::string("processors p");
   std::string subtitle;
   {
     std::string machines;
@@ -281,15 +322,16 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   svg += fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"58\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
                      kWidth / 2, escape(subtitle));
 
-  svg += axes(speedup_panel, x_ticks, speedup_ticks, "processors p", "speedup T(1) / T(p)");
-  svg += axes(efficiency_panel, x_ticks, efficiency_ticks, "processors p", "efficiency (speedup / p)");
+  svg += axes(speedup_panel, x_ticks, speedup_ticks, x_label, "speedup T(1) / T(p)");
+  svg += axes(efficiency_panel, x_ticks, efficiency_ticks, x_label, "efficiency (speedup / p)");
   // The ideal references: speedup p, efficiency 1.
   svg += "<g class=\"reference\" clip-path=\"url(#clip-speedup)\">\n";
   svg += fmt::format("<line class=\"ideal\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-                     speedup_panel.x(p_low), speedup_panel.y(p_low), speedup_panel.x(p_high), speedup_panel.y(p_high));
+                     speedup_panel.x(x_low), speedup_panel.y(against_size ? only_p : x_low), speedup_panel.x(x_high),
+                     speedup_panel.y(against_size ? only_p : x_high));
   svg += "</g>\n<g class=\"reference\" clip-path=\"url(#clip-efficiency)\">\n";
   svg += fmt::format("<line class=\"ideal\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-                     efficiency_panel.x(p_low), efficiency_panel.y(1), efficiency_panel.x(p_high), efficiency_panel.y(1));
+                     efficiency_panel.x(x_low), efficiency_panel.y(1), efficiency_panel.x(x_high), efficiency_panel.y(1));
   svg += "</g>\n";
   svg += curves(speedup_panel, series, "clip-speedup", [](double, double s) { return s; });
   svg += curves(efficiency_panel, series, "clip-efficiency", [](double p, double s) { return s / p; });
@@ -314,8 +356,8 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   }
   svg += fmt::format(
       "<g class=\"legend-entry\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>"
-      "<text x=\"{:.0f}\" y=\"{:.0f}\">ideal (speedup p)</text></g>\n",
-      x, y - 4, x + 30, y - 4, x + 38, y);
+      "<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
+      x, y - 4, x + 30, y - 4, x + 38, y, against_size ? fmt::format("ideal (speedup {:g})", only_p) : "ideal (speedup p)");
   y += 28;
   // What the bands mean, once, when there are any.
   const bool bounds = std::find(methods.begin(), methods.end(), solvers::Method::Bounds) != methods.end();

@@ -586,6 +586,39 @@ TEST_F(PlotFile, ASweptSizeIsALinePerValue) {
   }
 }
 
+TEST_F(PlotFile, OneProcessorCountAndOneSweptVariablePlotAgainstTheSize) {
+  app::Options options = neighbor("8");
+  options.methods = "approx,bounds";
+  options.sweeps = {"columns=80,10..40*2"};
+  options.machine_files = {kSmp, kCluster};
+  options.plot = (directory_ / "sizes.svg").string();
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  const std::string svg = read(*options.plot);
+  EXPECT_NE(svg.find(">Predicted speedup and efficiency of neighbor-5.1 on 8 processors</text>"), std::string::npos);
+  EXPECT_EQ(count(svg, ">problem size: columns</text>"), 2u);
+  EXPECT_EQ(count(svg, "<polyline class=\"series\""), 8u);  // 2 machines x 2 methods x 2 panels
+  EXPECT_NE(svg.find(">ideal (speedup 8)<"), std::string::npos);
+  for (const char* entry : {">smp · approx<", ">smp · bounds<", ">cluster · approx<", ">cluster · bounds<"}) {
+    EXPECT_NE(svg.find(entry), std::string::npos) << entry;
+  }
+  // The points run left to right although 80 was given first: x grows along every line.
+  const std::regex points("<polyline class=\"series\" points=\"([^\"]*)\"");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), points); it != std::sregex_iterator(); ++it) {
+    std::istringstream coordinates((*it)[1].str());
+    std::string pair;
+    double last = -1;
+    int n = 0;
+    while (coordinates >> pair) {
+      const double x = std::stod(pair.substr(0, pair.find(',')));
+      EXPECT_GT(x, last) << (*it)[1];
+      last = x;
+      ++n;
+    }
+    EXPECT_EQ(n, 4);
+  }
+}
+
 TEST(Plot, AHoleInASeriesStaysAHole) {
   app::SweepResult sweep;
   sweep.cases.push_back({"ideal", "", {}, ""});
