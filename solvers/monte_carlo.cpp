@@ -306,8 +306,18 @@ struct Kernel {
   using I = typename Vectors<W>::I;
   static_assert(sizeof(D) == 8 * W && sizeof(U) == 8 * W, "vector types");
 
-  [[gnu::always_inline]] static D as_double(U x) { return std::bit_cast<D>(x); }
-  [[gnu::always_inline]] static U as_bits(D x) { return std::bit_cast<U>(x); }
+  // memcpy rather than std::bit_cast: UBSan (GCC 12) reports a null load inside bit_cast of
+  // vector types at -O0; both compile to the same register move.
+  [[gnu::always_inline]] static D as_double(U x) {
+    D d;
+    std::memcpy(&d, &x, sizeof d);
+    return d;
+  }
+  [[gnu::always_inline]] static U as_bits(D x) {
+    U u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+  }
   [[gnu::always_inline]] static D splat(double x) { return D{} + x; }
   [[gnu::always_inline]] static D load(const double* p) {
     D v;
