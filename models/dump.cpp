@@ -41,6 +41,11 @@ void runtime_line(std::string& out, std::string_view indent, std::string_view cl
   out += fmt::format("{}{} IS {};", indent, clause, to_string(spec));
   if (spec.kind == DistKind::Numerical) {
     out += fmt::format("  // file '{}'", resolve_file(spec.file, machine_name));
+    if (spec.measurements) {
+      const SampleSummary s = summarise(spec.measurements->values, spec.measurements->weights);
+      out += fmt::format(": {} {}, mean {:.6g}, cv {:.4g}", s.count,
+                         spec.measurements->weights.empty() ? "samples" : "histogram rows", s.mean, s.cv);
+    }
   } else {
     out += bound_runtime(spec, environment);
   }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "models/measurements.hpp"
 #include "models/validate.hpp"
 
 namespace models {
@@ -12,10 +13,19 @@ distributions::Distribution make_distribution(const RuntimeSpec& spec, const Env
                                               const Machine& machine) {
   namespace d = distributions;
   if (spec.kind == DistKind::Numerical) {
-    throw std::invalid_argument("NUMERICAL('" + resolve_file(spec.file, machine.name) +
-                                "'): measured distributions from files are not supported by this "
-                                "version of pdl-scale; give the samples inline with SAMPLES or "
-                                "HISTOGRAM");
+    // The data was read by pdl::check for one machine; $ARCH may name another file for this one.
+    if (!spec.measurements) {
+      throw std::invalid_argument("NUMERICAL('" + resolve_file(spec.file, machine.name) +
+                                  "'): the measured data was not read (the program was checked "
+                                  "without reading data files)");
+    }
+    if (spec.file.find("$ARCH") != std::string::npos && spec.measurements->machine != machine.name) {
+      throw std::invalid_argument("NUMERICAL('" + spec.file + "'): the data was read for machine '" +
+                                  spec.measurements->machine + "' (" + spec.measurements->file +
+                                  "), not for machine '" + machine.name +
+                                  "': check the program with this machine to read its file");
+    }
+    return measured_distribution(*spec.measurements, spec.smoothing);
   }
   std::vector<double> v;
   v.reserve(spec.params.size());

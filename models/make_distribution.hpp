@@ -12,9 +12,9 @@ namespace models {
 // Evaluates the parameters in `environment` and builds the distribution in PDL's conventions
 // (docs/pdl.md: times are means, ERLANG(k, scale) has k phases of mean `scale`). Throws
 // std::invalid_argument with a message in PDL's terms (naming the distribution and the
-// parameter, or the unbound identifier). NUMERICAL files are read by a later version; until
-// then they are refused with a message saying so. `machine` names the architecture that
-// replaces $ARCH in NUMERICAL file names.
+// parameter, or the unbound identifier). NUMERICAL builds the distribution of the measurements
+// pdl::check read into the spec (models::measured_distribution); it throws when they were not
+// read, or were read for another machine than `machine` (whose name replaces $ARCH).
 distributions::Distribution make_distribution(const RuntimeSpec& spec, const Environment& environment,
                                               const Machine& machine);
 

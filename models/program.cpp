@@ -50,6 +50,7 @@ std::string to_string(const RuntimeSpec& spec) {
   switch (spec.kind) {
     case DistKind::Numerical:
       out += quote(spec.file);
+      if (spec.smoothing != Smoothing::Empirical) out += std::string{", "} + to_string(spec.smoothing);
       break;
     case DistKind::PhaseType: {
       const std::size_t n = spec.order;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "models/expr.hpp"
+#include "models/measurements.hpp"
 
 #include <cstddef>
 #include <map>
@@ -41,7 +42,10 @@ struct SourceLocation {
 //   Mixture         params = {w1, w2, ...}, components = the mixed distributions
 //   Samples         params = the measured runtimes
 //   Histogram       params = {v1, w1, v2, w2, ...}: values and weights
-//   Numerical       file = the file name as written, "$ARCH" not yet substituted
+//   Numerical       file = the file name as written, "$ARCH" not yet substituted;
+//                   measurements = the data pdl::check read from it for its machine (empty
+//                   when the check was told not to read data files), smoothing = how the
+//                   distribution is built from them (NUMERICAL('file', SMOOTHED))
 enum class DistKind {
   Deterministic,
   Exponential,
@@ -63,6 +67,8 @@ struct RuntimeSpec {
   std::vector<RuntimeSpec> components;  // Mixture only
   std::size_t order = 0;                // PhaseType only: the number of phases
   std::string file;                     // Numerical only
+  Smoothing smoothing = Smoothing::Empirical;  // Numerical only
+  std::optional<Measurements> measurements;    // Numerical only
   SourceLocation location;
   friend bool operator==(const RuntimeSpec&, const RuntimeSpec&) = default;
 };

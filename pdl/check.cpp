@@ -4,12 +4,14 @@
 #include "models/environment.hpp"
 #include "models/validate.hpp"
 #include "pdl/check_detail.hpp"
+#include "pdl/measurements.hpp"
 #include "pdl/parse.hpp"  // kMaxErrors
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string_view>
 
@@ -141,7 +143,7 @@ class Checker {
  public:
   Checker(const Source& source, std::vector<Diagnostic>& out, const CheckOptions& options)
       : reporter_(source, out), machine_(options.machine ? *options.machine : models::ideal_machine()),
-        sets_(options.sets) {
+        sets_(options.sets), read_measurements_(options.read_measurements) {
     environment_.values["RTFactor"] = machine_.rt_factor;
     for (const auto& [type, bytes] : machine_.sizes) environment_.sizes[type] = bytes;
   }
@@ -256,13 +258,24 @@ class Checker {
     };
     switch (spec.kind) {
       case models::DistKind::Numerical: {
-        const ast::StringLit* file = d.args.size() == 1 ? boost::get<ast::StringLit>(&d.args[0]) : nullptr;
+        const ast::StringLit* file =
+            d.args.size() == 1 || d.args.size() == 2 ? boost::get<ast::StringLit>(&d.args[0]) : nullptr;
         if (file == nullptr) {
-          reporter_.error(d, "NUMERICAL takes one quoted file name, e.g. NUMERICAL('runtimes.$ARCH')");
+          reporter_.error(d, "NUMERICAL takes one quoted file name, e.g. NUMERICAL('runtimes.$ARCH'), and "
+                             "optionally EMPIRICAL or SMOOTHED");
           return spec;
         }
         spec.file = file->value;
-        numerical_file(*file);
+        if (d.args.size() == 2) {
+          const std::optional<models::Smoothing> smoothing = smoothing_keyword(d.args[1]);
+          if (!smoothing) {
+            reporter_.error(d, "NUMERICAL: the second argument is EMPIRICAL (the default: the measured values) "
+                               "or SMOOTHED (a kernel density), e.g. NUMERICAL('runtimes.txt', SMOOTHED)");
+            return spec;
+          }
+          spec.smoothing = *smoothing;
+        }
+        if (numerical_file(*file) && read_measurements_) spec.measurements = measurements(*file);
         return spec;
       }
       case models::DistKind::PhaseType: {
@@ -332,19 +345,61 @@ class Checker {
     return spec;
   }
 
-  void numerical_file(const ast::StringLit& file) {
+  // True when the name is usable.
+  bool numerical_file(const ast::StringLit& file) {
     const std::string& name = file.value;
     if (name.empty()) {
       reporter_.error(file, "NUMERICAL: the file name is empty");
-      return;
+      return false;
     }
     for (std::size_t i = name.find('$'); i != std::string::npos; i = name.find('$', i + 1)) {
       if (name.compare(i, 5, "$ARCH") != 0) {
         reporter_.error(file, fmt::format("NUMERICAL: unknown substitution in '{}': only $ARCH (the machine's "
                                           "name) is replaced", name));
-        return;
+        return false;
       }
     }
+    return true;
+  }
+
+  // EMPIRICAL or SMOOTHED, in any case, as a bare name.
+  static std::optional<models::Smoothing> smoothing_keyword(const ast::DistArg& arg) {
+    const auto* e = boost::get<ast::Expression>(&arg);
+    if (e == nullptr || !e->rest.empty() || !e->first.rest.empty() || !e->first.first.signs.empty() ||
+        !e->first.first.operand.exponents.empty()) {
+      return std::nullopt;
+    }
+    const auto* name = boost::get<ast::Identifier>(&e->first.first.operand.base);
+    if (name == nullptr) return std::nullopt;
+    std::string word = name->name;
+    for (char& c : word) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+    if (word == "EMPIRICAL") return models::Smoothing::Empirical;
+    if (word == "SMOOTHED") return models::Smoothing::Smoothed;
+    return std::nullopt;
+  }
+
+  // Reads the data file: its own errors are reported in it (file:line:col), followed by a note
+  // at the NUMERICAL that asked for it.
+  std::optional<models::Measurements> measurements(const ast::StringLit& file) {
+    const std::string resolved = models::resolve_file(file.value, machine_.name);
+    std::filesystem::path path(resolved);
+    if (path.is_relative()) path = std::filesystem::path(reporter_.source().filename()).parent_path() / path;
+    const std::string shown = path.lexically_normal().string();
+    const std::string via = file.value == resolved
+                                ? std::string()
+                                : fmt::format(" ('{}' on machine '{}')", file.value, machine_.name);
+    MeasurementsResult read = read_measurements(shown);
+    if (!read.read_error.empty()) {
+      reporter_.error(file, fmt::format("NUMERICAL: cannot read '{}'{}: {}", shown, via, read.read_error));
+      return std::nullopt;
+    }
+    if (!read.measurements) {
+      for (Diagnostic& diagnostic : read.diagnostics) reporter_.add(std::move(diagnostic));
+      reporter_.note(file, fmt::format("in the measured data '{}'{} of this NUMERICAL", shown, via));
+      return std::nullopt;
+    }
+    read.measurements->machine = machine_.name;
+    return std::move(read.measurements);
   }
 
   // ---- Phases -----------------------------------------------------------------------------
@@ -863,6 +918,7 @@ class Checker {
   Reporter reporter_;
   models::Machine machine_;
   std::map<std::string, double> sets_;
+  bool read_measurements_ = true;
   models::Environment environment_;
   Scope program_scope_;
   std::map<std::string, const ast::Identifier*> defined_;

@@ -20,6 +20,10 @@ struct CheckOptions {
   const models::Machine* machine = nullptr;
   // Variable values given with --set; they replace defaults when parameters are checked.
   std::map<std::string, double> sets;
+  // Read the files of NUMERICAL('file') (with $ARCH replaced by the machine's name, relative to
+  // the directory of the program's file) into the model, reporting their errors. Off: only the
+  // syntax of the name is checked, and the model cannot be analysed (a syntax-only check).
+  bool read_measurements = true;
 };
 
 // `program` is set exactly when there are no errors (warnings allowed).

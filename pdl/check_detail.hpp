@@ -23,6 +23,11 @@ class Reporter {
   void warning(const boost::spirit::x3::position_tagged& node, std::string message) {
     out_.push_back(source_.diagnose(Severity::Warning, node, std::move(message)));
   }
+  void note(const boost::spirit::x3::position_tagged& node, std::string message) {
+    out_.push_back(source_.diagnose(Severity::Note, node, std::move(message)));
+  }
+  // A diagnostic about another file (a NUMERICAL data file).
+  void add(Diagnostic diagnostic) { out_.push_back(std::move(diagnostic)); }
   void error_at(std::size_t offset, std::string message) {
     out_.push_back(source_.diagnose(Severity::Error, offset, std::move(message)));
   }

@@ -3,11 +3,14 @@
 #include "models/bind.hpp"
 #include "models/environment.hpp"
 #include "models/make_distribution.hpp"
+#include "models/measurements.hpp"
 #include "models/validate.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 namespace models {
 namespace {
@@ -131,15 +134,71 @@ TEST(MakeDistribution, RefusesWhatItCannotBuild) {
   m.name = "cluster";
   try {
     (void)make_distribution(numerical, {}, m);
-    FAIL() << "NUMERICAL is not supported yet";
+    FAIL() << "NUMERICAL without its data must be refused";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("dur_b.dis.cluster"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("not read"), std::string::npos) << e.what();
   }
+  // Read for machine 'smp': $ARCH names another file on 'cluster'.
+  numerical.measurements = Measurements{"dur_b.dis.smp", "smp", {1, 2, 3}, {}, ""};
+  try {
+    (void)make_distribution(numerical, {}, m);
+    FAIL() << "data read for another machine must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("read for machine 'smp'"), std::string::npos) << e.what();
+  }
+  m.name = "smp";
+  EXPECT_NEAR(distributions::mean(make_distribution(numerical, {}, m)), 2.0, 1e-9);
   RuntimeSpec unbound;
   unbound.kind = DistKind::Exponential;
   unbound.params = {id("mean")};
   EXPECT_THROW((void)make_distribution(unbound, {}, m), std::invalid_argument);
+}
+
+TEST(Measurements, UnitsConvertToMicroseconds) {
+  EXPECT_EQ(microseconds_per("ns"), 1e-3);
+  EXPECT_EQ(microseconds_per("us"), 1.0);
+  EXPECT_EQ(microseconds_per("\xC2\xB5s"), 1.0);
+  EXPECT_EQ(microseconds_per("ms"), 1e3);
+  EXPECT_EQ(microseconds_per("s"), 1e6);
+  EXPECT_FALSE(microseconds_per("MS"));
+  EXPECT_FALSE(microseconds_per("min"));
+}
+
+TEST(Measurements, SummaryIsWeighted) {
+  const SampleSummary s = summarise({1, 3}, {3, 1});
+  EXPECT_EQ(s.count, 2u);
+  EXPECT_DOUBLE_EQ(s.total_weight, 4.0);
+  EXPECT_DOUBLE_EQ(s.mean, 1.5);
+  EXPECT_DOUBLE_EQ(s.variance, 0.75);
+  EXPECT_DOUBLE_EQ(s.effective_count, 16.0 / 10.0);
+  const SampleSummary u = summarise({2, 4, 6}, {});
+  EXPECT_DOUBLE_EQ(u.mean, 4.0);
+  EXPECT_DOUBLE_EQ(u.variance, 8.0 / 3.0);
+  EXPECT_DOUBLE_EQ(u.cv, std::sqrt(8.0 / 3.0) / 4.0);
+}
+
+// The smoothed law keeps the mean and (variance correction) the variance, and stays >= 0.
+TEST(Measurements, SmoothingKeepsTheMeanAndAddsTheKernelVariance) {
+  const std::vector<double> values = {4, 5, 5.5, 6, 7, 7.5, 8, 9, 10, 12};
+  const Measurements m{"x", "ideal", values, {}, ""};
+  const double w = kernel_half_width(values, {});
+  ASSERT_GT(w, 0.0);
+  EXPECT_LE(w, 4.0);
+  const auto empirical = measured_distribution(m, Smoothing::Empirical);
+  const auto smoothed = measured_distribution(m, Smoothing::Smoothed);
+  EXPECT_NEAR(distributions::mean(smoothed), distributions::mean(empirical), 1e-2);
+  EXPECT_NEAR(distributions::variance(smoothed), distributions::variance(empirical), 0.05);
+  EXPECT_GT(distributions::grid_size(smoothed), 0u);
+  EXPECT_GE(distributions::quantile(smoothed, 0.0), 0.0);
+  const auto bracket = distributions::mean_bracket(smoothed);
+  EXPECT_LE(bracket.lower, summarise(values, {}).mean);
+  EXPECT_GE(bracket.upper, summarise(values, {}).mean);
+  // The kernel is capped by the smallest value, so that no mass goes below 0.
+  EXPECT_EQ(kernel_half_width({0.1, 50, 60, 70, 80}, {}), 0.1);
+  // Nothing to smooth: equal values, or a 0 among them.
+  EXPECT_EQ(kernel_half_width({3, 3, 3}, {}), 0.0);
+  EXPECT_EQ(kernel_half_width({0, 1, 2}, {}), 0.0);
 }
 
 }  // namespace

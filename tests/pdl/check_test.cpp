@@ -60,13 +60,13 @@ TEST(Check, EveryExampleChecksAndItsDumpChecksToTheSameDump) {
                            "examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
                            "examples/schemes/macropipeline.pdl", "examples/schemes/fork_join.pdl",
                            "examples/schemes/paired.pdl", "examples/schemes/arbitrary.pdl"}) {
-    const auto r = parse_and_check(test::read(file));
+    const auto r = parse_and_check(test::read(file), {}, file);
     ASSERT_TRUE(r.ok()) << file << "\n" << r.text();
     const auto machine = models::ideal_machine();
     const auto binding = models::bind(*r.checked.program, machine, {});
     ASSERT_TRUE(binding.ok()) << file;
     std::string first = models::dump(*r.checked.program, machine, binding.environment, {});
-    const auto again = parse_and_check(first);
+    const auto again = parse_and_check(first, {}, file);
     ASSERT_TRUE(again.ok()) << file << "\n" << again.text() << first;
     std::string second = models::dump(*again.checked.program, machine, models::bind(*again.checked.program, machine, {}).environment, {});
     // The dumps differ only in the file name of the first line.

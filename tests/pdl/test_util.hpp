@@ -25,9 +25,11 @@ struct Checked {
   }
 };
 
-inline Checked parse_and_check(const std::string& text, const CheckOptions& options = {}) {
+// `filename` also locates NUMERICAL data files (relative to its directory).
+inline Checked parse_and_check(const std::string& text, const CheckOptions& options = {},
+                               const std::string& filename = "test.pdl") {
   Checked out;
-  out.parsed = parse(text, "test.pdl");
+  out.parsed = parse(text, filename);
   if (out.parsed.ast) out.checked = check(*out.parsed.ast, out.parsed.source, options);
   return out;
 }
