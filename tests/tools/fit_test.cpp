@@ -1,0 +1,135 @@
+// pdl-fit's fitting: known distributions are recovered, and every printed line is valid PDL.
+#include "distributions/distribution.hpp"
+#include "distributions/random.hpp"
+#include "distributions/sampler.hpp"
+#include "pdl/check.hpp"
+#include "pdl/parse.hpp"
+#include "tools/fit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+namespace d = distributions;
+
+std::vector<double> draw(const d::Distribution& dist, std::size_t n, std::uint64_t seed) {
+  const d::Sampler sampler(dist);
+  d::Xoshiro256pp rng(seed);
+  std::vector<double> out(n);
+  for (double& x : out) x = sampler(rng);
+  return out;
+}
+
+// Mean and (population) variance.
+std::pair<double, double> moments(const std::vector<double>& x) {
+  const double n = static_cast<double>(x.size());
+  double mean = 0, variance = 0;
+  for (double v : x) mean += v / n;
+  for (double v : x) variance += (v - mean) * (v - mean) / n;
+  return {mean, variance};
+}
+
+const fitting::Fit* find(const fitting::Fits& fits, const std::string& family_prefix) {
+  for (const fitting::Fit& fit : fits.fits) {
+    if (fit.family.rfind(family_prefix, 0) == 0) return &fit;
+  }
+  return nullptr;
+}
+
+// The PDL line pdl-fit prints, inside a minimal program, parses and checks.
+void expect_valid_pdl(const std::string& distribution) {
+  const std::string text = "PROGRAM NAME IS 'fit';\nEXECUTION PATTERN IS a;\nWORK PHASE a IS:\n"
+                           "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + distribution +
+                           ";\n  PROBLEM SIZE IS VECTOR A(10);\nEND;\n";
+  const pdl::ParseResult parsed = pdl::parse(text, "fit.pdl");
+  ASSERT_TRUE(parsed.ast) << distribution << "\n" << pdl::format(parsed.diagnostics);
+  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source);
+  EXPECT_TRUE(checked.program) << distribution << "\n" << pdl::format(checked.diagnostics);
+}
+
+TEST(Fit, ErlangSamplesRecoverThePhaseCountAndTheScale) {
+  const std::vector<double> samples = draw(d::erlang(8, 1.0 / 1.25), 20000, 11);  // 8 phases of mean 1.25
+  const fitting::Fits fits = fitting::fit_all(samples, {});
+  const fitting::Fit* erlang = find(fits, "Erlang");
+  ASSERT_NE(erlang, nullptr);
+  EXPECT_EQ(erlang->pdl.rfind("ERLANG(8, ", 0), 0u) << erlang->pdl;
+  EXPECT_NEAR(d::mean(erlang->distribution) / 8, 1.25, 0.02);
+  EXPECT_LT(erlang->ks, 1.36 / std::sqrt(20000.0));  // not rejected at 5%
+  // The general Erlang has 8 stages of about the same mean, or 9 with a short last one when
+  // the sample's cv^2 falls just below 1/8 (8 stages cannot be that regular).
+  const fitting::Fit* general = find(fits, "general Erlang");
+  ASSERT_NE(general, nullptr);
+  const auto commas = std::count(general->pdl.begin(), general->pdl.end(), ',');
+  EXPECT_TRUE(commas == 7 || commas == 8) << general->pdl;
+  EXPECT_LT(general->ks, 1.36 / std::sqrt(20000.0));
+  // Erlang data is not fitted best by a hyperexponential.
+  EXPECT_NE(fits.fits.front().family, "hyperexponential");
+  for (const fitting::Fit& fit : fits.fits) expect_valid_pdl(fit.pdl);
+}
+
+TEST(Fit, HyperexponentialDataIsFittedBestByTheHyperexponential) {
+  // Mean 1 with probability 0.8, mean 10 with 0.2: cv^2 about 5.
+  const std::vector<double> samples = draw(d::hyperexponential({0.8, 0.2}, {1.0, 0.1}), 20000, 12);
+  const fitting::Fits fits = fitting::fit_all(samples, {});
+  ASSERT_FALSE(fits.fits.empty());
+  EXPECT_EQ(fits.fits.front().family, "hyperexponential") << fits.fits.front().pdl;
+  const fitting::Fit* h2 = find(fits, "hyperexponential");
+  ASSERT_NE(h2, nullptr);
+  EXPECT_LT(h2->ks, 1.36 / std::sqrt(20000.0));
+  // No series of stages has cv > 1.
+  ASSERT_EQ(find(fits, "general Erlang"), nullptr);
+  ASSERT_FALSE(fits.skipped.empty());
+  EXPECT_EQ(fits.skipped.front().family, "general Erlang");
+  for (const fitting::Fit& fit : fits.fits) expect_valid_pdl(fit.pdl);
+}
+
+TEST(Fit, MomentFitsMatchMeanAndVariance) {
+  const std::vector<double> samples = draw(d::uniform(2, 6), 5000, 13);  // cv^2 = 1/12: general Erlang of 12 stages
+  const fitting::Fits fits = fitting::fit_all(samples, {});
+  const auto [mean, square] = moments(samples);
+  for (const std::string family : {"general Erlang", "phase-type"}) {
+    const fitting::Fit* fit = find(fits, family);
+    ASSERT_NE(fit, nullptr) << family;
+    EXPECT_NEAR(d::mean(fit->distribution), mean, 1e-6 * mean) << family;
+    EXPECT_NEAR(d::variance(fit->distribution), square, 1e-6 * square) << family;
+    expect_valid_pdl(fit->pdl);
+  }
+  // Coxian-2 for cv > 1 matches both moments too.
+  const std::vector<double> spread = draw(d::hyperexponential({0.5, 0.5}, {2.0, 0.25}), 5000, 14);
+  const fitting::Fits wide = fitting::fit_all(spread, {});
+  const fitting::Fit* coxian = find(wide, "phase-type");
+  ASSERT_NE(coxian, nullptr);
+  const auto [m, v] = moments(spread);
+  EXPECT_NEAR(d::mean(coxian->distribution), m, 1e-6 * m);
+  EXPECT_NEAR(d::variance(coxian->distribution), v, 1e-6 * v);
+  expect_valid_pdl(coxian->pdl);
+}
+
+TEST(Fit, HistogramsAreWeightedAndConstantDataIsDeterministic) {
+  // The histogram 1 x3, 3 x1 is the sample {1, 1, 1, 3}.
+  const fitting::Fits histogram = fitting::fit_all({1, 3}, {3, 1});
+  const fitting::Fits samples = fitting::fit_all({1, 1, 1, 3}, {});
+  ASSERT_EQ(histogram.fits.size(), samples.fits.size());
+  for (std::size_t i = 0; i < histogram.fits.size(); ++i) {
+    EXPECT_EQ(histogram.fits[i].pdl, samples.fits[i].pdl);
+    EXPECT_NEAR(histogram.fits[i].ks, samples.fits[i].ks, 1e-12);
+  }
+  const fitting::Fits constant = fitting::fit_all({4, 4, 4}, {});
+  ASSERT_EQ(constant.fits.size(), 1u);
+  EXPECT_EQ(constant.fits.front().pdl, "DETERMINISTIC(4)");
+  EXPECT_EQ(constant.fits.front().ks, 0.0);
+}
+
+TEST(Fit, KolmogorovSmirnovDistance) {
+  // Data {1, 2} against U(0, 4): the empirical cdf jumps to 1/2 at 1 (F = 1/4) and to 1 at 2 (F = 1/2).
+  EXPECT_DOUBLE_EQ(fitting::ks_distance({1, 2}, {}, d::uniform(0, 4)), 0.5);
+  EXPECT_DOUBLE_EQ(fitting::ks_distance({2}, {}, d::deterministic(2)), 0.0);
+}
+
+}  // namespace
