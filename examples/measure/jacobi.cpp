@@ -5,7 +5,7 @@
 // the runtime of every task (block x iteration) in the measured-data format of NUMERICAL and
 // prints the wall time of the whole relaxation at each thread count.
 //
-//   jacobi-measure [--rows 512] [--columns 1024] [--blocks 16] [--iterations 200]
+//   jacobi-measure [--rows 2048] [--columns 1024] [--blocks 16] [--iterations 100]
 //                  [--threads 1,2] [--runs 5] [--record tasks.txt] [--record-threads 1]
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -30,10 +30,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Options {
-  std::size_t rows = 512;
+  std::size_t rows = 2048;
   std::size_t columns = 1024;
   std::size_t blocks = 16;
-  std::size_t iterations = 200;
+  std::size_t iterations = 100;
   std::vector<int> threads = {1, 2};
   int runs = 5;
   std::string record;      // empty: do not record task runtimes
