@@ -557,10 +557,19 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   inputs.loss = options.loss;
   inputs.options = *sweep_options;
   {
-    const auto binding = bind_variables(machines.front(), err);
-    if (!binding) return kExitInput;
-    inputs.variables = bound_variables(program, binding->environment);
+    // The heading's values: the first machine, with the first swept value (or size 1) for
+    // a variable that is swept or searched, which may have no default.
+    std::map<std::string, double> sets = machines.front().sets;
+    for (const auto& [name, value] : check_sets) sets[name] = value;
+    if (options.isoefficiency) sets[options.iso_variable] = 1;
+    const models::Binding binding = models::bind(program, machines.front().machine, sets);
+    if (!binding.ok()) {
+      for (const std::string& message : binding.errors) err << "pdl-scale: error: " << message << '\n';
+      return kExitInput;
+    }
+    inputs.variables = bound_variables(program, binding.environment);
     for (const SweepVariable& sweep : *sweeps) inputs.variables.erase(sweep.name);
+    if (options.isoefficiency) inputs.variables.erase(options.iso_variable);
   }
   if (options.isoefficiency) {
     return run_isoefficiency(options, machines, *sweep_options, inputs, *format, out, err);

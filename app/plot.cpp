@@ -44,6 +44,13 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+// Characters on screen: "·" is two bytes of UTF-8 but one character.
+std::size_t display_length(const std::string& text) {
+  std::size_t n = 0;
+  for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
 std::string tick_label(double value) {
   if (value == std::round(value)) return fmt::format("{:.0f}", value);
   return fmt::format("{:g}", value);
@@ -283,7 +290,14 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   headroom(speedup_ticks, speedup_high);
   headroom(efficiency_ticks, std::min(efficiency_high, 1.5));
 
-  constexpr double kWidth = 960, kHeight = 820;
+  // The legend sits right of the panels: wider for long labels (about 7.5 px a character at
+  // 13 px), its rows closer together when there are many lines.
+  std::size_t longest = 18;  // "ideal (speedup p)" and the band notes
+  for (const Series& one : series) longest = std::max(longest, display_length(one.label));
+  const double kWidth = std::max(960.0, 750.0 + 7.5 * static_cast<double>(longest) + 12.0);
+  constexpr double kHeight = 820;
+  const double row_height = std::clamp(560.0 / static_cast<double>(series.size() + 1), 11.0, 20.0);
+  const double legend_font = std::min(13.0, row_height - 2.0);
   const Panel speedup_panel{90, 90, 600, 320, x_low, x_high, 0, speedup_ticks.back()};
   const Panel efficiency_panel{90, 500, 600, 260, x_low, x_high, 0, efficiency_ticks.back()};
 
@@ -343,7 +357,7 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" font-weight=\"bold\">Legend</text>\n", x, y);
   y += 22;
   for (const Series& one : series) {
-    svg += "<g class=\"legend-entry\">";
+    svg += fmt::format("<g class=\"legend-entry\" font-size=\"{:g}\">", legend_font);
     if (one.band) {
       svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"30\" height=\"12\" fill=\"{}\" fill-opacity=\"0.18\"/>", x,
                          y - 10, one.colour);
@@ -352,12 +366,12 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
                        x + 30, y - 4, one.colour,
                        one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash));
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n", x + 38, y, escape(one.label));
-    y += 20;
+    y += row_height;
   }
   svg += fmt::format(
-      "<g class=\"legend-entry\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>"
+      "<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>"
       "<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
-      x, y - 4, x + 30, y - 4, x + 38, y, against_size ? fmt::format("ideal (speedup {:g})", only_p) : "ideal (speedup p)");
+      legend_font, x, y - 4, x + 30, y - 4, x + 38, y, against_size ? fmt::format("ideal (speedup {:g})", only_p) : "ideal (speedup p)");
   y += 28;
   // What the bands mean, once, when there are any.
   const bool bounds = std::find(methods.begin(), methods.end(), solvers::Method::Bounds) != methods.end();

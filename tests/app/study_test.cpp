@@ -233,6 +233,25 @@ TEST(ProblemSize, BadSweepsExitTwoNamingTheProblem) {
   EXPECT_NE(run.err.find("also bound by --set"), std::string::npos) << run.err;
 }
 
+TEST(ProblemSize, AVariableWithoutDefaultMayBeSweptOrSearched) {
+  app::Options options = neighbor("2");
+  options.file = "tests/app/data/no_default.pdl";
+  Outcome run = analyse(options);
+  EXPECT_EQ(run.status, app::kExitInput);
+  EXPECT_NE(run.err.find("columns"), std::string::npos) << run.err;
+  options.sweeps = {"columns=10,20"};
+  run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_NE(run.out.find("iterations=2; columns swept over 10 20"), std::string::npos) << run.out;
+  options.sweeps.clear();
+  options.isoefficiency = 0.8;
+  options.iso_variable = "columns";
+  options.processors = "4";
+  run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_NE(run.out.find("\n   4       12       0.822   58.401"), std::string::npos) << run.out;
+}
+
 TEST(ProblemSize, AnInvalidSweptValueExitsTwo) {
   app::Options options = neighbor("2");
   options.sweeps = {"columns=10,-3"};
@@ -538,7 +557,7 @@ TEST_F(PlotFile, OneLinePerMachineAndMethodWithBandsLegendAxesAndTicks) {
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 12u);
   EXPECT_EQ(count(svg, "<path class=\"band\""), 8u);
   EXPECT_EQ(count(svg, "<line class=\"ideal\""), 2u);
-  EXPECT_EQ(count(svg, "<g class=\"legend-entry\">"), 7u);
+  EXPECT_EQ(count(svg, "<g class=\"legend-entry\""), 7u);
   for (const char* entry : {">cluster · approx<", ">cluster · bounds<", ">cluster · mc<", ">smp · approx<",
                             ">smp · bounds<", ">smp · mc<", ">ideal (speedup p)<"}) {
     EXPECT_NE(svg.find(entry), std::string::npos) << entry;
@@ -616,6 +635,32 @@ TEST_F(PlotFile, OneProcessorCountAndOneSweptVariablePlotAgainstTheSize) {
       ++n;
     }
     EXPECT_EQ(n, 4);
+  }
+}
+
+TEST_F(PlotFile, ManyLongLegendEntriesStayInsideTheChart) {
+  app::Options options = neighbor("1,2,4");
+  options.sweeps = {"columns=10,20,40", "iterations=1..4"};
+  options.machine_files = {kSmp, kCluster};
+  options.methods = "approx,bounds";
+  options.plot = (directory_ / "many.svg").string();
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  const std::string svg = read(*options.plot);
+  EXPECT_EQ(count(svg, "<g class=\"legend-entry\""), 49u);  // 2 x 3 x 4 x 2 lines and the ideal
+  EXPECT_NE(svg.find(">cluster, columns=40, iterations=4 · bounds<"), std::string::npos);
+  const std::smatch box = [&svg] {
+    std::smatch m;
+    std::regex_search(svg, m, std::regex("viewBox=\"0 0 ([0-9]+) ([0-9]+)\""));
+    return m;
+  }();
+  ASSERT_EQ(box.size(), 3u);
+  const double width = std::stod(box[1]), height = std::stod(box[2]);
+  EXPECT_GT(width, 960);  // widened for the 41-character labels
+  const std::regex entry("<g class=\"legend-entry\"[^>]*>.*?<text x=\"([0-9]+)\" y=\"([0-9]+)\">([^<]*)</text>");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), entry); it != std::sregex_iterator(); ++it) {
+    EXPECT_LT(std::stod((*it)[2]), height - 10) << (*it)[3];
+    EXPECT_LT(std::stod((*it)[1]) + 7.5 * static_cast<double>((*it)[3].length()), width + 40) << (*it)[3];
   }
 }
 
