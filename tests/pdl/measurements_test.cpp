@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 
@@ -82,6 +84,36 @@ TEST(Measurements, StopsAfterTwentyErrors) {
   std::string text;
   for (int i = 0; i < 100; ++i) text += "x\n";
   EXPECT_EQ(parse_measurements(text, "d.txt").diagnostics.size(), 20u);
+}
+
+// Random bytes and random mutations of a good file never crash, and a result is either data
+// (finite values >= 0, no error) or errors with a position inside the file.
+TEST(Measurements, RandomInputIsDataOrDiagnosed) {
+  std::uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<unsigned>(state >> 33);
+  };
+  static constexpr char kAlphabet[] = "0123456789.eE+-# \t\nnaifusm,\x00\xb5\xc2x";
+  const std::string alphabet(kAlphabet, sizeof kAlphabet - 1);  // with its NUL byte
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = round % 2 == 0 ? "# unit: us\n12.5\n13 us\n1e3\n" : "";
+    const std::size_t length = next() % 40;
+    for (std::size_t i = 0; i < length; ++i) {
+      const char c = alphabet[next() % alphabet.size()];
+      if (!text.empty() && next() % 3 == 0) text[next() % text.size()] = c;
+      else text += c;
+    }
+    const MeasurementsResult r = parse_measurements(text, "fuzz.txt");
+    if (r.measurements) {
+      EXPECT_TRUE(r.diagnostics.empty()) << text;
+      EXPECT_FALSE(r.measurements->values.empty()) << text;
+      for (double v : r.measurements->values) EXPECT_TRUE(std::isfinite(v) && v >= 0.0) << text;
+    } else {
+      ASSERT_FALSE(r.diagnostics.empty()) << text;
+      EXPECT_GE(r.diagnostics.front().line, 1u) << text;
+    }
+  }
 }
 
 TEST(Measurements, ReadErrorsHaveNoPosition) {
