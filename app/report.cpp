@@ -77,8 +77,16 @@ std::string heading(const ReportInputs& inputs) {
   std::string out = fmt::format("program {} ({}) on {}", inputs.program_name, inputs.program_file, machines_text(inputs));
   if (!inputs.variables.empty()) out += fmt::format(", {}", variables_text(inputs.variables));
   for (const SweepVariable& sweep : inputs.sweeps) {
+    // A long list as its ends: the table shows every value anyway.
+    constexpr std::size_t kListed = 12;
     std::string values;
-    for (double value : sweep.values) values += fmt::format("{}{:g}", values.empty() ? "" : " ", value);
+    for (std::size_t i = 0; i < sweep.values.size(); ++i) {
+      if (sweep.values.size() > kListed && i == kListed / 2) {
+        values += fmt::format(" … ({} values)", sweep.values.size());
+        i = sweep.values.size() - kListed / 2;
+      }
+      values += fmt::format("{}{:g}", values.empty() ? "" : " ", sweep.values[i]);
+    }
     out += fmt::format("; {} swept over {}", sweep.name, values);
   }
   return out + "\n";

@@ -252,6 +252,28 @@ TEST(ProblemSize, AVariableWithoutDefaultMayBeSweptOrSearched) {
   EXPECT_NE(run.out.find("\n   4       12       0.822   58.401"), std::string::npos) << run.out;
 }
 
+TEST(ProblemSize, ALongSweepIsSummedUpInTheHeading) {
+  app::Options options = neighbor("2");
+  options.sweeps = {"columns=10..40"};
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  EXPECT_NE(run.out.find("; columns swept over 10 11 12 13 14 15 … (31 values) 35 36 37 38 39 40\n"), std::string::npos)
+      << run.out.substr(0, 200);
+  EXPECT_EQ(count(run.out, "\n"), 2u + 31u);
+}
+
+TEST(ProblemSize, OtherCommandsTakeOneMachine) {
+  app::Options options = neighbor("2");
+  options.machine_files = {kSmp, kCluster};
+  std::ostringstream out, err;
+  EXPECT_EQ(app::run_dump(options, out, err), app::kExitInput);
+  EXPECT_NE(err.str().find("--machine: give one machine file here (several only for the analysis)"), std::string::npos)
+      << err.str();
+  options.graph = 2;
+  EXPECT_EQ(app::run_graph(options, out, err), app::kExitInput);
+  EXPECT_TRUE(out.str().empty());
+}
+
 TEST(ProblemSize, AnInvalidSweptValueExitsTwo) {
   app::Options options = neighbor("2");
   options.sweeps = {"columns=10,-3"};
