@@ -121,8 +121,9 @@ class Parser {
                                                 "[weight]'", kMaxLineLength));
       return;
     }
-    std::size_t data_end = text_.find('#', start);
-    if (data_end == std::string::npos || data_end > end) data_end = end;
+    // Search this line only: a search to the end of the file would make reading quadratic.
+    const std::size_t hash = std::string_view(text_).substr(start, end - start).find('#');
+    const std::size_t data_end = hash == std::string_view::npos ? end : start + hash;
     if (data_end < end) comment(data_end, end, line_number);
 
     std::vector<Token> tokens;
