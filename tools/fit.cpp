@@ -172,9 +172,11 @@ std::optional<Fit> hyperexponential_fit(const Data& data, std::vector<Skipped>& 
     std::swap(m1, m2);
     p = 1.0 - p;
   }
+  // For cv <= 1 the likelihood is highest with both branches alike: an exponential, said so.
+  const std::string degenerate = m2 - m1 <= 1e-3 * m2 ? " (the branches coincide: an exponential, cv <= 1)" : "";
   return make_fit(data, "hyperexponential",
-                  fmt::format("two branches by maximum likelihood (EM): mean {} with probability {}, mean {} with {}",
-                              number(m1), number(p), number(m2), number(1.0 - p)),
+                  fmt::format("two branches by maximum likelihood (EM): mean {} with probability {}, mean {} with {}{}",
+                              number(m1), number(p), number(m2), number(1.0 - p), degenerate),
                   fmt::format("HYPEREXPONENTIAL({}, {}, {}, {})", probabilities(p).first, number(m1),
                               probabilities(p).second, number(m2)),
                   d::hyperexponential({p, 1.0 - p}, {1.0 / m1, 1.0 / m2}));
