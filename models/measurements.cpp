@@ -91,8 +91,10 @@ distributions::Distribution measured_distribution(const Measurements& measuremen
   const d::Distribution widened = d::series(d::series(d::shift(empirical, -w), noise, grid), noise, grid);
   // Shrink towards the mean by a = sd / sqrt(sd^2 + w^2/6): the kernel's variance is taken
   // back, so the smoothed law has the data's mean and variance (Jones' variance correction).
+  // (Written so that a variance that overflows, values near 1e170 and beyond, gives a = 1.)
   const SampleSummary s = summarise(measurements.values, measurements.weights);
-  const double a = std::sqrt(s.variance / (s.variance + w * w / 6.0));
+  const double a = 1.0 / std::sqrt(1.0 + w * w / (6.0 * s.variance));
+  if (!(a < 1.0)) return widened;
   return d::shift(d::scale(widened, a), (1.0 - a) * s.mean);
 }
 

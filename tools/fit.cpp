@@ -241,6 +241,11 @@ Fits fit_all(const std::vector<double>& values, const std::vector<double>& weigh
     out.skipped.push_back({"Erlang, general Erlang, hyperexponential, phase-type", "the data has no variation"});
     return out;
   }
+  if (!std::isfinite(data.summary.mean) || !std::isfinite(data.summary.variance)) {
+    out.skipped.push_back({"Erlang, general Erlang, hyperexponential, phase-type",
+                           "the values are so large that their mean or variance overflows a double"});
+    return out;
+  }
   out.fits.push_back(erlang_fit(data));
   if (auto fit = general_erlang_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = hyperexponential_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));

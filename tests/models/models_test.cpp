@@ -196,6 +196,10 @@ TEST(Measurements, SmoothingKeepsTheMeanAndAddsTheKernelVariance) {
   EXPECT_GE(bracket.upper, summarise(values, {}).mean);
   // The kernel is capped by the smallest value, so that no mass goes below 0.
   EXPECT_EQ(kernel_half_width({0.1, 50, 60, 70, 80}, {}), 0.1);
+  // Values whose variance overflows a double are smoothed without the variance correction.
+  const Measurements huge{"x", "ideal", {152.78, 4.492e170, 3e169}, {}, ""};
+  EXPECT_TRUE(std::isinf(summarise(huge.values, {}).variance));
+  EXPECT_TRUE(std::isfinite(distributions::mean(measured_distribution(huge, Smoothing::Smoothed))));
   // Nothing to smooth: equal values, or a 0 among them.
   EXPECT_EQ(kernel_half_width({3, 3, 3}, {}), 0.0);
   EXPECT_EQ(kernel_half_width({0, 1, 2}, {}), 0.0);

@@ -126,6 +126,13 @@ TEST(Fit, HistogramsAreWeightedAndConstantDataIsDeterministic) {
   EXPECT_EQ(constant.fits.front().ks, 0.0);
 }
 
+TEST(Fit, ValuesWhoseVarianceOverflowsAreNotFitted) {
+  const fitting::Fits fits = fitting::fit_all({152.78, 4.492e170, 3e169}, {});
+  EXPECT_TRUE(fits.fits.empty());
+  ASSERT_EQ(fits.skipped.size(), 1u);
+  EXPECT_NE(fits.skipped.front().reason.find("overflows"), std::string::npos);
+}
+
 TEST(Fit, KolmogorovSmirnovDistance) {
   // Data {1, 2} against U(0, 4): the empirical cdf jumps to 1/2 at 1 (F = 1/4) and to 1 at 2 (F = 1/2).
   EXPECT_DOUBLE_EQ(fitting::ks_distance({1, 2}, {}, d::uniform(0, 4)), 0.5);
