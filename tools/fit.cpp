@@ -23,6 +23,9 @@ std::pair<std::string, std::string> probabilities(double p);
 // General Erlang stages are printed one by one: beyond this the text is unreadable, and the
 // Erlang fit says the same.
 constexpr int kMaxStages = 64;
+// Phase counts of the Erlang and mixed-Erlang fits: beyond this the data is as good as
+// deterministic (cv below 0.001).
+constexpr double kMaxPhases = 1e6;
 
 struct Data {
   std::vector<std::pair<double, double>> sorted;  // (value, weight), by value
@@ -74,7 +77,7 @@ Fit make_fit(const Data& data, std::string family, std::string detail, std::stri
 Fit erlang_fit(const Data& data) {
   const double m = data.summary.mean;
   const double cv2 = data.summary.cv * data.summary.cv;
-  const double guess = cv2 > 0.0 ? std::min(1.0 / cv2, 1e6) : 1e6;
+  const double guess = cv2 > 0.0 ? std::min(1.0 / cv2, kMaxPhases) : kMaxPhases;
   const int center = std::max(1, static_cast<int>(std::lround(guess)));
   std::optional<Fit> best;
   for (int k = std::max(1, center - 2); k <= center + 2; ++k) {
@@ -94,12 +97,13 @@ std::optional<Fit> general_erlang_fit(const Data& data, std::vector<Skipped>& sk
     skipped.push_back({"general Erlang", fmt::format("cv^2 = {} > 1: stages in series have cv <= 1", number(cv2))});
     return std::nullopt;
   }
-  const int k = static_cast<int>(std::ceil(1.0 / cv2 - 1e-9));
-  if (k > kMaxStages) {
+  const double stages = std::ceil(1.0 / cv2 - 1e-9);  // compared as a double: 1/cv^2 may exceed any int
+  if (stages > kMaxStages) {
     skipped.push_back({"general Erlang", fmt::format("cv^2 = {} would need {} stages (at most {}): see the Erlang fit",
-                                                     number(cv2), k, kMaxStages)});
+                                                     number(cv2), number(stages), kMaxStages)});
     return std::nullopt;
   }
+  const int k = static_cast<int>(stages);
   if (k == 1) {
     return make_fit(data, "general Erlang", "one stage (cv = 1)", fmt::format("GERLANG({})", number(m)),
                     d::exponential(1.0 / m));
@@ -187,6 +191,11 @@ std::optional<Fit> phase_type_fit(const Data& data, std::vector<Skipped>& skippe
   const double cv2 = data.summary.cv * data.summary.cv;
   if (!(m > 0.0) || !(cv2 > 0.0)) {
     skipped.push_back({"phase-type", "no variation in the data"});
+    return std::nullopt;
+  }
+  if (1.0 / cv2 > kMaxPhases) {
+    skipped.push_back({"phase-type", fmt::format("cv^2 = {} would need more than {} phases: see the Erlang fit",
+                                                 number(cv2), kMaxPhases)});
     return std::nullopt;
   }
   if (cv2 <= 1.0) {

@@ -133,6 +133,14 @@ TEST(Fit, ValuesWhoseVarianceOverflowsAreNotFitted) {
   EXPECT_NE(fits.skipped.front().reason.find("overflows"), std::string::npos);
 }
 
+// Found by measurements_fuzz: a huge weight makes cv^2 about 1e-17 (1/cv^2 beyond any int).
+TEST(Fit, NearlyDeterministicDataNeedsNoHugePhaseCounts) {
+  const fitting::Fits fits = fitting::fit_all({220, 250, 255}, {3.2e19, 1, 5});
+  ASSERT_FALSE(fits.fits.empty());
+  EXPECT_EQ(fits.fits.front().family, "Erlang");
+  EXPECT_EQ(fits.skipped.size(), 2u);  // general Erlang and phase-type
+}
+
 TEST(Fit, KolmogorovSmirnovDistance) {
   // Data {1, 2} against U(0, 4): the empirical cdf jumps to 1/2 at 1 (F = 1/4) and to 1 at 2 (F = 1/2).
   EXPECT_DOUBLE_EQ(fitting::ks_distance({1, 2}, {}, d::uniform(0, 4)), 0.5);
