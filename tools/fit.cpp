@@ -201,7 +201,8 @@ std::optional<Fit> phase_type_fit(const Data& data, std::vector<Skipped>& skippe
   if (cv2 <= 1.0) {
     // Tijms: Erlang(k-1, mu) with probability q, Erlang(k, mu) otherwise, 1/k <= cv^2 <= 1/(k-1).
     const int k = std::max(2, static_cast<int>(std::ceil(1.0 / cv2 - 1e-9)));
-    const double q = (k * cv2 - std::sqrt(k * (1.0 + cv2) - k * k * cv2)) / (1.0 + cv2);
+    const double kd = k;  // k * k in int overflows from k = 46341
+    const double q = (kd * cv2 - std::sqrt(kd * (1.0 + cv2) - kd * kd * cv2)) / (1.0 + cv2);
     const double phase_mean = m / (k - q);
     const double q_clamped = std::clamp(q, 0.0, 1.0);
     return make_fit(data, "phase-type (mixed Erlang)",
