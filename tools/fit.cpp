@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -68,11 +70,22 @@ double ks(const Data& data, const d::Distribution& distribution) {
   return distance;
 }
 
+// A fit whose cdf cannot be evaluated at the data (extreme parameters, e.g. a million phases
+// of mean 1e70 evaluated at 12: Boost's incomplete gamma overflows) gets ks = NaN and is
+// reported as not fitted by fit_all.
 Fit make_fit(const Data& data, std::string family, std::string detail, std::string pdl, d::Distribution dist) {
   Fit fit{std::move(family), std::move(detail), std::move(pdl), std::move(dist), 0.0};
-  fit.ks = ks(data, fit.distribution);
+  try {
+    fit.ks = ks(data, fit.distribution);
+  } catch (const std::exception& error) {
+    fit.ks = std::numeric_limits<double>::quiet_NaN();
+    fit.detail = error.what();
+  }
   return fit;
 }
+
+// Smaller distance first; a fit that could not be evaluated (NaN) last.
+bool better(const Fit& a, const Fit& b) { return !std::isnan(a.ks) && (std::isnan(b.ks) || a.ks < b.ks); }
 
 Fit erlang_fit(const Data& data) {
   const double m = data.summary.mean;
@@ -85,7 +98,7 @@ Fit erlang_fit(const Data& data) {
     Fit fit = make_fit(data, "Erlang", fmt::format("k = {} phases of mean {} (k near 1/cv^2 = {})", k, number(scale),
                                                    number(guess)),
                        fmt::format("ERLANG({}, {})", k, number(scale)), d::erlang(k, 1.0 / scale));
-    if (!best || fit.ks < best->ks) best = std::move(fit);
+    if (!best || better(fit, *best)) best = std::move(fit);
   }
   return *best;
 }
@@ -124,7 +137,7 @@ std::optional<Fit> general_erlang_fit(const Data& data, std::vector<Skipped>& sk
                        fmt::format("{} stages of mean {} and one of mean {} (mean and variance matched)", k - 1,
                                    number(a), number(b)),
                        std::move(text), d::hypoexponential(std::move(rates)));
-    if (!best || fit.ks < best->ks) best = std::move(fit);
+    if (!best || better(fit, *best)) best = std::move(fit);
   }
   if (!best) skipped.push_back({"general Erlang", "no stage means match the mean and the variance"});
   return best;
@@ -260,7 +273,15 @@ Fits fit_all(const std::vector<double>& values, const std::vector<double>& weigh
   if (auto fit = general_erlang_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = hyperexponential_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = phase_type_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
-  std::stable_sort(out.fits.begin(), out.fits.end(), [](const Fit& a, const Fit& b) { return a.ks < b.ks; });
+  for (auto it = out.fits.begin(); it != out.fits.end();) {
+    if (!std::isnan(it->ks)) {
+      ++it;
+      continue;
+    }
+    out.skipped.push_back({it->family, "its cdf cannot be evaluated at the data: " + it->detail});
+    it = out.fits.erase(it);
+  }
+  std::stable_sort(out.fits.begin(), out.fits.end(), better);
   return out;
 }
 
