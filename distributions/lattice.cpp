@@ -649,19 +649,33 @@ Numerical lattice_series_power(const Numerical& a, std::int64_t n, const GridOpt
   return result;
 }
 
-Numerical lattice_max(const Numerical& a, const Numerical& b, const GridOptions& options) {
+namespace {
+
+// The maximum (cdf = F_a F_b) or the minimum (survival = S_a S_b) of two independent grids.
+// The side that multiplies is exact; the other is 1 - the product of the complements,
+// computed from the complements so that small tail probabilities keep their accuracy.
+enum class Extreme { Maximum, Minimum };
+
+Numerical lattice_extreme(const Numerical& a, const Numerical& b, const GridOptions& options, Extreme which) {
   const Numerical* parts[2] = {&a, &b};
   const CommonGrid grid = common_grid(parts, options.max_points);
   if (grid.size == 1) return single_point(grid.origin, a.slack + b.slack);
   const Numerical ra = rebin(a, grid.origin, grid.step, grid.size);
   const Numerical rb = rebin(b, grid.origin, grid.step, grid.size);
-  auto combine = [](std::span<const double> x, std::span<const double> y) {
+  auto combine = [which](std::span<const double> x, std::span<const double> y) {
     const Cumulative cx = cumulative_of(x);
     const Cumulative cy = cumulative_of(y);
     Cumulative c{std::vector<double>(x.size()), std::vector<double>(x.size())};
+    const bool maximum = which == Extreme::Maximum;
+    auto& product = maximum ? c.cdf : c.survival;
+    auto& complement = maximum ? c.survival : c.cdf;
+    const auto& px = maximum ? cx.cdf : cx.survival;
+    const auto& py = maximum ? cy.cdf : cy.survival;
+    const auto& qx = maximum ? cx.survival : cx.cdf;
+    const auto& qy = maximum ? cy.survival : cy.cdf;
     for (std::size_t i = 0; i < x.size(); ++i) {
-      c.cdf[i] = cx.cdf[i] * cy.cdf[i];
-      c.survival[i] = cx.survival[i] + cy.survival[i] - cx.survival[i] * cy.survival[i];
+      product[i] = px[i] * py[i];
+      complement[i] = qx[i] + qy[i] - qx[i] * qy[i];
     }
     return pmf_from(c);
   };
@@ -672,27 +686,14 @@ Numerical lattice_max(const Numerical& a, const Numerical& b, const GridOptions&
   return result;
 }
 
+}  // namespace
+
+Numerical lattice_max(const Numerical& a, const Numerical& b, const GridOptions& options) {
+  return lattice_extreme(a, b, options, Extreme::Maximum);
+}
+
 Numerical lattice_min(const Numerical& a, const Numerical& b, const GridOptions& options) {
-  const Numerical* parts[2] = {&a, &b};
-  const CommonGrid grid = common_grid(parts, options.max_points);
-  if (grid.size == 1) return single_point(grid.origin, a.slack + b.slack);
-  const Numerical ra = rebin(a, grid.origin, grid.step, grid.size);
-  const Numerical rb = rebin(b, grid.origin, grid.step, grid.size);
-  auto combine = [](std::span<const double> x, std::span<const double> y) {
-    const Cumulative cx = cumulative_of(x);
-    const Cumulative cy = cumulative_of(y);
-    Cumulative c{std::vector<double>(x.size()), std::vector<double>(x.size())};
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      c.survival[i] = cx.survival[i] * cy.survival[i];
-      c.cdf[i] = cx.cdf[i] + cy.cdf[i] - cx.cdf[i] * cy.cdf[i];
-    }
-    return pmf_from(c);
-  };
-  Numerical result{grid.origin, grid.step, combine(ra.lower, rb.lower), combine(ra.upper, rb.upper),
-                   ra.slack + rb.slack};
-  normalise(result, 0.0);
-  compact(result, options);
-  return result;
+  return lattice_extreme(a, b, options, Extreme::Minimum);
 }
 
 Numerical lattice_max_power(const Numerical& a, std::int64_t p, const GridOptions& options) {
