@@ -2,6 +2,7 @@
 // inputs, and the handling of bad input.
 #include "app/commands.hpp"
 #include "app/options.hpp"
+#include "tests/app/analysis_support.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,32 +14,7 @@
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Outcome analyse(app::Options options) {
-  std::ostringstream out, err;
-  const int status = app::run_analysis(options, out, err, false);
-  return {status, out.str(), err.str()};
-}
-
-app::Options neighbor(std::string processors) {
-  app::Options options;
-  options.file = "examples/paper/neighbor.pdl";
-  options.processors = std::move(processors);
-  options.methods = "approx";
-  return options;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using namespace analysis_support;
 
 TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
   app::Options options = neighbor("1,2,3,4,5,6,7,8,9,10");

@@ -2,6 +2,7 @@
 // the loss analysis, isoefficiency, the Extra-P export and the SVG chart.
 #include "app/commands.hpp"
 #include "app/options.hpp"
+#include "tests/app/analysis_support.hpp"
 #include "app/plot.hpp"
 #include "app/study.hpp"
 
@@ -17,25 +18,7 @@
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Outcome analyse(const app::Options& options) {
-  std::ostringstream out, err;
-  const int status = app::run_analysis(options, out, err, false);
-  return {status, out.str(), err.str()};
-}
-
-app::Options neighbor(std::string processors) {
-  app::Options options;
-  options.file = "examples/paper/neighbor.pdl";
-  options.processors = std::move(processors);
-  options.methods = "approx";
-  return options;
-}
+using namespace analysis_support;
 
 constexpr const char* kCluster = "examples/machines/cluster.machine";
 constexpr const char* kSmp = "examples/machines/smp.machine";
@@ -51,13 +34,6 @@ std::string sweep_error(const std::string& text) {
   std::string error;
   EXPECT_FALSE(app::parse_sweep(text, &error)) << text;
   return error;
-}
-
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::size_t count(const std::string& text, const std::string& what) {

@@ -170,25 +170,8 @@ TEST(ApproximateModel, PairedAgreesWithSampling) {
 
 TEST(ApproximateModel, PipelineAndForkJoinAgreeWithSampling) {
   models::Program program;
-  models::WorkPhase pipe;
-  pipe.name = "pipe";
-  pipe.scheme = models::Scheme::Macropipeline;
-  pipe.runtime = erlang(2, 1);
-  pipe.jobs = Expr::constant(6);
-  pipe.stages = Expr::constant(5);
-  pipe.interarrival = exponential(1);
-  pipe.volume = Expr::constant(10);
-  program.phases.emplace("pipe", pipe);
-  models::WorkPhase fork;
-  fork.name = "fork";
-  fork.scheme = models::Scheme::ForkJoin;
-  fork.runtime = exponential(1);
-  fork.jobs = Expr::constant(4);
-  fork.tasks_per_job = Expr::constant(7);
-  fork.interarrival = fixed(0);
-  fork.join = fixed(0.25);
-  fork.volume = Expr::constant(0);
-  program.phases.emplace("fork", fork);
+  program.phases.emplace("pipe", pipeline_phase());
+  program.phases.emplace("fork", fork_join_phase());
   program.pattern = sequence({phase_ref("pipe"), sync_point(), phase_ref("fork")});
   for (int p : {1, 2, 3, 6}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "pipeline+fork-join");
 }

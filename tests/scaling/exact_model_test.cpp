@@ -205,25 +205,8 @@ TEST(ExactModel, AlternativesBecomeScenariosAndTooManyAreRefused) {
 
 TEST(ExactModel, EverySchemeBuildsAndSimulates) {
   models::Program program;
-  models::WorkPhase pipe;
-  pipe.name = "pipe";
-  pipe.scheme = models::Scheme::Macropipeline;
-  pipe.runtime = erlang(2, 1);
-  pipe.jobs = Expr::constant(6);
-  pipe.stages = Expr::constant(5);
-  pipe.interarrival = exponential(1);
-  pipe.volume = Expr::constant(10);
-  program.phases.emplace("pipe", pipe);
-  models::WorkPhase fork;
-  fork.name = "fork";
-  fork.scheme = models::Scheme::ForkJoin;
-  fork.runtime = exponential(1);
-  fork.jobs = Expr::constant(4);
-  fork.tasks_per_job = Expr::constant(7);
-  fork.interarrival = fixed(0);
-  fork.join = fixed(0.25);
-  fork.volume = Expr::constant(0);
-  program.phases.emplace("fork", fork);
+  program.phases.emplace("pipe", pipeline_phase());
+  program.phases.emplace("fork", fork_join_phase());
   models::WorkPhase paired;
   paired.name = "paired";
   paired.scheme = models::Scheme::Paired;

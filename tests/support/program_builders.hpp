@@ -66,6 +66,34 @@ inline models::WorkPhase unit_phase(const std::string& name, models::Scheme sche
   return w;
 }
 
+// MACROPIPELINE "pipe": 6 jobs through 5 Erlang-2 stages, exponential interarrival times of
+// mean 1, 10 bytes per job.
+inline models::WorkPhase pipeline_phase() {
+  models::WorkPhase pipe;
+  pipe.name = "pipe";
+  pipe.scheme = models::Scheme::Macropipeline;
+  pipe.runtime = erlang(2, 1);
+  pipe.jobs = Expr::constant(6);
+  pipe.stages = Expr::constant(5);
+  pipe.interarrival = exponential(1);
+  pipe.volume = Expr::constant(10);
+  return pipe;
+}
+
+// FORK-JOIN "fork": 4 jobs of 7 exponential tasks of mean 1, a join of 0.25.
+inline models::WorkPhase fork_join_phase() {
+  models::WorkPhase fork;
+  fork.name = "fork";
+  fork.scheme = models::Scheme::ForkJoin;
+  fork.runtime = exponential(1);
+  fork.jobs = Expr::constant(4);
+  fork.tasks_per_job = Expr::constant(7);
+  fork.interarrival = fixed(0);
+  fork.join = fixed(0.25);
+  fork.volume = Expr::constant(0);
+  return fork;
+}
+
 // The paper's section 5.1 example: NEIGHBOR over `columns` columns, Erlang-8 tasks of mean 8,
 // repeated `iterations` times with neighbour synchronisation between iterations.
 inline models::Program neighbor_program(models::Scheme scheme = models::Scheme::Neighbor) {
