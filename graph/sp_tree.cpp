@@ -75,26 +75,23 @@ void check_count(std::int64_t n, const char* what) {
 }
 }  // namespace
 
-std::size_t SpTree::series_power(std::size_t child, std::int64_t n) {
+std::size_t SpTree::power(SpKind kind, std::size_t child, std::int64_t n) {
   check_child(child);
-  check_count(n, "series power");
+  check_count(n, kind == SpKind::SeriesPower ? "series power" : "parallel power");
   if (n == 1) return child;
   SpNode node;
-  node.kind = SpKind::SeriesPower;
+  node.kind = kind;
   node.children = {child};
   node.count = n;
   return add(std::move(node));
 }
 
+std::size_t SpTree::series_power(std::size_t child, std::int64_t n) {
+  return power(SpKind::SeriesPower, child, n);
+}
+
 std::size_t SpTree::parallel_power(std::size_t child, std::int64_t p) {
-  check_child(child);
-  check_count(p, "parallel power");
-  if (p == 1) return child;
-  SpNode node;
-  node.kind = SpKind::ParallelPower;
-  node.children = {child};
-  node.count = p;
-  return add(std::move(node));
+  return power(SpKind::ParallelPower, child, p);
 }
 
 std::size_t SpTree::branch(std::vector<double> probabilities, std::vector<std::size_t> children) {

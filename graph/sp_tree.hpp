@@ -60,6 +60,7 @@ class SpTree {
  private:
   std::size_t add(SpNode node);
   std::size_t combine(SpKind kind, std::vector<std::size_t> children);
+  std::size_t power(SpKind kind, std::size_t child, std::int64_t n);
   void check_child(std::size_t child) const;
   std::vector<SpNode> nodes_;
   std::size_t root_ = static_cast<std::size_t>(-1);

@@ -155,15 +155,7 @@ TEST(ApproximateModel, IndependentThenSerialNeighborAgreesWithSampling) {
 
 TEST(ApproximateModel, PairedAgreesWithSampling) {
   models::Program program;
-  models::WorkPhase w;
-  w.name = "w";
-  w.scheme = models::Scheme::Paired;
-  w.units = Expr::constant(12);
-  w.volume = Expr::constant(0);
-  w.dependencies = {Expr::constant(1), Expr::constant(5)};
-  w.independent = models::Subtask{erlang(5, 1), Expr::constant(0)};
-  w.dependent = models::Subtask{fixed(0.5), Expr::constant(8)};
-  program.phases.emplace("w", w);
+  program.phases.emplace("w", paired_phase("w"));
   program.pattern = phase_ref("w");
   for (int p : {1, 3, 4}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "paired");
 }

@@ -207,15 +207,7 @@ TEST(ExactModel, EverySchemeBuildsAndSimulates) {
   models::Program program;
   program.phases.emplace("pipe", pipeline_phase());
   program.phases.emplace("fork", fork_join_phase());
-  models::WorkPhase paired;
-  paired.name = "paired";
-  paired.scheme = models::Scheme::Paired;
-  paired.units = Expr::constant(12);
-  paired.volume = Expr::constant(0);
-  paired.dependencies = {Expr::constant(1), Expr::constant(5)};
-  paired.independent = models::Subtask{erlang(5, 1), Expr::constant(0)};
-  paired.dependent = models::Subtask{fixed(0.5), Expr::constant(8)};
-  program.phases.emplace("paired", paired);
+  program.phases.emplace("paired", paired_phase("paired"));
   models::WorkPhase dag;
   dag.name = "dag";
   dag.scheme = models::Scheme::Arbitrary;

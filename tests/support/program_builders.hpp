@@ -94,6 +94,20 @@ inline models::WorkPhase fork_join_phase() {
   return fork;
 }
 
+// PAIRED: 12 iterations, each waiting for iterations i-1 and i-5; Erlang-5 independent
+// parts, dependent parts of 0.5 sending 8 bytes.
+inline models::WorkPhase paired_phase(const std::string& name) {
+  models::WorkPhase w;
+  w.name = name;
+  w.scheme = models::Scheme::Paired;
+  w.units = Expr::constant(12);
+  w.volume = Expr::constant(0);
+  w.dependencies = {Expr::constant(1), Expr::constant(5)};
+  w.independent = models::Subtask{erlang(5, 1), Expr::constant(0)};
+  w.dependent = models::Subtask{fixed(0.5), Expr::constant(8)};
+  return w;
+}
+
 // The paper's section 5.1 example: NEIGHBOR over `columns` columns, Erlang-8 tasks of mean 8,
 // repeated `iterations` times with neighbour synchronisation between iterations.
 inline models::Program neighbor_program(models::Scheme scheme = models::Scheme::Neighbor) {
