@@ -1,0 +1,13 @@
+# One golden command line: runs `pdl-scale ARGS` from the repository root and requires exit
+# status 0 and a standard output equal, byte for byte, to the file EXPECTED.
+#   cmake -DPDL_SCALE=... -DARGS="..." -DEXPECTED=... -P compare.cmake
+separate_arguments(arguments UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND ${PDL_SCALE} ${arguments} --threads 2
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "exit status ${status}, expected 0\nstderr:\n${err}")
+endif()
+file(READ ${EXPECTED} expected)
+if(NOT out STREQUAL expected)
+  message(FATAL_ERROR "the output differs from ${EXPECTED}\n--- got:\n${out}\n--- expected:\n${expected}")
+endif()
