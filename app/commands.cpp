@@ -49,12 +49,12 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text) {
 
 std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error) {
   // The methods this version solves, in the order "all" runs them.
-  static constexpr solvers::Method kAll[] = {solvers::Method::Approximate, solvers::Method::Bounds,
-                                             solvers::Method::MonteCarlo, solvers::Method::Exact};
+  static constexpr solvers::Method kAll[] = {solvers::Method::SeriesParallel, solvers::Method::Bounds,
+                                             solvers::Method::MonteCarlo, solvers::Method::StateSpace};
   // "auto": the approximate model, the bounds, and the exact mean wherever the state space
   // fits (a p beyond the budget gets a note instead).
-  static constexpr solvers::Method kAuto[] = {solvers::Method::Approximate, solvers::Method::Bounds,
-                                              solvers::Method::Exact};
+  static constexpr solvers::Method kAuto[] = {solvers::Method::SeriesParallel, solvers::Method::Bounds,
+                                              solvers::Method::StateSpace};
   std::vector<solvers::Method> methods;
   auto add = [&](solvers::Method method) {
     if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);

@@ -61,10 +61,10 @@ constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", 
 
 const char* dash_of(solvers::Method method) {
   switch (method) {
-    case solvers::Method::Approximate: return "";
+    case solvers::Method::SeriesParallel: return "";
     case solvers::Method::Bounds: return "7,4";
     case solvers::Method::MonteCarlo: return "2,3";
-    case solvers::Method::Exact: return "10,3,2,3";
+    case solvers::Method::StateSpace: return "10,3,2,3";
   }
   return "";
 }

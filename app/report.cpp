@@ -142,12 +142,12 @@ std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
   header.push_back("p");
   for (solvers::Method method : methods) {
     switch (method) {
-      case solvers::Method::Approximate:
+      case solvers::Method::SeriesParallel:
         header.insert(header.end(), {"approx", "bracket of the mean"});
         break;
       case solvers::Method::Bounds: header.push_back("bounds on the exact mean"); break;
       case solvers::Method::MonteCarlo: header.push_back("monte carlo ± 95%"); break;
-      case solvers::Method::Exact: header.push_back("exact"); break;
+      case solvers::Method::StateSpace: header.push_back("exact"); break;
     }
   }
   for (solvers::Method method : methods) {
@@ -176,12 +176,12 @@ std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
         const solvers::Result& result = rows[k].result;
         if (!result.solved) {
           line.push_back("-");
-          if (result.method == solvers::Method::Approximate) line.push_back("-");
+          if (result.method == solvers::Method::SeriesParallel) line.push_back("-");
           unsolved_for({std::string{solvers::to_string(result.method)}, result.detail}).push_back(rows[k].p);
           continue;
         }
         switch (result.method) {
-          case solvers::Method::Approximate:
+          case solvers::Method::SeriesParallel:
             line.push_back(number(result.mean));
             line.push_back(fmt::format("[{}, {}]", number(result.lower), number(result.upper)));
             break;
@@ -191,7 +191,7 @@ std::string table(const SweepResult& sweep, const ReportInputs& inputs) {
           case solvers::Method::MonteCarlo:
             line.push_back(fmt::format("{} ± {}", number(result.mean), number(result.upper - result.mean)));
             break;
-          case solvers::Method::Exact: line.push_back(number(result.mean)); break;
+          case solvers::Method::StateSpace: line.push_back(number(result.mean)); break;
         }
       }
       for (std::size_t k = 0; k < methods.size(); ++k) {

@@ -38,7 +38,7 @@ namespace {
 
 bool needs_exact_model(solvers::Method method) {
   return method == solvers::Method::MonteCarlo || method == solvers::Method::Bounds ||
-         method == solvers::Method::Exact;
+         method == solvers::Method::StateSpace;
 }
 
 solvers::Result not_solved(solvers::Method method, std::string why) {
@@ -91,7 +91,7 @@ std::vector<solvers::Result> solve_all(const models::Program& program, const mod
       continue;
     }
     switch (method) {
-      case solvers::Method::Approximate: {
+      case solvers::Method::SeriesParallel: {
         solvers::SeriesParallelOptions series_parallel = options.series_parallel;
         series_parallel.keep_distribution = false;
         results.push_back(solvers::solve_series_parallel(tree, series_parallel));
@@ -114,7 +114,7 @@ std::vector<solvers::Result> solve_all(const models::Program& program, const mod
         results.push_back(solvers::solve_monte_carlo(mixture, monte_carlo));
         break;
       }
-      case solvers::Method::Exact: {
+      case solvers::Method::StateSpace: {
         std::vector<solvers::WeightedGraph> mixture;
         for (const scaling::Scenario& scenario : exact->scenarios) {
           mixture.push_back({scenario.probability, &scenario.graph});

@@ -26,7 +26,7 @@ struct SweepOptions {
   // when absent, as the base of the speedups, but not reported.
   std::vector<int> processors;
   // Methods to run for every p, in the order they are reported.
-  std::vector<solvers::Method> methods{solvers::Method::Approximate};
+  std::vector<solvers::Method> methods{solvers::Method::SeriesParallel};
   // Approximate: the series-parallel reduction of the approximate model.
   solvers::SeriesParallelOptions series_parallel;
   // Monte Carlo of the exact model. Its own threads setting is ignored: the sweep's is used.

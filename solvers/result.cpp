@@ -4,16 +4,16 @@ namespace solvers {
 
 std::string_view to_string(Method method) {
   switch (method) {
-    case Method::Approximate: return "approx";
+    case Method::SeriesParallel: return "approx";
     case Method::Bounds: return "bounds";
     case Method::MonteCarlo: return "mc";
-    case Method::Exact: return "exact";
+    case Method::StateSpace: return "exact";
   }
   return "unknown";
 }
 
 std::optional<Method> method_from_string(std::string_view name) {
-  for (Method method : {Method::Approximate, Method::Bounds, Method::MonteCarlo, Method::Exact}) {
+  for (Method method : {Method::SeriesParallel, Method::Bounds, Method::MonteCarlo, Method::StateSpace}) {
     if (name == to_string(method)) return method;
   }
   return std::nullopt;

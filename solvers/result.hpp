@@ -10,7 +10,7 @@
 
 namespace solvers {
 
-enum class Method { Approximate, Bounds, MonteCarlo, Exact };
+enum class Method { SeriesParallel, Bounds, MonteCarlo, StateSpace };
 
 // "approx", "bounds", "mc", "exact": the names used on the command line and in JSON.
 std::string_view to_string(Method method);
@@ -26,7 +26,7 @@ struct Statistics {
 };
 
 struct Result {
-  Method method = Method::Approximate;
+  Method method = Method::SeriesParallel;
   // The estimate of the mean runtime and an interval that contains the exact value of what
   // the method computes: the discretisation bracket for series-parallel reduction, the bound
   // pair for bounds, the 95% confidence interval for Monte Carlo; lower == upper == mean for

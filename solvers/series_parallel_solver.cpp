@@ -139,7 +139,7 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
   const auto start = std::chrono::steady_clock::now();
   Value value = reduce(tree, options.grid, options.keep_distribution);
   Result result;
-  result.method = Method::Approximate;
+  result.method = Method::SeriesParallel;
   result.mean = value.mean;
   result.lower = value.bracket.lower;
   result.upper = value.bracket.upper;

@@ -735,7 +735,7 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   }
 
   Result result;
-  result.method = Method::Exact;
+  result.method = Method::StateSpace;
   SweepSettings settings;
   settings.budget = options.memory_budget_bytes;
   settings.max_states = options.max_states;
@@ -803,7 +803,7 @@ Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSp
   }
   const auto start = std::chrono::steady_clock::now();
   Result out;
-  out.method = Method::Exact;
+  out.method = Method::StateSpace;
   std::vector<double> weights;
   std::vector<distributions::Distribution> parts;
   bool exact = true;

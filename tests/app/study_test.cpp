@@ -668,7 +668,7 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
   for (int p = 1; p <= 3; ++p) {
     app::Row row;
     row.p = p;
-    row.result.method = solvers::Method::Approximate;
+    row.result.method = solvers::Method::SeriesParallel;
     row.result.solved = p != 2;
     if (p != 2) row.speedup = p == 1 ? 1.0 : 2.5;
     sweep.rows.push_back(row);
@@ -677,7 +677,7 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
   inputs.program_name = "holes";
   inputs.machines = {{"ideal", ""}};
   inputs.options.processors = {1, 2, 3};
-  inputs.options.methods = {solvers::Method::Approximate};
+  inputs.options.methods = {solvers::Method::SeriesParallel};
   const std::string svg = app::render_plot(sweep, inputs);
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 0u);
   EXPECT_EQ(count(svg, "<path class=\"series\" d=\"M"), 2u);  // speedup and efficiency

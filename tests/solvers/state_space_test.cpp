@@ -55,7 +55,7 @@ TEST(StateSpace, ChainOfErlangsHasMeanNkOverRate) {
     previous = v;
   }
   const solvers::Result r = solvers::solve_state_space(g, options());
-  EXPECT_EQ(r.method, solvers::Method::Exact);
+  EXPECT_EQ(r.method, solvers::Method::StateSpace);
   expect_relative(r.mean, n * k / rate, 1e-9);
   EXPECT_EQ(r.lower, r.mean);
   EXPECT_EQ(r.upper, r.mean);
