@@ -1,14 +1,12 @@
-// The pdl-scale commands that work on one PDL file.
+// The pdl-scale commands. Each returns an exit status (options.hpp) and writes its output to
+// `out` (or -o FILE) and its diagnostics to `err`.
 #pragma once
-
-#include "app/options.hpp"
 
 #include <ostream>
 
-namespace app {
+#include "app/options.hpp"
 
-// True for a machine file (FILE.machine): --check and --dump then read it as one.
-bool is_machine_file(const std::string& path);
+namespace app {
 
 // --check: parses and checks the program (and the machine file, if given), prints the
 // diagnostics to `err` and "FILE: ok" to `out` when there is no error. Returns kExitSuccess
@@ -19,10 +17,10 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err);
 // prints the normalized model to `out`.
 int run_dump(const Options& options, std::ostream& out, std::ostream& err);
 
-// The analysis: loads and checks the program and machine, binds the variables, runs the sweep
-// over the processor counts and prints (or writes with -o) the report. A progress bar goes to
-// stderr when `terminal` and not --quiet. Returns kExitSuccess or kExitInput (bad input, with
-// compiler-style diagnostics on `err`).
+// The analysis: loads and checks the program on every machine, binds the variables, runs the
+// study (sweep, loss analysis or isoefficiency) and prints (or writes with -o) the report. A
+// progress bar goes to stderr when `terminal` and not --quiet. Returns kExitSuccess or
+// kExitInput (bad input, with compiler-style diagnostics on `err`).
 int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal);
 
 // --graph P --model exact|approx: the scaled model on P processors as Graphviz DOT, on `out`

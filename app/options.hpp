@@ -1,5 +1,7 @@
-// What the command line asked for, parsed by main.cpp with CLI11 and executed by the app
-// library (commands.cpp), so that the commands are testable without a process.
+// What the command line asked for, parsed by cli.cpp with CLI11 and executed by the app library
+// (commands.cpp, analyse.cpp), so that the commands are testable without a process. The
+// analysis's own knobs live in `request`, whose defaults are the analysis library's: none is
+// written here a second time.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "solvers/result.hpp"
+#include "analysis/isoefficiency.hpp"
+#include "analysis/request.hpp"
+#include "analysis/study.hpp"
+#include "app/report.hpp"
 
 namespace app {
 
@@ -17,54 +22,49 @@ inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitInternal = 1;  // a bug: an exception escaped
 inline constexpr int kExitInput = 2;     // bad usage or bad input: diagnostics say why
 
+// Which scaled model --graph draws.
+enum class GraphModel { Approximate, Exact };
+
 struct Options {
-  std::string file;                 // the PDL program
+  std::string file;  // the PDL program
   // --machine FILE, repeatable: the analysis compares the machines side by side; --check,
   // --dump and --graph take at most one. The built-in ideal machine when none is given.
   std::vector<std::string> machine_files;
-  std::vector<std::string> sets;    // --set name=value, repeatable
-  bool check = false;               // --check
-  bool dump = false;                // --dump
+  std::vector<std::string> sets;  // --set name=value, repeatable
+  bool check = false;             // --check
+  bool dump = false;              // --dump
 
   // The analysis (neither --check nor --dump): the processor counts are 1..pmax, or the list
-  // `processors` ("1,2,4,8"), or 1..kDefaultPmax when neither is given.
-  std::optional<int> pmax;               // --pmax N
-  std::string processors;                // --p LIST
-  std::string format = "table";          // --format table|csv|json|jsonl
-  std::optional<std::string> output;     // -o FILE: written whole or not at all
-  int threads = 0;                       // --threads N; 0: every core
-  bool quiet = false;                    // --quiet: no progress bar
-  std::size_t grid_points = 4096;        // --grid-points N: distributions::GridOptions::max_points
-  std::string methods = "approx,bounds";  // --method LIST: approx, bounds, mc, all
-  std::int64_t max_exact_tasks = 200'000;  // --max-exact-tasks N: larger exact models are skipped
-  std::optional<std::uint64_t> state_budget;  // --state-budget BYTES (default: a quarter of memory)
-  std::int64_t max_states = 20'000'000;       // --max-states N: larger state spaces are skipped
-  std::optional<std::int64_t> samples;   // --samples N: Monte Carlo sample count
-  double precision = 1e-3;               // --precision R: Monte Carlo target half-width / mean
-  std::uint64_t seed = 1;                // --seed S: fixes every random figure
+  // `processors` ("1,2,4,8"), or the request's default when neither is given.
+  std::optional<int> pmax;                // --pmax N
+  std::string processors;                 // --p LIST
+  std::optional<std::string> methods;     // --method LIST (default: the request's)
+  Format format = Format::Table;          // --format table|csv|json|jsonl
+  std::optional<std::string> output;      // -o FILE: written whole or not at all
+  bool quiet = false;                     // --quiet: no progress bar
+  std::optional<std::int64_t> samples;    // --samples N: exactly N Monte Carlo samples
+  // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --state-budget,
+  // --max-states, --precision, --seed.
+  analysis::Request request;
 
   // Studies (docs/cli.md): --sweep NAME=LIST, repeatable: every combination of the values,
   // each analysed over the processor counts.
   std::vector<std::string> sweeps;
-  bool loss = false;                     // --loss: per phase, the others made free (paper section 5)
-  // --isoefficiency E --iso-variable NAME: per p, the size that holds efficiency E; replaces
-  // the speedup table.
+  bool loss = false;                      // --loss: per phase, the others made free (paper section 5)
+  // --isoefficiency E --iso-variable NAME [--iso-max N]: per p, the size that holds efficiency
+  // E; replaces the speedup table.
   std::optional<double> isoefficiency;
   std::string iso_variable;
-  double iso_max = 1e9;                  // --iso-max N: the largest size the search tries
-  std::optional<std::string> plot;       // --plot FILE.svg: the speedup and efficiency chart
+  double iso_max = analysis::IsoefficiencyOptions{}.max_size;
+  std::optional<std::string> plot;        // --plot FILE.svg: the speedup and efficiency chart
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;
-  std::string model = "approx";          // --model exact|approx: which scaled model --graph draws
+  GraphModel model = GraphModel::Approximate;  // --model exact|approx
 };
 
-inline constexpr int kDefaultPmax = 16;
-// Processor counts analysed in one run, at most: a sweep beyond this is a typo, not a study.
-inline constexpr std::size_t kMaxProcessorCounts = 65536;
-
-// The methods of --method ("approx,mc", "auto", "all") in the order given, without repeats; on failure
-// returns nullopt and sets *error.
+// The methods of --method ("approx,mc", "auto", "all") in the order given, without repeats; on
+// failure returns nullopt and sets *error.
 std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error);
 
 // "4G", "512M", "64K" or a plain byte count (binary multiples); nullopt when malformed, zero or
@@ -77,5 +77,22 @@ std::optional<std::vector<int>> processor_counts(const Options& options, std::st
 
 // Parses "name=value" strings; on failure returns nullopt and sets *error.
 std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error);
+
+// Parses "name=LIST". LIST is comma-separated items, each
+//   v          a number
+//   a..b       a, a+1, ..., up to b
+//   a..b:s     a, a+s, a+2s, ..., up to b (s > 0)
+//   a..b*f     a, a*f, a*f^2, ..., up to b (f > 1, a > 0)
+// e.g. "columns=10,20,40..160*2" is 10, 20, 40, 80, 160. On failure returns nullopt and sets
+// *error to a message that quotes the option.
+std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std::string* error);
+
+// At most this many values per --sweep, and configurations (their cross product) in all.
+inline constexpr std::size_t kMaxSweepValues = 10'000;
+
+// The analysis request the options make: processor counts, methods and the Monte Carlo
+// stopping rule filled in, checked with Request::IsValid; nullopt with *error (worded for the
+// command line) when they are invalid.
+std::optional<analysis::Request> analysis_request(const Options& options, std::string* error);
 
 }  // namespace app

@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 
+#include "solvers/solver.hpp"
+
 namespace app {
 
 std::vector<double> nice_ticks(double low, double high, int target, bool integers) {
@@ -59,14 +61,19 @@ std::string tick_label(double value) {
 // Colour-blind-safe (Okabe and Ito), dark enough on white.
 constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
 
+// A dash pattern per method, by its place in solvers::all_methods().
 const char* dash_of(solvers::Method method) {
-  switch (method) {
-    case solvers::Method::SeriesParallel: return "";
-    case solvers::Method::Bounds: return "7,4";
-    case solvers::Method::MonteCarlo: return "2,3";
-    case solvers::Method::StateSpace: return "10,3,2,3";
-  }
-  return "";
+  constexpr const char* kDashes[] = {"", "7,4", "2,3", "10,3,2,3", "1,2", "6,2,1,2"};
+  const auto methods = solvers::all_methods();
+  const auto at = static_cast<std::size_t>(std::find(methods.begin(), methods.end(), method) - methods.begin());
+  return kDashes[at % std::size(kDashes)];
+}
+
+// Bounds and confidence intervals are drawn as shaded bands; a discretisation bracket is too
+// narrow to see.
+bool has_band(solvers::Method method) {
+  const solvers::IntervalKind kind = solvers::info(method).interval;
+  return kind == solvers::IntervalKind::BoundPair || kind == solvers::IntervalKind::Confidence95;
 }
 
 // One curve: a (machine, swept values) case and a method.
@@ -184,89 +191,113 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
 
 }  // namespace
 
-std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
-  // The curves: every whole-program case (machine, swept values) and method. With one
-  // processor count and one swept variable the x axis is that variable instead of p: a line
-  // per machine and method across the sizes.
-  std::vector<std::size_t> cases;
-  for (std::size_t c = 0; c < sweep.cases.size(); ++c) {
-    if (sweep.cases[c].phase.empty()) cases.push_back(c);
-  }
-  const std::vector<solvers::Method>& methods = inputs.options.methods;
-  const std::size_t per_case = sweep.cases.empty() ? 0 : sweep.rows.size() / sweep.cases.size();
-  const bool against_size = inputs.options.processors.size() == 1 && inputs.sweeps.size() == 1 &&
-                            inputs.sweeps.front().values.size() > 1;
-  // The groups of cases that make one line each: every case, or (against the size) every machine.
+namespace {
+
+// The curves: every whole-program case (machine, swept values) and method. With one
+// processor count and one swept variable the x axis is that variable instead of p: a line
+// per machine and method across the sizes.
+struct Layout {
+  bool against_size = false;
+  double only_p = 1.0;  // the one processor count, when drawn against the size
+};
+
+// The groups of cases that make one line each: every whole-program case, or (against the size)
+// every machine.
+std::vector<std::vector<std::size_t>> line_groups(const analysis::StudyResult& study, const Layout& layout) {
   std::vector<std::vector<std::size_t>> groups;
-  for (std::size_t c : cases) {
-    if (against_size && !groups.empty() && sweep.cases[groups.back().front()].machine == sweep.cases[c].machine) {
+  for (std::size_t c = 0; c < study.cases().size(); ++c) {
+    if (!study.cases()[c].phase.empty()) continue;
+    if (layout.against_size && !groups.empty() &&
+        study.cases()[groups.back().front()].machine == study.cases()[c].machine) {
       groups.back().push_back(c);
     } else {
       groups.push_back({c});
     }
   }
+  return groups;
+}
+
+// One line's points, left to right.
+void add_points(Series& one, const analysis::StudyResult& study, const std::vector<std::size_t>& group,
+                solvers::Method method, const Layout& layout) {
+  struct Point {
+    double x, p, speedup;
+    std::optional<std::pair<double, double>> interval;
+  };
+  std::vector<Point> points;
+  for (std::size_t c : group) {
+    for (int p : study.processors()) {
+      const analysis::Row& row = study.at(c, p, method);
+      points.push_back({layout.against_size ? study.cases()[c].swept.front().second : static_cast<double>(row.p),
+                        static_cast<double>(row.p), row.speedup.value_or(std::nan("")),
+                        row.speedup_lower && row.speedup_upper
+                            ? std::optional<std::pair<double, double>>({*row.speedup_lower, *row.speedup_upper})
+                            : std::nullopt});
+    }
+  }
+  // Swept values come in the order the user gave them; a line runs left to right.
+  std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+  for (const Point& point : points) {
+    one.x.push_back(point.x);
+    one.p.push_back(point.p);
+    one.speedup.push_back(point.speedup);
+    one.interval.push_back(point.interval);
+  }
+}
+
+std::vector<Series> all_series(const analysis::StudyResult& study, const ReportInputs& inputs, const Layout& layout) {
+  const std::vector<std::vector<std::size_t>> groups = line_groups(study, layout);
+  const std::vector<solvers::Method>& methods = study.methods();
   // One group: a colour per method. Several: a colour per group and a dash per method.
   const bool colour_by_method = groups.size() == 1;
   std::vector<Series> series;
   for (std::size_t n = 0; n < groups.size(); ++n) {
-    const CaseLabel& label = sweep.cases[groups[n].front()];
+    const analysis::CaseLabel& label = study.cases()[groups[n].front()];
     std::string group_name;
     if (inputs.machines.size() > 1) group_name = label.machine;
-    if (!against_size) {
+    if (!layout.against_size) {
       for (const auto& [name, value] : label.swept) {
         group_name += fmt::format("{}{}={:g}", group_name.empty() ? "" : ", ", name, value);
       }
     }
     for (std::size_t k = 0; k < methods.size(); ++k) {
       Series one;
-      const std::string method_name = methods.size() > 1 || group_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
+      const std::string method_name =
+          methods.size() > 1 || group_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
       one.label = group_name.empty() ? method_name : method_name.empty() ? group_name : group_name + " · " + method_name;
       one.colour = kColours[(colour_by_method ? k : n) % std::size(kColours)];
-      one.dash = colour_by_method ? "" : dash_of(methods[k]);
-      if (colour_by_method && methods[k] == solvers::Method::Bounds) one.dash = dash_of(methods[k]);
-      one.band = methods[k] == solvers::Method::Bounds || methods[k] == solvers::Method::MonteCarlo;
-      struct Point {
-        double x, p, speedup;
-        std::optional<std::pair<double, double>> interval;
-      };
-      std::vector<Point> points;
-      for (std::size_t c : groups[n]) {
-        for (std::size_t r = k; r < per_case; r += methods.size()) {
-          const Row& row = sweep.rows[c * per_case + r];
-          points.push_back({against_size ? sweep.cases[c].swept.front().second : static_cast<double>(row.p),
-                            static_cast<double>(row.p), row.speedup.value_or(std::nan("")),
-                            row.speedup_lower && row.speedup_upper
-                                ? std::optional<std::pair<double, double>>({*row.speedup_lower, *row.speedup_upper})
-                                : std::nullopt});
-        }
-      }
-      // Swept values come in the order the user gave them; a line runs left to right.
-      std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
-      for (const Point& point : points) {
-        one.x.push_back(point.x);
-        one.p.push_back(point.p);
-        one.speedup.push_back(point.speedup);
-        one.interval.push_back(point.interval);
-      }
+      const bool bound_pair = solvers::info(methods[k]).interval == solvers::IntervalKind::BoundPair;
+      one.dash = !colour_by_method || bound_pair ? dash_of(methods[k]) : "";
+      one.band = has_band(methods[k]);
+      add_points(one, study, groups[n], methods[k], layout);
       series.push_back(std::move(one));
     }
   }
+  return series;
+}
 
-  // The ranges: x as analysed; speedup from 0 to the highest figure (the ideal line is clipped
-  // rather than allowed to squash curves far below it), efficiency from 0 to at least 1.
-  double x_low = 1, x_high = 1, speedup_high = 1, efficiency_high = 1;
+// The ranges: x as analysed; speedup from 0 to the highest figure (the ideal line is clipped
+// rather than allowed to squash curves far below it), efficiency from 0 to at least 1.
+struct Ranges {
+  double x_low = 1, x_high = 1;
+  std::vector<double> x_ticks, speedup_ticks, efficiency_ticks;
+};
+
+Ranges ranges_of(const std::vector<Series>& series, const analysis::StudyResult& study, const ReportInputs& inputs,
+                 const Layout& layout) {
+  Ranges r;
+  double speedup_high = 1, efficiency_high = 1;
   bool integers = true;
-  if (against_size) {
+  if (layout.against_size) {
     const std::vector<double>& values = inputs.sweeps.front().values;
-    x_low = *std::min_element(values.begin(), values.end());
-    x_high = *std::max_element(values.begin(), values.end());
+    r.x_low = *std::min_element(values.begin(), values.end());
+    r.x_high = *std::max_element(values.begin(), values.end());
     integers = std::all_of(values.begin(), values.end(), [](double v) { return v == std::round(v); });
-  } else if (!inputs.options.processors.empty()) {
-    x_low = inputs.options.processors.front();
-    x_high = inputs.options.processors.back();
+    speedup_high = std::max(speedup_high, layout.only_p);
+  } else if (!study.processors().empty()) {
+    r.x_low = study.processors().front();
+    r.x_high = study.processors().back();
   }
-  const double only_p = inputs.options.processors.empty() ? 1.0 : inputs.options.processors.front();
-  if (against_size) speedup_high = std::max(speedup_high, only_p);
   for (const Series& one : series) {
     for (std::size_t i = 0; i < one.p.size(); ++i) {
       const double top = one.interval[i] ? std::max(one.speedup[i], one.interval[i]->second) : one.speedup[i];
@@ -275,53 +306,47 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
       efficiency_high = std::max(efficiency_high, top / one.p[i]);
     }
   }
-  if (x_high <= x_low) {
-    x_low = std::max(0.0, x_low - 1);
-    x_high += 1;
+  if (r.x_high <= r.x_low) {
+    r.x_low = std::max(0.0, r.x_low - 1);
+    r.x_high += 1;
   }
-  const std::vector<double> x_ticks = nice_ticks(x_low, x_high, 8, integers);
-  std::vector<double> speedup_ticks = nice_ticks(0, speedup_high * 1.05, 6, false);
-  std::vector<double> efficiency_ticks = nice_ticks(0, std::min(efficiency_high, 1.5) * 1.02, 5, false);
+  r.x_ticks = nice_ticks(r.x_low, r.x_high, 8, integers);
+  r.speedup_ticks = nice_ticks(0, speedup_high * 1.05, 6, false);
+  r.efficiency_ticks = nice_ticks(0, std::min(efficiency_high, 1.5) * 1.02, 5, false);
   // One more tick when the highest figure would touch the frame: a curve (or the ideal
   // efficiency 1) drawn on the border reads as clipped.
   const auto headroom = [](std::vector<double>& ticks, double high) {
     if (ticks.size() >= 2 && ticks.back() < high * 1.04) ticks.push_back(ticks.back() + (ticks[1] - ticks[0]));
   };
-  headroom(speedup_ticks, speedup_high);
-  headroom(efficiency_ticks, std::min(efficiency_high, 1.5));
+  headroom(r.speedup_ticks, speedup_high);
+  headroom(r.efficiency_ticks, std::min(efficiency_high, 1.5));
+  return r;
+}
 
-  // The legend sits right of the panels: wider for long labels (about 7.5 px a character at
-  // 13 px), its rows closer together when there are many lines.
-  std::size_t longest = 18;  // "ideal (speedup p)" and the band notes
-  for (const Series& one : series) longest = std::max(longest, display_length(one.label));
-  const double kWidth = std::max(960.0, 750.0 + 7.5 * static_cast<double>(longest) + 12.0);
-  constexpr double kHeight = 820;
-  const double row_height = std::clamp(560.0 / static_cast<double>(series.size() + 1), 11.0, 20.0);
-  const double legend_font = std::min(13.0, row_height - 2.0);
-  const Panel speedup_panel{90, 90, 600, 320, x_low, x_high, 0, speedup_ticks.back()};
-  const Panel efficiency_panel{90, 500, 600, 260, x_low, x_high, 0, efficiency_ticks.back()};
-
-  std::string title = fmt::format("Predicted speedup and efficiency of {}", inputs.program_name);
-  if (against_size) title += fmt::format(" on {:g} processors", only_p);
-  const std::string x_label = against_size ? "problem size: " + inputs.sweeps.front().name : std::string("processors p");
-  std::string subtitle;
-  {
-    std::string machines;
-    for (const MachineInput& machine : inputs.machines) machines += (machines.empty() ? "" : ", ") + machine.name;
-    subtitle = (inputs.machines.size() == 1 ? "machine " : "machines ") + machines;
-    std::string variables;
-    for (const auto& [name, value] : inputs.variables) variables += fmt::format("{}{}={:g}", variables.empty() ? "" : ", ", name, value);
-    if (!variables.empty()) subtitle += " · " + variables;
-    std::string method_names;
-    for (solvers::Method method : methods) method_names += (method_names.empty() ? "" : ", ") + std::string(solvers::to_string(method));
-    subtitle += " · " + std::string(methods.size() == 1 ? "method " : "methods ") + method_names;
+std::string subtitle_of(const analysis::StudyResult& study, const ReportInputs& inputs) {
+  std::string machines;
+  for (const MachineInput& machine : inputs.machines) machines += (machines.empty() ? "" : ", ") + machine.name;
+  std::string subtitle = (inputs.machines.size() == 1 ? "machine " : "machines ") + machines;
+  std::string variables;
+  for (const auto& [name, value] : inputs.variables) {
+    variables += fmt::format("{}{}={:g}", variables.empty() ? "" : ", ", name, value);
   }
+  if (!variables.empty()) subtitle += " · " + variables;
+  std::string method_names;
+  for (solvers::Method method : study.methods()) {
+    method_names += (method_names.empty() ? "" : ", ") + std::string(solvers::to_string(method));
+  }
+  return subtitle + " · " + std::string(study.methods().size() == 1 ? "method " : "methods ") + method_names;
+}
 
+// The document's opening, clip paths, background, title and subtitle.
+std::string opening(double width, double height, const std::string& title, const std::string& subtitle,
+                    const Panel& speedup_panel, const Panel& efficiency_panel) {
   std::string svg = fmt::format(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
       "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
-      kWidth, kHeight);
+      width, height);
   svg += fmt::format("<title>{}</title>\n", escape(title));
   svg += "<defs>\n";
   for (const auto& [id, panel] : {std::pair<const char*, const Panel*>{"clip-speedup", &speedup_panel},
@@ -330,28 +355,32 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
                        panel->left, panel->top, panel->width, panel->height);
   }
   svg += "</defs>\n";
-  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", kWidth, kHeight);
+  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, height);
   svg += fmt::format("<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"20\" font-weight=\"bold\">{}</text>\n",
-                     kWidth / 2, escape(title));
+                     width / 2, escape(title));
   svg += fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"58\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
-                     kWidth / 2, escape(subtitle));
+                     width / 2, escape(subtitle));
+  return svg;
+}
 
-  svg += axes(speedup_panel, x_ticks, speedup_ticks, x_label, "speedup T(1) / T(p)");
-  svg += axes(efficiency_panel, x_ticks, efficiency_ticks, x_label, "efficiency (speedup / p)");
-  // The ideal references: speedup p, efficiency 1.
-  svg += "<g class=\"reference\" clip-path=\"url(#clip-speedup)\">\n";
+// The ideal references: speedup p (or the one p against the size), efficiency 1.
+std::string ideal_lines(const Panel& speedup_panel, const Panel& efficiency_panel, const Ranges& r,
+                        const Layout& layout) {
+  std::string svg = "<g class=\"reference\" clip-path=\"url(#clip-speedup)\">\n";
   svg += fmt::format("<line class=\"ideal\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-                     speedup_panel.x(x_low), speedup_panel.y(against_size ? only_p : x_low), speedup_panel.x(x_high),
-                     speedup_panel.y(against_size ? only_p : x_high));
+                     speedup_panel.x(r.x_low), speedup_panel.y(layout.against_size ? layout.only_p : r.x_low),
+                     speedup_panel.x(r.x_high), speedup_panel.y(layout.against_size ? layout.only_p : r.x_high));
   svg += "</g>\n<g class=\"reference\" clip-path=\"url(#clip-efficiency)\">\n";
   svg += fmt::format("<line class=\"ideal\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-                     efficiency_panel.x(x_low), efficiency_panel.y(1), efficiency_panel.x(x_high), efficiency_panel.y(1));
-  svg += "</g>\n";
-  svg += curves(speedup_panel, series, "clip-speedup", [](double, double s) { return s; });
-  svg += curves(efficiency_panel, series, "clip-efficiency", [](double p, double s) { return s / p; });
+                     efficiency_panel.x(r.x_low), efficiency_panel.y(1), efficiency_panel.x(r.x_high), efficiency_panel.y(1));
+  return svg + "</g>\n";
+}
 
-  // The legend, right of the panels: a sample of each line (and band), then the reference.
-  svg += "<g class=\"legend\">\n";
+// The legend, right of the panels: a sample of each line (and band), then the reference, then
+// what the bands mean, once per kind of band drawn.
+std::string legend(const std::vector<Series>& series, const std::vector<solvers::Method>& methods, double row_height,
+                   double legend_font, const Layout& layout) {
+  std::string svg = "<g class=\"legend\">\n";
   double y = 100;
   const double x = 712;
   svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" font-weight=\"bold\">Legend</text>\n", x, y);
@@ -371,21 +400,56 @@ std::string render_plot(const SweepResult& sweep, const ReportInputs& inputs) {
   svg += fmt::format(
       "<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>"
       "<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
-      legend_font, x, y - 4, x + 30, y - 4, x + 38, y, against_size ? fmt::format("ideal (speedup {:g})", only_p) : "ideal (speedup p)");
+      legend_font, x, y - 4, x + 30, y - 4, x + 38, y,
+      layout.against_size ? fmt::format("ideal (speedup {:g})", layout.only_p) : "ideal (speedup p)");
   y += 28;
-  // What the bands mean, once, when there are any.
-  const bool bounds = std::find(methods.begin(), methods.end(), solvers::Method::Bounds) != methods.end();
-  const bool monte_carlo = std::find(methods.begin(), methods.end(), solvers::Method::MonteCarlo) != methods.end();
-  if (bounds) {
-    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">bounds: shaded between the</text>\n", x, y);
-    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">speedups the bounds imply</text>\n", x, y + 14);
-    y += 34;
+  for (solvers::IntervalKind kind : {solvers::IntervalKind::BoundPair, solvers::IntervalKind::Confidence95}) {
+    for (solvers::Method method : methods) {
+      if (solvers::info(method).interval != kind) continue;
+      const std::string name{solvers::info(method).name};
+      if (kind == solvers::IntervalKind::BoundPair) {
+        svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">{}: shaded between the</text>\n", x, y, name);
+        svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">speedups the bounds imply</text>\n", x, y + 14);
+        y += 34;
+      } else {
+        svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">{}: shaded 95% confidence</text>\n", x, y, name);
+      }
+    }
   }
-  if (monte_carlo) {
-    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">mc: shaded 95% confidence</text>\n", x, y);
-  }
-  svg += "</g>\n</svg>\n";
-  return svg;
+  return svg + "</g>\n</svg>\n";
+}
+
+}  // namespace
+
+std::string render_plot(const analysis::StudyResult& study, const ReportInputs& inputs) {
+  Layout layout;
+  layout.against_size = study.processors().size() == 1 && inputs.sweeps.size() == 1 &&
+                        inputs.sweeps.front().values.size() > 1;
+  layout.only_p = study.processors().empty() ? 1.0 : study.processors().front();
+  const std::vector<Series> series = all_series(study, inputs, layout);
+  const Ranges r = ranges_of(series, study, inputs, layout);
+
+  // The legend sits right of the panels: wider for long labels (about 7.5 px a character at
+  // 13 px), its rows closer together when there are many lines.
+  std::size_t longest = 18;  // "ideal (speedup p)" and the band notes
+  for (const Series& one : series) longest = std::max(longest, display_length(one.label));
+  const double width = std::max(960.0, 750.0 + 7.5 * static_cast<double>(longest) + 12.0);
+  constexpr double kHeight = 820;
+  const double row_height = std::clamp(560.0 / static_cast<double>(series.size() + 1), 11.0, 20.0);
+  const Panel speedup_panel{90, 90, 600, 320, r.x_low, r.x_high, 0, r.speedup_ticks.back()};
+  const Panel efficiency_panel{90, 500, 600, 260, r.x_low, r.x_high, 0, r.efficiency_ticks.back()};
+
+  std::string title = fmt::format("Predicted speedup and efficiency of {}", inputs.program_name);
+  if (layout.against_size) title += fmt::format(" on {:g} processors", layout.only_p);
+  const std::string x_label =
+      layout.against_size ? "problem size: " + inputs.sweeps.front().name : std::string("processors p");
+  std::string svg = opening(width, kHeight, title, subtitle_of(study, inputs), speedup_panel, efficiency_panel);
+  svg += axes(speedup_panel, r.x_ticks, r.speedup_ticks, x_label, "speedup T(1) / T(p)");
+  svg += axes(efficiency_panel, r.x_ticks, r.efficiency_ticks, x_label, "efficiency (speedup / p)");
+  svg += ideal_lines(speedup_panel, efficiency_panel, r, layout);
+  svg += curves(speedup_panel, series, "clip-speedup", [](double, double s) { return s; });
+  svg += curves(efficiency_panel, series, "clip-efficiency", [](double p, double s) { return s / p; });
+  return svg + legend(series, study.methods(), row_height, std::min(13.0, row_height - 2.0), layout);
 }
 
 }  // namespace app

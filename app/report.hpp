@@ -1,20 +1,21 @@
-// The sweep's results as a person reads them (a table) and as programs read them (CSV, JSON).
+// A study's results as a person reads them (a table) and as programs read them (CSV, JSON,
+// JSON Lines). Methods are shown by what solvers::info() says of them, never by a switch.
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
-#include <optional>
 #include <vector>
 
-#include "app/study.hpp"
-#include "app/sweep.hpp"
+#include "analysis/isoefficiency.hpp"
+#include "analysis/request.hpp"
+#include "analysis/study.hpp"
 
 namespace app {
 
 // Jsonl: JSON Lines in the shape Extra-P reads (docs/cli.md), to fit empirical models.
 enum class Format { Table, Csv, Json, Jsonl };
-std::optional<Format> format_from_string(std::string_view name);  // "table", "csv", "json", "jsonl"
 
 struct MachineInput {
   std::string name;
@@ -25,11 +26,11 @@ struct MachineInput {
 struct ReportInputs {
   std::string program_name;
   std::string program_file;
-  std::vector<MachineInput> machines;       // in the order of --machine
-  std::map<std::string, double> variables;  // every program variable not swept, as bound
-  std::vector<SweepVariable> sweeps;        // --sweep
-  bool loss = false;                        // --loss: the sweep has a case per phase alone
-  SweepOptions options;
+  std::vector<MachineInput> machines;                // in the order of --machine
+  std::map<std::string, double> variables;           // every program variable not swept, as bound
+  std::vector<analysis::SweepVariable> sweeps;       // --sweep
+  bool loss = false;                                 // --loss: the study has a case per phase alone
+  analysis::Request request;
 };
 
 // The version of the JSON layout; bumped whenever a field changes meaning or disappears.
@@ -37,11 +38,11 @@ struct ReportInputs {
 // every result were added, and "loss" and "isoefficiency" sections.
 inline constexpr std::string_view kJsonSchema = "pdl-scale/2";
 
-std::string render(const SweepResult& sweep, const ReportInputs& inputs, Format format);
+std::string render(const analysis::StudyResult& study, const ReportInputs& inputs, Format format);
 
-// --isoefficiency: the points by machine, then by processor count (as `inputs.machines` and
-// `inputs.options.processors`). Table, CSV or JSON.
-std::string render_isoefficiency(const std::vector<IsoefficiencyPoint>& points, const IsoefficiencyOptions& iso,
-                                 const ReportInputs& inputs, Format format);
+// --isoefficiency: the points by machine, then by processor count. Table, CSV or JSON.
+std::string render_isoefficiency(const std::vector<analysis::IsoefficiencyPoint>& points,
+                                 const analysis::IsoefficiencyOptions& iso, const ReportInputs& inputs,
+                                 Format format);
 
 }  // namespace app

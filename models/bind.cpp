@@ -6,44 +6,45 @@
 
 namespace models {
 
-Binding bind(const Program& program, const Machine& machine,
-             const std::map<std::string, double>& sets) {
+std::string BindError::message() const {
+  switch (code) {
+    case Code::UnknownVariable: return fmt::format("the program declares no variable '{}'", variable);
+    case Code::NoValue: return fmt::format("variable '{}' has no default value", variable);
+    case Code::BadDefault: return fmt::format("default value of variable '{}': {}", variable, detail);
+    case Code::ClashWithMachine:
+      return fmt::format("variable '{}' clashes with the constant of that name in machine '{}'", variable, detail);
+  }
+  return "variable '" + variable + "' cannot be bound";
+}
+
+Binding bind(const Program& program, const Machine& machine, const std::map<std::string, double>& values) {
   Binding binding;
   Environment& env = binding.environment;
   for (const auto& [name, value] : machine.constants) env.values[name] = value;
   env.values["RTFactor"] = machine.rt_factor;
   for (const auto& [type, bytes] : machine.sizes) env.sizes[type] = bytes;
-
-  for (const auto& set : sets) {
-    const std::string& name = set.first;
+  for (const auto& given : values) {
+    const std::string& name = given.first;
     const bool declared = std::any_of(program.variables.begin(), program.variables.end(),
                                       [&](const Variable& v) { return v.name == name; });
-    if (!declared) {
-      binding.errors.push_back(
-          fmt::format("--set {}: the program declares no variable '{}'", name, name));
-    }
+    if (!declared) binding.errors.push_back({BindError::Code::UnknownVariable, name, "", {}});
   }
   for (const Variable& variable : program.variables) {
     if (machine.constants.count(variable.name) != 0) {
-      binding.errors.push_back(fmt::format(
-          "variable '{}' clashes with the constant of that name in machine '{}'",
-          variable.name, machine.name));
+      binding.errors.push_back({BindError::Code::ClashWithMachine, variable.name, machine.name, variable.location});
       continue;
     }
-    if (const auto set = sets.find(variable.name); set != sets.end()) {
-      env.values[variable.name] = set->second;
+    if (const auto given = values.find(variable.name); given != values.end()) {
+      env.values[variable.name] = given->second;
       continue;
     }
     if (!variable.default_value) {
-      binding.errors.push_back(fmt::format(
-          "variable '{}' has no default value: bind it with --set {}=VALUE", variable.name,
-          variable.name));
+      binding.errors.push_back({BindError::Code::NoValue, variable.name, "", variable.location});
       continue;
     }
     const Evaluation value = evaluate(*variable.default_value, env);
     if (!value.ok()) {
-      binding.errors.push_back(
-          fmt::format("default value of variable '{}': {}", variable.name, value.error));
+      binding.errors.push_back({BindError::Code::BadDefault, variable.name, value.error, variable.location});
       continue;
     }
     env.values[variable.name] = value.value;

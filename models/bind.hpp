@@ -12,19 +12,36 @@
 
 namespace models {
 
+// Why a variable could not be bound: typed, so that the caller words it in its own vocabulary
+// (the command names its --set option).
+struct BindError {
+  enum class Code {
+    UnknownVariable,  // a value was given for a name the program does not declare
+    NoValue,          // the variable has no default and no value was given
+    BadDefault,       // the default cannot be evaluated; `detail` says why
+    ClashWithMachine, // the variable has the name of a constant of the machine `detail`
+  };
+  Code code = Code::NoValue;
+  std::string variable;
+  std::string detail;
+  SourceLocation location;  // the variable's declaration (empty for UnknownVariable)
+
+  // The error in the model's own terms, e.g. "variable 'n' has no default value".
+  std::string message() const;
+};
+
 struct Binding {
   Environment environment;
-  std::vector<std::string> errors;  // empty on success
+  std::vector<BindError> errors;  // empty on success
   bool ok() const { return errors.empty(); }
 };
 
 // Builds the environment of `program` on `machine`: the machine's constants, "RTFactor" and
-// its SIZEOF table, then the program's variables in declaration order, each from `sets`
-// (--set name=value) when given there, else from its default evaluated in the variables
-// before it. Errors name: a --set of a name the program does not declare, a variable with no
-// default and no --set, a default that cannot be evaluated, a clash between a program
-// variable and a machine constant.
-Binding bind(const Program& program, const Machine& machine,
-             const std::map<std::string, double>& sets);
+// its SIZEOF table, then the program's variables in declaration order, each from `values`
+// when given there, else from its default evaluated in the variables before it. Every error
+// is reported, in this order: values for names the program does not declare, then per
+// variable a clash with a machine constant, a missing value or a default that cannot be
+// evaluated.
+Binding bind(const Program& program, const Machine& machine, const std::map<std::string, double>& values);
 
 }  // namespace models

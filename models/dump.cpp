@@ -113,15 +113,16 @@ void work_phase(std::string& out, const WorkPhase& phase, const Environment& env
 }  // namespace
 
 std::string dump(const Program& program, const Machine& machine, const Environment& environment,
-                 const std::map<std::string, double>& sets) {
+                 const std::map<std::string, double>& given, const DumpNotes& notes) {
   std::string out;
-  out += fmt::format("// The normalized model of {} on machine '{}' (pdl-scale --dump).\n", program.file, machine.name);
+  out += fmt::format("// The normalized model of {} on machine '{}'{}.\n", program.file, machine.name,
+                     notes.produced_by.empty() ? std::string() : " (" + notes.produced_by + ")");
   out += fmt::format("PROGRAM NAME IS '{}';\n", program.name);
   out += fmt::format("EXECUTION PATTERN IS {};\n", to_string(program.pattern));
   if (!program.variables.empty()) out += '\n';
   for (const Variable& variable : program.variables) {
     const auto value = environment.values.find(variable.name);
-    const std::string origin = sets.count(variable.name) != 0 ? "--set"
+    const std::string origin = given.count(variable.name) != 0 ? notes.given_by
                                : variable.default_value    ? "default " + to_string(*variable.default_value)
                                                            : "unbound";
     if (value != environment.values.end()) {

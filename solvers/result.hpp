@@ -12,9 +12,29 @@ namespace solvers {
 
 enum class Method { SeriesParallel, Bounds, MonteCarlo, StateSpace };
 
-// "approx", "bounds", "mc", "exact": the names used on the command line and in JSON.
+// "approx", "bounds", "mc", "exact": the names used on the command line and in JSON
+// (solvers::info(method).name; solver.hpp).
 std::string_view to_string(Method method);
 std::optional<Method> method_from_string(std::string_view name);
+
+// Why a method gave no figure for a model: a typed outcome that the caller words in its own
+// vocabulary (the command names its options), never an exception caught by its text.
+struct Unsolved {
+  enum class Reason {
+    ExactModelTooLarge,  // the exact model would have more tasks than the limit
+    StateSpaceTooLarge,  // the state space is estimated beyond the memory budget or state limit
+    NotSupported,        // the model has a node the method cannot handle; `explanation` says which
+  };
+  // The limit a TooLarge reason exceeded.
+  enum class Limit { Tasks, States, Memory };
+  Reason reason = Reason::NotSupported;
+  Limit limit = Limit::Tasks;
+  double size = 0.0;                 // the exact model's tasks, or the estimated states
+  bool size_is_lower_bound = false;  // the estimate stopped early: at least `size`
+  double bytes = 0.0;                // StateSpaceTooLarge: the estimated memory
+  double limit_value = 0.0;          // the limit exceeded, in tasks, states or bytes
+  std::string explanation;           // one sentence in the model's terms
+};
 
 struct Statistics {
   double seconds = 0.0;            // wall-clock time of the solve
@@ -36,10 +56,12 @@ struct Result {
   double upper = 0.0;
   std::optional<distributions::Distribution> distribution;  // the whole runtime distribution
   std::string detail;  // how the figure was obtained, e.g. "closed form" or "numerical grid"
-  // False when the method was not run on this model (too large, or a node it cannot handle):
-  // mean, lower and upper are then meaningless and `detail` says why.
-  bool solved = true;
+  // Set when the method was not run on this model (too large, or a node it cannot handle):
+  // mean, lower and upper are then meaningless.
+  std::optional<Unsolved> unsolved;
   Statistics statistics;
+
+  bool solved() const { return !unsolved; }
 };
 
 }  // namespace solvers

@@ -2,7 +2,9 @@
 // cost must not grow with the number of columns or iterations (docs/performance.md).
 #include <benchmark/benchmark.h>
 
-#include "app/sweep.hpp"
+#include <memory>
+
+#include "analysis/study.hpp"
 #include "tests/support/program_builders.hpp"
 
 namespace {
@@ -11,17 +13,20 @@ using namespace test_support;
 
 // Arguments: pmax, columns, iterations, threads.
 void BM_NeighborSweep(benchmark::State& state) {
-  const models::Program program = neighbor_program();
-  models::Environment environment;
-  environment.values = {{"columns", static_cast<double>(state.range(1))},
-                        {"iterations", static_cast<double>(state.range(2))},
-                        {"RTFactor", 1.0}};
-  app::SweepOptions options;
-  for (int p = 1; p <= state.range(0); ++p) options.processors.push_back(p);
-  options.threads = static_cast<int>(state.range(3));
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(app::run_sweep(program, models::ideal_machine(), environment, options));
-  }
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(neighbor_program());
+  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
+  one.environment.values = {{"columns", static_cast<double>(state.range(1))},
+                            {"iterations", static_cast<double>(state.range(2))},
+                            {"RTFactor", 1.0}};
+  one.label.machine = "ideal";
+  analysis::Request request;
+  request.methods = {solvers::Method::SeriesParallel};
+  request.processors.clear();
+  for (int p = 1; p <= state.range(0); ++p) request.processors.push_back(p);
+  request.threads = static_cast<int>(state.range(3));
+  const std::vector<analysis::Case> cases{one};
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::run_study(cases, request));
   state.counters["p_per_second"] = benchmark::Counter(
       static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
 }

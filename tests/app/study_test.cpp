@@ -4,7 +4,8 @@
 #include "app/options.hpp"
 #include "tests/app/analysis_support.hpp"
 #include "app/plot.hpp"
-#include "app/study.hpp"
+#include "analysis/loss.hpp"
+#include "analysis/study.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -75,12 +76,12 @@ TEST(SweepSyntax, MalformedListsAreRefusedWithTheItem) {
 }
 
 TEST(SweepSyntax, SeveralVariablesMakeTheirCrossProduct) {
-  const std::vector<app::SweepVariable> variables{{"a", {1, 2}}, {"b", {10, 20, 30}}};
-  const auto combinations = app::sweep_combinations(variables);
+  const std::vector<analysis::SweepVariable> variables{{"a", {1, 2}}, {"b", {10, 20, 30}}};
+  const auto combinations = analysis::sweep_combinations(variables);
   ASSERT_EQ(combinations.size(), 6u);
   EXPECT_EQ(combinations[0], (std::vector<std::pair<std::string, double>>{{"a", 1}, {"b", 10}}));
   EXPECT_EQ(combinations[5], (std::vector<std::pair<std::string, double>>{{"a", 2}, {"b", 30}}));
-  EXPECT_EQ(app::sweep_combinations({}).size(), 1u);
+  EXPECT_EQ(analysis::sweep_combinations({}).size(), 1u);
 }
 
 // ---- machines side by side ---------------------------------------------------------------
@@ -88,7 +89,7 @@ TEST(SweepSyntax, SeveralVariablesMakeTheirCrossProduct) {
 TEST(Machines, TwoMachinesGiveTwoDifferentCurvesInOneReport) {
   app::Options options = neighbor("1,2,4,8");
   options.machine_files = {kCluster, kSmp};
-  options.format = "json";
+  options.format = app::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -140,7 +141,7 @@ TEST(Machines, BadOrRepeatedMachinesExitTwo) {
 TEST(ProblemSize, SweepGivesARowPerValueAndP) {
   app::Options options = neighbor("2,4");
   options.sweeps = {"columns=10,20..40:20"};
-  options.format = "csv";
+  options.format = app::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   std::istringstream lines(run.out);
@@ -156,10 +157,10 @@ TEST(ProblemSize, SweepGivesARowPerValueAndP) {
 TEST(ProblemSize, SweptValuesMatchTheSameValueSet) {
   app::Options swept = neighbor("4");
   swept.sweeps = {"columns=20"};
-  swept.format = "json";
+  swept.format = app::Format::Json;
   app::Options set = neighbor("4");
   set.sets = {"columns=20"};
-  set.format = "json";
+  set.format = app::Format::Json;
   const Outcome a = analyse(swept), b = analyse(set);
   ASSERT_EQ(a.status, app::kExitSuccess) << a.err;
   ASSERT_EQ(b.status, app::kExitSuccess) << b.err;
@@ -174,7 +175,7 @@ TEST(ProblemSize, TwoSweptVariablesAndTwoMachinesMakeEveryCombination) {
   app::Options options = neighbor("2");
   options.sweeps = {"columns=10,20", "iterations=1..3"};
   options.machine_files = {kSmp, kCluster};
-  options.format = "json";
+  options.format = app::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto rows = nlohmann::json::parse(run.out)["results"];
@@ -266,10 +267,10 @@ TEST(ProblemSize, ResultsDoNotDependOnTheThreadCount) {
   one.sweeps = {"columns=6,10"};
   one.machine_files = {kSmp, kCluster};
   one.loss = true;
-  one.format = "csv";
-  one.threads = 1;
+  one.format = app::Format::Csv;
+  one.request.threads = 1;
   app::Options two = one;
-  two.threads = 2;
+  two.request.threads = 2;
   const Outcome a = analyse(one), b = analyse(two);
   ASSERT_EQ(a.status, app::kExitSuccess) << a.err;
   EXPECT_EQ(a.out, b.out);
@@ -283,7 +284,7 @@ TEST(Loss, EachPhaseAloneHasItsSpeedupAndShare) {
   options.processors = "1,2,32";
   options.methods = "approx";
   options.loss = true;
-  options.format = "json";
+  options.format = app::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -324,7 +325,7 @@ TEST(Loss, BarriersAloneShowWhatSynchronisationCosts) {
   options.methods = "approx";
   options.loss = true;
   options.machine_files = {kCluster};
-  options.format = "csv";
+  options.format = app::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_NE(run.out.find("machine,phase,share,p,method,"), std::string::npos) << run.out;
@@ -338,7 +339,7 @@ TEST(Loss, AOnePhaseProgramIsItsOwnLossProfile) {
   app::Options options = neighbor("2,5");
   options.loss = true;
   options.machine_files = {kSmp};
-  options.format = "json";
+  options.format = app::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -382,7 +383,7 @@ TEST(Loss, WithOnlyPhaseFreesEveryOtherPhase) {
   sequential.name = "s";
   sequential.runtime = exponential;
   program.phases["s"] = sequential;
-  const models::Program only = app::with_only_phase(program, "a");
+  const models::Program only = analysis::with_only_phase(program, "a");
   EXPECT_EQ(std::get<models::WorkPhase>(only.phases.at("a")).runtime->kind, models::DistKind::Exponential);
   EXPECT_EQ(std::get<models::WorkPhase>(only.phases.at("b")).runtime, models::zero_runtime());
   EXPECT_TRUE(models::is_constant(std::get<models::WorkPhase>(only.phases.at("b")).volume));
@@ -397,7 +398,7 @@ TEST(Isoefficiency, SizesHoldTheEfficiencyAndOneLessDoesNot) {
   options.machine_files = {kSmp};
   options.isoefficiency = 0.8;
   options.iso_variable = "columns";
-  options.format = "json";
+  options.format = app::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -414,7 +415,7 @@ TEST(Isoefficiency, SizesHoldTheEfficiencyAndOneLessDoesNot) {
     app::Options check = neighbor(std::to_string(points[i]["p"].get<int>()));
     check.machine_files = {kSmp};
     check.sets = {"columns=" + std::to_string(static_cast<int>(expected[i]) - 1)};
-    check.format = "json";
+    check.format = app::Format::Json;
     const Outcome below = analyse(check);
     ASSERT_EQ(below.status, app::kExitSuccess) << below.err;
     EXPECT_LT(nlohmann::json::parse(below.out)["results"][0]["efficiency"].get<double>(), 0.8) << i;
@@ -475,7 +476,7 @@ TEST(ExtraP, EveryLineHasTheSameParamsACallpathAMetricAndAValue) {
   options.methods = "approx,bounds";
   options.sweeps = {"columns=10,20"};
   options.machine_files = {kSmp, kCluster};
-  options.format = "jsonl";
+  options.format = app::Format::Jsonl;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   std::istringstream lines(run.out);
@@ -506,7 +507,7 @@ TEST(ExtraP, EveryLineHasTheSameParamsACallpathAMetricAndAValue) {
 TEST(ExtraP, ParamsComeInTheOrderPThenTheSweptVariables) {
   app::Options options = neighbor("2");
   options.sweeps = {"iterations=3", "columns=10"};
-  options.format = "jsonl";
+  options.format = app::Format::Jsonl;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_EQ(run.out.rfind("{\"params\":{\"p\":2,\"iterations\":3.0,\"columns\":10.0},\"callpath\":\"ideal->neighbor-5.1\","
@@ -544,7 +545,7 @@ TEST_F(PlotFile, OneLinePerMachineAndMethodWithBandsLegendAxesAndTicks) {
   options.samples = 1000;
   options.machine_files = {kCluster, kSmp};
   options.plot = (directory_ / "speedup.svg").string();
-  options.format = "csv";
+  options.format = app::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const std::string svg = read(*options.plot);
@@ -663,22 +664,21 @@ TEST_F(PlotFile, ManyLongLegendEntriesStayInsideTheChart) {
 }
 
 TEST(Plot, AHoleInASeriesStaysAHole) {
-  app::SweepResult sweep;
-  sweep.cases.push_back({"ideal", "", {}, ""});
+  std::vector<analysis::Row> rows;
   for (int p = 1; p <= 3; ++p) {
-    app::Row row;
+    analysis::Row row;
     row.p = p;
     row.result.method = solvers::Method::SeriesParallel;
-    row.result.solved = p != 2;
+    if (p == 2) row.result.unsolved = solvers::Unsolved{};
     if (p != 2) row.speedup = p == 1 ? 1.0 : 2.5;
-    sweep.rows.push_back(row);
+    rows.push_back(row);
   }
+  const analysis::StudyResult study({{0, "ideal", "", {}, ""}}, {1, 2, 3}, {solvers::Method::SeriesParallel},
+                                    std::move(rows), 0.0);
   app::ReportInputs inputs;
   inputs.program_name = "holes";
   inputs.machines = {{"ideal", ""}};
-  inputs.options.processors = {1, 2, 3};
-  inputs.options.methods = {solvers::Method::SeriesParallel};
-  const std::string svg = app::render_plot(sweep, inputs);
+  const std::string svg = app::render_plot(study, inputs);
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 0u);
   EXPECT_EQ(count(svg, "<path class=\"series\" d=\"M"), 2u);  // speedup and efficiency
   const std::size_t at = svg.find("<path class=\"series\" d=\"M");

@@ -87,8 +87,11 @@ TEST(Bind, DefaultsSetsAndErrors) {
   EXPECT_EQ(b.environment.values.at("RTFactor"), 1);
   b = bind(p, m, {{"zz", 1}});
   ASSERT_EQ(b.errors.size(), 2u);
-  EXPECT_EQ(b.errors[0], "--set zz: the program declares no variable 'zz'");
-  EXPECT_NE(b.errors[1].find("variable 'c' has no default"), std::string::npos);
+  EXPECT_EQ(b.errors[0].code, BindError::Code::UnknownVariable);
+  EXPECT_EQ(b.errors[0].variable, "zz");
+  EXPECT_EQ(b.errors[0].message(), "the program declares no variable 'zz'");
+  EXPECT_EQ(b.errors[1].code, BindError::Code::NoValue);
+  EXPECT_EQ(b.errors[1].message(), "variable 'c' has no default value");
 }
 
 TEST(Validate, ParameterConventions) {

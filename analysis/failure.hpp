@@ -1,0 +1,46 @@
+// Why a study could not be run: typed, so that the command words it and points at the file and
+// line it comes from.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "models/bind.hpp"
+#include "models/program.hpp"
+
+namespace analysis {
+
+struct Failure {
+  enum class Kind {
+    InvalidValue,  // a value invalid once the variables are bound (scaling::ScalingError)
+    Binding,       // a variable could not be bound (at a swept or searched value)
+  };
+  Kind kind = Kind::InvalidValue;
+  // The machine (index into the study's machines) whose case failed.
+  std::size_t machine = 0;
+  // InvalidValue: what and where (the location may be empty).
+  std::string message;
+  models::SourceLocation location;
+  // Binding: the first binding error.
+  std::optional<models::BindError> binding;
+
+  static Failure of_binding(std::size_t machine, models::BindError error) {
+    Failure failure;
+    failure.kind = Kind::Binding;
+    failure.machine = machine;
+    failure.binding = std::move(error);
+    return failure;
+  }
+};
+
+// A value, or why there is none.
+template <typename T>
+struct Outcome {
+  std::optional<T> value;
+  std::optional<Failure> failure;
+
+  bool ok() const { return value.has_value(); }
+};
+
+}  // namespace analysis

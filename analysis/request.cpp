@@ -1,0 +1,45 @@
+#include "analysis/request.hpp"
+
+#include <algorithm>
+
+namespace analysis {
+
+std::vector<int> Request::default_processors() {
+  std::vector<int> counts;
+  for (int p = 1; p <= kDefaultPmax; ++p) counts.push_back(p);
+  return counts;
+}
+
+bool Request::IsValid(std::string* why) const {
+  auto fail = [&](std::string message) {
+    if (why != nullptr) *why = std::move(message);
+    return false;
+  };
+  if (processors.empty()) return fail("no processor count to analyse");
+  if (processors.size() > kMaxProcessorCounts) {
+    return fail(std::to_string(processors.size()) + " processor counts, more than " +
+                std::to_string(kMaxProcessorCounts));
+  }
+  for (int p : processors) {
+    if (p < 1 || p > scaling::kMaxProcessors) {
+      return fail("processor count " + std::to_string(p) + " is outside [1, " +
+                  std::to_string(scaling::kMaxProcessors) + "]");
+    }
+  }
+  if (!std::is_sorted(processors.begin(), processors.end()) ||
+      std::adjacent_find(processors.begin(), processors.end()) != processors.end()) {
+    return fail("the processor counts must be ascending without repeats");
+  }
+  if (methods.empty()) return fail("no method to run");
+  for (std::size_t k = 0; k < methods.size(); ++k) {
+    if (std::find(methods.begin(), methods.begin() + static_cast<std::ptrdiff_t>(k), methods[k]) !=
+        methods.begin() + static_cast<std::ptrdiff_t>(k)) {
+      return fail(std::string("method ") + std::string(solvers::to_string(methods[k])) + " is given twice");
+    }
+  }
+  if (threads < 0) return fail("threads must be >= 0");
+  if (max_exact_tasks < 1) return fail("max_exact_tasks must be >= 1");
+  return solver_options.IsValid(why);
+}
+
+}  // namespace analysis

@@ -1,0 +1,54 @@
+// A study's request: what to analyse and how, every default written here once (or in the
+// solver options it holds), checked by IsValid before anything runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scaling/exact_model.hpp"
+#include "solvers/solver.hpp"
+
+namespace analysis {
+
+// Processor counts analysed in one run, at most: a sweep beyond this is a typo, not a study.
+inline constexpr std::size_t kMaxProcessorCounts = 65536;
+// The processor counts analysed when none are given: 1..kDefaultPmax.
+inline constexpr int kDefaultPmax = 16;
+
+struct Request {
+  // Processor counts to analyse, each in [1, scaling::kMaxProcessors], at most
+  // kMaxProcessorCounts of them. p = 1 is solved too when absent, as the base of the speedups,
+  // but not reported.
+  std::vector<int> processors = default_processors();
+  // Methods to run for every p, in the order they are reported.
+  std::vector<solvers::Method> methods{solvers::Method::SeriesParallel, solvers::Method::Bounds};
+  // Every method's options, with the solvers' defaults except where a study needs other ones:
+  //  - the series-parallel reduction keeps no distribution: the reports need the means and
+  //    their brackets only, which spares the FFT powers over iterations;
+  //  - Monte Carlo samples until the 95% half-width is at most 0.001 of the mean, seed 1;
+  //  - the state space gets a quarter of the machine's memory and at most 2e7 states (a study
+  //    asks for many p; a larger state space takes minutes each).
+  solvers::SolverOptions solver_options = [] {
+    solvers::SolverOptions options;
+    options.series_parallel.keep_distribution = false;
+    options.monte_carlo.relative_precision = 1e-3;
+    options.monte_carlo.seed = 1;
+    options.state_space.memory_budget_bytes = solvers::default_state_space_budget();
+    options.state_space.max_states = 20'000'000;
+    return options;
+  }();
+  // Limits of the exact models that bounds, Monte Carlo and the state space solve.
+  scaling::ExactModelOptions exact_model;
+  // The methods on the exact model skip a processor count whose exact model would have more
+  // tasks than this (Unsolved::Reason::ExactModelTooLarge) rather than take minutes: the
+  // approximate model's cost does not grow with the tasks, theirs does.
+  std::int64_t max_exact_tasks = 200'000;
+  // Worker threads of the study; 0 lets TBB use every core. No figure depends on it.
+  int threads = 0;
+
+  static std::vector<int> default_processors();
+  bool IsValid(std::string* why) const;
+};
+
+}  // namespace analysis

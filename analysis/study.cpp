@@ -1,0 +1,211 @@
+#include "analysis/study.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+
+#include "analysis/loss.hpp"
+#include "analysis/parallel.hpp"
+#include "models/bind.hpp"
+#include "scaling/approximate_model.hpp"
+#include "scaling/exact_model.hpp"
+#include "solvers/solver.hpp"
+
+namespace analysis {
+
+std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
+    const std::vector<SweepVariable>& variables) {
+  std::vector<std::vector<std::pair<std::string, double>>> combinations{{}};
+  for (const SweepVariable& variable : variables) {
+    std::vector<std::vector<std::pair<std::string, double>>> longer;
+    for (const auto& combination : combinations) {
+      for (double value : variable.values) {
+        longer.push_back(combination);
+        longer.back().emplace_back(variable.name, value);
+      }
+    }
+    combinations = std::move(longer);
+  }
+  return combinations;
+}
+
+Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
+                                      const std::vector<SweepVariable>& sweeps, bool loss) {
+  Outcome<std::vector<Case>> outcome;
+  std::vector<Case> cases;
+  for (std::size_t m = 0; m < machines.size(); ++m) {
+    const MachineInput& input = machines[m];
+    const auto machine = std::make_shared<const models::Machine>(input.machine);
+    // The whole program, then each phase alone, then the barriers alone.
+    std::vector<std::pair<std::string, std::shared_ptr<const models::Program>>> programs{{"", input.program}};
+    if (loss) {
+      for (const std::string& phase : pattern_phases(*input.program)) {
+        programs.emplace_back(phase, std::make_shared<const models::Program>(with_only_phase(*input.program, phase)));
+      }
+      if (pattern_has_sync(*input.program)) {
+        programs.emplace_back(kBarriersOnly,
+                              std::make_shared<const models::Program>(with_only_phase(*input.program, kBarriersOnly)));
+      }
+    }
+    for (const auto& combination : sweep_combinations(sweeps)) {
+      std::map<std::string, double> values = input.values;
+      for (const auto& [name, value] : combination) values[name] = value;
+      models::Binding binding = models::bind(*input.program, input.machine, values);
+      if (!binding.ok()) {
+        outcome.failure = Failure::of_binding(m, binding.errors.front());
+        return outcome;
+      }
+      for (const auto& [phase, program] : programs) {
+        Case one;
+        one.program = program;
+        one.machine = machine;
+        one.environment = binding.environment;
+        one.label = {m, input.machine.name, input.machine_file, combination, phase};
+        cases.push_back(std::move(one));
+      }
+    }
+  }
+  outcome.value = std::move(cases);
+  return outcome;
+}
+
+StudyResult::StudyResult(std::vector<CaseLabel> cases, std::vector<int> processors,
+                         std::vector<solvers::Method> methods, std::vector<Row> rows, double seconds)
+    : cases_(std::move(cases)),
+      processors_(std::move(processors)),
+      methods_(std::move(methods)),
+      rows_(std::move(rows)),
+      seconds_(seconds) {
+  if (rows_.size() != cases_.size() * processors_.size() * methods_.size()) {
+    throw std::logic_error("StudyResult: the rows do not cover every (case, p, method)");
+  }
+}
+
+const Row& StudyResult::at(std::size_t case_index, int p, solvers::Method method) const {
+  const auto p_at = std::lower_bound(processors_.begin(), processors_.end(), p);
+  const auto method_at = std::find(methods_.begin(), methods_.end(), method);
+  if (case_index >= cases_.size() || p_at == processors_.end() || *p_at != p || method_at == methods_.end()) {
+    throw std::out_of_range("StudyResult::at: no such case, processor count or method");
+  }
+  const auto i = static_cast<std::size_t>(p_at - processors_.begin());
+  const auto j = static_cast<std::size_t>(method_at - methods_.begin());
+  return rows_[(case_index * processors_.size() + i) * methods_.size() + j];
+}
+
+namespace {
+
+// The exact model's task graphs as the solvers take them.
+std::vector<solvers::WeightedGraph> weighted(const scaling::ExactModel& exact) {
+  std::vector<solvers::WeightedGraph> mixture;
+  for (const scaling::Scenario& scenario : exact.scenarios) mixture.push_back({scenario.probability, &scenario.graph});
+  return mixture;
+}
+
+solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks, std::int64_t limit) {
+  solvers::Result result;
+  result.method = method;
+  solvers::Unsolved& why = result.unsolved.emplace();
+  why.reason = solvers::Unsolved::Reason::ExactModelTooLarge;
+  why.limit = solvers::Unsolved::Limit::Tasks;
+  why.size = static_cast<double>(tasks);
+  why.limit_value = static_cast<double>(limit);
+  why.explanation = "the exact model has about " + std::to_string(tasks) + " tasks, more than the limit of " +
+                    std::to_string(limit);
+  return result;
+}
+
+// Every requested method for one case and processor count; the exact model is built once and
+// shared by the methods that need it.
+std::vector<solvers::Result> solve_case(const Case& one, int p, const Request& request,
+                                        const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
+  // The approximate model comes first: it is cheap, it reports invalid values, and its
+  // expanded size is the exact model's task count.
+  const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+  const bool exact_needed = std::any_of(solvers.begin(), solvers.end(),
+                                        [](const auto& solver) { return solver->info().needs_exact_model; });
+  const std::int64_t tasks = tree.expanded_node_count();
+  std::optional<scaling::ExactModel> exact;
+  if (exact_needed && tasks <= request.max_exact_tasks) {
+    exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+  }
+  const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
+  std::vector<solvers::Result> results;
+  for (const auto& solver : solvers) {
+    const solvers::SolverInfo& info = solver->info();
+    if (info.needs_exact_model && !exact) {
+      results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
+    } else {
+      results.push_back(solver->solve({&tree, mixture}));
+    }
+  }
+  return results;
+}
+
+// Speedups and efficiency of a row against the same method's figure for p = 1.
+void add_speedups(Row& row, const solvers::Result& base) {
+  const solvers::Result& result = row.result;
+  if (!base.solved() || !result.solved() || !(base.mean > 0.0) || !(result.mean > 0.0)) return;
+  row.speedup = base.mean / result.mean;
+  row.efficiency = *row.speedup / row.p;
+  if (result.lower > 0.0) {
+    row.speedup_lower = base.lower / result.upper;
+    row.speedup_upper = base.upper / result.lower;
+  }
+}
+
+}  // namespace
+
+Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress) {
+  std::string why;
+  if (!request.IsValid(&why)) throw std::invalid_argument(why);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<solvers::Solver>> solvers;
+  for (solvers::Method method : request.methods) solvers.push_back(solvers::make_solver(method, request.solver_options));
+
+  std::vector<int> counts = request.processors;
+  const bool base_requested = counts.front() == 1;
+  if (!base_requested) counts.insert(counts.begin(), 1);
+  const std::size_t methods = request.methods.size();
+  // results[(p index * cases + case) * methods + method]: item k = p index * cases + case, so
+  // the driver starts with the largest p, which takes longest.
+  std::vector<solvers::Result> results(counts.size() * cases.size() * methods);
+  std::mutex progress_lock;
+  std::size_t done = 0;
+  const std::size_t total = results.size();
+  const auto item = [&](std::size_t k) -> std::optional<Failure> {
+    const Case& one = cases[k % cases.size()];
+    std::vector<solvers::Result> solved = solve_case(one, counts[k / cases.size()], request, solvers);
+    std::move(solved.begin(), solved.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
+    if (progress) {
+      std::lock_guard<std::mutex> guard(progress_lock);
+      done += methods;
+      progress(done, total);
+    }
+    return std::nullopt;
+  };
+  const auto machine_of = [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; };
+  Outcome<StudyResult> outcome;
+  outcome.failure = run_items(counts.size() * cases.size(), request.threads, item, machine_of);
+  if (outcome.failure) return outcome;
+
+  std::vector<Row> rows;
+  std::vector<CaseLabel> labels;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    labels.push_back(cases[c].label);
+    for (std::size_t i = base_requested ? 0 : 1; i < counts.size(); ++i) {
+      for (std::size_t j = 0; j < methods; ++j) {
+        Row row;
+        row.case_index = c;
+        row.p = counts[i];
+        row.result = results[(i * cases.size() + c) * methods + j];
+        add_speedups(row, results[c * methods + j]);
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  outcome.value = StudyResult(std::move(labels), request.processors, request.methods, std::move(rows), seconds);
+  return outcome;
+}
+
+}  // namespace analysis

@@ -1,0 +1,115 @@
+// A study: one program on one or more machines, at every combination of swept variable values,
+// and for a loss analysis each phase alone, solved over the processor counts by the requested
+// methods. Results are addressed by (case, p, method), whatever the order they were computed in.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/failure.hpp"
+#include "analysis/request.hpp"
+#include "models/environment.hpp"
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "solvers/result.hpp"
+
+namespace analysis {
+
+// A program checked on one machine, with the values given for its variables. The program is
+// checked per machine because measured data and RTFactor depend on the machine.
+struct MachineInput {
+  std::shared_ptr<const models::Program> program;
+  models::Machine machine;
+  std::string machine_file;  // empty for the built-in ideal machine
+  std::map<std::string, double> values;
+};
+
+// One swept variable: its values in the order given, without repeats.
+struct SweepVariable {
+  std::string name;
+  std::vector<double> values;
+};
+
+// Every combination of the swept values (the cross product, the first variable slowest), as
+// name/value pairs in the order of `variables`; one empty combination when there is none.
+std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
+    const std::vector<SweepVariable>& variables);
+
+// What one analysed configuration is, as the reports name it.
+struct CaseLabel {
+  std::size_t machine_index = 0;  // into the study's machines
+  std::string machine;            // the machine's name
+  std::string machine_file;       // empty for the built-in ideal machine
+  // The swept variables' values of this configuration, in the order of the sweep.
+  std::vector<std::pair<std::string, double>> swept;
+  // Loss analysis: the one phase kept (every other phase costs 0); empty for the whole program.
+  std::string phase;
+};
+
+// One configuration to solve over p: a program on a machine with its variables bound.
+struct Case {
+  std::shared_ptr<const models::Program> program;
+  std::shared_ptr<const models::Machine> machine;
+  models::Environment environment;
+  CaseLabel label;
+};
+
+// The cases of a study, in report order: per machine, per combination of swept values, the
+// whole program and then (with `loss`) each phase of the pattern alone and, when the pattern has
+// a SYNC, the barriers alone (kBarriersOnly). A value that cannot be bound is a Binding failure.
+Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
+                                      const std::vector<SweepVariable>& sweeps, bool loss);
+
+struct Row {
+  std::size_t case_index = 0;
+  int p = 1;
+  solvers::Result result;
+  // T(1) / T(p) and speedup / p, from the same method's means; empty where the method has no
+  // mean for p = 1 or p (not solved).
+  std::optional<double> speedup;
+  std::optional<double> efficiency;
+  // The speedup interval implied by the two intervals: [T1.lower / Tp.upper, T1.upper / Tp.lower].
+  std::optional<double> speedup_lower;
+  std::optional<double> speedup_upper;
+};
+
+class StudyResult {
+ public:
+  StudyResult() = default;
+  StudyResult(std::vector<CaseLabel> cases, std::vector<int> processors, std::vector<solvers::Method> methods,
+              std::vector<Row> rows, double seconds);
+
+  const std::vector<CaseLabel>& cases() const { return cases_; }
+  // The reported processor counts, ascending.
+  const std::vector<int>& processors() const { return processors_; }
+  const std::vector<solvers::Method>& methods() const { return methods_; }
+  // The row of one case, processor count and method; throws std::out_of_range for a p or
+  // method that was not requested.
+  const Row& at(std::size_t case_index, int p, solvers::Method method) const;
+  // Wall-clock time of the whole study.
+  double seconds() const { return seconds_; }
+
+ private:
+  std::vector<CaseLabel> cases_;
+  std::vector<int> processors_;
+  std::vector<solvers::Method> methods_;
+  std::vector<Row> rows_;  // by case, then processor count, then method
+  double seconds_ = 0.0;
+};
+
+// Called after each solved (case, p) with the number of figures done and the total; from any
+// thread, but never from two at once.
+using Progress = std::function<void(std::size_t done, std::size_t total)>;
+
+// Every case on every processor count by every method, in parallel over (case, p); the figures
+// do not depend on the thread count. Throws std::invalid_argument for an invalid request.
+Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request,
+                               const Progress& progress = {});
+
+}  // namespace analysis

@@ -1,0 +1,229 @@
+#include "app/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "solvers/solver.hpp"
+
+namespace app {
+
+namespace {
+
+struct Raw {  // values CLI11 cannot put into Options directly
+  int pmax = 0;
+  double isoefficiency = 0;
+  std::string plot, output, state_budget, methods;
+  std::int64_t samples = 0;
+  int graph = 0;
+  CLI::Option* pmax_option = nullptr;
+  CLI::Option* iso_option = nullptr;
+  CLI::Option* samples_option = nullptr;
+  CLI::Option* graph_option = nullptr;
+  CLI::Option* methods_option = nullptr;
+};
+
+// A CLI11 transformer from names to an enum's values: fills the enum option, and refuses any
+// other word (numbers too) with the list of names.
+template <typename Enum>
+CLI::Validator names_of(const std::vector<std::pair<std::string, Enum>>& names) {
+  std::string list;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    list += k == 0 ? "" : k + 1 == names.size() ? " or " : ", ";
+    list += names[k].first;
+  }
+  return CLI::Validator(
+      [names, list](std::string& input) -> std::string {
+        for (const auto& [name, value] : names) {
+          if (input == name) {
+            input = std::to_string(static_cast<int>(value));
+            return {};
+          }
+        }
+        return "unknown value '" + input + "' (" + list + ")";
+      },
+      "");
+}
+
+void add_inputs(CLI::App& cli, Options& options) {
+  cli.add_option("file", options.file, "the PDL program");
+  auto* check = cli.add_flag("--check", options.check,
+                             "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
+  cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
+      ->excludes(check);
+  // Repeatable options take one value per occurrence, so that `--machine A.machine prog.pdl`
+  // leaves the program to the positional argument.
+  cli.add_option("--set", options.sets, "bind a variable: --set name=value (repeatable)")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
+  cli.add_option("--machine", options.machine_files,
+                 "the machine file (default: the built-in ideal machine); repeat it to compare machines side by "
+                 "side in one table and one chart")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+}
+
+std::string methods_help(const analysis::Request& request) {
+  std::string text = "methods for every p, comma-separated:";
+  for (solvers::Method method : solvers::all_methods()) {
+    text += fmt::format(" {} ({}),", solvers::info(method).name, solvers::info(method).description);
+  }
+  text += " auto (approx,bounds,exact), all (default: ";
+  for (std::size_t k = 0; k < request.methods.size(); ++k) {
+    text += (k == 0 ? "" : ",") + std::string(solvers::to_string(request.methods[k]));
+  }
+  return text + ")";
+}
+
+void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
+  raw.pmax_option = cli.add_option("--pmax", raw.pmax, fmt::format("analyse p = 1..N processors (default {})",
+                                                                   analysis::kDefaultPmax))
+                        ->type_name("N");
+  cli.add_option("--p", options.processors, "analyse these processor counts, e.g. 1,2,4,8")
+      ->type_name("LIST")
+      ->excludes(raw.pmax_option);
+  cli.add_option("--format", options.format,
+                 "output format: table (default), csv, json, or jsonl (JSON Lines as Extra-P reads them)")
+      ->type_name("FORMAT")
+      ->transform(names_of<Format>(
+          {{"table", Format::Table}, {"csv", Format::Csv}, {"json", Format::Json}, {"jsonl", Format::Jsonl}}));
+  cli.add_option("-o,--output", raw.output, "write the report to FILE (whole or not at all) instead of stdout")
+      ->type_name("FILE");
+  cli.add_option("--threads", options.request.threads, "worker threads for the analysis (0: every core)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  cli.add_flag("--quiet", options.quiet, "no progress bar");
+}
+
+void add_studies(CLI::App& cli, Options& options, Raw& raw) {
+  cli.add_option("--sweep", options.sweeps,
+                 "analyse every value of a program variable (repeatable: every combination); LIST is comma-separated "
+                 "v, a..b, a..b:step or a..b*factor, e.g. columns=10,20,40..160*2")
+      ->type_name("NAME=LIST")
+      ->allow_extra_args(false);
+  cli.add_flag("--loss", options.loss,
+               "loss analysis (paper section 5): per phase, its speedup with every other phase costing 0, and its "
+               "share of the runtime");
+  raw.iso_option = cli.add_option("--isoefficiency", raw.isoefficiency,
+                                  "per p, the smallest size of --iso-variable whose efficiency (approximate model) "
+                                  "is at least E, in (0, 1]; replaces the speedup table")
+                       ->type_name("E");
+  cli.add_option("--iso-variable", options.iso_variable, "the program variable --isoefficiency searches over (integers)")
+      ->type_name("NAME");
+  cli.add_option("--iso-max", options.iso_max, "the largest size --isoefficiency tries")
+      ->type_name("N")
+      ->capture_default_str();
+  cli.add_option("--plot", raw.plot,
+                 "also draw speedup and efficiency against p as an SVG chart into FILE (whole or not at all)")
+      ->type_name("FILE.svg");
+}
+
+void add_methods(CLI::App& cli, Options& options, Raw& raw) {
+  analysis::Request& request = options.request;
+  solvers::SolverOptions& solver = request.solver_options;
+  raw.methods_option = cli.add_option("--method", raw.methods, methods_help(request))->type_name("LIST");
+  cli.add_option("--max-exact-tasks", request.max_exact_tasks,
+                 "bounds, mc and exact skip a p whose exact model has more tasks than N")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
+      ->capture_default_str();
+  cli.add_option("--state-budget", raw.state_budget,
+                 "memory for the state-space analysis, e.g. 4G or 512M (default: a quarter of the machine's)")
+      ->type_name("BYTES");
+  cli.add_option("--max-states", solver.state_space.max_states,
+                 "exact: skip a p whose state space is estimated above N states")
+      ->type_name("N")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50))
+      ->capture_default_str();
+  raw.samples_option = cli.add_option("--samples", raw.samples, "Monte Carlo: exactly N samples")
+                           ->type_name("N")
+                           ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000}));
+  cli.add_option("--precision", solver.monte_carlo.relative_precision,
+                 "Monte Carlo: sample until the 95% half-width is at most R times the mean")
+      ->type_name("R")
+      ->check(CLI::Range(1e-6, 0.5))
+      ->excludes(raw.samples_option)
+      ->capture_default_str();
+  cli.add_option("--seed", solver.monte_carlo.seed, "seed of every random figure: same seed, same results")
+      ->type_name("S")
+      ->capture_default_str();
+  cli.add_option("--grid-points", solver.series_parallel.grid.max_points,
+                 "points of the numerical grids (more: tighter brackets, slower)")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 20))
+      ->capture_default_str();
+}
+
+void add_graph(CLI::App& cli, Options& options, Raw& raw) {
+  raw.graph_option = cli.add_option("--graph", raw.graph,
+                                    "write the scaled model on P processors as Graphviz DOT instead of analysing")
+                         ->type_name("P");
+  cli.add_option("--model", options.model, "the model --graph draws: approx (default) or exact")
+      ->type_name("MODEL")
+      ->transform(names_of<GraphModel>({{"approx", GraphModel::Approximate}, {"exact", GraphModel::Exact}}))
+      ->needs(raw.graph_option);
+}
+
+void build(CLI::App& cli, Options& options, Raw& raw) {
+  cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
+  add_inputs(cli, options);
+  add_processors_and_output(cli, options, raw);
+  add_studies(cli, options, raw);
+  add_methods(cli, options, raw);
+  add_graph(cli, options, raw);
+}
+
+// The values CLI11 could not put into place, moved into the options; false on a usage error.
+bool finish(const Raw& raw, Options& options) {
+  if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
+  if (!raw.plot.empty()) options.plot = raw.plot;
+  if (!raw.output.empty()) options.output = raw.output;
+  if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
+  if (raw.samples_option->count() > 0) options.samples = raw.samples;
+  if (raw.graph_option->count() > 0) options.graph = raw.graph;
+  if (raw.methods_option->count() > 0) options.methods = raw.methods;
+  if (!raw.state_budget.empty()) {
+    const auto bytes = parse_bytes(raw.state_budget);
+    if (!bytes) {
+      fmt::print(stderr, "pdl-scale: error: --state-budget {}: expected a size such as 4G, 512M or 1000000\n",
+                 raw.state_budget);
+      return false;
+    }
+    options.request.solver_options.state_space.memory_budget_bytes = *bytes;
+  }
+  return true;
+}
+
+const char* kDescription = "pdl-scale: predict how a parallel program scales, from its PDL description";
+
+}  // namespace
+
+std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
+  CLI::App cli{kDescription};
+  Raw raw;
+  build(cli, *options, raw);
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int status = cli.exit(error);
+    return status == 0 ? kExitSuccess : kExitInput;
+  }
+  if (!finish(raw, *options)) return kExitInput;
+  return std::nullopt;
+}
+
+std::string help_text() {
+  CLI::App cli{kDescription};
+  Options options;
+  Raw raw;
+  build(cli, options, raw);
+  return cli.help();
+}
+
+}  // namespace app

@@ -1,0 +1,19 @@
+// The command line: CLI11 fills app::Options (enums through transformers, the analysis's
+// knobs straight into Options::request, so their defaults are the analysis library's).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/options.hpp"
+
+namespace app {
+
+// Parses argv into *options. Returns an exit status when the command is already done (--help,
+// --version, a usage error printed on stderr), nothing when the command should run.
+std::optional<int> parse_command_line(int argc, char** argv, Options* options);
+
+// The help text (printed when no file is given).
+std::string help_text();
+
+}  // namespace app

@@ -1,0 +1,154 @@
+#include "app/load.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "app/output_file.hpp"
+#include "app/wording.hpp"
+#include "pdl/check.hpp"
+#include "pdl/parse.hpp"
+
+namespace app {
+
+namespace {
+
+void print(const std::vector<pdl::Diagnostic>& diagnostics, std::ostream& err) { err << pdl::format(diagnostics); }
+
+}  // namespace
+
+bool is_machine_file(const std::string& path) {
+  static constexpr std::string_view kExtension = ".machine";
+  return path.size() >= kExtension.size() &&
+         path.compare(path.size() - kExtension.size(), kExtension.size(), kExtension) == 0;
+}
+
+// Reads at most one byte more than the parser accepts: a huge file is refused by size
+// without being read.
+std::optional<std::string> read_source(const std::string& path, std::ostream& err) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err << fmt::format("pdl-scale: error: cannot open '{}': {}\n", path, std::strerror(errno));
+    return std::nullopt;
+  }
+  std::string text(pdl::kMaxSourceBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) {
+    err << fmt::format("pdl-scale: error: cannot read '{}'\n", path);
+    return std::nullopt;
+  }
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > pdl::kMaxSourceBytes) {
+    // Refused here, by its real size, rather than by the parser on the part that was read.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    const pdl::Source source(path, text.substr(0, text.find('\n')));
+    err << pdl::format(source.diagnose(
+        pdl::Severity::Error, 0,
+        fmt::format("the file is too large: {} bytes (the limit is {} bytes)",
+                    ec ? std::string("more than ") + std::to_string(pdl::kMaxSourceBytes) : std::to_string(size),
+                    pdl::kMaxSourceBytes)));
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<models::Machine> load_machine(const std::string& file, std::ostream& err,
+                                            std::optional<pdl::Source>* source) {
+  const auto text = read_source(file, err);
+  if (!text) return std::nullopt;
+  const pdl::MachineParseResult parsed = pdl::parse_machine(*text, file);
+  print(parsed.diagnostics, err);
+  if (!parsed.ast) return std::nullopt;
+  const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
+  print(checked.diagnostics, err);
+  if (!checked.machine) return std::nullopt;
+  if (source != nullptr) *source = parsed.source;
+  return *checked.machine;
+}
+
+std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
+                           const std::map<std::string, double>& check_values, std::ostream& err) {
+  Loaded loaded;
+  std::string error;
+  const auto sets = parse_sets(options.sets, &error);
+  if (!sets) {
+    usage_error(err, error);
+    return std::nullopt;
+  }
+  loaded.sets = *sets;
+  loaded.machine = models::ideal_machine();
+  if (machine_file) {
+    auto machine = load_machine(*machine_file, err, &loaded.machine_source);
+    if (!machine) return std::nullopt;
+    loaded.machine = std::move(*machine);
+    loaded.machine_file = *machine_file;
+  }
+  const auto text = read_source(options.file, err);
+  if (!text) return std::nullopt;
+  const pdl::ParseResult parsed = pdl::parse(*text, options.file);
+  print(parsed.diagnostics, err);
+  if (!parsed.ast) return std::nullopt;
+  pdl::CheckOptions check_options;
+  check_options.machine = &loaded.machine;
+  check_options.sets = loaded.sets;
+  for (const auto& [name, value] : check_values) check_options.sets[name] = value;
+  pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
+  print(checked.diagnostics, err);
+  if (!checked.program) return std::nullopt;
+  loaded.program = std::make_shared<const models::Program>(std::move(*checked.program));
+  loaded.program_source = parsed.source;
+  return loaded;
+}
+
+std::optional<Loaded> load_one(const Options& options, std::ostream& err) {
+  if (options.machine_files.size() > 1) {
+    usage_error(err, "--machine: give one machine file here (several only for the analysis)");
+    return std::nullopt;
+  }
+  const std::optional<std::string> machine_file =
+      options.machine_files.empty() ? std::nullopt : std::optional<std::string>(options.machine_files.front());
+  return load(options, machine_file, {}, err);
+}
+
+void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err) {
+  for (const models::BindError& error : errors) err << "pdl-scale: error: " << bind_error_text(error) << '\n';
+}
+
+void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& machines, std::ostream& err) {
+  if (failure.kind == analysis::Failure::Kind::Binding) {
+    print_bind_errors({*failure.binding}, err);
+    return;
+  }
+  const models::SourceLocation& where = failure.location;
+  const Loaded& loaded = machines.at(failure.machine);
+  const pdl::Source* source = nullptr;
+  if (where.line > 0 && where.file == loaded.program_source.filename()) source = &loaded.program_source;
+  if (where.line > 0 && loaded.machine_source && where.file == loaded.machine_source->filename()) {
+    source = &*loaded.machine_source;
+  }
+  if (source == nullptr) {
+    err << "pdl-scale: error: " << failure.message << '\n';
+    return;
+  }
+  err << pdl::format(source->diagnose(pdl::Severity::Error, source->offset(where), failure.message));
+}
+
+int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err) {
+  if (!options.output) {
+    out << text;
+    return kExitSuccess;
+  }
+  if (const auto error = write_file_atomically(*options.output, text)) return usage_error(err, *error);
+  return kExitSuccess;
+}
+
+int usage_error(std::ostream& err, const std::string& message) {
+  err << "pdl-scale: error: " << message << '\n';
+  return kExitInput;
+}
+
+}  // namespace app

@@ -1,0 +1,64 @@
+// Reading the command's input files: the program checked on each machine, with every
+// diagnostic printed in compiler style; and printing the typed failures of the layers below at
+// their place in those files.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "analysis/failure.hpp"
+#include "analysis/study.hpp"
+#include "app/options.hpp"
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "pdl/diagnostic.hpp"
+
+namespace app {
+
+// A program checked on one machine (the checker needs the machine: NUMERICAL files and
+// RTFactor depend on it), with the texts to point into when a value is found invalid later.
+struct Loaded {
+  std::shared_ptr<const models::Program> program;
+  models::Machine machine;
+  std::string machine_file;  // empty for the built-in ideal machine
+  std::map<std::string, double> sets;  // --set
+  pdl::Source program_source;
+  std::optional<pdl::Source> machine_source;
+};
+
+// True for a machine file (FILE.machine): --check and --dump then read it as one.
+bool is_machine_file(const std::string& path);
+
+// The file's text; prints why not (a missing file, or one beyond the parser's size limit).
+std::optional<std::string> read_source(const std::string& path, std::ostream& err);
+
+// A machine file parsed and checked; prints every diagnostic.
+std::optional<models::Machine> load_machine(const std::string& file, std::ostream& err,
+                                            std::optional<pdl::Source>* source = nullptr);
+
+// The program checked on `machine_file` (the ideal machine when empty). `check_values` are
+// the bindings the checker sees besides --set (for a sweep, the first swept values).
+std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
+                           const std::map<std::string, double>& check_values, std::ostream& err);
+
+// --check, --dump and --graph: the program on at most one machine.
+std::optional<Loaded> load_one(const Options& options, std::ostream& err);
+
+// Every binding error, worded for the command line.
+void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err);
+
+// A failure of the analysis at its place in the file it comes from (the failing machine's
+// program or machine file), else as a plain error line.
+void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& machines, std::ostream& err);
+
+// The command's output on `out`, or into -o FILE whole or not at all.
+int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err);
+
+// "pdl-scale: error: MESSAGE" and kExitInput.
+int usage_error(std::ostream& err, const std::string& message);
+
+}  // namespace app

@@ -1,0 +1,223 @@
+#include "app/options.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <string_view>
+
+#include "solvers/solver.hpp"
+
+namespace app {
+
+std::optional<std::uint64_t> parse_bytes(const std::string& text) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data() || value == 0) return std::nullopt;
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  int shift = 0;
+  if (unit == "K" || unit == "k") shift = 10;
+  else if (unit == "M" || unit == "m") shift = 20;
+  else if (unit == "G" || unit == "g") shift = 30;
+  else if (unit == "T" || unit == "t") shift = 40;
+  else if (!unit.empty()) return std::nullopt;
+  if (value > (std::uint64_t{1} << (60 - shift))) return std::nullopt;
+  return value << shift;
+}
+
+std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error) {
+  // "auto": the approximate model, the bounds, and the exact mean wherever the state space
+  // fits (a p beyond the budget gets a note instead).
+  static constexpr solvers::Method kAuto[] = {solvers::Method::SeriesParallel, solvers::Method::Bounds,
+                                              solvers::Method::StateSpace};
+  std::vector<solvers::Method> methods;
+  auto add = [&](solvers::Method method) {
+    if (std::find(methods.begin(), methods.end(), method) == methods.end()) methods.push_back(method);
+  };
+  std::string_view rest = list;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view name = rest.substr(0, comma);
+    if (name == "all") {
+      for (solvers::Method method : solvers::all_methods()) add(method);
+    } else if (name == "auto") {
+      for (solvers::Method method : kAuto) add(method);
+    } else if (const auto method = solvers::method_from_string(name)) {
+      add(*method);
+    } else {
+      std::string known;
+      for (solvers::Method one : solvers::all_methods()) known += std::string(solvers::to_string(one)) + ", ";
+      *error = fmt::format("--method {}: unknown method '{}' ({}auto or all)", list, name, known);
+      return std::nullopt;
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return methods;
+}
+
+std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error) {
+  std::vector<int> counts;
+  if (!options.processors.empty()) {
+    if (options.pmax) {
+      *error = "give either --pmax or --p, not both";
+      return std::nullopt;
+    }
+    std::string_view list = options.processors;
+    while (!list.empty()) {
+      const std::size_t comma = list.find(',');
+      const std::string_view item = list.substr(0, comma);
+      long long value = 0;
+      const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+      if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
+        *error = fmt::format("--p {}: '{}' is not a processor count", options.processors, item);
+        return std::nullopt;
+      }
+      if (value < 1 || value > scaling::kMaxProcessors) {
+        *error = fmt::format("--p: processor count {} is outside [1, {}]", value, scaling::kMaxProcessors);
+        return std::nullopt;
+      }
+      counts.push_back(static_cast<int>(value));
+      if (comma == std::string_view::npos) break;
+      list.remove_prefix(comma + 1);
+      if (list.empty()) {
+        *error = fmt::format("--p {}: a processor count is missing after the last comma", options.processors);
+        return std::nullopt;
+      }
+    }
+  } else {
+    const int pmax = options.pmax.value_or(analysis::kDefaultPmax);
+    if (pmax < 1 || static_cast<std::size_t>(pmax) > analysis::kMaxProcessorCounts) {
+      *error = fmt::format("--pmax {} is outside [1, {}]", pmax, analysis::kMaxProcessorCounts);
+      return std::nullopt;
+    }
+    for (int p = 1; p <= pmax; ++p) counts.push_back(p);
+  }
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  if (counts.size() > analysis::kMaxProcessorCounts) {
+    *error = fmt::format("--p lists {} processor counts, more than {}", counts.size(), analysis::kMaxProcessorCounts);
+    return std::nullopt;
+  }
+  return counts;
+}
+
+std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error) {
+  std::map<std::string, double> out;
+  for (const std::string& set : sets) {
+    const std::size_t eq = set.find('=');
+    const std::string name = eq == std::string::npos ? set : set.substr(0, eq);
+    const std::string text = eq == std::string::npos ? std::string() : set.substr(eq + 1);
+    if (eq == std::string::npos || name.empty() || text.empty()) {
+      *error = fmt::format("--set '{}': expected name=value", set);
+      return std::nullopt;
+    }
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+      *error = fmt::format("--set {}: '{}' is not a finite number", name, text);
+      return std::nullopt;
+    }
+    if (!out.emplace(name, value).second) {
+      *error = fmt::format("--set {}: given twice", name);
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::optional<double> parse_number(std::string_view text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// A range's last value is taken when it is within rounding of the end: 0.1..0.3:0.1 ends at 0.3.
+bool not_past(double value, double end) { return value <= end + 1e-9 * std::max(1.0, std::abs(end)); }
+
+}  // namespace
+
+std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std::string* error) {
+  const std::size_t eq = text.find('=');
+  analysis::SweepVariable variable;
+  variable.name = eq == std::string::npos ? text : text.substr(0, eq);
+  const std::string list = eq == std::string::npos ? std::string() : text.substr(eq + 1);
+  if (eq == std::string::npos || variable.name.empty() || list.empty()) {
+    *error = fmt::format("--sweep '{}': expected NAME=LIST, e.g. columns=10,20,40..160*2", text);
+    return std::nullopt;
+  }
+  auto fail = [&](std::string_view item, std::string why) {
+    *error = fmt::format("--sweep {}: '{}' {} (items are v, a..b, a..b:step or a..b*factor)", text, item, why);
+    return std::nullopt;
+  };
+  std::set<double> seen;
+  auto add = [&](double value) {
+    if (seen.insert(value).second) variable.values.push_back(value);
+    return variable.values.size() <= kMaxSweepValues;
+  };
+  std::string_view rest = list;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const std::size_t dots = item.find("..");
+    if (item.empty()) return fail(item, "is empty");
+    if (dots == std::string_view::npos) {
+      const auto value = parse_number(item);
+      if (!value) return fail(item, "is not a finite number");
+      if (!add(*value)) return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
+    } else {
+      const std::string_view from_text = item.substr(0, dots);
+      std::string_view to_text = item.substr(dots + 2);
+      const std::size_t op = to_text.find_first_of(":*");
+      const char kind = op == std::string_view::npos ? ':' : to_text[op];
+      const std::string_view step_text = op == std::string_view::npos ? "1" : to_text.substr(op + 1);
+      to_text = to_text.substr(0, op);
+      const auto from = parse_number(from_text);
+      const auto to = parse_number(to_text);
+      const auto step = parse_number(step_text);
+      if (!from || !to || !step) return fail(item, "is not a range of finite numbers");
+      if (*from > *to) return fail(item, "runs backwards (the start is above the end)");
+      if (kind == ':' && *step <= 0) return fail(item, "needs a step > 0");
+      if (kind == '*' && (*step <= 1 || *from <= 0)) return fail(item, "needs a factor > 1 and a start > 0");
+      for (std::size_t k = 0;; ++k) {
+        // From the start each time, not by accumulation: no drift over long ranges.
+        const double value = kind == ':' ? *from + static_cast<double>(k) * *step
+                                         : *from * std::pow(*step, static_cast<double>(k));
+        if (!not_past(value, *to)) break;
+        if (!add(value)) return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
+      }
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return variable;
+}
+
+
+
+std::optional<analysis::Request> analysis_request(const Options& options, std::string* error) {
+  analysis::Request request = options.request;
+  const auto counts = processor_counts(options, error);
+  if (!counts) return std::nullopt;
+  request.processors = *counts;
+  if (options.methods) {
+    const auto methods = parse_methods(*options.methods, error);
+    if (!methods) return std::nullopt;
+    request.methods = *methods;
+  }
+  if (options.samples) {
+    request.solver_options.monte_carlo.samples = *options.samples;
+    request.solver_options.monte_carlo.relative_precision = 0.0;
+  }
+  if (!request.IsValid(error)) return std::nullopt;
+  return request;
+}
+
+}  // namespace app

@@ -1,0 +1,41 @@
+// Pieces shared by the report renderers: numbers, alignment, the heading and the key columns.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/report.hpp"
+
+namespace app::report_text {
+
+// Enough digits to see the bracket, never scientific notation for ordinary runtimes.
+std::string number(double value);
+std::string optional_number(const std::optional<double>& value);
+// "{:.17g}" or empty; a CSV field quoted when it must be.
+std::string csv_number(const std::optional<double>& value);
+std::string csv_text(const std::string& text);
+
+// Right-aligned columns two spaces apart, at least 4 wide from column `p_column` (the p);
+// the first `left` columns (names) left-aligned.
+std::string align(const std::vector<std::vector<std::string>>& cells, std::size_t p_column, std::size_t left);
+
+// "program NAME (FILE) on machine(s) …, variables; NAME swept over …" and a newline.
+std::string heading(const ReportInputs& inputs);
+
+// The columns that tell the cases apart: the machine when there are several, the swept values.
+std::vector<std::string> key_header(const ReportInputs& inputs);
+std::vector<std::string> key_cells(const ReportInputs& inputs, const analysis::CaseLabel& label);
+
+// The case of the whole program that a --loss case (one phase alone) belongs to: cases come as
+// the whole program, then each phase alone, for every machine and swept value.
+std::size_t whole_program_case(const analysis::StudyResult& study, std::size_t c);
+
+// The share of the whole program's runtime that one phase alone takes: T_phase(p) / T(p).
+std::optional<double> share_of(const analysis::Row& phase, const analysis::Row& whole);
+
+// "a-b, c" for the sorted processor counts: runs of consecutive counts as ranges.
+std::string ranges(std::vector<int> processors);
+
+}  // namespace app::report_text

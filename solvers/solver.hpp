@@ -1,0 +1,103 @@
+// One interface for every solution method, and the one factory that makes them (DESIGN.md
+// section 5). A caller never switches over methods: it asks a solver for its info() (what to
+// call it, what its interval means, which model it needs) and hands it the scaled models.
+//
+// Adding a method: a value in solvers::Method (result.hpp), its options in SolverOptions, its
+// own files with a class implementing Solver, and one entry in solver_factory.cpp. Nothing
+// else changes: the analysis, the reports and the chart read info().
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/sp_tree.hpp"
+#include "solvers/bounds.hpp"
+#include "solvers/monte_carlo.hpp"
+#include "solvers/result.hpp"
+#include "solvers/series_parallel_solver.hpp"
+#include "solvers/state_space.hpp"
+
+namespace solvers {
+
+// What a method's [lower, upper] says about the figure.
+enum class IntervalKind {
+  // Contains the exact value of what the method computes; only discretisation widens it.
+  DiscretisationBracket,
+  // Lower and upper bounds on the exact model's mean; `mean` is then their midpoint, a
+  // presentation aid and not an estimate.
+  BoundPair,
+  // The 95% confidence interval of a sampled mean.
+  Confidence95,
+  // lower == upper == mean when exact; when a task had to be fitted, what is proven about the
+  // true mean (see state_space.hpp).
+  ExactOrProven,
+};
+
+// How a report shows a method's figure in a table.
+enum class Presentation {
+  EstimateAndInterval,  // two columns: the mean, then [lower, upper] titled interval_title
+  IntervalOnly,         // one column: [lower, upper]
+  EstimatePlusMinus,    // one column: mean ± (upper - mean)
+  EstimateOnly,         // one column: the mean
+};
+
+struct SolverInfo {
+  Method method = Method::SeriesParallel;
+  // On the command line, in CSV and JSON: "approx", "bounds", "mc", "exact".
+  std::string_view name;
+  // The table's column title for the figure, and for EstimateAndInterval the interval's.
+  std::string_view title;
+  std::string_view interval_title;
+  Presentation presentation = Presentation::EstimateOnly;
+  IntervalKind interval = IntervalKind::DiscretisationBracket;
+  // True when the method solves the exact model (every task and dependency on p processors),
+  // false when it solves the approximate (series-parallel, barrier) model.
+  bool needs_exact_model = false;
+  // True when the speedup is best shown as the interval [T1.lower / Tp.upper, T1.upper / Tp.lower]
+  // rather than as the ratio of the means (the means of bounds are midpoints).
+  bool speedup_as_interval = false;
+  // One sentence for help texts and documentation.
+  std::string_view description;
+};
+
+// Every method in the order "all" runs and reports them.
+std::span<const Method> all_methods();
+const SolverInfo& info(Method method);
+
+// The scaled models of one program on one machine and processor count. The approximate model
+// is always there; the exact one (a mixture of scenarios with their probabilities) only when
+// some requested method needs it and it is within the task limit.
+struct ScaledModels {
+  const graph::SpTree* approximate = nullptr;
+  std::span<const WeightedGraph> exact;
+};
+
+// The options of every method, each with its documented defaults.
+struct SolverOptions {
+  SeriesParallelOptions series_parallel;
+  BoundsOptions bounds;
+  MonteCarloOptions monte_carlo;
+  StateSpaceOptions state_space;
+
+  bool IsValid(std::string* why) const;
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual const SolverInfo& info() const = 0;
+  // The figure for these models. A method that does not apply (a node it cannot handle, a
+  // model beyond its budget) returns a Result whose `unsolved` says why, typed; it throws only
+  // for a bug (std::logic_error) or a model without what info() says it needs
+  // (std::invalid_argument).
+  virtual Result solve(const ScaledModels& models) const = 0;
+};
+
+// The solver for `method` with its part of `options`. The solver runs its own parallel work
+// inside the caller's TBB arena (its options' thread counts are not used).
+std::unique_ptr<Solver> make_solver(Method method, const SolverOptions& options);
+
+}  // namespace solvers

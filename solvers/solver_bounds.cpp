@@ -1,0 +1,62 @@
+// Bounds on the exact model's mean as a Solver: the tightest valid pair of every scenario,
+// weighted by the scenarios' probabilities.
+#include <stdexcept>
+#include <string>
+
+#include "solvers/solver_methods.hpp"
+
+namespace solvers::methods {
+
+namespace {
+
+class BoundsSolver final : public Solver {
+ public:
+  explicit BoundsSolver(BoundsOptions options) : options_(std::move(options)) {}
+  const SolverInfo& info() const override { return bounds_info(); }
+  Result solve(const ScaledModels& models) const override {
+    if (models.exact.empty()) throw std::invalid_argument("bounds solver: no exact model");
+    if (const std::string* pool = first_dynamic_pool(models.exact)) {
+      return not_supported(Method::Bounds, "bounds: node '" + *pool +
+                                               "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
+    }
+    if (models.exact.size() == 1) return solve_bounds(*models.exact.front().graph, options_);
+    // A mixture: E[T] = sum of P(scenario) E[T | scenario], so the weighted bounds bound it.
+    Result mixture;
+    mixture.method = Method::Bounds;
+    for (const WeightedGraph& scenario : models.exact) {
+      const Result one = solve_bounds(*scenario.graph, options_);
+      mixture.lower += scenario.probability * one.lower;
+      mixture.upper += scenario.probability * one.upper;
+      mixture.statistics.seconds += one.statistics.seconds;
+    }
+    mixture.mean = 0.5 * (mixture.lower + mixture.upper);
+    mixture.detail = "probability-weighted bounds of " + std::to_string(models.exact.size()) + " scenarios";
+    return mixture;
+  }
+
+ private:
+  BoundsOptions options_;
+};
+
+}  // namespace
+
+const SolverInfo& bounds_info() {
+  static const SolverInfo info{
+      .method = Method::Bounds,
+      .name = "bounds",
+      .title = "bounds on the exact mean",
+      .interval_title = "",
+      .presentation = Presentation::IntervalOnly,
+      .interval = IntervalKind::BoundPair,
+      .needs_exact_model = true,
+      .speedup_as_interval = true,
+      .description = "lower and upper bounds on the exact model's mean",
+  };
+  return info;
+}
+
+std::unique_ptr<Solver> make_bounds(const SolverOptions& options) {
+  return std::make_unique<BoundsSolver>(options.bounds);
+}
+
+}  // namespace solvers::methods
