@@ -1,0 +1,27 @@
+// NEIGHBOR and NEIGHBOR-TORUS: w columns in contiguous blocks; between instances a column
+// depends on its neighbours of the previous one (wrapping around for NEIGHBOR-TORUS).
+// Exact: column c on the processor of its block, each processor its block left to right (or
+// alternating, NeighborOrder) every instance; the neighbour arcs come from the concatenation
+// (ExactBuilder::unit_instance), a boundary no arc carried is sent before the next
+// synchronisation.
+#include <cstdint>
+
+#include "scaling/scheme_builders.hpp"
+
+namespace scaling::detail {
+
+void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {
+  UnitInstance instance;
+  instance.task = builder.runtime(*phase.runtime);
+  instance.units = builder.count(*phase.units, phase.location, "number of tasks");
+  instance.volume = builder.value(phase.volume, phase.location, "communication volume");
+  instance.contention = builder.contention_seconds(
+      static_cast<double>(instance.units) * distributions::mean(instance.task), phase.location);
+  instance.scheduling = models::Scheduling::Block;
+  instance.alternating = builder.neighbor_order() == NeighborOrder::Alternating;
+  instance.torus = phase.scheme == models::Scheme::NeighborTorus;
+  instance.message = UnitMessage::Boundary;
+  builder.unit_instance(phase, instance);
+}
+
+}  // namespace scaling::detail
