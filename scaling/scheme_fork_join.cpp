@@ -3,7 +3,9 @@
 // previous one.
 // Exact: each job's tasks scheduled as in INDEPENDENT (a pool node for DYNAMIC), each
 // processor sending its tasks' results to the drain on processor 0; job j+1 after drain j and
-// its release (a chain of interarrival nodes); closed at both ends.
+// its release (a chain of interarrival nodes); closed at both ends. Approximate: one job is
+// the maximum over processors of their tasks, at least one interarrival time, then the drain;
+// the J jobs are one power.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -75,6 +77,29 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
   }
   builder.continue_after(previous);
   builder.leave_closed(phase, 0.0);
+}
+
+// Job after job, each forking its tasks over the processors and joined by the drain; a job
+// lasts at least one interarrival time.
+Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
+  const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
+  if (jobs == 0) return {};
+  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, builder.runtime(*phase.runtime));
+  const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
+  const distributions::Distribution join_time = builder.runtime(*phase.join);
+  const double bytes = builder.value(phase.volume, phase.location, "communication volume");
+  std::size_t job = builder.level(one, tasks, bytes, phase.location);
+  if (!ApproximateBuilder::takes_no_time(arrival_time)) {
+    const std::size_t arrival = builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
+    job = job == kZero ? arrival : builder.tree().parallel({job, arrival});
+  }
+  if (!ApproximateBuilder::takes_no_time(join_time)) {
+    job = builder.series({job, builder.leaf(phase.name + " join", graph::NodeKind::Task, join_time)});
+  }
+  Piece piece = builder.synchronised(builder.power(job, jobs));
+  piece.first_phase = piece.last_phase = phase.name;
+  return piece;
 }
 
 }  // namespace scaling::detail

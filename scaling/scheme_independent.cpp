@@ -1,7 +1,8 @@
 // INDEPENDENT: n tasks of one runtime, each sending its results (the phase's volume per task).
 // Exact: task i on its processor (BLOCK or CYCLIC), each processor its tasks in index order,
 // then one message with its tasks' results; DYNAMIC is one pool node of all the tasks that
-// Monte Carlo simulates.
+// Monte Carlo simulates. Approximate: each processor's share of the tasks in series (a
+// convolution power) then one message, the processors left open for the next phase.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -57,6 +58,16 @@ void exact_independent(ExactBuilder& builder, const models::WorkPhase& phase) {
   instance.scheduling = phase.scheduling;
   instance.message = UnitMessage::Results;
   builder.unit_instance(phase, instance);
+}
+
+Piece approximate_independent(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const distributions::Distribution task = builder.runtime(*phase.runtime);
+  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
+  const std::int64_t units = builder.count(*phase.units, phase.location, "number of tasks");
+  const double volume = builder.value(phase.volume, phase.location, "communication volume");
+  // Each processor sends its c tasks' results.
+  return builder.unit_phase(phase, task, one, units,
+                            [volume](std::int64_t c) { return volume * static_cast<double>(c); });
 }
 
 }  // namespace scaling::detail
