@@ -1,0 +1,124 @@
+#include "scaling/approximate_builder.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace scaling::detail {
+
+std::size_t ApproximateBuilder::series(std::initializer_list<std::size_t> parts) {
+  std::vector<std::size_t> present;
+  for (std::size_t part : parts)
+    if (part != kZero) present.push_back(part);
+  return present.empty() ? kZero : tree_.series(std::move(present));
+}
+
+std::size_t ApproximateBuilder::overhead(double seconds, graph::NodeKind kind, const std::string& label) {
+  if (seconds == 0.0) return kZero;
+  return leaf(label, kind, distributions::deterministic(seconds));
+}
+
+std::size_t ApproximateBuilder::communication(double bytes, const models::SourceLocation& where) {
+  return overhead(bound_.communication_seconds(bytes, where), graph::NodeKind::Communication,
+                  "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
+}
+
+std::size_t ApproximateBuilder::barrier(const models::SourceLocation& where) {
+  return overhead(bound_.barrier_seconds(where), graph::NodeKind::Barrier, "barrier");
+}
+
+std::size_t ApproximateBuilder::contention(double phase_work, const models::SourceLocation& where) {
+  return overhead(bound_.contention_seconds(phase_work, where), graph::NodeKind::Contention, "contention");
+}
+
+// ---- per-processor work -------------------------------------------------------------
+
+Work ApproximateBuilder::then(const Work& a, const Work& b) {
+  Work result;
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> made;
+  std::size_t i = 0, j = 0;
+  std::int64_t at = 0;
+  while (at < p_) {
+    const std::int64_t end = std::min(a[i].end, b[j].end);
+    const auto key = std::make_pair(a[i].tree, b[j].tree);
+    auto found = made.find(key);
+    if (found == made.end()) found = made.emplace(key, series({a[i].tree, b[j].tree})).first;
+    if (!result.empty() && result.back().tree == found->second) {
+      result.back().end = end;
+    } else {
+      result.push_back({at, end, found->second});
+    }
+    at = end;
+    if (a[i].end == end) ++i;
+    if (b[j].end == end) ++j;
+  }
+  return result;
+}
+
+Work ApproximateBuilder::repeated(const Work& work, std::int64_t n) {
+  Work result = work;
+  for (Range& range : result) range.tree = power(range.tree, n);
+  return result;
+}
+
+std::size_t ApproximateBuilder::close(const Work& work) {
+  std::map<std::size_t, std::int64_t> processors_with;
+  for (const Range& range : work) {
+    if (range.tree != kZero) processors_with[range.tree] += range.end - range.begin;
+  }
+  if (processors_with.empty()) return kZero;
+  std::vector<std::size_t> groups;
+  for (const auto& [tree, processors] : processors_with) {
+    groups.push_back(tree_.parallel_power(tree, processors));
+  }
+  return tree_.parallel(std::move(groups));
+}
+
+std::size_t ApproximateBuilder::level(std::size_t one, std::int64_t tasks, double bytes,
+                                      const models::SourceLocation& where) {
+  const std::size_t comm = communication(bytes, where);
+  return close(spread(tasks, [&](std::int64_t c) { return c == 0 ? kZero : series({power(one, c), comm}); }));
+}
+
+// ---- pieces -------------------------------------------------------------------------
+
+std::size_t ApproximateBuilder::whole(const Piece& piece) {
+  if (piece.empty) return kZero;
+  if (piece.open) return close(piece.head);
+  return series({close(piece.head), piece.middle, close(piece.tail)});
+}
+
+Piece ApproximateBuilder::synchronised(std::size_t middle) const {
+  Piece piece;
+  piece.empty = false;
+  piece.open = false;
+  piece.head = uniform(kZero);
+  piece.middle = middle;
+  piece.tail = uniform(kZero);
+  return piece;
+}
+
+Piece ApproximateBuilder::open_phase(const models::WorkPhase& phase, Work work) {
+  Piece piece;
+  piece.empty = false;
+  piece.head = std::move(work);
+  piece.first_phase = piece.last_phase = phase.name;
+  return piece;
+}
+
+Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase, const distributions::Distribution& task,
+                                     std::size_t one, std::int64_t units,
+                                     const std::function<double(std::int64_t)>& bytes) {
+  std::map<std::int64_t, std::size_t> made;
+  Work work = spread(units, [&](std::int64_t c) {
+    auto found = made.find(c);
+    if (found != made.end()) return found->second;
+    const double message = c == 0 ? 0.0 : bytes(c);
+    return made.emplace(c, series({power(one, c), communication(message, phase.location)})).first->second;
+  });
+  const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);
+  if (delay != kZero) work = then(work, uniform(delay));
+  return open_phase(phase, std::move(work));
+}
+
+}  // namespace scaling::detail

@@ -1,0 +1,134 @@
+// The series-parallel tree while the approximate model builds it (approximate_model.cpp walks
+// the pattern, the scheme_*.cpp files build the phases): leaves and compositions that treat
+// "no work" as nothing, the machine's overheads as leaves, the per-processor work that no
+// synchronisation has closed yet, and the pieces of the pattern.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distributions/distribution.hpp"
+#include "graph/sp_tree.hpp"
+#include "models/environment.hpp"
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "scaling/bound_quantities.hpp"
+
+namespace scaling::detail {
+
+// "No work": the identity of both series (X + 0) and parallel (max(X, 0)) composition, kept
+// out of the tree altogether.
+inline constexpr std::size_t kZero = std::numeric_limits<std::size_t>::max();
+
+// Processors [begin, end) each run the work `tree` (kZero: nothing).
+struct Range {
+  std::int64_t begin;
+  std::int64_t end;
+  std::size_t tree;
+};
+// Per-processor work that no synchronisation has closed yet; the ranges cover [0, p) in order.
+using Work = std::vector<Range>;
+
+// A piece of the execution pattern. An open piece has no synchronisation inside: all of it is
+// per-processor work (`head`), which may still run on in series with the work of the next
+// piece (SERIAL concatenation). A closed piece is open work before its first synchronisation
+// (`head`), a part that involves all processors (`middle`) and open work after its last
+// synchronisation (`tail`).
+struct Piece {
+  bool empty = true;
+  bool open = true;
+  Work head;
+  std::size_t middle = kZero;
+  Work tail;
+  // The work phases at either end, "" where the piece begins or ends synchronised.
+  std::string first_phase;
+  std::string last_phase;
+};
+
+class ApproximateBuilder {
+ public:
+  ApproximateBuilder(const models::Machine& machine, const models::Environment& environment, int p)
+      : bound_(machine, environment, p), p_(p) {}
+
+  // ---- values ----------------------------------------------------------------------
+  double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
+    return bound_.value(expr, where, what);
+  }
+  std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
+    return bound_.count(expr, where, what);
+  }
+  distributions::Distribution runtime(const models::RuntimeSpec& spec) const { return bound_.runtime(spec); }
+  // A runtime that adds nothing to a series (an interarrival or join time of 0).
+  static bool takes_no_time(const distributions::Distribution& d) {
+    return distributions::is_closed_form(d) && distributions::mean(d) == 0.0;
+  }
+  std::int64_t processors() const { return p_; }
+  graph::SpTree& tree() { return tree_; }
+
+  // ---- tree helpers treating kZero as "nothing" -------------------------------------
+  std::size_t leaf(std::string label, graph::NodeKind kind, distributions::Distribution runtime,
+                   int processor = -1) {
+    return tree_.leaf({std::move(label), kind, std::move(runtime), processor});
+  }
+  std::size_t series(std::initializer_list<std::size_t> parts);
+  std::size_t power(std::size_t part, std::int64_t n) {
+    if (part == kZero || n == 0) return kZero;
+    return tree_.series_power(part, n);
+  }
+
+  // Machine overheads as leaves; none where they cost nothing (on one processor, always).
+  std::size_t communication(double bytes, const models::SourceLocation& where);
+  std::size_t barrier(const models::SourceLocation& where);
+  std::size_t contention(double phase_work, const models::SourceLocation& where);
+
+  // ---- per-processor work -----------------------------------------------------------
+  Work uniform(std::size_t tree) const { return {{0, p_, tree}}; }
+
+  // `units` equal units spread over the processors, the first (units mod p) taking one more;
+  // per_processor(c) is the work of a processor with c units.
+  template <class PerProcessor>
+  Work spread(std::int64_t units, PerProcessor per_processor) {
+    const std::int64_t q = units / p_;
+    const std::int64_t r = units % p_;
+    Work work;
+    if (r > 0) work.push_back({0, r, per_processor(q + 1)});
+    work.push_back({r, p_, per_processor(q)});
+    return work;
+  }
+
+  // Each processor's work of `a`, then its work of `b`.
+  Work then(const Work& a, const Work& b);
+  Work repeated(const Work& work, std::int64_t n);
+  // All processors finished: the maximum over groups of processors with the same work.
+  std::size_t close(const Work& work);
+  // The n tasks of one level of a dependence structure, spread over the processors and
+  // synchronised at the end.
+  std::size_t level(std::size_t one, std::int64_t tasks, double bytes, const models::SourceLocation& where);
+
+  // ---- pieces -------------------------------------------------------------------------
+  std::size_t whole(const Piece& piece);
+  // A piece that begins and ends with every processor synchronised.
+  Piece synchronised(std::size_t middle) const;
+  // The phase's per-processor work, open at both ends.
+  Piece open_phase(const models::WorkPhase& phase, Work work);
+  // One task (`one`, of runtime `task`) per unit spread over the processors, each processor
+  // its c tasks then one message of bytes(c) (none without tasks), then the contention
+  // delay; open.
+  Piece unit_phase(const models::WorkPhase& phase, const distributions::Distribution& task, std::size_t one,
+                   std::int64_t units, const std::function<double(std::int64_t)>& bytes);
+
+ private:
+  std::size_t overhead(double seconds, graph::NodeKind kind, const std::string& label);
+
+  BoundQuantities bound_;
+  std::int64_t p_;
+  graph::SpTree tree_;
+};
+
+}  // namespace scaling::detail

@@ -1,0 +1,172 @@
+// One scenario's task graph while the exact model builds it (exact_model.cpp walks the pattern,
+// the scheme_*.cpp files add the phases): nodes and arcs, each processor's order, barriers and
+// joins, and how one work phase meets the next (its concatenation), including the neighbour
+// dependences between consecutive instances of INDEPENDENT and NEIGHBOR phases.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "distributions/distribution.hpp"
+#include "graph/task_graph.hpp"
+#include "models/environment.hpp"
+#include "models/machine.hpp"
+#include "models/program.hpp"
+#include "scaling/bound_quantities.hpp"
+#include "scaling/exact_model.hpp"  // NeighborOrder
+
+namespace scaling::detail {
+
+using graph::NodeId;
+using graph::NodeKind;
+inline constexpr NodeId kNone = std::numeric_limits<NodeId>::max();
+
+// What a processor sends after its units of an INDEPENDENT or NEIGHBOR instance.
+enum class UnitMessage {
+  Results,   // INDEPENDENT: one message with its c tasks' results, c·volume bytes
+  Boundary,  // NEIGHBOR: its boundary, carried by the next instance's neighbour arcs or sent
+             // before the next synchronisation
+};
+
+// One instance of a phase with one task per unit (INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS).
+struct UnitInstance {
+  distributions::Distribution task;
+  std::int64_t units = 0;
+  double volume = 0.0;      // bytes of one unit's message (UnitMessage)
+  double contention = 0.0;  // seconds on every processor after its units; 0 for none
+  models::Scheduling scheduling = models::Scheduling::Block;  // a static schedule
+  bool alternating = false;  // odd processors run their block right to left
+  bool torus = false;        // neighbour dependences wrap around whatever the concatenation
+  UnitMessage message = UnitMessage::Results;
+};
+
+class ExactBuilder {
+ public:
+  ExactBuilder(const models::Program& program, const models::Machine& machine,
+               const models::Environment& environment, int p, std::size_t max_nodes, NeighborOrder neighbor_order);
+
+  // ---- values (shared with the approximate model) ---------------------------------------
+  double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
+    return bound_.value(expr, where, what);
+  }
+  std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
+    return bound_.count(expr, where, what);
+  }
+  distributions::Distribution runtime(const models::RuntimeSpec& spec) const { return bound_.runtime(spec); }
+  static bool is_zero(const distributions::Distribution& d) {
+    return distributions::is_closed_form(d) && distributions::mean(d) == 0.0 &&
+           distributions::variance(d) == 0.0;
+  }
+  std::int64_t processors() const { return p_; }
+  NeighborOrder neighbor_order() const { return neighbor_order_; }
+
+  // Machine overheads: none on one processor; a cost of 0 means no node.
+  double communication_seconds(double bytes, const models::SourceLocation& where);
+  double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
+  double contention_seconds(double work, const models::SourceLocation& where) const {
+    return bound_.contention_seconds(work, where);
+  }
+
+  // ---- nodes and arcs -----------------------------------------------------------------------
+  NodeId add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
+             std::int64_t step);
+  NodeId deterministic_node(std::string label, NodeKind kind, double seconds, int processor, std::int64_t step);
+  graph::TaskNode& node(NodeId v) { return graph_.node(v); }
+  void arc(NodeId from, NodeId to) {
+    if (from != kNone && from != to) graph_.add_arc(from, to);
+  }
+  // from -> to, through a communication node of `bytes` when they are on different
+  // processors and the transfer costs something.
+  void link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where);
+  // The first of `count` new steps (phase instances, iterations, jobs or levels).
+  std::int64_t take_steps(std::int64_t count) {
+    const std::int64_t first = step_;
+    step_ += count;
+    return first;
+  }
+
+  // ---- each processor's order ---------------------------------------------------------------
+  // Per processor: the node its next task follows (kNone before its first).
+  const std::vector<NodeId>& last() const { return last_; }
+  // Appends v to processor k's order.
+  void run_on(std::size_t k, NodeId v) {
+    arc(last_[k], v);
+    last_[k] = v;
+  }
+  // v after every processor's last node; every processor goes on after v.
+  void gather_at(NodeId v);
+  // Every processor goes on after v, which already follows all their work.
+  void continue_after(NodeId v);
+  // Processor of unit c of n under a static schedule: contiguous blocks (the first n mod p
+  // processors one unit more) or cyclic.
+  int processor_of(std::int64_t c, std::int64_t n, models::Scheduling scheduling) const;
+
+  // ---- synchronisation and joints between work phases ---------------------------------------
+  // Every processor waits for all of them: one node (a barrier of `seconds`, or a join of no
+  // duration) after every processor's last node. Nothing on one processor, whose order
+  // already serialises everything.
+  void synchronise(double seconds, const models::SourceLocation& where);
+  // Applies a joint that needs no per-unit arcs; returns true when the next phase still has
+  // to add the neighbour arcs itself.
+  bool enter(const models::WorkPhase& phase, bool takes_neighbour_arcs);
+  // Closed phases (MACROPIPELINE, FORK-JOIN, ARBITRARY) start with every processor free and
+  // end synchronised, as in the approximate model.
+  void enter_closed(const models::WorkPhase& phase);
+  void leave_closed(const models::WorkPhase& phase, double contention);
+  void forget_units();
+  // The phase just added, whose concatenation with the next work phase applies.
+  void finished_work_phase(const std::string& name) { last_phase_ = name; }
+  // After a synchronisation of the pattern the next work phase meets no previous one.
+  void forget_last_phase() {
+    last_phase_.clear();
+    forget_units();
+  }
+
+  // One task per unit, each processor its units in the order it runs them, with the
+  // neighbour dependences on the previous instance that its concatenation asks for.
+  void unit_instance(const models::WorkPhase& phase, const UnitInstance& instance);
+
+  graph::TaskGraph take_graph() { return std::move(graph_); }
+
+ private:
+  // The units (tasks, columns) of the last unit-phase instance, for the neighbour dependences
+  // of the next instance.
+  struct Units {
+    std::vector<NodeId> node;
+    std::vector<int> processor;
+    std::vector<NodeId> last_on;  // per processor: its last unit, kNone if it had none
+    double volume = 0.0;          // bytes a unit sends to a dependent unit on another processor
+  };
+  // How the previous work phase meets the next one.
+  enum class Joint { None, Serial, Barrier, Neighbor, NeighborTorus, Torus };
+
+  Joint joint_to(const models::WorkPhase& next) const;
+  void send_boundaries(const models::SourceLocation& where);
+  void depend_on_unit(const Units& previous, std::int64_t u, bool wrap, int k, NodeId v,
+                      const models::SourceLocation& where);
+  void depend_on_neighbour_processors(const Units& previous, bool wrap, int k, NodeId v,
+                                      const models::SourceLocation& where);
+  void after_units(const models::WorkPhase& phase, const UnitInstance& instance,
+                   const std::vector<std::int64_t>& per_processor, std::int64_t step);
+
+  const models::Program& program_;
+  BoundQuantities bound_;
+  std::int64_t p_;
+  std::size_t max_nodes_;
+  NeighborOrder neighbor_order_;
+  graph::TaskGraph graph_;
+  std::vector<NodeId> last_;  // per processor: the node its next task follows
+  std::string last_phase_;    // the work phase just compiled, "" after a synchronisation
+  Units units_;
+  bool boundary_pending_ = false;
+  std::int64_t step_ = 0;
+  std::map<double, double> communication_cache_;
+  std::map<double, distributions::Distribution> constants_;
+};
+
+}  // namespace scaling::detail

@@ -1,0 +1,174 @@
+// ARBITRARY: the phase's own task graph (tasks, arcs with volumes). A task's level is the
+// longest chain of arcs into it; it runs on processor k mod p (ON PROCESSOR k) or, without
+// one, on the processors in turn within its level.
+// Exact: the tasks and arcs as given (a message on an arc across processors), each processor
+// its tasks level by level; closed at both ends. Approximate: the levels one after the other,
+// each the maximum over processors of their tasks in series, after a message when an arc
+// into the level crosses processors (the largest such volume).
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "scaling/scheme_builders.hpp"
+
+namespace scaling::detail {
+namespace {
+
+// Per task (by index): the tasks its arcs come from, with their volumes in bytes.
+using Incoming = std::vector<std::vector<std::pair<std::size_t, double>>>;
+
+template <class Builder>
+Incoming incoming_arcs(const Builder& builder, const models::WorkPhase& phase) {
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < phase.tasks.size(); ++i) index[phase.tasks[i].name] = i;
+  Incoming incoming(phase.tasks.size());
+  for (const models::Arc& arc : phase.arcs) {
+    incoming[index.at(arc.to)].emplace_back(index.at(arc.from),
+                                            builder.value(arc.volume, arc.location, "communication volume"));
+  }
+  return incoming;
+}
+
+// The processor of the k-th task of its level.
+template <class Builder>
+int processor_of_task(const Builder& builder, const models::Task& task, std::size_t k) {
+  std::int64_t where = static_cast<std::int64_t>(k);
+  if (task.processor) where = builder.count(*task.processor, task.location, "processor");
+  return static_cast<int>(where % builder.processors());
+}
+
+// Longest-path levels by repeated relaxation in a topological order (Kahn).
+std::vector<std::int64_t> kahn_levels(const models::WorkPhase& phase, const Incoming& incoming) {
+  const std::size_t n = phase.tasks.size();
+  std::vector<std::vector<std::size_t>> outgoing(n);
+  std::vector<std::size_t> waiting(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (const auto& [u, bytes] : incoming[v]) {
+      outgoing[u].push_back(v);
+      ++waiting[v];
+    }
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t v = 0; v < n; ++v)
+    if (waiting[v] == 0) order.push_back(v);
+  std::vector<std::int64_t> depth(n, 0);
+  for (std::size_t head = 0; head < order.size(); ++head) {
+    for (std::size_t v : outgoing[order[head]]) {
+      depth[v] = std::max(depth[v], depth[order[head]] + 1);
+      if (--waiting[v] == 0) order.push_back(v);
+    }
+  }
+  if (order.size() != n) throw ScalingError(phase.location, "the task graph of the phase has a cycle");
+  return depth;
+}
+
+// Longest-path levels by depth-first search (the checker has rejected cycles; tasks may come
+// in any order).
+std::vector<std::int64_t> depth_first_levels(const models::WorkPhase& phase, const Incoming& incoming) {
+  std::vector<std::int64_t> depth(phase.tasks.size(), -1);
+  std::vector<std::size_t> stack;
+  for (std::size_t start = 0; start < phase.tasks.size(); ++start) {
+    stack.push_back(start);
+    while (!stack.empty()) {
+      const std::size_t v = stack.back();
+      if (depth[v] >= 0) {
+        stack.pop_back();
+        continue;
+      }
+      bool ready = true;
+      std::int64_t d = 0;
+      for (const auto& [u, bytes] : incoming[v]) {
+        if (depth[u] < 0) {
+          ready = false;
+          stack.push_back(u);
+        } else {
+          d = std::max(d, depth[u] + 1);
+        }
+      }
+      if (stack.size() > 4 * phase.tasks.size() + 4) {
+        throw ScalingError(phase.location, "the task graph of the phase has a cycle");
+      }
+      if (ready) {
+        depth[v] = d;
+        stack.pop_back();
+      }
+    }
+  }
+  return depth;
+}
+
+// The task indices of each level, in index order within a level.
+std::map<std::int64_t, std::vector<std::size_t>> levels_of(const std::vector<std::int64_t>& depth) {
+  std::map<std::int64_t, std::vector<std::size_t>> levels;
+  for (std::size_t i = 0; i < depth.size(); ++i) levels[depth[i]].push_back(i);
+  return levels;
+}
+
+}  // namespace
+
+// The tasks and arcs as given; processors as in the approximate model (ON PROCESSOR k: k mod
+// p, otherwise in turn within the task's level), each processor its tasks level by level.
+void exact_arbitrary(ExactBuilder& builder, const models::WorkPhase& phase) {
+  const std::size_t n = phase.tasks.size();
+  const Incoming incoming = incoming_arcs(builder, phase);
+  const std::vector<std::int64_t> depth = kahn_levels(phase, incoming);
+  builder.enter_closed(phase);
+  if (n == 0) return;
+  const std::map<std::int64_t, std::vector<std::size_t>> levels = levels_of(depth);
+  std::vector<NodeId> node(n, kNone);
+  double work = 0.0;
+  const std::int64_t step = builder.take_steps(static_cast<std::int64_t>(levels.size()));
+  for (const auto& [d, members] : levels) {
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      const models::Task& t = phase.tasks[members[k]];
+      const int processor = processor_of_task(builder, t, k);
+      const distributions::Distribution time = builder.runtime(t.runtime);
+      work += distributions::mean(time);
+      const NodeId v = builder.add(t.name, NodeKind::Task, time, processor, step + d);
+      for (const auto& [u, bytes] : incoming[members[k]]) builder.link(node[u], v, bytes, t.location);
+      builder.run_on(static_cast<std::size_t>(processor), v);
+      node[members[k]] = v;
+    }
+  }
+  builder.leave_closed(phase, builder.contention_seconds(work, phase.location));
+}
+
+// The tasks level by level, each on its processor, with a barrier between levels and a
+// message before a level that an arc reaches across processors.
+Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const Incoming incoming = incoming_arcs(builder, phase);
+  const std::vector<std::int64_t> depth = depth_first_levels(phase, incoming);
+  std::vector<int> processor(phase.tasks.size());
+  std::size_t middle = kZero;
+  double work = 0.0;
+  for (const auto& [d, members] : levels_of(depth)) {
+    std::vector<std::vector<std::size_t>> on(static_cast<std::size_t>(builder.processors()));
+    double crossing_bytes = 0.0;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      const models::Task& task = phase.tasks[members[k]];
+      processor[members[k]] = processor_of_task(builder, task, k);
+      for (const auto& [u, bytes] : incoming[members[k]]) {
+        if (processor[u] != processor[members[k]]) crossing_bytes = std::max(crossing_bytes, bytes);
+      }
+      const distributions::Distribution runtime_of_task = builder.runtime(task.runtime);
+      work += distributions::mean(runtime_of_task);
+      on[static_cast<std::size_t>(processor[members[k]])].push_back(
+          builder.leaf(task.name, graph::NodeKind::Task, runtime_of_task, processor[members[k]]));
+    }
+    std::vector<std::size_t> busy;
+    for (auto& tasks : on) {
+      if (!tasks.empty()) busy.push_back(builder.tree().series(std::move(tasks)));
+    }
+    middle = builder.series({middle, builder.communication(crossing_bytes, phase.location),
+                             builder.tree().parallel(std::move(busy))});
+  }
+  Piece piece = builder.synchronised(builder.series({middle, builder.contention(work, phase.location)}));
+  if (phase.tasks.empty()) return {};
+  piece.first_phase = piece.last_phase = phase.name;
+  return piece;
+}
+
+}  // namespace scaling::detail

@@ -1,0 +1,105 @@
+// FORK-JOIN: J jobs one after the other, each forking its tasks over the processors and
+// collected by a drain (the JOIN time); a job is released one interarrival time after the
+// previous one.
+// Exact: each job's tasks scheduled as in INDEPENDENT (a pool node for DYNAMIC), each
+// processor sending its tasks' results to the drain on processor 0; job j+1 after drain j and
+// its release (a chain of interarrival nodes); closed at both ends. Approximate: one job is
+// the maximum over processors of their tasks, at least one interarrival time, then the drain;
+// the J jobs are one power.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scaling/scheme_builders.hpp"
+
+namespace scaling::detail {
+
+// Job after job; a job's tasks are scheduled as in INDEPENDENT, each processor sends its
+// tasks' results to the drain on processor 0; job j+1 starts after job j's drain and its own
+// release (a chain of arrival nodes from the phase's start).
+void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
+  const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
+  const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
+  const distributions::Distribution task = builder.runtime(*phase.runtime);
+  const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
+  const distributions::Distribution join_time = builder.runtime(*phase.join);
+  const double bytes = builder.value(phase.volume, phase.location, "communication volume");
+  builder.enter_closed(phase);
+  if (jobs == 0) return;
+  const std::int64_t step = builder.take_steps(jobs);
+  NodeId arrival = kNone;
+  const NodeId phase_start = builder.last().front();
+  NodeId previous = phase_start;
+  std::vector<NodeId> on(builder.last().size());           // per processor: its last task of the job
+  std::vector<std::int64_t> done(builder.last().size());  // per processor: its tasks of the job
+  for (std::int64_t j = 0; j < jobs; ++j) {
+    NodeId start = previous;
+    if (j > 0 && !ExactBuilder::is_zero(arrival_time)) {
+      const NodeId a =
+          builder.add(phase.name + " arrival " + std::to_string(j), NodeKind::Task, arrival_time, -1, step + j - 1);
+      builder.arc(arrival == kNone ? phase_start : arrival, a);
+      arrival = a;
+      start = builder.add("join", NodeKind::Join, {}, -1, step + j);
+      builder.arc(previous, start);
+      builder.arc(a, start);
+    }
+    const NodeId drain =
+        ExactBuilder::is_zero(join_time)
+            ? builder.add(phase.name + " drain " + std::to_string(j), NodeKind::Join, {}, 0, step + j)
+            : builder.add(phase.name + " drain " + std::to_string(j), NodeKind::Task, join_time, 0, step + j);
+    if (tasks == 0) {
+      builder.arc(start, drain);
+    } else if (phase.scheduling == models::Scheduling::Dynamic) {
+      const NodeId pool =
+          builder.add(phase.name + " pool " + std::to_string(j), NodeKind::DynamicPool, task, -1, step + j);
+      builder.node(pool).pool_tasks = tasks;
+      builder.node(pool).pool_processors = static_cast<int>(std::min<std::int64_t>(builder.processors(), tasks));
+      builder.arc(start, pool);
+      builder.arc(pool, drain);
+    } else {
+      std::fill(on.begin(), on.end(), kNone);
+      std::fill(done.begin(), done.end(), 0);
+      for (std::int64_t t = 0; t < tasks; ++t) {
+        const int k = builder.processor_of(t, tasks, phase.scheduling);
+        const auto ku = static_cast<std::size_t>(k);
+        const NodeId v = builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t),
+                                     NodeKind::Task, task, k, step + j);
+        builder.arc(on[ku] == kNone ? start : on[ku], v);
+        on[ku] = v;
+        ++done[ku];
+      }
+      for (std::size_t k = 0; k < on.size(); ++k) {
+        if (on[k] != kNone) builder.link(on[k], drain, bytes * static_cast<double>(done[k]), phase.location);
+      }
+    }
+    previous = drain;
+  }
+  builder.continue_after(previous);
+  builder.leave_closed(phase, 0.0);
+}
+
+// Job after job, each forking its tasks over the processors and joined by the drain; a job
+// lasts at least one interarrival time.
+Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
+  const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
+  if (jobs == 0) return {};
+  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, builder.runtime(*phase.runtime));
+  const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
+  const distributions::Distribution join_time = builder.runtime(*phase.join);
+  const double bytes = builder.value(phase.volume, phase.location, "communication volume");
+  std::size_t job = builder.level(one, tasks, bytes, phase.location);
+  if (!ApproximateBuilder::takes_no_time(arrival_time)) {
+    const std::size_t arrival = builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
+    job = job == kZero ? arrival : builder.tree().parallel({job, arrival});
+  }
+  if (!ApproximateBuilder::takes_no_time(join_time)) {
+    job = builder.series({job, builder.leaf(phase.name + " join", graph::NodeKind::Task, join_time)});
+  }
+  Piece piece = builder.synchronised(builder.power(job, jobs));
+  piece.first_phase = piece.last_phase = phase.name;
+  return piece;
+}
+
+}  // namespace scaling::detail

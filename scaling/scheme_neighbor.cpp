@@ -1,0 +1,37 @@
+// NEIGHBOR and NEIGHBOR-TORUS: w columns in contiguous blocks; between instances a column
+// depends on its neighbours of the previous one (wrapping around for NEIGHBOR-TORUS).
+// Exact: column c on the processor of its block, each processor its block left to right (or
+// alternating, NeighborOrder) every instance; the neighbour arcs come from the concatenation
+// (ExactBuilder::unit_instance), a boundary no arc carried is sent before the next
+// synchronisation. Approximate: each processor's block in series then one boundary exchange,
+// open; the neighbour synchronisation becomes a barrier (Kleinöder: an upper bound).
+#include <cstdint>
+
+#include "scaling/scheme_builders.hpp"
+
+namespace scaling::detail {
+
+void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {
+  UnitInstance instance;
+  instance.task = builder.runtime(*phase.runtime);
+  instance.units = builder.count(*phase.units, phase.location, "number of tasks");
+  instance.volume = builder.value(phase.volume, phase.location, "communication volume");
+  instance.contention = builder.contention_seconds(
+      static_cast<double>(instance.units) * distributions::mean(instance.task), phase.location);
+  instance.scheduling = models::Scheduling::Block;
+  instance.alternating = builder.neighbor_order() == NeighborOrder::Alternating;
+  instance.torus = phase.scheme == models::Scheme::NeighborTorus;
+  instance.message = UnitMessage::Boundary;
+  builder.unit_instance(phase, instance);
+}
+
+Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const distributions::Distribution task = builder.runtime(*phase.runtime);
+  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
+  const std::int64_t units = builder.count(*phase.units, phase.location, "number of tasks");
+  const double volume = builder.value(phase.volume, phase.location, "communication volume");
+  // Each processor with columns exchanges one boundary.
+  return builder.unit_phase(phase, task, one, units, [volume](std::int64_t) { return volume; });
+}
+
+}  // namespace scaling::detail
