@@ -25,22 +25,6 @@ namespace x3 = boost::spirit::x3;
 
 constexpr const char* kConcatenationKinds = "NEIGHBOR, NEIGHBOR-TORUS, TORUS, SERIAL, BARRIER";
 
-models::Scheme to_model(ast::Scheme s) { return static_cast<models::Scheme>(s); }
-models::Scheduling to_model(ast::Scheduling s) { return static_cast<models::Scheduling>(s); }
-models::Shape to_model(ast::Shape s) { return static_cast<models::Shape>(s); }
-models::DistKind to_model(ast::DistKind k) { return static_cast<models::DistKind>(k); }
-
-models::Concatenation to_model(ast::ConcatKind k) {
-  switch (k) {
-    case ast::ConcatKind::Neighbor: return models::Concatenation::Neighbor;
-    case ast::ConcatKind::NeighborTorus: return models::Concatenation::NeighborTorus;
-    case ast::ConcatKind::Torus: return models::Concatenation::Torus;
-    case ast::ConcatKind::Serial: return models::Concatenation::Serial;
-    case ast::ConcatKind::Barrier: return models::Concatenation::Barrier;
-  }
-  return models::Concatenation::Barrier;
-}
-
 // What a requirement on a constant quantity means.
 enum class Requirement { NonNegative, Positive, PositiveInteger, NonNegativeInteger, Probability };
 
@@ -246,7 +230,7 @@ class Checker {
   // ---- Distributions ----------------------------------------------------------------------
   models::RuntimeSpec distribution(const ast::Distribution& d) {
     models::RuntimeSpec spec;
-    spec.kind = to_model(d.kind);
+    spec.kind = d.kind;
     spec.location = reporter_.location(d);
     const char* name = models::to_string(spec.kind);
     const std::size_t errors = reporter_.errors();
@@ -465,7 +449,7 @@ class Checker {
           "MACROPIPELINE, FORK-JOIN, PAIRED or ARBITRARY)", model.name));
       return model;
     }
-    model.scheme = to_model(scheme->scheme);
+    model.scheme = scheme->scheme;
     const SchemeRules rules = rules_for(model.scheme);
     const char* scheme_name = models::to_string(model.scheme);
 
@@ -534,7 +518,7 @@ class Checker {
           break;
       }
     } else if (const auto* s = boost::get<ast::SchedulingClause>(&clause)) {
-      model.scheduling = to_model(s->scheduling);
+      model.scheduling = s->scheduling;
       if ((model.scheme == models::Scheme::Neighbor || model.scheme == models::Scheme::NeighborTorus) &&
           model.scheduling != models::Scheduling::Block) {
         reporter_.error(*s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "
@@ -542,7 +526,7 @@ class Checker {
       }
     } else if (const auto* p = boost::get<ast::ProblemSizeClause>(&clause)) {
       models::ProblemSize size;
-      size.shape = to_model(p->shape);
+      size.shape = p->shape;
       size.name = p->name.name;
       size.location = reporter_.location(*p);
       const std::size_t expected = size.shape == models::Shape::Vector ? 1 : 2;
@@ -884,7 +868,7 @@ class Checker {
         reporter_.error(entry, fmt::format("duplicate concatenation '{}, {}'", key.first, key.second));
         continue;
       }
-      model.concatenations[key] = to_model(entry.kind);
+      model.concatenations[key] = entry.kind;
       entries.push_back(&entry);
     }
     if (program.patterns.empty()) return;

@@ -99,8 +99,7 @@ class MachineChecker {
           continue;
         }
         seen_kind = true;
-        model.communication = k->kind == ast::CommKind::MessagePassing ? models::Communication::MessagePassing
-                                                                         : models::Communication::SharedMemory;
+        model.communication = k->kind;
       }
     }
     return model;
