@@ -28,8 +28,7 @@ std::optional<models::Smoothing> smoothing_keyword(const ast::DistArg& arg) {
   }
   const auto* name = boost::get<ast::Identifier>(&e->first.first.operand.base);
   if (name == nullptr) return std::nullopt;
-  std::string word = name->name;
-  for (char& c : word) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  const std::string word = upper(name->name);
   if (word == "EMPIRICAL") return models::Smoothing::Empirical;
   if (word == "SMOOTHED") return models::Smoothing::Smoothed;
   return std::nullopt;

@@ -19,12 +19,7 @@ void ProgramContext::declare_variables(const ast::Program& program, models::Prog
   scope.context = "in a default value, which may use the variables declared before it";
   for (const ast::VariableDecl& decl : program.variables) {
     const std::string& name = decl.name.name;
-    const std::string lower_name = [&] {
-      std::string s = name;
-      for (char& c : s) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-      return s;
-    }();
-    if (lower_name == "rtfactor" || name == "P") {
+    if (lower(name) == "rtfactor" || name == "P") {
       reporter_.error(decl.name, fmt::format("'{}' is built in and cannot be declared as a variable", name));
       continue;
     }
