@@ -1,7 +1,14 @@
 // The abstract syntax tree of PDL programs and machine files, as the grammar produces it.
 // Nodes that diagnostics point at derive from x3::position_tagged; pdl::Source maps their
 // ids to offsets in the text. The tree mirrors the text; meaning is given by pdl::check.
+//
+// Keywords that name a model concept (a distribution, a scheme, a concatenation...) are held
+// as the models:: enum itself, so that the grammar's symbol tables are the only mapping
+// between the words and the model.
 #pragma once
+
+#include "models/machine.hpp"
+#include "models/program.hpp"
 
 #include <boost/spirit/home/x3/support/ast/position_tagged.hpp>
 #include <boost/spirit/home/x3/support/ast/variant.hpp>
@@ -100,10 +107,6 @@ struct Call : x3::position_tagged {
 
 // ---- Distributions: KIND(arguments), an argument being an expression, a string, a
 // distribution (MIXTURE) or a bracketed list (PHASETYPE) -------------------------------------
-enum class DistKind {
-  Deterministic, Exponential, Erlang, GeneralErlang, HyperExponential, Uniform, Normal,
-  PhaseType, Mixture, Samples, Histogram, Numerical,
-};
 
 struct Distribution;
 struct ArgList;
@@ -118,7 +121,7 @@ struct ArgList : std::vector<DistArg>, x3::position_tagged {
 };
 
 struct Distribution : x3::position_tagged {
-  DistKind kind;
+  models::DistKind kind;
   std::vector<DistArg> args;
 };
 
@@ -153,21 +156,18 @@ struct Alternatives : std::vector<Branch>, x3::position_tagged {
 };
 
 // ---- Phase clauses ------------------------------------------------------------------
-enum class Scheme { Independent, Neighbor, NeighborTorus, Macropipeline, ForkJoin, Paired, Arbitrary };
-enum class Scheduling { Block, Cyclic, Dynamic };
-enum class Shape { Vector, Grid };
 enum class DistRole { SubtaskRuntime, Runtime, Interarrival, JoinRuntime };
 enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob };
 enum class SubtaskKind { Independent, Dependent };
 
 struct SchemeClause : x3::position_tagged {
-  SchemeClause(Scheme scheme_ = Scheme::Independent) : scheme(scheme_) {}
-  Scheme scheme;
+  SchemeClause(models::Scheme scheme_ = models::Scheme::Independent) : scheme(scheme_) {}
+  models::Scheme scheme;
 };
 
 struct SchedulingClause : x3::position_tagged {
-  SchedulingClause(Scheduling scheduling_ = Scheduling::Block) : scheduling(scheduling_) {}
-  Scheduling scheduling;
+  SchedulingClause(models::Scheduling scheduling_ = models::Scheduling::Block) : scheduling(scheduling_) {}
+  models::Scheduling scheduling;
 };
 
 struct DistClause : x3::position_tagged {
@@ -181,7 +181,7 @@ struct ExprClause : x3::position_tagged {
 };
 
 struct ProblemSizeClause : x3::position_tagged {
-  Shape shape;
+  models::Shape shape;
   Identifier name;
   std::vector<Expression> extents;
 };
@@ -227,12 +227,10 @@ struct PhaseHead : x3::position_tagged {
   Identifier name;
 };
 
-enum class ConcatKind { Neighbor, NeighborTorus, Torus, Serial, Barrier };
-
 struct ConcatEntry : x3::position_tagged {
   Identifier first;
   Identifier second;
-  ConcatKind kind;
+  models::Concatenation kind;
 };
 
 // Assembled by pdl::parse from the statements it parses one at a time (so that it can
@@ -252,7 +250,6 @@ struct Program {
 
 // ---- Machine files --------------------------------------------------------------------
 enum class MachineRole { RTFactor, CommunicationTime, BarrierTime, Contention };
-enum class CommKind { MessagePassing, SharedMemory };
 
 struct MachineExpr : x3::position_tagged {
   MachineRole role;
@@ -265,8 +262,8 @@ struct SizeofDecl : x3::position_tagged {
 };
 
 struct CommKindDecl : x3::position_tagged {
-  CommKindDecl(CommKind kind_ = CommKind::MessagePassing) : kind(kind_) {}
-  CommKind kind;
+  CommKindDecl(models::Communication kind_ = models::Communication::MessagePassing) : kind(kind_) {}
+  models::Communication kind;
 };
 
 struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, VariableDecl> {

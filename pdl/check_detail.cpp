@@ -7,8 +7,6 @@
 
 namespace pdl::detail {
 
-namespace {
-
 std::string lower(std::string text) {
   for (char& c : text) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   return text;
@@ -18,6 +16,8 @@ std::string upper(std::string text) {
   for (char& c : text) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
   return text;
 }
+
+namespace {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<std::size_t> row(b.size() + 1);

@@ -54,6 +54,10 @@ struct Scope {
 models::Expr convert(const ast::Expression& expression, const Scope& scope, Reporter& reporter,
                      const std::map<std::string, double>* sizes);
 
+// ASCII case mapping: names and keywords are ASCII, and std::tolower would depend on the locale.
+std::string lower(std::string text);
+std::string upper(std::string text);
+
 // "RTFactor" for any spelling of it, else the name as written.
 std::string canonical_name(const std::string& name);
 

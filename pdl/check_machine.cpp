@@ -25,11 +25,6 @@ const char* role_name(ast::MachineRole role) {
   return "?";
 }
 
-std::string upper(std::string text) {
-  for (char& c : text) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
-  return text;
-}
-
 class MachineChecker {
  public:
   MachineChecker(const Source& source, std::vector<Diagnostic>& out) : reporter_(source, out) {}
@@ -82,7 +77,7 @@ class MachineChecker {
         seen_role[role] = true;
         expression(*e, constants, model);
       } else if (const auto* s = boost::get<ast::SizeofDecl>(&statement)) {
-        const std::string type = upper(s->type.name);
+        const std::string type = detail::upper(s->type.name);
         if (seen_size[type]) {
           reporter_.error(*s, fmt::format("duplicate SIZEOF {}", type));
           continue;
@@ -99,8 +94,7 @@ class MachineChecker {
           continue;
         }
         seen_kind = true;
-        model.communication = k->kind == ast::CommKind::MessagePassing ? models::Communication::MessagePassing
-                                                                         : models::Communication::SharedMemory;
+        model.communication = k->kind;
       }
     }
     return model;

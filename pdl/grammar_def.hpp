@@ -162,43 +162,43 @@ struct comm_kind_class;
 struct comm_kind_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
-struct DistKinds : x3::symbols<ast::DistKind> {
+struct DistKinds : x3::symbols<models::DistKind> {
   DistKinds() {
-    add("deterministic", ast::DistKind::Deterministic)("exponential", ast::DistKind::Exponential)
-       ("erlang", ast::DistKind::Erlang)("gerlang", ast::DistKind::GeneralErlang)
-       ("hypoexponential", ast::DistKind::GeneralErlang)
-       ("hyperexponential", ast::DistKind::HyperExponential)("uniform", ast::DistKind::Uniform)
-       ("normal", ast::DistKind::Normal)("phasetype", ast::DistKind::PhaseType)
-       ("mixture", ast::DistKind::Mixture)("samples", ast::DistKind::Samples)
-       ("histogram", ast::DistKind::Histogram)("numerical", ast::DistKind::Numerical);
+    add("deterministic", models::DistKind::Deterministic)("exponential", models::DistKind::Exponential)
+       ("erlang", models::DistKind::Erlang)("gerlang", models::DistKind::GeneralErlang)
+       ("hypoexponential", models::DistKind::GeneralErlang)
+       ("hyperexponential", models::DistKind::HyperExponential)("uniform", models::DistKind::Uniform)
+       ("normal", models::DistKind::Normal)("phasetype", models::DistKind::PhaseType)
+       ("mixture", models::DistKind::Mixture)("samples", models::DistKind::Samples)
+       ("histogram", models::DistKind::Histogram)("numerical", models::DistKind::Numerical);
   }
 };
 
-struct Schemes : x3::symbols<ast::Scheme> {
+struct Schemes : x3::symbols<models::Scheme> {
   Schemes() {
-    add("independent", ast::Scheme::Independent)("neighbor", ast::Scheme::Neighbor)
-       ("neighbor-torus", ast::Scheme::NeighborTorus)("macropipeline", ast::Scheme::Macropipeline)
-       ("fork-join", ast::Scheme::ForkJoin)("paired", ast::Scheme::Paired)
-       ("arbitrary", ast::Scheme::Arbitrary);
+    add("independent", models::Scheme::Independent)("neighbor", models::Scheme::Neighbor)
+       ("neighbor-torus", models::Scheme::NeighborTorus)("macropipeline", models::Scheme::Macropipeline)
+       ("fork-join", models::Scheme::ForkJoin)("paired", models::Scheme::Paired)
+       ("arbitrary", models::Scheme::Arbitrary);
   }
 };
 
-struct Schedulings : x3::symbols<ast::Scheduling> {
+struct Schedulings : x3::symbols<models::Scheduling> {
   Schedulings() {
-    add("block", ast::Scheduling::Block)("cyclic", ast::Scheduling::Cyclic)
-       ("dynamic", ast::Scheduling::Dynamic);
+    add("block", models::Scheduling::Block)("cyclic", models::Scheduling::Cyclic)
+       ("dynamic", models::Scheduling::Dynamic);
   }
 };
 
-struct Shapes : x3::symbols<ast::Shape> {
-  Shapes() { add("vector", ast::Shape::Vector)("grid", ast::Shape::Grid); }
+struct Shapes : x3::symbols<models::Shape> {
+  Shapes() { add("vector", models::Shape::Vector)("grid", models::Shape::Grid); }
 };
 
-struct ConcatKinds : x3::symbols<ast::ConcatKind> {
+struct ConcatKinds : x3::symbols<models::Concatenation> {
   ConcatKinds() {
-    add("neighbor", ast::ConcatKind::Neighbor)("neighbor-torus", ast::ConcatKind::NeighborTorus)
-       ("torus", ast::ConcatKind::Torus)("serial", ast::ConcatKind::Serial)
-       ("barrier", ast::ConcatKind::Barrier);
+    add("neighbor", models::Concatenation::Neighbor)("neighbor-torus", models::Concatenation::NeighborTorus)
+       ("torus", models::Concatenation::Torus)("serial", models::Concatenation::Serial)
+       ("barrier", models::Concatenation::Barrier);
   }
 };
 
@@ -238,7 +238,7 @@ x3::rule<struct sum_op_char_class, char> const sum_op_char = "operator";
 x3::rule<struct sum_op_class, ast::SumOp> const sum_op = "operator";
 x3::rule<struct product_op_class, ast::ProductOp> const product_op = "operator";
 x3::rule<expression_class, ast::Expression> const expression = "expression";
-x3::rule<dist_kind_class, ast::DistKind> const dist_kind = "distribution";
+x3::rule<dist_kind_class, models::DistKind> const dist_kind = "distribution";
 x3::rule<distribution_class, ast::Distribution> const distribution = "distribution";
 x3::rule<dist_arg_class, ast::DistArg> const dist_arg = "distribution parameter";
 x3::rule<arg_list_class, ast::ArgList> const arg_list = "list";
@@ -248,9 +248,9 @@ x3::rule<pattern_term_class, ast::PatternTerm> const pattern_term = "pattern";
 x3::rule<pattern_sequence_class, ast::PatternSequence> const pattern_sequence = "pattern";
 x3::rule<branch_class, ast::Branch> const branch = "pattern";
 x3::rule<alternatives_class, ast::Alternatives> const alternatives = "execution pattern";
-x3::rule<scheme_class, ast::Scheme> const scheme = "parallelization scheme";
-x3::rule<scheduling_class, ast::Scheduling> const scheduling = "scheduling";
-x3::rule<shape_class, ast::Shape> const shape = "problem shape";
+x3::rule<scheme_class, models::Scheme> const scheme = "parallelization scheme";
+x3::rule<scheduling_class, models::Scheduling> const scheduling = "scheduling";
+x3::rule<shape_class, models::Shape> const shape = "problem shape";
 x3::rule<dist_role_class, ast::DistRole> const dist_role = "runtime";
 x3::rule<expr_role_class, ast::ExprRole> const expr_role = "clause";
 x3::rule<subtask_kind_class, ast::SubtaskKind> const subtask_kind = "subtask";
@@ -265,11 +265,11 @@ x3::rule<arc_clause_class, ast::ArcClause> const arc_clause = "ARC";
 x3::rule<block_clause_class, ast::Clause> const block_clause = "clause";
 x3::rule<subtask_block_class, ast::SubtaskBlock> const subtask_block = "subtask block";
 x3::rule<phase_kind_class, ast::PhaseKind> const phase_kind = "phase";
-x3::rule<concat_kind_class, ast::ConcatKind> const concat_kind = "concatenation kind";
+x3::rule<concat_kind_class, models::Concatenation> const concat_kind = "concatenation kind";
 x3::rule<machine_role_class, ast::MachineRole> const machine_role = "machine statement";
 x3::rule<machine_expr_class, ast::MachineExpr> const machine_expr = "machine statement";
 x3::rule<sizeof_decl_class, ast::SizeofDecl> const sizeof_decl = "SIZEOF";
-x3::rule<comm_kind_class, ast::CommKind> const comm_kind = "communication kind";
+x3::rule<comm_kind_class, models::Communication> const comm_kind = "communication kind";
 x3::rule<comm_kind_decl_class, ast::CommKindDecl> const comm_kind_decl = "COMMUNICATION";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
@@ -408,8 +408,8 @@ auto const machine_role_def = (kw_rtfactor >> x3::attr(ast::MachineRole::RTFacto
                               (kw_contention >> x3::attr(ast::MachineRole::Contention));
 auto const machine_expr_def = machine_role > kw_is > expression > ';';
 auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) > kw_is > expression > ';';
-auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(ast::CommKind::MessagePassing)) |
-                           (kw_shared > kw_memory >> x3::attr(ast::CommKind::SharedMemory));
+auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |
+                           (kw_shared > kw_memory >> x3::attr(models::Communication::SharedMemory));
 auto const comm_kind_decl_def = kw_communication >> kw_is > comm_kind > ';';
 auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | variable_decl_rule;
 

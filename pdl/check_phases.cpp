@@ -1,0 +1,420 @@
+// Phases: the clauses each kind of phase and each parallelization scheme takes, their
+// values, and the task graph of ARBITRARY phases.
+#include "pdl/check_program.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+
+namespace pdl::detail {
+
+namespace {
+
+namespace x3 = boost::spirit::x3;
+
+// Names of the clauses, as the messages spell them.
+constexpr std::string_view kScheme = "PARALLELIZATION SCHEME";
+constexpr std::string_view kSubtaskRuntime = "SUBTASK RUNTIME";
+constexpr std::string_view kRuntime = "RUNTIME";
+constexpr std::string_view kInterarrival = "INTERARRIVAL TIME";
+constexpr std::string_view kJoin = "JOIN RUNTIME";
+constexpr std::string_view kVolume = "COMMUNICATION VOLUME";
+constexpr std::string_view kJobs = "JOBS";
+constexpr std::string_view kStages = "STAGES";
+constexpr std::string_view kTasksPerJob = "TASKS PER JOB";
+constexpr std::string_view kProblemSize = "PROBLEM SIZE";
+constexpr std::string_view kDependency = "DEPENDENCY";
+constexpr std::string_view kScheduling = "SCHEDULING";
+constexpr std::string_view kTask = "TASK";
+constexpr std::string_view kArc = "ARC";
+constexpr std::string_view kIndependentBlock = "INDEPENDENT SUBTASK";
+constexpr std::string_view kDependentBlock = "DEPENDENT SUBTASK";
+
+std::string_view clause_name(const ast::Clause& clause) {
+  struct Visitor {
+    std::string_view operator()(const ast::SchemeClause&) const { return kScheme; }
+    std::string_view operator()(const ast::SchedulingClause&) const { return kScheduling; }
+    std::string_view operator()(const ast::DistClause& c) const {
+      switch (c.role) {
+        case ast::DistRole::SubtaskRuntime: return kSubtaskRuntime;
+        case ast::DistRole::Runtime: return kRuntime;
+        case ast::DistRole::Interarrival: return kInterarrival;
+        case ast::DistRole::JoinRuntime: return kJoin;
+      }
+      return kRuntime;
+    }
+    std::string_view operator()(const ast::ExprClause& c) const {
+      switch (c.role) {
+        case ast::ExprRole::CommunicationVolume: return kVolume;
+        case ast::ExprRole::Jobs: return kJobs;
+        case ast::ExprRole::Stages: return kStages;
+        case ast::ExprRole::TasksPerJob: return kTasksPerJob;
+      }
+      return kVolume;
+    }
+    std::string_view operator()(const ast::ProblemSizeClause&) const { return kProblemSize; }
+    std::string_view operator()(const ast::DependencyClause&) const { return kDependency; }
+    std::string_view operator()(const ast::TaskClause&) const { return kTask; }
+    std::string_view operator()(const ast::ArcClause&) const { return kArc; }
+    std::string_view operator()(const ast::SubtaskBlock& b) const {
+      return b.kind == ast::SubtaskKind::Independent ? kIndependentBlock : kDependentBlock;
+    }
+  };
+  return boost::apply_visitor(Visitor{}, clause);
+}
+
+const x3::position_tagged& clause_node(const ast::Clause& clause) {
+  return boost::apply_visitor(
+      [](const auto& node) -> const x3::position_tagged& {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, x3::forward_ast<ast::SubtaskBlock>>) return node.get();
+        else return node;
+      },
+      clause);
+}
+
+// What each scheme needs and accepts (docs/pdl.md, "Parallelization schemes").
+struct SchemeRules {
+  std::vector<std::string_view> required;
+  std::vector<std::string_view> optional;
+};
+
+SchemeRules rules_for(models::Scheme scheme) {
+  switch (scheme) {
+    case models::Scheme::Independent:
+      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
+    case models::Scheme::Neighbor:
+    case models::Scheme::NeighborTorus:
+      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
+    case models::Scheme::Macropipeline:
+      return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume}};
+    case models::Scheme::ForkJoin:
+      return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival}, {kVolume, kJoin, kScheduling}};
+    case models::Scheme::Paired:
+      return {{kDependency, kIndependentBlock, kDependentBlock, kProblemSize}, {kVolume, kScheduling}};
+    case models::Scheme::Arbitrary:
+      return {{kTask}, {kArc}};
+  }
+  return {};
+}
+
+std::string join_names(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+class PhaseChecker {
+ public:
+  explicit PhaseChecker(ProgramContext& context) : context_(context), reporter_(context.reporter()) {}
+
+  void phases(const ast::Program& program, models::Program& model) {
+    for (const ast::Phase& phase : program.phases) {
+      const std::string& name = phase.head.name.name;
+      if (const auto it = defined_.find(name); it != defined_.end()) {
+        reporter_.error(phase.head.name, fmt::format("duplicate phase '{}' (first defined at line {})", name,
+                                                     reporter_.location(*it->second).line));
+        continue;
+      }
+      defined_[name] = &phase.head.name;
+      if (phase.head.kind == ast::PhaseKind::Sequential) {
+        model.phases.emplace(name, sequential_phase(phase));
+      } else {
+        model.phases.emplace(name, work_phase(phase));
+      }
+    }
+  }
+
+ private:
+  models::SequentialPhase sequential_phase(const ast::Phase& phase) {
+    models::SequentialPhase model;
+    model.name = phase.head.name.name;
+    model.location = reporter_.location(phase.head);
+    bool have_runtime = false;
+    for (const ast::Clause& clause : phase.clauses) {
+      const auto* d = boost::get<ast::DistClause>(&clause);
+      if (d != nullptr && d->role == ast::DistRole::Runtime) {
+        if (have_runtime) {
+          reporter_.error(*d, fmt::format("duplicate RUNTIME in sequential phase '{}'", model.name));
+          continue;
+        }
+        have_runtime = true;
+        model.runtime = check_distribution(d->distribution, context_);
+      } else {
+        reporter_.error(clause_node(clause), fmt::format(
+            "{} is not part of a sequential phase: it has only RUNTIME IS distribution;", clause_name(clause)));
+      }
+    }
+    if (!have_runtime) {
+      reporter_.error(phase.head, fmt::format("sequential phase '{}' needs RUNTIME IS distribution;", model.name));
+    }
+    return model;
+  }
+
+  models::WorkPhase work_phase(const ast::Phase& phase) {
+    models::WorkPhase model;
+    model.name = phase.head.name.name;
+    model.location = reporter_.location(phase.head);
+    model.volume = models::Expr::constant(0.0);
+
+    // The scheme decides what the other clauses may be.
+    const ast::SchemeClause* scheme = nullptr;
+    for (const ast::Clause& clause : phase.clauses) {
+      if (const auto* s = boost::get<ast::SchemeClause>(&clause)) {
+        if (scheme != nullptr) reporter_.error(*s, fmt::format("duplicate PARALLELIZATION SCHEME in phase '{}'", model.name));
+        else scheme = s;
+      }
+    }
+    if (scheme == nullptr) {
+      reporter_.error(phase.head, fmt::format(
+          "work phase '{}' has no PARALLELIZATION SCHEME IS ...; (INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS, "
+          "MACROPIPELINE, FORK-JOIN, PAIRED or ARBITRARY)", model.name));
+      return model;
+    }
+    model.scheme = scheme->scheme;
+    const SchemeRules rules = rules_for(model.scheme);
+    const char* scheme_name = models::to_string(model.scheme);
+
+    std::set<std::string_view> seen;
+    for (const ast::Clause& clause : phase.clauses) {
+      const std::string_view name = clause_name(clause);
+      if (name == kScheme) continue;
+      const auto& node = clause_node(clause);
+      const bool allowed = std::find(rules.required.begin(), rules.required.end(), name) != rules.required.end() ||
+                           std::find(rules.optional.begin(), rules.optional.end(), name) != rules.optional.end();
+      if (!allowed) {
+        if (name == kRuntime) {
+          reporter_.error(node, fmt::format("a work phase gives SUBTASK RUNTIME IS ...; (RUNTIME IS is for "
+                                            "sequential phases and subtask blocks)"));
+        } else {
+          std::vector<std::string_view> accepted = rules.required;
+          accepted.insert(accepted.end(), rules.optional.begin(), rules.optional.end());
+          reporter_.error(node, fmt::format("{} is not used by {} phases; phase '{}' may give {}", name,
+                                            scheme_name, model.name, join_names(accepted)));
+        }
+        continue;
+      }
+      if (name != kTask && name != kArc && !seen.insert(name).second) {
+        reporter_.error(node, fmt::format("duplicate {} in phase '{}'", name, model.name));
+        continue;
+      }
+      seen.insert(name);
+      work_clause(clause, model);
+    }
+    for (std::string_view required : rules.required) {
+      if (seen.count(required) == 0) {
+        reporter_.error(phase.head, fmt::format("{} phase '{}' needs {}", scheme_name, model.name,
+                                                required == kTask ? std::string("at least one TASK")
+                                                                  : std::string(required)));
+      }
+    }
+    // Defaults made explicit.
+    if ((model.scheme == models::Scheme::ForkJoin) && !model.join) model.join = models::zero_runtime();
+    if (model.scheme == models::Scheme::Arbitrary) arbitrary_graph(phase, model);
+    if (model.problem_size) units(model);
+    return model;
+  }
+
+  void work_clause(const ast::Clause& clause, models::WorkPhase& model) {
+    if (const auto* c = boost::get<ast::DistClause>(&clause)) {
+      models::RuntimeSpec spec = check_distribution(c->distribution, context_);
+      switch (c->role) {
+        case ast::DistRole::SubtaskRuntime: model.runtime = std::move(spec); break;
+        case ast::DistRole::Interarrival: model.interarrival = std::move(spec); break;
+        case ast::DistRole::JoinRuntime: model.join = std::move(spec); break;
+        case ast::DistRole::Runtime: break;
+      }
+    } else if (const auto* e = boost::get<ast::ExprClause>(&clause)) {
+      switch (e->role) {
+        case ast::ExprRole::CommunicationVolume:
+          model.volume = context_.quantity(e->value, Requirement::NonNegative, "the COMMUNICATION VOLUME");
+          break;
+        case ast::ExprRole::Jobs:
+          model.jobs = context_.quantity(e->value, Requirement::PositiveInteger, "the number of JOBS");
+          break;
+        case ast::ExprRole::Stages:
+          model.stages = context_.quantity(e->value, Requirement::PositiveInteger, "the number of STAGES");
+          break;
+        case ast::ExprRole::TasksPerJob:
+          model.tasks_per_job = context_.quantity(e->value, Requirement::PositiveInteger, "TASKS PER JOB");
+          break;
+      }
+    } else if (const auto* s = boost::get<ast::SchedulingClause>(&clause)) {
+      model.scheduling = s->scheduling;
+      if ((model.scheme == models::Scheme::Neighbor || model.scheme == models::Scheme::NeighborTorus) &&
+          model.scheduling != models::Scheduling::Block) {
+        reporter_.error(*s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "
+                                        "BLOCK is possible", models::to_string(model.scheme)));
+      }
+    } else if (const auto* p = boost::get<ast::ProblemSizeClause>(&clause)) {
+      models::ProblemSize size;
+      size.shape = p->shape;
+      size.name = p->name.name;
+      size.location = reporter_.location(*p);
+      const std::size_t expected = size.shape == models::Shape::Vector ? 1 : 2;
+      if (p->extents.size() != expected) {
+        reporter_.error(*p, size.shape == models::Shape::Vector
+                                ? fmt::format("VECTOR {} takes one extent, VECTOR {}(n); got {}", size.name, size.name, p->extents.size())
+                                : fmt::format("GRID {} takes two extents, GRID {}(height, width); got {}", size.name, size.name, p->extents.size()));
+        return;
+      }
+      for (const ast::Expression& extent : p->extents) {
+        size.extents.push_back(context_.quantity(extent, Requirement::PositiveInteger, "a problem-size extent"));
+      }
+      model.problem_size = std::move(size);
+    } else if (const auto* dep = boost::get<ast::DependencyClause>(&clause)) {
+      for (const ast::Expression& distance : *dep) {
+        model.dependencies.push_back(context_.quantity(distance, Requirement::PositiveInteger, "a DEPENDENCY distance"));
+      }
+    } else if (const auto* block = boost::get<x3::forward_ast<ast::SubtaskBlock>>(&clause)) {
+      subtask_block(block->get(), model);
+    } else if (const auto* task = boost::get<ast::TaskClause>(&clause)) {
+      models::Task t;
+      t.name = task->name.name;
+      t.runtime = check_distribution(task->runtime, context_);
+      if (task->processor) {
+        t.processor = context_.quantity(task->processor->value, Requirement::NonNegativeInteger, "the processor of a task");
+      }
+      t.location = reporter_.location(*task);
+      model.tasks.push_back(std::move(t));
+    } else if (const auto* arc = boost::get<ast::ArcClause>(&clause)) {
+      if (arc->chain.size() < 2) {
+        reporter_.error(*arc, "an ARC joins at least two tasks: ARC a -> b;");
+        return;
+      }
+      models::Expr volume = models::Expr::constant(0.0);
+      if (arc->volume) volume = context_.quantity(arc->volume->value, Requirement::NonNegative, "the VOLUME of an arc");
+      for (std::size_t i = 0; i + 1 < arc->chain.size(); ++i) {
+        models::Arc a;
+        a.from = arc->chain[i].name;
+        a.to = arc->chain[i + 1].name;
+        a.volume = volume;
+        a.location = reporter_.location(arc->chain[i + 1]);
+        model.arcs.push_back(std::move(a));
+        arc_nodes_.push_back({&arc->chain[i], &arc->chain[i + 1]});
+      }
+    }
+  }
+
+  void subtask_block(const ast::SubtaskBlock& block, models::WorkPhase& model) {
+    const bool independent = block.kind == ast::SubtaskKind::Independent;
+    const char* label = independent ? "INDEPENDENT SUBTASK" : "DEPENDENT SUBTASK";
+    models::Subtask subtask;
+    subtask.volume = models::Expr::constant(0.0);
+    bool have_runtime = false;
+    bool have_volume = false;
+    for (const ast::Clause& clause : block.clauses) {
+      const auto* d = boost::get<ast::DistClause>(&clause);
+      const auto* e = boost::get<ast::ExprClause>(&clause);
+      if (d != nullptr && d->role == ast::DistRole::Runtime) {
+        if (have_runtime) reporter_.error(*d, fmt::format("duplicate RUNTIME in the {} block", label));
+        have_runtime = true;
+        subtask.runtime = check_distribution(d->distribution, context_);
+      } else if (e != nullptr && e->role == ast::ExprRole::CommunicationVolume) {
+        if (have_volume) reporter_.error(*e, fmt::format("duplicate COMMUNICATION VOLUME in the {} block", label));
+        have_volume = true;
+        subtask.volume = context_.quantity(e->value, Requirement::NonNegative, "the COMMUNICATION VOLUME");
+      } else {
+        reporter_.error(clause_node(clause), fmt::format("{} is not part of a subtask block: it has RUNTIME IS "
+                                                         "...; and optionally COMMUNICATION VOLUME IS ...;",
+                                                         clause_name(clause)));
+      }
+    }
+    if (!have_runtime) reporter_.error(block, fmt::format("the {} block needs RUNTIME IS distribution;", label));
+    (independent ? model.independent : model.dependent) = std::move(subtask);
+  }
+
+  void units(models::WorkPhase& model) {
+    const models::ProblemSize& size = *model.problem_size;
+    if (size.extents.empty()) return;
+    if (size.shape == models::Shape::Vector) {
+      model.units = size.extents[0];
+    } else if (model.scheme == models::Scheme::Independent) {
+      model.units = models::Expr::multiply(size.extents[0], size.extents[1]);  // every grid point
+    } else {
+      model.units = size.extents[1];  // columns
+    }
+  }
+
+  void arbitrary_graph(const ast::Phase& phase, const models::WorkPhase& model) {
+    std::map<std::string, std::size_t> index;
+    for (const ast::Clause& clause : phase.clauses) {
+      if (const auto* task = boost::get<ast::TaskClause>(&clause)) {
+        if (!index.emplace(task->name.name, index.size()).second) {
+          reporter_.error(task->name, fmt::format("duplicate task '{}' in phase '{}'", task->name.name, model.name));
+        }
+      }
+    }
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> successors(index.size());  // (task, arc)
+    bool complete = true;
+    for (std::size_t a = 0; a < arc_nodes_.size(); ++a) {
+      const auto [from, to] = arc_nodes_[a];
+      for (const ast::Identifier* end : {from, to}) {
+        if (index.count(end->name) == 0) {
+          reporter_.error(*end, fmt::format("undefined task '{}' in phase '{}'", end->name, model.name));
+          complete = false;
+        }
+      }
+      if (complete) successors[index[from->name]].push_back({index[to->name], a});
+    }
+    if (complete) find_cycle(successors, index, model.name);
+    arc_nodes_.clear();
+  }
+
+  // Iterative depth-first search (a generated graph may be deep): reports one cycle.
+  void find_cycle(const std::vector<std::vector<std::pair<std::size_t, std::size_t>>>& successors,
+                  const std::map<std::string, std::size_t>& index, const std::string& phase) {
+    std::vector<std::string> names(index.size());
+    for (const auto& [name, i] : index) names[i] = name;
+    enum Color : char { White, Grey, Black };
+    std::vector<Color> color(successors.size(), White);
+    for (std::size_t root = 0; root < successors.size(); ++root) {
+      if (color[root] != White) continue;
+      std::vector<std::pair<std::size_t, std::size_t>> stack{{root, 0}};  // (task, next successor)
+      color[root] = Grey;
+      while (!stack.empty()) {
+        auto& [task, next] = stack.back();
+        if (next == successors[task].size()) {
+          color[task] = Black;
+          stack.pop_back();
+          continue;
+        }
+        const auto [successor, arc] = successors[task][next++];
+        if (color[successor] == Grey) {
+          std::string cycle;
+          bool in_cycle = false;
+          for (const auto& frame : stack) {
+            if (frame.first == successor) in_cycle = true;
+            if (in_cycle) cycle += names[frame.first] + " -> ";
+          }
+          cycle += names[successor];
+          reporter_.error(*arc_nodes_[arc].second, fmt::format(
+              "the task graph of ARBITRARY phase '{}' has a cycle: {}", phase, cycle));
+          return;
+        }
+        if (color[successor] == White) {
+          color[successor] = Grey;
+          stack.push_back({successor, 0});
+        }
+      }
+    }
+  }
+
+  ProgramContext& context_;
+  Reporter& reporter_;
+  std::map<std::string, const ast::Identifier*> defined_;
+  std::vector<std::pair<const ast::Identifier*, const ast::Identifier*>> arc_nodes_;  // of the current phase
+};
+
+}  // namespace
+
+void check_phases(const ast::Program& program, models::Program& model, ProgramContext& context) {
+  PhaseChecker(context).phases(program, model);
+}
+
+}  // namespace pdl::detail

@@ -1,0 +1,84 @@
+// The program's variables, and the expressions and quantities that may use them.
+#include "pdl/check_program.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace pdl::detail {
+
+ProgramContext::ProgramContext(const Source& source, std::vector<Diagnostic>& out, const CheckOptions& options)
+    : reporter_(source, out), machine_(options.machine ? *options.machine : models::ideal_machine()),
+      sets_(options.sets), read_measurements_(options.read_measurements) {
+  environment_.values["RTFactor"] = machine_.rt_factor;
+  for (const auto& [type, bytes] : machine_.sizes) environment_.sizes[type] = bytes;
+}
+
+void ProgramContext::declare_variables(const ast::Program& program, models::Program& model) {
+  Scope scope;
+  scope.context = "in a default value, which may use the variables declared before it";
+  for (const ast::VariableDecl& decl : program.variables) {
+    const std::string& name = decl.name.name;
+    if (lower(name) == "rtfactor" || name == "P") {
+      reporter_.error(decl.name, fmt::format("'{}' is built in and cannot be declared as a variable", name));
+      continue;
+    }
+    if (scope.names.count(name) != 0) {
+      reporter_.error(decl.name, fmt::format("duplicate variable '{}'", name));
+      continue;
+    }
+    models::Variable variable;
+    variable.name = name;
+    variable.location = reporter_.location(decl);
+    if (decl.value) {
+      variable.default_value = convert(decl.value->value, scope, reporter_, nullptr);
+    }
+    if (const auto set = sets_.find(name); set != sets_.end()) {
+      environment_.values[name] = set->second;
+    } else if (variable.default_value) {
+      if (auto value = constant_value(*variable.default_value, environment_, decl.value->value, reporter_)) {
+        environment_.values[name] = *value;
+      }
+    }
+    scope.names.insert(name);
+    model.variables.push_back(std::move(variable));
+  }
+  program_scope_.names = scope.names;
+  program_scope_.names.insert("P");
+  program_scope_.names.insert("RTFactor");
+  program_scope_.context = "";
+}
+
+models::Expr ProgramContext::expression(const ast::Expression& e) {
+  return convert(e, program_scope_, reporter_, &machine_.sizes);
+}
+
+models::Expr ProgramContext::quantity(const ast::Expression& e, Requirement requirement, std::string_view what) {
+  const std::size_t errors = reporter_.errors();
+  models::Expr expr = expression(e);
+  if (reporter_.errors() != errors) return expr;
+  const auto value = constant_value(expr, environment_, e, reporter_);
+  if (!value) return expr;
+  const double v = *value;
+  const bool integer = std::floor(v) == v;
+  switch (requirement) {
+    case Requirement::NonNegative:
+      if (v < 0) reporter_.error(e, fmt::format("{} must be >= 0, got {}", what, v));
+      break;
+    case Requirement::Positive:
+      if (v <= 0) reporter_.error(e, fmt::format("{} must be > 0, got {}", what, v));
+      break;
+    case Requirement::PositiveInteger:
+      if (v < 1 || !integer) reporter_.error(e, fmt::format("{} must be an integer >= 1, got {}", what, v));
+      break;
+    case Requirement::NonNegativeInteger:
+      if (v < 0 || !integer) reporter_.error(e, fmt::format("{} must be an integer >= 0, got {}", what, v));
+      break;
+    case Requirement::Probability:
+      if (v < 0 || v > 1) reporter_.error(e, fmt::format("{} must lie in [0, 1], got {}", what, v));
+      break;
+  }
+  return expr;
+}
+
+}  // namespace pdl::detail
