@@ -18,12 +18,6 @@ namespace distributions::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
 
 // ---- standard normal tail, stable far into the tail --------------------------------------
 // Mills ratio Q(z)/phi(z) by its continued fraction (good for z >= 5).

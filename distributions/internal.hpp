@@ -14,6 +14,14 @@
 
 namespace distributions::detail {
 
+// std::visit over the representation with one lambda per alternative.
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
 template <class T>
 Distribution make(T&& alternative) {
   return Distribution(std::make_shared<const Node>(Node{std::forward<T>(alternative)}));
