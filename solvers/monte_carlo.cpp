@@ -21,6 +21,20 @@ using monte_carlo_detail::LaneState;
 using monte_carlo_detail::Pass;
 using monte_carlo_detail::Scratch;
 
+namespace {
+
+const char* isa_name(MonteCarloIsa isa) {
+  switch (isa) {
+    case MonteCarloIsa::Auto: return "Auto";
+    case MonteCarloIsa::Sse2: return "SSE2";
+    case MonteCarloIsa::Avx2: return "AVX2";
+    case MonteCarloIsa::Avx512: return "AVX-512";
+  }
+  return "unknown";
+}
+
+}  // namespace
+
 bool MonteCarloOptions::IsValid(std::string* why) const {
   auto fail = [&](const std::string& message) {
     if (why != nullptr) *why = message;
@@ -42,6 +56,9 @@ bool MonteCarloOptions::IsValid(std::string* why) const {
   if (threads < 0) return fail("threads must be >= 0 (0: all cores), got " + std::to_string(threads));
   if (histogram_bins < 1 || histogram_bins > 1'000'000) {
     return fail("histogram_bins must be in [1, 1000000], got " + std::to_string(histogram_bins));
+  }
+  if (!monte_carlo_detail::cpu_supports(isa)) {
+    return fail(std::string("isa: this CPU has no ") + isa_name(isa) + " (Auto picks the widest it has)");
   }
   return true;
 }
@@ -82,7 +99,7 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   for (std::size_t i = 0; i < flats.size(); ++i) {
     expected_tasks += mixture[i].probability * static_cast<double>(flats[i].task_samples_per_sample);
   }
-  const Pass pass = monte_carlo_detail::choose_pass();
+  const Pass pass = monte_carlo_detail::choose_pass(options.isa);
   BlockSampler sampler = [&](std::uint64_t block, double* out, Scratch& scratch) {
     LaneState rng;
     rng.seed(seed, block);

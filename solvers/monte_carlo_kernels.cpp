@@ -1,9 +1,7 @@
 #include "solvers/monte_carlo_kernels.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <functional>
-#include <string>
 
 namespace solvers::monte_carlo_detail {
 
@@ -134,15 +132,26 @@ void pass_sse2(const FlatGraph& flat, LaneState& state, Scratch& scratch, double
 
 }  // namespace
 
-Pass choose_pass() {
+bool cpu_supports(MonteCarloIsa isa) {
   __builtin_cpu_init();
-  const char* forced = std::getenv("PDL_SCALE_MC_ISA");
-  const std::string want = forced != nullptr ? forced : "";
-  if (want == "sse2") return pass_sse2;
-  if (want == "avx2" && __builtin_cpu_supports("avx2")) return pass_avx2;
-  if (want.empty() && __builtin_cpu_supports("avx512f")) return pass_avx512;
-  if ((want.empty() || want == "avx512") && __builtin_cpu_supports("avx2")) return pass_avx2;
-  if (want == "avx512" && __builtin_cpu_supports("avx512f")) return pass_avx512;
+  switch (isa) {
+    case MonteCarloIsa::Auto:
+    case MonteCarloIsa::Sse2: return true;
+    case MonteCarloIsa::Avx2: return __builtin_cpu_supports("avx2") != 0;
+    case MonteCarloIsa::Avx512: return __builtin_cpu_supports("avx512f") != 0;
+  }
+  return false;
+}
+
+Pass choose_pass(MonteCarloIsa isa) {
+  switch (isa) {
+    case MonteCarloIsa::Sse2: return pass_sse2;
+    case MonteCarloIsa::Avx2: return pass_avx2;
+    case MonteCarloIsa::Avx512: return pass_avx512;
+    case MonteCarloIsa::Auto: break;
+  }
+  if (cpu_supports(MonteCarloIsa::Avx512)) return pass_avx512;
+  if (cpu_supports(MonteCarloIsa::Avx2)) return pass_avx2;
   return pass_sse2;
 }
 

@@ -20,8 +20,11 @@ struct Scratch {
 // draws from its own stream in `state`, which advances.
 using Pass = void (*)(const FlatGraph& flat, LaneState& state, Scratch& scratch, double* makespan);
 
-// The widest kernel the CPU runs; PDL_SCALE_MC_ISA=sse2|avx2|avx512 forces one (for tests
-// that compare them). Every kernel gives the same bits.
-Pass choose_pass();
+// True when the CPU runs the kernel of isa (always for Auto and Sse2).
+bool cpu_supports(MonteCarloIsa isa);
+
+// The kernel of isa; Auto: the widest the CPU runs. isa must be supported (cpu_supports).
+// Every kernel gives the same bits.
+Pass choose_pass(MonteCarloIsa isa);
 
 }  // namespace solvers::monte_carlo_detail
