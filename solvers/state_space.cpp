@@ -661,7 +661,7 @@ void refuse_if_too_large(const StateSpaceEstimate& e, const StateSpaceOptions& o
                                       bytes_text(static_cast<double>(options.memory_budget_bytes))
                                 : "max_states = " + std::to_string(options.max_states);
   throw StateSpaceTooLarge("state space too large: " + e.BriefReport() + "; " + why +
-                               ". Use bounds (--method bounds) or Monte Carlo (--method mc) instead",
+                               "; use bounds or Monte Carlo instead",
                            e);
 }
 
