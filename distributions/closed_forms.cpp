@@ -1,226 +1,24 @@
-// Exact moments, cdf, quantile and tail transports of the closed forms.
+// Exact moments, cdf, quantile, atoms and descriptions of the closed forms (their tail
+// transports are in tail_transports.cpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
-#include <numeric>
-#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
-#include <boost/math/special_functions/erf.hpp>
 #include <boost/math/special_functions/gamma.hpp>
 #include <boost/math/tools/roots.hpp>
 
 #include "distributions/internal.hpp"
-#include "distributions/matrix.hpp"
+#include "distributions/normal_tail.hpp"
+#include "distributions/phase_type.hpp"
 
 namespace distributions::detail {
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-
-// ---- standard normal tail, stable far into the tail --------------------------------------
-// Mills ratio Q(z)/phi(z) by its continued fraction (good for z >= 5).
-double mills_ratio(double z) {
-  double fraction = z;
-  for (int k = 60; k >= 1; --k) fraction = z + k / fraction;
-  return 1.0 / fraction;
-}
-double log_phi(double z) { return -0.5 * z * z - 0.5 * std::log(2.0 * std::numbers::pi); }
-// log Q(z), Q the standard normal upper tail.
-double log_upper_tail(double z) {
-  if (z < 5.0) return std::log(0.5 * boost::math::erfc(z / std::numbers::sqrt2));
-  return log_phi(z) + std::log(mills_ratio(z));
-}
-
-// For a truncation point alpha >= 5 standard deviations above the mean, the inverse Mills
-// ratio lambda = alpha + delta with delta and the variance factor 1 + alpha lambda - lambda^2
-// = delta (c2 - delta) taken from the continued fraction without cancellation.
-struct FarTail {
-  double delta;
-  double variance_factor;
-};
-FarTail far_tail(double alpha) {
-  double t = 0.0;
-  for (int k = 80; k >= 3; --k) t = k / (alpha + t);
-  const double c2 = 2.0 / (alpha + t);
-  const double delta = 1.0 / (alpha + c2);
-  return {delta, delta * (c2 - delta)};
-}
-
-struct NormalParts {
-  double alpha;            // standardised truncation point -mu/sigma
-  double log_q_alpha;      // log P(Z >= alpha)
-};
-NormalParts normal_parts(const TruncatedNormal& d) {
-  const double alpha = -d.mu / d.sigma;
-  return {alpha, log_upper_tail(alpha)};
-}
-double truncated_normal_survival(const TruncatedNormal& d, double x) {
-  if (x <= 0.0) return 1.0;
-  const auto parts = normal_parts(d);
-  const double z = (x - d.mu) / d.sigma;
-  return std::min(1.0, std::exp(log_upper_tail(z) - parts.log_q_alpha));
-}
-
-// ---- phase-type survival via a non-negative matrix exponential -----------------------------
-// exp(T y) = e^{-L y} exp(L y P) with P = I + T/L >= 0 (uniformisation). With L y <= 1/2 the
-// Taylor series of exp(L y P) has non-negative terms (no cancellation); squaring non-negative
-// matrices is also cancellation-free, so exp(T x) is accurate entrywise even when tiny.
-Matrix phase_type_exponential(const PhaseType& d, double x) {
-  const std::size_t n = d.size;
-  double uniformisation_rate = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    uniformisation_rate = std::max(uniformisation_rate, -d.subgenerator[i * n + i]);
-  }
-  int squarings = 0;
-  double y = x;
-  while (uniformisation_rate * y > 0.5) {
-    y *= 0.5;
-    ++squarings;
-  }
-  Matrix p(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      p(i, j) = (i == j ? 1.0 : 0.0) + d.subgenerator[i * n + j] / uniformisation_rate;
-      if (p(i, j) < 0.0) p(i, j) = 0.0;  // rounding of 1 - |t_ii|/L
-    }
-  }
-  const double ly = uniformisation_rate * y;
-  Matrix result = Matrix::identity(n);
-  Matrix term = Matrix::identity(n);
-  for (int k = 1; k < 40; ++k) {
-    term = term * p;
-    const double factor = ly / k;
-    term.scale(factor);
-    result.add(term);
-    if (term.max_abs() < 1e-18 * result.max_abs()) break;
-  }
-  result.scale(std::exp(-ly));
-  for (int s = 0; s < squarings; ++s) result = result * result;
-  return result;
-}
-
-double phase_type_survival(const PhaseType& d, double x) {
-  if (x < 0.0) return 1.0;
-  const Matrix e = phase_type_exponential(d, x);
-  double total = 0.0;
-  for (std::size_t i = 0; i < d.size; ++i) {
-    double row = 0.0;
-    for (std::size_t j = 0; j < d.size; ++j) row += e(i, j);
-    total += d.alpha[i] * row;
-  }
-  return std::clamp(total, 0.0, 1.0);
-}
-
-PhaseType hypoexponential_as_phase_type(const Hypoexponential& d) {
-  const std::size_t n = d.rates.size();
-  PhaseType ph{n, std::vector<double>(n, 0.0), std::vector<double>(n * n, 0.0), 0.0};
-  ph.alpha[0] = 1.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    ph.subgenerator[i * n + i] = -d.rates[i];
-    if (i + 1 < n) ph.subgenerator[i * n + i + 1] = d.rates[i];
-  }
-  return ph;
-}
-
-// First two moments of a phase-type: m1 = (-T)^{-1} 1, m2 = (-T)^{-1} m1.
-std::pair<double, double> phase_type_moments(const PhaseType& d) {
-  const std::size_t n = d.size;
-  Matrix minus_t(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < n; ++j) minus_t(i, j) = -d.subgenerator[i * n + j];
-  }
-  const std::vector<double> m1 = solve(minus_t, std::vector<double>(n, 1.0));
-  const std::vector<double> m2 = solve(minus_t, m1);
-  double first = 0.0;
-  double second = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    first += d.alpha[i] * m1[i];
-    second += 2.0 * d.alpha[i] * m2[i];
-  }
-  return {first, second};
-}
-
-bool all_rates_equal(const std::vector<double>& rates) {
-  return std::all_of(rates.begin(), rates.end(), [&](double r) { return r == rates.front(); });
-}
-
-// Survival of a long chain of stages: uniformisation on the bidiagonal chain, O(stages) per
-// Poisson term.
-double long_hypoexponential_survival(const Hypoexponential& d, double x) {
-  if (x <= 0.0) return 1.0;
-  const std::size_t n = d.rates.size();
-  const double rate = *std::max_element(d.rates.begin(), d.rates.end());
-  const double lx = rate * x;
-  const auto terms = static_cast<std::size_t>(lx + 12.0 * std::sqrt(lx) + 40.0);
-  if (terms > 20'000'000) {
-    throw std::invalid_argument("hypoexponential: cdf at x=" + format_number(x) +
-                                " needs too many uniformisation terms");
-  }
-  // v_j = P^j 1, P = I + T/rate; survival = sum_j Poisson(j; lx) * v_j[0].
-  std::vector<double> v(n, 1.0);
-  std::vector<double> next(n);
-  double total = 0.0;
-  for (std::size_t j = 0; j <= terms; ++j) {
-    const double jd = static_cast<double>(j);
-    const double weight = std::exp(-lx + jd * std::log(lx) - std::lgamma(jd + 1.0));
-    total += weight * v[0];
-    for (std::size_t i = 0; i < n; ++i) {
-      const double stay = 1.0 - d.rates[i] / rate;
-      next[i] = stay * v[i] + (i + 1 < n ? d.rates[i] / rate * v[i + 1] : 0.0);
-    }
-    std::swap(v, next);
-  }
-  return std::clamp(total, 0.0, 1.0);
-}
-
-double hypoexponential_survival(const Hypoexponential& d, double x) {
-  if (x <= 0.0) return 1.0;
-  if (d.max_of_exponentials_rate > 0.0) {
-    // 1 - (1 - e^{-r x})^p, computed as -expm1(p log1p(-e^{-r x})).
-    const double p = static_cast<double>(d.rates.size());
-    return -std::expm1(p * std::log1p(-std::exp(-d.max_of_exponentials_rate * x)));
-  }
-  if (all_rates_equal(d.rates)) {
-    return boost::math::gamma_q(static_cast<double>(d.rates.size()), d.rates.front() * x);
-  }
-  if (d.rates.size() <= 64) return phase_type_survival(hypoexponential_as_phase_type(d), x);
-  return long_hypoexponential_survival(d, x);
-}
-
-double erlang_upper_transport(double k, double rate, double t) {
-  if (t <= 0.0) return k / rate - t;
-  const double a = k / rate * boost::math::gamma_q(k + 1.0, rate * t);
-  const double b = t * boost::math::gamma_q(k, rate * t);
-  return std::max(0.0, a - b) + 1e-13 * (a + b);  // margin for the subtraction's rounding
-}
-double erlang_lower_transport(double k, double rate, double t) {
-  if (t <= 0.0) return 0.0;
-  const double a = t * boost::math::gamma_p(k, rate * t);
-  const double b = k / rate * boost::math::gamma_p(k + 1.0, rate * t);
-  return std::max(0.0, a - b) + 1e-13 * (a + b);
-}
-
-// Chernoff bound of E[(X - t)+] for a sum of exponential stages:
-// E[(X-t)+] = int_t^inf P(X > s) ds <= M(theta) e^{-theta t} / theta, theta < min rate.
-double stages_upper_transport_bound(const std::vector<double>& rates, double t) {
-  const double min_rate = *std::min_element(rates.begin(), rates.end());
-  double best = kInf;
-  for (int i = 1; i < 200; ++i) {
-    const double theta = min_rate * i / 200.0;
-    double log_m = 0.0;
-    for (double r : rates) log_m += std::log(r / (r - theta));
-    best = std::min(best, std::exp(log_m - theta * t) / theta);
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -474,111 +272,6 @@ double closed_quantile(const Node& node, double q) {
   return 0.5 * (root.first + root.second);
 }
 
-double closed_upper_tail_transport(const Node& node, double t) {
-  return std::visit(
-      Overloaded{
-          [t](const Deterministic& d) { return std::max(0.0, d.value - t); },
-          [t](const Exponential& d) {
-            return t <= 0.0 ? 1.0 / d.rate - t : std::exp(-d.rate * t) / d.rate;
-          },
-          [t](const Erlang& d) {
-            return erlang_upper_transport(static_cast<double>(d.phases), d.rate, t);
-          },
-          [t, &node](const Hypoexponential& d) {
-            if (t <= 0.0) return closed_mean(node) - t;
-            if (d.max_of_exponentials_rate > 0.0) {
-              // 1 - (1 - e^{-rx})^p <= p e^{-rx}.
-              const double p = static_cast<double>(d.rates.size());
-              return p * std::exp(-d.max_of_exponentials_rate * t) / d.max_of_exponentials_rate;
-            }
-            if (all_rates_equal(d.rates)) {
-              return erlang_upper_transport(static_cast<double>(d.rates.size()), d.rates.front(), t);
-            }
-            if (d.rates.size() <= 64) {
-              // E[(X - t)+] = alpha e^{Tt} (-T)^{-1} 1.
-              const PhaseType ph = hypoexponential_as_phase_type(d);
-              const std::size_t n = ph.size;
-              Matrix minus_t(n);
-              for (std::size_t i = 0; i < n; ++i) {
-                for (std::size_t j = 0; j < n; ++j) minus_t(i, j) = -ph.subgenerator[i * n + j];
-              }
-              const std::vector<double> m1 = solve(minus_t, std::vector<double>(n, 1.0));
-              const Matrix e = phase_type_exponential(ph, t);
-              double total = 0.0;
-              for (std::size_t j = 0; j < n; ++j) total += e(0, j) * m1[j];
-              return total * (1.0 + 1e-12);
-            }
-            return stages_upper_transport_bound(d.rates, t);
-          },
-          [t](const Hyperexponential& d) {
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.rates.size(); ++i) {
-              total += d.probabilities[i] *
-                       (t <= 0.0 ? 1.0 / d.rates[i] - t : std::exp(-d.rates[i] * t) / d.rates[i]);
-            }
-            return total;
-          },
-          [t](const Uniform& d) {
-            if (t >= d.high) return 0.0;
-            if (t <= d.low) return 0.5 * (d.low + d.high) - t;
-            return (d.high - t) * (d.high - t) / (2.0 * (d.high - d.low));
-          },
-          [t](const TruncatedNormal& d) {
-            if (t <= 0.0) return closed_mean(Node{d}) - t;
-            const auto parts = normal_parts(d);
-            const double z = (t - d.mu) / d.sigma;
-            const double a = std::exp(log_phi(z) - parts.log_q_alpha);
-            const double b = z * std::exp(log_upper_tail(z) - parts.log_q_alpha);
-            return d.sigma * (std::max(0.0, a - b) + 1e-12 * (std::abs(a) + std::abs(b)));
-          },
-          [t](const PhaseType& d) {
-            if (t <= 0.0) return phase_type_moments(d).first - t;
-            const std::size_t n = d.size;
-            Matrix minus_t(n);
-            for (std::size_t i = 0; i < n; ++i) {
-              for (std::size_t j = 0; j < n; ++j) minus_t(i, j) = -d.subgenerator[i * n + j];
-            }
-            const std::vector<double> m1 = solve(minus_t, std::vector<double>(n, 1.0));
-            const Matrix e = phase_type_exponential(d, t);
-            double total = 0.0;
-            for (std::size_t i = 0; i < n; ++i) {
-              for (std::size_t j = 0; j < n; ++j) total += d.alpha[i] * e(i, j) * m1[j];
-            }
-            return total * (1.0 + 1e-12);
-          },
-          [t](const Mixture& d) {
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.weights.size(); ++i) {
-              total += d.weights[i] * closed_upper_tail_transport(d.components[i].node(), t);
-            }
-            return total;
-          },
-          [t](const Shifted& d) { return closed_upper_tail_transport(d.base.node(), t - d.offset); },
-          [](const Numerical&) -> double { throw std::logic_error("transport of a grid"); },
-      },
-      node.value);
-}
-
-double closed_lower_tail_transport(const Node& node, double t) {
-  const double low_end = closed_support_min(node);
-  if (t <= low_end) return 0.0;
-  if (const auto* d = std::get_if<Erlang>(&node.value)) {
-    return erlang_lower_transport(static_cast<double>(d->phases), d->rate, t);
-  }
-  if (const auto* d = std::get_if<Shifted>(&node.value)) {
-    return closed_lower_tail_transport(d->base.node(), t - d->offset);
-  }
-  if (const auto* d = std::get_if<Mixture>(&node.value)) {
-    double total = 0.0;
-    for (std::size_t i = 0; i < d->weights.size(); ++i) {
-      total += d->weights[i] * closed_lower_tail_transport(d->components[i].node(), t);
-    }
-    return total;
-  }
-  // E[(t - X)+] = int_{low}^{t} F(x) dx <= (t - low) F(t): F is non-decreasing.
-  return (t - low_end) * closed_cdf(node, t) * (1.0 + 1e-12);
-}
-
 void closed_atoms(const Node& node, double weight, double offset, std::vector<Atom>* atoms) {
   if (const auto* d = std::get_if<Deterministic>(&node.value)) {
     atoms->push_back({d->value + offset, weight});
@@ -669,3 +362,4 @@ std::string closed_describe(const Node& node) {
 }
 
 }  // namespace distributions::detail
+

@@ -14,6 +14,14 @@
 
 namespace distributions::detail {
 
+// std::visit over the representation with one lambda per alternative.
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
 template <class T>
 Distribution make(T&& alternative) {
   return Distribution(std::make_shared<const Node>(Node{std::forward<T>(alternative)}));
@@ -42,7 +50,7 @@ inline void require_finite(std::string_view where, std::string_view name, double
 }
 void require_valid(std::string_view where, const GridOptions& options);
 
-// ---- closed forms (closed_forms.cpp) ----
+// ---- closed forms (closed_forms.cpp; the tail transports in tail_transports.cpp) ----
 double closed_mean(const Node& node);
 double closed_variance(const Node& node);
 double closed_cdf(const Node& node, double x);

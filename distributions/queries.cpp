@@ -1,10 +1,13 @@
-// Moments, cdf, quantile, bracket and descriptions of any distribution.
+// Moments, cdf, quantile, bracket and descriptions of any distribution; its closed-form
+// parameters and identity (queries.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <variant>
 
 #include "distributions/internal.hpp"
 #include "distributions/lattice.hpp"
+#include "distributions/queries.hpp"
 
 namespace distributions {
 
@@ -126,5 +129,76 @@ std::size_t grid_size(const Distribution& d) {
   const auto* n = grid_of(d);
   return n == nullptr ? 0 : n->lower.size();
 }
+
+std::optional<ClosedFormParameters> closed_form(const Distribution& d) {
+  using Kind = ClosedFormParameters::Kind;
+  ClosedFormParameters p;
+  const bool closed = std::visit(
+      detail::Overloaded{
+          [&](const detail::Deterministic& x) {
+            p.kind = Kind::Deterministic;
+            p.value = x.value;
+            return true;
+          },
+          [&](const detail::Exponential& x) {
+            p.kind = Kind::Exponential;
+            p.rate = x.rate;
+            return true;
+          },
+          [&](const detail::Erlang& x) {
+            p.kind = Kind::Erlang;
+            p.phases = x.phases;
+            p.rate = x.rate;
+            return true;
+          },
+          [&](const detail::Hypoexponential& x) {
+            p.kind = Kind::Hypoexponential;
+            p.rates = x.rates;
+            return true;
+          },
+          [&](const detail::Hyperexponential& x) {
+            p.kind = Kind::Hyperexponential;
+            p.probabilities = x.probabilities;
+            p.rates = x.rates;
+            return true;
+          },
+          [&](const detail::Uniform& x) {
+            p.kind = Kind::Uniform;
+            p.low = x.low;
+            p.high = x.high;
+            return true;
+          },
+          [&](const detail::TruncatedNormal& x) {
+            p.kind = Kind::TruncatedNormal;
+            p.mu = x.mu;
+            p.sigma = x.sigma;
+            return true;
+          },
+          [&](const detail::PhaseType& x) {
+            p.kind = Kind::PhaseType;
+            p.alpha = x.alpha;
+            p.subgenerator = x.subgenerator;
+            return true;
+          },
+          [&](const detail::Mixture& x) {
+            p.kind = Kind::Mixture;
+            p.weights = x.weights;
+            p.components = x.components;
+            return true;
+          },
+          [&](const detail::Shifted& x) {
+            p.kind = Kind::Shifted;
+            p.offset = x.offset;
+            p.base = &x.base;
+            return true;
+          },
+          [](const detail::Numerical&) { return false; },
+      },
+      d.node().value);
+  if (!closed) return std::nullopt;
+  return p;
+}
+
+const void* identity(const Distribution& d) { return &d.node(); }
 
 }  // namespace distributions

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "distributions/queries.hpp"
 #include "solvers/bounds_detail.hpp"
 
 namespace solvers::bounds_detail {
@@ -79,7 +80,7 @@ Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
     const graph::TaskNode& node = graph.node(dag.original[i]);
     dag.processor[i] = node.processor;
     dag.step[i] = node.step;
-    const void* key = &node.runtime.node();
+    const void* key = distributions::identity(node.runtime);
     auto [it, inserted] = law_index.emplace(key, static_cast<std::uint32_t>(dag.laws.size()));
     if (inserted) dag.laws.push_back(make_law(node.runtime, lattice_points, grid));
     dag.law[i] = it->second;

@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
-#include <variant>
 
-#include "distributions/representation.hpp"
+#include "distributions/queries.hpp"
 #include "graph/series_parallel.hpp"
 #include "graph/sp_tree.hpp"
 #include "solvers/bounds_detail.hpp"
@@ -31,10 +31,9 @@ std::string format(const char* pattern, double a, double b = 0.0) {
 // on a grid. Others (exponentials, whose maxima become long hypoexponentials, phase-type,
 // mixtures) enter the reductions as grids: their exact cdfs cost far more per grid point.
 bool cheap_closed_form(const distributions::Distribution& d) {
-  const auto& value = d.node().value;
-  return std::holds_alternative<distributions::detail::Erlang>(value) ||
-         std::holds_alternative<distributions::detail::Deterministic>(value) ||
-         std::holds_alternative<distributions::detail::Uniform>(value);
+  using Kind = distributions::ClosedFormParameters::Kind;
+  const std::optional<distributions::ClosedFormParameters> form = distributions::closed_form(d);
+  return form && (form->kind == Kind::Erlang || form->kind == Kind::Deterministic || form->kind == Kind::Uniform);
 }
 
 // Builds series-parallel trees in a canonical, compressed form: equal subtrees are one node
@@ -55,7 +54,7 @@ class TreeBuilder {
 
   std::size_t leaf(const TaskLaw& law) {
     if (law.zero) return kZero;
-    const void* key = &law.runtime.node();
+    const void* key = distributions::identity(law.runtime);
     auto [it, inserted] = leaves_.emplace(key, 0);
     if (inserted) {
       graph::TaskNode task;

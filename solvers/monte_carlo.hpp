@@ -28,6 +28,15 @@ namespace solvers {
 // Samples per reproducibility block (8 lanes x 8 rounds).
 inline constexpr std::int64_t kMonteCarloBlock = 64;
 
+// The instruction set of the vector kernel that samples task graphs. Every kernel gives the
+// same bits; choosing one is for tests that compare them and benchmarks that measure them.
+enum class MonteCarloIsa {
+  Auto,    // the widest the CPU runs: AVX-512, else AVX2, else SSE2
+  Sse2,    // every x86-64 CPU has it
+  Avx2,
+  Avx512,  // AVX-512F
+};
+
 struct MonteCarloOptions {
   // Seed of every random stream.
   std::uint64_t seed = 20240601;
@@ -44,6 +53,10 @@ struct MonteCarloOptions {
   int threads = 0;
   // Bins of the histogram in the summary (between the smallest and largest sample).
   int histogram_bins = 40;
+  // The kernel of task graphs and their mixtures (a series-parallel tree is sampled by scalar
+  // code and ignores it). An instruction set the CPU lacks is not replaced by another: IsValid
+  // rejects it, and the solvers throw std::invalid_argument.
+  MonteCarloIsa isa = MonteCarloIsa::Auto;
 
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
   bool IsValid(std::string* why) const;

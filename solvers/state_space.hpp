@@ -94,7 +94,7 @@ struct StateSpaceEstimate {
 };
 
 // Thrown when a model does not fit StateSpaceOptions::memory_budget_bytes or max_states.
-// The message gives the estimate and suggests bounds (--method bounds) or Monte Carlo.
+// The message gives the estimate and suggests bounds or Monte Carlo instead.
 class StateSpaceTooLarge : public std::runtime_error {
  public:
   StateSpaceTooLarge(const std::string& message, StateSpaceEstimate estimate);

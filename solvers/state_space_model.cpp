@@ -4,11 +4,12 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
-#include <variant>
 
-#include "distributions/representation.hpp"
+#include "distributions/queries.hpp"
 
 namespace solvers::state_space_detail {
 
@@ -102,9 +103,9 @@ PhaseTask hyper(const std::vector<double>& probabilities, const std::vector<doub
 
 // A general phase-type (alpha, T), renumbered so that moves go upwards; nullopt-like empty
 // size -1 when T has a cycle (then it is fitted instead).
-bool from_subgenerator(const d::detail::PhaseType& ph, PhaseTask& out) {
-  const std::size_t n = ph.size;
-  auto at = [&](std::size_t i, std::size_t j) { return ph.subgenerator[i * n + j]; };
+bool from_subgenerator(std::span<const double> alpha, std::span<const double> subgenerator, PhaseTask& out) {
+  const std::size_t n = alpha.size();
+  auto at = [&](std::size_t i, std::size_t j) { return subgenerator[i * n + j]; };
   // Kahn's algorithm over the moves i -> j (T[i][j] > 0, i != j).
   std::vector<int> indegree(n, 0);
   for (std::size_t i = 0; i < n; ++i) {
@@ -128,7 +129,7 @@ bool from_subgenerator(const d::detail::PhaseType& ph, PhaseTask& out) {
   out = empty_task(static_cast<int>(n));
   for (std::size_t i = 0; i < n; ++i) {
     const auto r = static_cast<std::size_t>(rank[i] - 1);
-    out.alpha[r] = ph.alpha[i];
+    out.alpha[r] = alpha[i];
     double row = 0.0;
     for (std::size_t j = 0; j < n; ++j) {
       if (j == i) continue;
@@ -210,56 +211,69 @@ Conversion fit(const d::Distribution& runtime, double tolerance, bool determinis
   return c;
 }
 
+std::vector<double> to_vector(std::span<const double> x) { return {x.begin(), x.end()}; }
+
 Conversion convert(const d::Distribution& runtime, double tolerance) {
-  const auto& value = runtime.node().value;
+  using Kind = d::ClosedFormParameters::Kind;
+  const std::optional<d::ClosedFormParameters> form = d::closed_form(runtime);
+  if (!form) return fit(runtime, tolerance, false);  // a numerical grid
   Conversion c;
-  if (const auto* det = std::get_if<d::detail::Deterministic>(&value)) {
-    if (det->value == 0.0) {
-      c.task = instantaneous();
-      c.deterministic = true;
-      return c;
+  switch (form->kind) {
+    case Kind::Deterministic:
+      if (form->value == 0.0) {
+        c.task = instantaneous();
+        c.deterministic = true;
+        return c;
+      }
+      return fit(runtime, tolerance, true);
+    case Kind::Exponential:
+      c.task = series_stages({form->rate}, {1.0});
+      break;
+    case Kind::Erlang:
+      if (form->phases > kMostExactPhases) {
+        Conversion f = fit(runtime, tolerance, false);
+        f.fit += " (" + std::to_string(form->phases) + " phases are too many to enumerate)";
+        return f;
+      }
+      c.task = series_stages(std::vector<double>(static_cast<std::size_t>(form->phases), form->rate), {1.0});
+      break;
+    case Kind::Hypoexponential:
+      if (static_cast<std::int64_t>(form->rates.size()) > kMostExactPhases) return fit(runtime, tolerance, false);
+      c.task = series_stages(to_vector(form->rates), {1.0});
+      break;
+    case Kind::Hyperexponential:
+      c.task = hyper(to_vector(form->probabilities), to_vector(form->rates));
+      break;
+    case Kind::PhaseType:
+      if (!from_subgenerator(form->alpha, form->subgenerator, c.task)) {
+        Conversion f = fit(runtime, tolerance, false);
+        f.fit += " (the phase-type has cyclic moves)";
+        return f;
+      }
+      break;
+    case Kind::Mixture: {
+      std::vector<PhaseTask> parts;
+      for (const d::Distribution& component : form->components) {
+        Conversion part = convert(component, tolerance);
+        if (part.fitted) return fit(runtime, tolerance, false);
+        parts.push_back(std::move(part.task));
+      }
+      c.task = mix(to_vector(form->weights), parts);
+      break;
     }
-    return fit(runtime, tolerance, true);
-  }
-  if (const auto* ex = std::get_if<d::detail::Exponential>(&value)) {
-    c.task = series_stages({ex->rate}, {1.0});
-  } else if (const auto* er = std::get_if<d::detail::Erlang>(&value)) {
-    if (er->phases > kMostExactPhases) {
-      Conversion f = fit(runtime, tolerance, false);
-      f.fit += " (" + std::to_string(er->phases) + " phases are too many to enumerate)";
-      return f;
-    }
-    c.task = series_stages(std::vector<double>(static_cast<std::size_t>(er->phases), er->rate), {1.0});
-  } else if (const auto* hypo = std::get_if<d::detail::Hypoexponential>(&value)) {
-    if (static_cast<std::int64_t>(hypo->rates.size()) > kMostExactPhases) return fit(runtime, tolerance, false);
-    c.task = series_stages(hypo->rates, {1.0});
-  } else if (const auto* hyp = std::get_if<d::detail::Hyperexponential>(&value)) {
-    c.task = hyper(hyp->probabilities, hyp->rates);
-  } else if (const auto* ph = std::get_if<d::detail::PhaseType>(&value)) {
-    if (!from_subgenerator(*ph, c.task)) {
-      Conversion f = fit(runtime, tolerance, false);
-      f.fit += " (the phase-type has cyclic moves)";
-      return f;
-    }
-  } else if (const auto* mx = std::get_if<d::detail::Mixture>(&value)) {
-    std::vector<PhaseTask> parts;
-    for (const d::Distribution& component : mx->components) {
-      Conversion part = convert(component, tolerance);
-      if (part.fitted) return fit(runtime, tolerance, false);
-      parts.push_back(std::move(part.task));
-    }
-    c.task = mix(mx->weights, parts);
-  } else if (const auto* sh = std::get_if<d::detail::Shifted>(&value); sh != nullptr && sh->offset == 0.0) {
-    return convert(sh->base, tolerance);
-  } else if (const auto* un = std::get_if<d::detail::Uniform>(&value); un != nullptr && un->low == un->high) {
-    if (un->low == 0.0) {
-      c.task = instantaneous();
-      c.deterministic = true;
-      return c;
-    }
-    return fit(runtime, tolerance, true);
-  } else {
-    return fit(runtime, tolerance, false);
+    case Kind::Shifted:
+      if (form->offset == 0.0) return convert(*form->base, tolerance);
+      return fit(runtime, tolerance, false);
+    case Kind::Uniform:
+      if (form->low != form->high) return fit(runtime, tolerance, false);
+      if (form->low == 0.0) {
+        c.task = instantaneous();
+        c.deterministic = true;
+        return c;
+      }
+      return fit(runtime, tolerance, true);
+    case Kind::TruncatedNormal:
+      return fit(runtime, tolerance, false);
   }
   c.task.mean = d::mean(runtime);
   return c;

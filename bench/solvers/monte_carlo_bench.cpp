@@ -1,7 +1,10 @@
 // Monte Carlo throughput (task-samples per second) on the exact model of the paper's neighbour
 // example scaled up: 1,000 columns, 100 iterations, p = 64 (100,000 Erlang-8 tasks), on 1 and
-// 2 threads; and the time to build that model. Figures in docs/performance.md.
+// 2 threads, and with each instruction-set kernel; and the time to build that model. Figures in
+// docs/performance.md.
 #include <benchmark/benchmark.h>
+
+#include <string>
 
 #include "scaling/exact_model.hpp"
 #include "solvers/monte_carlo.hpp"
@@ -23,12 +26,18 @@ void BM_BuildExactNeighborModel(benchmark::State& state) {
 }
 BENCHMARK(BM_BuildExactNeighborModel)->Unit(benchmark::kMillisecond);
 
-void BM_MonteCarloExactNeighbor(benchmark::State& state) {
+void run_exact_neighbor(benchmark::State& state, int threads, solvers::MonteCarloIsa isa) {
   const scaling::ExactModel model = large_model();
   const graph::TaskGraph& graph = model.scenarios.front().graph;
   solvers::MonteCarloOptions options;
   options.samples = 1024;
-  options.threads = static_cast<int>(state.range(0));
+  options.threads = threads;
+  options.isa = isa;
+  std::string why;
+  if (!options.IsValid(&why)) {
+    state.SkipWithError(why.c_str());
+    return;
+  }
   std::int64_t task_samples = 0;
   for (auto _ : state) {
     solvers::MonteCarloSummary summary;
@@ -39,7 +48,24 @@ void BM_MonteCarloExactNeighbor(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(task_samples), benchmark::Counter::kIsRate);
   state.SetLabel(std::to_string(graph.node_count()) + " tasks, 1024 samples");
 }
+
+// The widest kernel the CPU runs, on 1 and 2 threads.
+void BM_MonteCarloExactNeighbor(benchmark::State& state) {
+  run_exact_neighbor(state, static_cast<int>(state.range(0)), solvers::MonteCarloIsa::Auto);
+}
 BENCHMARK(BM_MonteCarloExactNeighbor)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Each kernel on 1 thread (isa: 1 SSE2, 2 AVX2, 3 AVX-512, the values of solvers::MonteCarloIsa).
+void BM_MonteCarloExactNeighborKernel(benchmark::State& state) {
+  run_exact_neighbor(state, 1, static_cast<solvers::MonteCarloIsa>(state.range(0)));
+}
+BENCHMARK(BM_MonteCarloExactNeighborKernel)
+    ->ArgName("isa")
+    ->Arg(static_cast<int>(solvers::MonteCarloIsa::Sse2))
+    ->Arg(static_cast<int>(solvers::MonteCarloIsa::Avx2))
+    ->Arg(static_cast<int>(solvers::MonteCarloIsa::Avx512))
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
+#include <string>
 
 #include "distributions/distribution.hpp"
 #include "solvers/series_parallel_solver.hpp"
@@ -127,14 +127,20 @@ TEST(MonteCarlo, SameSeedGivesBitIdenticalResultsOnOneAndTwoThreads) {
   EXPECT_EQ(one.quantiles, two.quantiles);
   EXPECT_EQ(one.histogram, two.histogram);
   // The same bits from every instruction-set kernel (SSE2, AVX2, AVX-512 where the CPU has them).
-  for (const char* isa : {"sse2", "avx2", "avx512"}) {
-    setenv("PDL_SCALE_MC_ISA", isa, 1);
+  for (const auto isa : {solvers::MonteCarloIsa::Sse2, solvers::MonteCarloIsa::Avx2, solvers::MonteCarloIsa::Avx512}) {
+    solvers::MonteCarloOptions forced_options = options(10001, 99, 2);
+    forced_options.isa = isa;
+    std::string why;
+    if (!forced_options.IsValid(&why)) {
+      EXPECT_NE(isa, solvers::MonteCarloIsa::Sse2) << why;
+      EXPECT_NE(why.find("this CPU has no"), std::string::npos) << why;
+      continue;
+    }
     solvers::MonteCarloSummary forced;
-    solvers::solve_monte_carlo(g, options(10001, 99, 2), &forced);
-    EXPECT_EQ(forced.mean, one.mean) << isa;
-    EXPECT_EQ(forced.quantiles, one.quantiles) << isa;
+    solvers::solve_monte_carlo(g, forced_options, &forced);
+    EXPECT_EQ(forced.mean, one.mean) << static_cast<int>(isa);
+    EXPECT_EQ(forced.quantiles, one.quantiles) << static_cast<int>(isa);
   }
-  unsetenv("PDL_SCALE_MC_ISA");
   const auto r3 = solvers::solve_monte_carlo(g, options(10001, 100, 2));
   EXPECT_NE(r1.mean, r3.mean);
   // The precision mode too: its rounds depend on the seed only.

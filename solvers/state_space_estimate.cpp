@@ -1,0 +1,151 @@
+#include "solvers/state_space_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "solvers/state_space_packed_states.hpp"
+
+namespace solvers::state_space_detail {
+
+std::string figure(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, x < 1e6 ? "%.0f" : "%.2g", x);
+  return buffer;
+}
+
+std::string bytes_text(double bytes) {
+  char buffer[32];
+  if (bytes >= 1e9) {
+    std::snprintf(buffer, sizeof buffer, "%.1f GB", bytes / 1e9);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.1f MB", bytes / 1e6);
+  }
+  return buffer;
+}
+
+namespace {
+
+// Work limit of the estimate: downsets visited and polynomial multiply-adds (about 0.2 s).
+constexpr double kEstimateDownsets = 2e6;
+constexpr double kEstimateWork = 6e7;
+
+template <int W>
+StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes) {
+  StateSpaceEstimate e;
+  e.tasks = static_cast<std::int64_t>(m.tasks.size());
+  e.chains = static_cast<std::int64_t>(m.chains.size());
+  e.key_bits = m.key_bits;
+  const std::size_t tasks = m.tasks.size();
+  // Phases of each task by potential: the generating polynomial of its running states.
+  std::vector<std::vector<double>> by_potential(tasks);
+  for (std::size_t t = 0; t < tasks; ++t) {
+    const PhaseTask& task = m.tasks[t];
+    by_potential[t].assign(static_cast<std::size_t>(std::max(1, task.done_potential)), 0.0);
+    for (int p : task.potential) by_potential[t][static_cast<std::size_t>(p)] += 1.0;
+  }
+  // Potential of the completed prefix of each chain.
+  std::vector<std::vector<int>> prefix(m.chains.size());
+  for (std::size_t c = 0; c < m.chains.size(); ++c) {
+    prefix[c].push_back(0);
+    for (int t : m.chains[c]) prefix[c].push_back(prefix[c].back() + m.tasks[static_cast<std::size_t>(t)].done_potential);
+  }
+  std::vector<double> histogram(static_cast<std::size_t>(m.total_potential) + 1, 0.0);
+  double work = 0.0;
+  std::vector<double> poly, next_poly;
+  Shard<W> current, next;
+  current.find_or_insert(Key<W>{}, hash_of(Key<W>{}), 0);
+  while (!current.keys.empty() && e.complete) {
+    for (const Key<W>& key : current.keys) {
+      if (e.downsets >= kEstimateDownsets || work >= kEstimateWork) {
+        e.complete = false;
+        break;
+      }
+      e.downsets += 1.0;
+      int base = 0;
+      poly.assign(1, 1.0);
+      for (std::size_t c = 0; c < m.chains.size(); ++c) {
+        const auto progress = static_cast<std::size_t>(get(key, m.progress_field[c]));
+        base += prefix[c][progress];
+        if (progress == m.chains[c].size()) continue;
+        const auto v = static_cast<std::size_t>(m.chains[c][progress]);
+        bool ready = true;
+        for (const auto& [chain, position] : m.predecessors[v]) {
+          if (get(key, m.progress_field[static_cast<std::size_t>(chain)]) <= static_cast<std::uint64_t>(position)) {
+            ready = false;
+            break;
+          }
+        }
+        if (!ready) continue;
+        const std::vector<double>& g = by_potential[v];
+        next_poly.assign(poly.size() + g.size() - 1, 0.0);
+        for (std::size_t i = 0; i < poly.size(); ++i) {
+          for (std::size_t j = 0; j < g.size(); ++j) next_poly[i + j] += poly[i] * g[j];
+        }
+        work += static_cast<double>(poly.size() * g.size());
+        poly.swap(next_poly);
+        Key<W> successor = key;
+        put(successor, m.progress_field[c], progress + 1);
+        next.find_or_insert(successor, hash_of(successor), 0);
+      }
+      for (std::size_t i = 0; i < poly.size(); ++i) {
+        const std::size_t level = static_cast<std::size_t>(base) + i;
+        if (level < histogram.size()) histogram[level] += poly[i];
+        e.states += poly[i];
+      }
+    }
+    std::swap(current, next);
+    next = Shard<W>{};
+  }
+  // The sweep holds the level it processes and the levels its successors can reach.
+  const auto window = static_cast<std::size_t>(m.largest_jump) + 1;
+  double live = 0.0;
+  for (std::size_t level = 0; level < histogram.size(); ++level) {
+    live += histogram[level];
+    if (level >= window) live -= histogram[level - window];
+    e.peak_states = std::max(e.peak_states, live);
+  }
+  e.bytes = e.peak_states * bytes_per_state(sizeof(Key<W>), payload_width) + static_cast<double>(batch_bytes);
+  return e;
+}
+
+std::size_t batch_bytes_for(const CompiledGraph& m, std::uint64_t budget, std::size_t width) {
+  const double per_state = static_cast<double>(m.chains.size() * 2 * (key_bytes(m.words) + 24)) +
+                           static_cast<double>(width * sizeof(double) * 2);
+  const double states = std::clamp(static_cast<double>(budget) / 16.0 / per_state, 4096.0, double(1 << 20));
+  return static_cast<std::size_t>(states * per_state);
+}
+
+}  // namespace
+
+StateSpaceEstimate estimate_model(const CompiledGraph& m, const StateSpaceOptions& options, std::size_t width) {
+  if (m.words > kMostWords) {
+    StateSpaceEstimate e;
+    e.tasks = static_cast<std::int64_t>(m.tasks.size());
+    e.chains = static_cast<std::int64_t>(m.chains.size());
+    e.key_bits = m.key_bits;
+    e.complete = false;
+    // Each chain can at least be done or not: 2^chains states or more.
+    e.states = std::pow(2.0, static_cast<double>(m.chains.size()));
+    e.peak_states = e.states / static_cast<double>(std::max(1, m.total_potential));
+    e.bytes = e.peak_states * bytes_per_state(32, width);
+    return e;
+  }
+  const std::size_t batch = batch_bytes_for(m, options.memory_budget_bytes, width);
+  return with_key_width(m.words, [&](auto words) { return estimate_compiled<decltype(words)::value>(m, width, batch); });
+}
+
+}  // namespace solvers::state_space_detail
+
+namespace solvers {
+
+std::string StateSpaceEstimate::BriefReport() const {
+  using state_space_detail::bytes_text;
+  using state_space_detail::figure;
+  return std::string(complete ? "about " : "at least ") + figure(states) + " states (peak " + figure(peak_states) +
+         " live, " + bytes_text(bytes) + "; " + std::to_string(tasks) + " tasks on " + std::to_string(chains) +
+         " chains, " + std::to_string(key_bits) + "-bit states)";
+}
+
+}  // namespace solvers

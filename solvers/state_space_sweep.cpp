@@ -1,0 +1,327 @@
+#include "solvers/state_space_sweep.hpp"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <string>
+#include <utility>
+
+#include "solvers/state_space_estimate.hpp"
+#include "solvers/state_space_packed_states.hpp"
+
+namespace solvers::state_space_detail {
+
+namespace {
+
+template <int W>
+struct Contribution {
+  Key<W> key;
+  std::uint64_t hash;
+  double fraction;        // rate / total exit rate of the source
+  std::uint32_t source;   // index of the source state in its chunk
+  std::uint32_t rise;     // level of the target minus the source's
+};
+
+template <int W>
+struct ChunkWork {
+  std::size_t shard = 0, begin = 0, end = 0;
+  std::vector<Contribution<W>> raw, sorted;
+  std::vector<std::uint32_t> bucket_start;  // bucket (rise - 1) * kShards + shard
+  std::uint32_t largest_rise = 0;
+  std::vector<double> exit_prob;
+  std::vector<double> exit_payload;
+  double mean = 0.0;
+  double absorbed = 0.0;
+  std::vector<double> end_payload;
+  std::int64_t states = 0;
+
+  double bytes() const {
+    return static_cast<double>((raw.capacity() + sorted.capacity()) * sizeof(Contribution<W>) +
+                               (exit_prob.capacity() + exit_payload.capacity()) * sizeof(double) +
+                               bucket_start.capacity() * sizeof(std::uint32_t));
+  }
+};
+
+template <int W>
+class Sweeper {
+ public:
+  Sweeper(const CompiledGraph& model, const SweepSettings& settings, const StateSpaceEstimate& estimate)
+      : m_(model), s_(settings), estimate_(estimate) {
+    single_start_.resize(m_.tasks.size());
+    for (std::size_t t = 0; t < m_.tasks.size(); ++t) {
+      single_start_[t] = m_.tasks[t].single_start() ? m_.tasks[t].start_phase() : 0;
+    }
+  }
+
+  SweepOutcome run() {
+    tbb::task_arena arena(s_.threads > 0 ? s_.threads : tbb::task_arena::automatic);
+    SweepOutcome out;
+    out.end_payload.assign(s_.width, 0.0);
+    std::deque<Level<W>> window;
+    // The initial states: every source task starts.
+    {
+      std::vector<Contribution<W>> initial;
+      auto emit = [&](const Key<W>& key, double fraction, std::uint32_t rise) {
+        initial.push_back({key, hash_of(key), fraction, 0, rise});
+      };
+      enable(Key<W>{}, m_.sources, 0, 1.0, 0, emit);
+      for (const Contribution<W>& c : initial) {
+        while (window.size() <= c.rise) window.emplace_back();
+        Shard<W>& shard = window[c.rise].shards[shard_of(c.hash)];
+        const std::size_t i = shard.find_or_insert(c.key, c.hash, s_.width);
+        shard.prob[i] += c.fraction;
+        if (s_.payload == Payload::Uniformised) shard.payload[i * s_.width] += c.fraction;
+      }
+    }
+    const std::size_t chunk_states = 2048;
+    // States per batch: the successor buffers of a batch take about a sixteenth of the budget.
+    const double per_state = static_cast<double>(m_.chains.size() * 2 * sizeof(Contribution<W>)) +
+                             static_cast<double>(s_.width * sizeof(double) * 2);
+    const auto batch_states = static_cast<std::size_t>(
+        std::clamp(static_cast<double>(s_.budget) / 16.0 / per_state, 4096.0, static_cast<double>(1 << 20)));
+    const std::size_t batch_chunks = std::max<std::size_t>(1, batch_states / chunk_states);
+    std::vector<ChunkWork<W>> work(batch_chunks);
+    std::vector<double> chunk_means;
+
+    while (!window.empty()) {
+      Level<W>& level = window.front();
+      // Fixed chunks of the level, in shard order: independent of the thread count.
+      std::vector<std::array<std::size_t, 3>> chunks;
+      for (std::size_t sh = 0; sh < kShards; ++sh) {
+        const std::size_t n = level.shards[sh].keys.size();
+        for (std::size_t b = 0; b < n; b += chunk_states) chunks.push_back({sh, b, std::min(n, b + chunk_states)});
+      }
+      for (std::size_t first = 0; first < chunks.size(); first += batch_chunks) {
+        const std::size_t count = std::min(batch_chunks, chunks.size() - first);
+        arena.execute([&] {
+          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t k = r.begin(); k != r.end(); ++k) {
+              ChunkWork<W>& w = work[k];
+              w.shard = chunks[first + k][0];
+              w.begin = chunks[first + k][1];
+              w.end = chunks[first + k][2];
+              process_chunk(level.shards[w.shard], w);
+            }
+          });
+        });
+        std::uint32_t largest_rise = 0;
+        for (std::size_t k = 0; k < count; ++k) {
+          largest_rise = std::max(largest_rise, work[k].largest_rise);
+          chunk_means.push_back(work[k].mean);
+          out.absorbed += work[k].absorbed;
+          for (std::size_t i = 0; i < s_.width && work[k].absorbed > 0.0; ++i) out.end_payload[i] += work[k].end_payload[i];
+          out.states += work[k].states;
+        }
+        while (window.size() <= largest_rise) window.emplace_back();
+        // Merge: one task per (rise, shard) bucket, each taking the chunks in order.
+        const std::size_t buckets = largest_rise * kShards;
+        arena.execute([&] {
+          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+            for (std::size_t b = r.begin(); b != r.end(); ++b) {
+              Shard<W>& target = window[b / kShards + 1].shards[b % kShards];
+              for (std::size_t k = 0; k < count; ++k) merge_bucket(work[k], b, target);
+            }
+          });
+        });
+        double live = 0.0;
+        std::size_t live_states = 0;
+        for (const Level<W>& l : window) {
+          live += l.bytes();
+          live_states += l.size();
+        }
+        for (std::size_t k = 0; k < count; ++k) live += work[k].bytes();
+        out.peak_bytes = std::max(out.peak_bytes, live);
+        if (live > static_cast<double>(s_.budget)) {
+          StateSpaceEstimate e = estimate_;
+          throw StateSpaceTooLarge("state space too large: the sweep would hold more than " +
+                                       bytes_text(static_cast<double>(s_.budget)) + " (" +
+                                       figure(static_cast<double>(live_states)) + " live states after " +
+                                       figure(static_cast<double>(out.states)) + " visited; estimate: " +
+                                       e.BriefReport() + "); use bounds or Monte Carlo instead",
+                                   e);
+        }
+        if (s_.max_states > 0 && out.states > s_.max_states) {
+          throw StateSpaceTooLarge("state space too large: more than max_states = " + std::to_string(s_.max_states) +
+                                       " states (estimate: " + estimate_.BriefReport() +
+                                       "); use bounds or Monte Carlo instead",
+                                   estimate_);
+        }
+      }
+      window.pop_front();
+    }
+    out.mean = 0.0;
+    for (double part : chunk_means) out.mean += part;
+    return out;
+  }
+
+ private:
+  bool ready(const Key<W>& key, int v) const {
+    const auto vv = static_cast<std::size_t>(v);
+    const auto c = static_cast<std::size_t>(m_.chain_of[vv]);
+    if (get(key, m_.progress_field[c]) != static_cast<std::uint64_t>(m_.position_of[vv])) return false;
+    if (get(key, m_.phase_field[c]) != 0) return false;
+    for (const auto& [chain, position] : m_.predecessors[vv]) {
+      if (get(key, m_.progress_field[static_cast<std::size_t>(chain)]) <= static_cast<std::uint64_t>(position)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Starts every ready task of candidates[from..] (and, through instantaneous completions,
+  // their successors), branching over initial phases, then emits the resulting states.
+  template <class Emit>
+  void enable(Key<W> key, const std::vector<int>& candidates, std::size_t from, double fraction,
+              std::uint32_t rise, Emit& emit) const {
+    for (std::size_t k = from; k < candidates.size(); ++k) {
+      const int v = candidates[k];
+      if (!ready(key, v)) continue;
+      const auto vv = static_cast<std::size_t>(v);
+      const PhaseTask& task = m_.tasks[vv];
+      const auto c = static_cast<std::size_t>(m_.chain_of[vv]);
+      if (single_start_[vv] != 0) {
+        const int start = single_start_[vv];
+        put(key, m_.phase_field[c], static_cast<std::uint64_t>(start));
+        rise += static_cast<std::uint32_t>(task.potential[static_cast<std::size_t>(start - 1)]);
+        continue;
+      }
+      for (int start = 1; start <= task.size; ++start) {
+        const double a = task.alpha[static_cast<std::size_t>(start - 1)];
+        if (a <= 0.0) continue;
+        Key<W> branch = key;
+        put(branch, m_.phase_field[c], static_cast<std::uint64_t>(start));
+        enable(branch, candidates, k + 1, fraction * a,
+               rise + static_cast<std::uint32_t>(task.potential[static_cast<std::size_t>(start - 1)]), emit);
+      }
+      if (task.atom > 0.0) {
+        Key<W> done = key;
+        put(done, m_.progress_field[c], get(key, m_.progress_field[c]) + 1);
+        std::vector<int> more(candidates.begin() + static_cast<std::ptrdiff_t>(k + 1), candidates.end());
+        more.insert(more.end(), m_.successors[vv].begin(), m_.successors[vv].end());
+        enable(done, more, 0, fraction * task.atom, rise + static_cast<std::uint32_t>(task.done_potential), emit);
+      }
+      return;
+    }
+    emit(key, fraction, rise);
+  }
+
+  void process_chunk(const Shard<W>& shard, ChunkWork<W>& w) const {
+    w.raw.clear();
+    w.largest_rise = 0;
+    w.mean = 0.0;
+    w.absorbed = 0.0;
+    w.states = static_cast<std::int64_t>(w.end - w.begin);
+    w.end_payload.assign(s_.width, 0.0);
+    w.exit_prob.resize(w.end - w.begin);
+    w.exit_payload.resize((w.end - w.begin) * s_.width);
+    const std::size_t chains = m_.chains.size();
+    std::uint32_t source = 0;
+    auto emit = [&](const Key<W>& key, double fraction, std::uint32_t rise) {
+      w.raw.push_back({key, hash_of(key), fraction, source, rise});
+      w.largest_rise = std::max(w.largest_rise, rise);
+    };
+    for (std::size_t i = w.begin; i < w.end; ++i, ++source) {
+      const Key<W>& key = shard.keys[i];
+      const double p = shard.prob[i];
+      const double* entry = shard.payload.data() + i * s_.width;
+      double q = 0.0;
+      for (std::size_t c = 0; c < chains; ++c) {
+        const std::uint64_t phase = get(key, m_.phase_field[c]);
+        if (phase == 0) continue;
+        const auto t = static_cast<std::size_t>(m_.chains[c][get(key, m_.progress_field[c])]);
+        q += m_.tasks[t].exit_rate[phase - 1];
+      }
+      w.exit_prob[source] = p;
+      if (q == 0.0) {  // the absorbing state: every task done
+        w.absorbed += p;
+        for (std::size_t k = 0; k < s_.width; ++k) w.end_payload[k] += entry[k];
+        continue;
+      }
+      w.mean += p / q;
+      double* exit = w.exit_payload.data() + static_cast<std::size_t>(source) * s_.width;
+      if (s_.payload == Payload::Moments) {
+        exit[0] = entry[0] + p / q;
+        exit[1] = entry[1] + 2.0 * entry[0] / q + 2.0 * p / (q * q);
+      } else if (s_.payload == Payload::Uniformised) {
+        // u(n) = v(n) + (1 - q/L) u(n-1): in the state at jump n; leaves at jump n + 1.
+        const double stay = 1.0 - q / s_.uniform_rate;
+        const double leave = q / s_.uniform_rate;
+        double u = 0.0;
+        exit[0] = 0.0;
+        for (std::size_t n = 0; n + 1 < s_.width; ++n) {
+          u = entry[n] + stay * u;
+          exit[n + 1] = leave * u;
+        }
+      }
+      const double inverse = 1.0 / q;
+      for (std::size_t c = 0; c < chains; ++c) {
+        const std::uint64_t phase = get(key, m_.phase_field[c]);
+        if (phase == 0) continue;
+        const std::uint64_t progress = get(key, m_.progress_field[c]);
+        const auto t = static_cast<std::size_t>(m_.chains[c][progress]);
+        const PhaseTask& task = m_.tasks[t];
+        const int here = task.potential[phase - 1];
+        for (const auto& [to, rate] : task.moves[phase - 1]) {
+          Key<W> next = key;
+          put(next, m_.phase_field[c], static_cast<std::uint64_t>(to));
+          emit(next, rate * inverse,
+               static_cast<std::uint32_t>(task.potential[static_cast<std::size_t>(to - 1)] - here));
+        }
+        const double absorb = task.absorb_rate[phase - 1];
+        if (absorb > 0.0) {
+          Key<W> next = key;
+          put(next, m_.progress_field[c], progress + 1);
+          put(next, m_.phase_field[c], 0);
+          enable(next, m_.successors[t], 0, absorb * inverse, static_cast<std::uint32_t>(task.done_potential - here),
+                 emit);
+        }
+      }
+    }
+    // Counting sort of the successors by (rise, shard).
+    const std::size_t buckets = static_cast<std::size_t>(w.largest_rise) * kShards;
+    w.bucket_start.assign(buckets + 1, 0);
+    for (const Contribution<W>& c : w.raw) ++w.bucket_start[(c.rise - 1) * kShards + shard_of(c.hash) + 1];
+    for (std::size_t b = 0; b < buckets; ++b) w.bucket_start[b + 1] += w.bucket_start[b];
+    w.sorted.resize(w.raw.size());
+    {
+      std::vector<std::uint32_t>& fill = w.bucket_start;  // advanced, then restored below
+      for (const Contribution<W>& c : w.raw) w.sorted[fill[(c.rise - 1) * kShards + shard_of(c.hash)]++] = c;
+      for (std::size_t b = buckets; b > 0; --b) fill[b] = fill[b - 1];
+      fill[0] = 0;
+    }
+  }
+
+  void merge_bucket(const ChunkWork<W>& w, std::size_t bucket, Shard<W>& target) const {
+    if (bucket + 1 >= w.bucket_start.size()) return;
+    for (std::uint32_t i = w.bucket_start[bucket]; i < w.bucket_start[bucket + 1]; ++i) {
+      const Contribution<W>& c = w.sorted[i];
+      const std::size_t index = target.find_or_insert(c.key, c.hash, s_.width);
+      target.prob[index] += c.fraction * w.exit_prob[c.source];
+      if (s_.width > 0) {
+        double* to = target.payload.data() + index * s_.width;
+        const double* from = w.exit_payload.data() + static_cast<std::size_t>(c.source) * s_.width;
+        for (std::size_t k = 0; k < s_.width; ++k) to[k] += c.fraction * from[k];
+      }
+    }
+  }
+
+  const CompiledGraph& m_;
+  SweepSettings s_;
+  StateSpaceEstimate estimate_;
+  std::vector<int> single_start_;  // the start phase of a task that never branches, else 0
+};
+
+}  // namespace
+
+SweepOutcome sweep(const CompiledGraph& m, const SweepSettings& settings, const StateSpaceEstimate& estimate) {
+  return with_key_width(m.words, [&](auto words) {
+    Sweeper<decltype(words)::value> sweeper(m, settings, estimate);
+    return sweeper.run();
+  });
+}
+
+}  // namespace solvers::state_space_detail
