@@ -26,14 +26,13 @@ struct Request {
   // Every method's options, with the solvers' defaults except where a study needs other ones:
   //  - the series-parallel reduction keeps no distribution: the reports need the means and
   //    their brackets only, which spares the FFT powers over iterations;
-  //  - Monte Carlo samples until the 95% half-width is at most 0.001 of the mean, seed 1;
+  //  - Monte Carlo samples until the 95% half-width is at most 0.001 of the mean;
   //  - the state space gets a quarter of the machine's memory and at most 2e7 states (a study
   //    asks for many p; a larger state space takes minutes each).
   solvers::SolverOptions solver_options = [] {
     solvers::SolverOptions options;
     options.series_parallel.keep_distribution = false;
     options.monte_carlo.relative_precision = 1e-3;
-    options.monte_carlo.seed = 1;
     options.state_space.memory_budget_bytes = solvers::default_state_space_budget();
     options.state_space.max_states = 20'000'000;
     return options;

@@ -59,7 +59,7 @@ struct BoundsOptions {
 
   // Grid of the series-parallel reductions (arc deletion, barrier insertion, node
   // duplication). Each grid operation costs O(max_points) to O(max_points log max_points).
-  distributions::GridOptions grid{4096, 1e-15};
+  distributions::GridOptions grid;
   // The reductions that spend one grid operation per task (node duplication, the spanning
   // forests of arc deletion) use max_points reduced to keep tasks x points within this (but
   // no fewer than 256 points).
