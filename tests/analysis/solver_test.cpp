@@ -1,0 +1,126 @@
+// The solver interface and its factory: every method a peer, described by its info, and
+// "not applicable" as a typed outcome.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "distributions/distribution.hpp"
+#include "graph/sp_tree.hpp"
+#include "solvers/solver.hpp"
+
+namespace {
+
+TEST(SolverFactory, EveryMethodHasOneInfoAndASolverThatSaysSo) {
+  std::set<std::string> names, titles;
+  for (solvers::Method method : solvers::all_methods()) {
+    const solvers::SolverInfo& info = solvers::info(method);
+    EXPECT_EQ(info.method, method);
+    EXPECT_TRUE(names.insert(std::string(info.name)).second) << info.name;
+    EXPECT_TRUE(titles.insert(std::string(info.title)).second) << info.title;
+    EXPECT_FALSE(info.description.empty()) << info.name;
+    EXPECT_EQ(solvers::method_from_string(info.name), method);
+    EXPECT_EQ(solvers::to_string(method), info.name);
+    EXPECT_EQ((info.presentation == solvers::Presentation::EstimateAndInterval), !info.interval_title.empty())
+        << info.name;
+    EXPECT_EQ(solvers::make_solver(method, {})->info().method, method);
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"approx", "bounds", "mc", "exact"}));
+  EXPECT_FALSE(solvers::method_from_string("magic"));
+  // Only the series-parallel reduction solves the approximate model.
+  EXPECT_FALSE(solvers::info(solvers::Method::SeriesParallel).needs_exact_model);
+  EXPECT_TRUE(solvers::info(solvers::Method::Bounds).needs_exact_model);
+  EXPECT_TRUE(solvers::info(solvers::Method::MonteCarlo).needs_exact_model);
+  EXPECT_TRUE(solvers::info(solvers::Method::StateSpace).needs_exact_model);
+}
+
+// Two independent exponential tasks of mean 1 and 2 in parallel: E[max] = 1 + 2 - 1/(1 + 1/2)
+// = 7/3, computed here by hand.
+graph::TaskGraph two_exponentials() {
+  graph::TaskGraph g;
+  graph::TaskNode a, b;
+  a.label = "a";
+  a.runtime = distributions::exponential(1.0);
+  b.label = "b";
+  b.runtime = distributions::exponential(0.5);
+  g.add_node(a);
+  g.add_node(b);
+  return g;
+}
+
+TEST(Solvers, ExactModelMethodsAgreeWithTheClosedForm) {
+  const graph::TaskGraph g = two_exponentials();
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  const solvers::ScaledModels models{nullptr, mixture};
+  const double exact = 1.0 + 2.0 - 1.0 / 1.5;
+  solvers::SolverOptions options;
+  options.monte_carlo.samples = 200'000;
+  const solvers::Result state_space = solvers::make_solver(solvers::Method::StateSpace, options)->solve(models);
+  ASSERT_TRUE(state_space.solved());
+  EXPECT_NEAR(state_space.mean, exact, 1e-9);
+  const solvers::Result bounds = solvers::make_solver(solvers::Method::Bounds, options)->solve(models);
+  ASSERT_TRUE(bounds.solved());
+  EXPECT_LE(bounds.lower, exact + 1e-9);
+  EXPECT_GE(bounds.upper, exact - 1e-9);
+  const solvers::Result mc = solvers::make_solver(solvers::Method::MonteCarlo, options)->solve(models);
+  ASSERT_TRUE(mc.solved());
+  // Within 4 standard errors (the half-width is 1.96 of them).
+  EXPECT_NEAR(mc.mean, exact, 4.0 / 1.96 * (mc.upper - mc.mean));
+}
+
+TEST(Solvers, ADynamicPoolIsNotSupportedByBoundsNorTheStateSpace) {
+  graph::TaskGraph g;
+  graph::TaskNode pool;
+  pool.label = "farm";
+  pool.kind = graph::NodeKind::DynamicPool;
+  pool.runtime = distributions::exponential(1.0);
+  pool.pool_tasks = 8;
+  pool.pool_processors = 2;
+  g.add_node(pool);
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  for (solvers::Method method : {solvers::Method::Bounds, solvers::Method::StateSpace}) {
+    const solvers::Result result = solvers::make_solver(method, {})->solve({nullptr, mixture});
+    ASSERT_FALSE(result.solved()) << solvers::to_string(method);
+    EXPECT_EQ(result.unsolved->reason, solvers::Unsolved::Reason::NotSupported);
+    EXPECT_NE(result.unsolved->explanation.find("'farm' is a dynamic pool"), std::string::npos)
+        << result.unsolved->explanation;
+  }
+  // Monte Carlo simulates it. 8 tasks of rate 1 on 2 processors: 6 completions at rate 2 start
+  // the last 6 tasks (mean 6 / 2), then the last two run to the end (E max = 1 + 1 - 1/2):
+  // E = 3 + 1.5 = 4.5.
+  solvers::SolverOptions options;
+  options.monte_carlo.samples = 100'000;
+  const solvers::Result mc = solvers::make_solver(solvers::Method::MonteCarlo, options)->solve({nullptr, mixture});
+  ASSERT_TRUE(mc.solved());
+  EXPECT_NEAR(mc.mean, 4.5, 4.0 / 1.96 * (mc.upper - mc.mean));
+}
+
+TEST(Solvers, AStateSpaceBeyondItsLimitIsATypedRefusalWithTheEstimate) {
+  graph::TaskGraph g;
+  for (int k = 0; k < 6; ++k) {
+    graph::TaskNode task;
+    task.label = "t" + std::to_string(k);
+    task.runtime = distributions::erlang(4, 4.0);
+    g.add_node(task);
+  }
+  solvers::SolverOptions options;
+  options.state_space.max_states = 1000;
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  const solvers::Result result = solvers::make_solver(solvers::Method::StateSpace, options)->solve({nullptr, mixture});
+  ASSERT_FALSE(result.solved());
+  EXPECT_EQ(result.unsolved->reason, solvers::Unsolved::Reason::StateSpaceTooLarge);
+  EXPECT_EQ(result.unsolved->limit, solvers::Unsolved::Limit::States);
+  EXPECT_EQ(result.unsolved->limit_value, 1000.0);
+  // 6 independent Erlang-4 tasks: every task is done or in one of its 4 phases, 5^6 states.
+  EXPECT_FALSE(result.unsolved->size_is_lower_bound);
+  EXPECT_NEAR(result.unsolved->size, std::pow(5.0, 6), 0.5);
+  EXPECT_GT(result.unsolved->bytes, 0.0);
+}
+
+TEST(Solvers, TheSeriesParallelSolverNeedsTheApproximateModel) {
+  EXPECT_THROW(solvers::make_solver(solvers::Method::SeriesParallel, {})->solve({}), std::invalid_argument);
+  EXPECT_THROW(solvers::make_solver(solvers::Method::MonteCarlo, {})->solve({}), std::invalid_argument);
+}
+
+}  // namespace

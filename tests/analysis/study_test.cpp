@@ -1,0 +1,185 @@
+// The analysis layer: the request, the cases of a study, the sweep over (case, p, method) and
+// its typed failures, the result addressed by (case, p, method), isoefficiency.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+
+#include "analysis/isoefficiency.hpp"
+#include "analysis/loss.hpp"
+#include "analysis/request.hpp"
+#include "analysis/study.hpp"
+#include "tests/support/program_builders.hpp"
+
+namespace {
+
+using namespace test_support;
+
+analysis::Case neighbor_case(double columns, double iterations) {
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(neighbor_program());
+  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
+  one.environment = neighbor_environment(columns, iterations);
+  one.label.machine = "ideal";
+  return one;
+}
+
+analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
+  analysis::Request request;
+  request.processors = std::move(processors);
+  request.methods = std::move(methods);
+  return request;
+}
+
+TEST(Request, DefaultsAreValidAndMistakesAreNamed) {
+  std::string why;
+  EXPECT_TRUE(analysis::Request{}.IsValid(&why)) << why;
+  EXPECT_EQ(analysis::Request{}.processors.size(), static_cast<std::size_t>(analysis::kDefaultPmax));
+  const std::vector<std::pair<analysis::Request, std::string>> bad = {
+      {request_for({}, {solvers::Method::SeriesParallel}), "no processor count"},
+      {request_for({4, 2}, {solvers::Method::SeriesParallel}), "ascending"},
+      {request_for({0}, {solvers::Method::SeriesParallel}), "outside"},
+      {request_for({1}, {}), "no method"},
+      {request_for({1}, {solvers::Method::Bounds, solvers::Method::Bounds}), "given twice"},
+  };
+  for (const auto& [request, message] : bad) {
+    EXPECT_FALSE(request.IsValid(&why)) << message;
+    EXPECT_NE(why.find(message), std::string::npos) << why;
+  }
+}
+
+TEST(Study, RowsAreAddressedByCaseProcessorsAndMethod) {
+  const std::vector<analysis::Case> cases{neighbor_case(10, 2), neighbor_case(20, 2)};
+  const auto study = analysis::run_study(cases, request_for({2, 4}, {solvers::Method::SeriesParallel,
+                                                                     solvers::Method::Bounds}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_EQ(study.value->processors(), (std::vector<int>{2, 4}));
+  for (std::size_t c = 0; c < 2; ++c) {
+    for (int p : {2, 4}) {
+      for (solvers::Method method : {solvers::Method::SeriesParallel, solvers::Method::Bounds}) {
+        const analysis::Row& row = study.value->at(c, p, method);
+        EXPECT_EQ(row.case_index, c);
+        EXPECT_EQ(row.p, p);
+        EXPECT_EQ(row.result.method, method);
+        ASSERT_TRUE(row.speedup);
+        // p = 1 was solved as the base though not asked for: T(1) = columns * iterations * 8.
+        const double t1 = (c == 0 ? 10 : 20) * 2 * 8.0;
+        if (method == solvers::Method::SeriesParallel) {
+          EXPECT_NEAR(*row.speedup * row.result.mean, t1, 1e-9 * t1);
+        }
+        EXPECT_NEAR(*row.efficiency, *row.speedup / p, 1e-12);
+      }
+    }
+  }
+  // The approximate model's mean is an upper bound of the exact one (Kleinöder).
+  EXPECT_GE(study.value->at(0, 2, solvers::Method::SeriesParallel).result.upper,
+            study.value->at(0, 2, solvers::Method::Bounds).result.lower);
+  EXPECT_THROW(study.value->at(0, 3, solvers::Method::SeriesParallel), std::out_of_range);
+  EXPECT_THROW(study.value->at(0, 2, solvers::Method::MonteCarlo), std::out_of_range);
+  EXPECT_THROW(study.value->at(2, 2, solvers::Method::Bounds), std::out_of_range);
+}
+
+TEST(Study, FiguresDoNotDependOnTheThreadCount) {
+  const std::vector<analysis::Case> cases{neighbor_case(10, 2)};
+  analysis::Request request =
+      request_for({1, 2, 3, 5, 8}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 2000;
+  request.threads = 1;
+  const auto one = analysis::run_study(cases, request);
+  request.threads = 2;
+  const auto two = analysis::run_study(cases, request);
+  ASSERT_TRUE(one.ok() && two.ok());
+  for (int p : request.processors) {
+    for (solvers::Method method : request.methods) {
+      EXPECT_EQ(one.value->at(0, p, method).result.mean, two.value->at(0, p, method).result.mean);
+      EXPECT_EQ(one.value->at(0, p, method).result.upper, two.value->at(0, p, method).result.upper);
+    }
+  }
+}
+
+TEST(Study, AnExactModelBeyondTheTaskLimitIsATypedOutcome) {
+  analysis::Request request = request_for({1, 2}, {solvers::Method::SeriesParallel, solvers::Method::Bounds});
+  request.max_exact_tasks = 5;
+  const auto study = analysis::run_study({neighbor_case(10, 2)}, request);
+  ASSERT_TRUE(study.ok());
+  EXPECT_TRUE(study.value->at(0, 2, solvers::Method::SeriesParallel).result.solved());
+  const solvers::Result& bounds = study.value->at(0, 2, solvers::Method::Bounds).result;
+  ASSERT_FALSE(bounds.solved());
+  EXPECT_EQ(bounds.unsolved->reason, solvers::Unsolved::Reason::ExactModelTooLarge);
+  EXPECT_EQ(bounds.unsolved->limit_value, 5.0);
+  EXPECT_GE(bounds.unsolved->size, 20.0);  // 10 columns x 2 iterations
+  EXPECT_FALSE(study.value->at(0, 2, solvers::Method::Bounds).speedup);
+}
+
+TEST(Study, AValueInvalidOnceBoundIsAFailureNotAnException) {
+  // A repetition count of 2.5 is no count of iterations.
+  const auto study = analysis::run_study({neighbor_case(10, 2.5)},
+                                         request_for({1, 2}, {solvers::Method::SeriesParallel}));
+  ASSERT_FALSE(study.ok());
+  EXPECT_EQ(study.failure->kind, analysis::Failure::Kind::InvalidValue);
+  EXPECT_FALSE(study.failure->message.empty());
+}
+
+analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
+  return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
+          std::move(values)};
+}
+
+TEST(Cases, SweepsAndLossMakeEveryCaseInReportOrder) {
+  models::Program program = neighbor_program();
+  program.variables = {{"columns", models::Expr::constant(10), {}}, {"iterations", models::Expr::constant(2), {}}};
+  program.pattern = sequence({repeat(phase_ref("w"), models::Expr::identifier("iterations")), sync_point()});
+  const std::vector<analysis::SweepVariable> sweeps{{"columns", {10, 20}}};
+  const auto cases = analysis::make_cases({machine_input(program, {})}, sweeps, true);
+  ASSERT_TRUE(cases.ok());
+  // Per swept value: the whole program, the phase w alone, the barriers alone.
+  ASSERT_EQ(cases.value->size(), 6u);
+  const std::vector<std::string> phases{"", "w", analysis::kBarriersOnly, "", "w", analysis::kBarriersOnly};
+  for (std::size_t k = 0; k < 6; ++k) {
+    EXPECT_EQ((*cases.value)[k].label.phase, phases[k]);
+    EXPECT_EQ((*cases.value)[k].label.swept.front().second, k < 3 ? 10 : 20);
+    EXPECT_EQ((*cases.value)[k].environment.values.at("columns"), k < 3 ? 10 : 20);
+  }
+}
+
+TEST(Cases, AVariableWithoutValueIsATypedBindingFailure) {
+  models::Program program = neighbor_program();
+  program.variables = {{"columns", std::nullopt, {}}, {"iterations", models::Expr::constant(2), {}}};
+  const auto cases = analysis::make_cases({machine_input(program, {})}, {}, false);
+  ASSERT_FALSE(cases.ok());
+  EXPECT_EQ(cases.failure->kind, analysis::Failure::Kind::Binding);
+  EXPECT_EQ(cases.failure->binding->code, models::BindError::Code::NoValue);
+  EXPECT_EQ(cases.failure->binding->variable, "columns");
+
+  analysis::IsoefficiencyOptions iso;
+  iso.variable = "iterations";
+  const auto points = analysis::run_isoefficiency({machine_input(program, {})}, {2}, iso, 0);
+  ASSERT_FALSE(points.ok());
+  EXPECT_EQ(points.failure->binding->variable, "columns");
+}
+
+TEST(Isoefficiency, TheSizeFoundHoldsTheTargetAndItsPredecessorDoesNot) {
+  models::Program program = neighbor_program();
+  program.variables = {{"columns", models::Expr::constant(10), {}}, {"iterations", models::Expr::constant(2), {}}};
+  analysis::IsoefficiencyOptions iso;
+  iso.variable = "columns";
+  iso.target = 0.8;
+  const auto points = analysis::run_isoefficiency({machine_input(program, {})}, {2, 4}, iso, 0);
+  ASSERT_TRUE(points.ok());
+  for (const analysis::IsoefficiencyPoint& point : *points.value) {
+    ASSERT_TRUE(point.size) << point.p;
+    EXPECT_GE(point.efficiency, 0.8);
+    const auto efficiency_at = [&](double columns) {
+      return analysis::approximate_efficiency(program, models::ideal_machine(), neighbor_environment(columns, 2),
+                                              point.p, iso.series_parallel)
+          .first;
+    };
+    EXPECT_NEAR(efficiency_at(*point.size), point.efficiency, 1e-12);
+    if (*point.size > 1) {
+      EXPECT_LT(efficiency_at(*point.size - 1), 0.8);
+    }
+  }
+}
+
+}  // namespace
