@@ -3,22 +3,21 @@
 # no others, so an include that goes up a layer (or to a library it does not link) fails to
 # compile: the build itself keeps the data flowing one way. Each folder gets a directory
 # build/include/FOLDER holding one link, FOLDER -> the source folder.
-function(pdl_scale_public_headers target folder)
-  set(root ${PROJECT_BINARY_DIR}/include/${folder})
-  if(NOT EXISTS ${root}/${folder})
-    file(MAKE_DIRECTORY ${root})
-    file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${folder} ${root}/${folder} SYMBOLIC)
-  endif()
-  target_include_directories(${target} PUBLIC ${root})
-endfunction()
-
 # pdl_scale_private_headers(TARGET FOLDER): TARGET (a test or benchmark program) may include
 # FOLDER's headers, e.g. the shared test builders of tests/support.
-function(pdl_scale_private_headers target folder)
+function(pdl_scale_headers target folder scope)
   set(root ${PROJECT_BINARY_DIR}/include/${folder})
   if(NOT EXISTS ${root}/${folder})
     file(MAKE_DIRECTORY ${root})
     file(CREATE_LINK ${PROJECT_SOURCE_DIR}/${folder} ${root}/${folder} SYMBOLIC)
   endif()
-  target_include_directories(${target} PRIVATE ${root})
+  target_include_directories(${target} ${scope} ${root})
+endfunction()
+
+function(pdl_scale_public_headers target folder)
+  pdl_scale_headers(${target} ${folder} PUBLIC)
+endfunction()
+
+function(pdl_scale_private_headers target folder)
+  pdl_scale_headers(${target} ${folder} PRIVATE)
 endfunction()

@@ -106,14 +106,17 @@ Piece ApproximateBuilder::open_phase(const models::WorkPhase& phase, Work work) 
   return piece;
 }
 
-Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase, const distributions::Distribution& task,
-                                     std::size_t one, std::int64_t units,
-                                     const std::function<double(std::int64_t)>& bytes) {
+Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
+                                     const std::function<double(std::int64_t, double)>& bytes) {
+  const distributions::Distribution task = runtime(*phase.runtime);
+  const std::size_t one = leaf(phase.name + " task", graph::NodeKind::Task, task);
+  const std::int64_t units = count(*phase.units, phase.location, "number of tasks");
+  const double volume = value(phase.volume, phase.location, "communication volume");
   std::map<std::int64_t, std::size_t> made;
   Work work = spread(units, [&](std::int64_t c) {
     auto found = made.find(c);
     if (found != made.end()) return found->second;
-    const double message = c == 0 ? 0.0 : bytes(c);
+    const double message = c == 0 ? 0.0 : bytes(c, volume);
     return made.emplace(c, series({power(one, c), communication(message, phase.location)})).first->second;
   });
   const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);

@@ -117,11 +117,10 @@ class ApproximateBuilder {
   Piece synchronised(std::size_t middle) const;
   // The phase's per-processor work, open at both ends.
   Piece open_phase(const models::WorkPhase& phase, Work work);
-  // One task (`one`, of runtime `task`) per unit spread over the processors, each processor
-  // its c tasks then one message of bytes(c) (none without tasks), then the contention
-  // delay; open.
-  Piece unit_phase(const models::WorkPhase& phase, const distributions::Distribution& task, std::size_t one,
-                   std::int64_t units, const std::function<double(std::int64_t)>& bytes);
+  // One task (of the phase's runtime) per unit of its problem size spread over the
+  // processors, each processor its c tasks then one message of bytes(c, volume) (none without
+  // tasks), where volume is the phase's communication volume, then the contention delay; open.
+  Piece unit_phase(const models::WorkPhase& phase, const std::function<double(std::int64_t, double)>& bytes);
 
  private:
   std::size_t overhead(double seconds, graph::NodeKind kind, const std::string& label);

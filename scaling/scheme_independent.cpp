@@ -61,13 +61,8 @@ void exact_independent(ExactBuilder& builder, const models::WorkPhase& phase) {
 }
 
 Piece approximate_independent(ApproximateBuilder& builder, const models::WorkPhase& phase) {
-  const distributions::Distribution task = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
-  const std::int64_t units = builder.count(*phase.units, phase.location, "number of tasks");
-  const double volume = builder.value(phase.volume, phase.location, "communication volume");
   // Each processor sends its c tasks' results.
-  return builder.unit_phase(phase, task, one, units,
-                            [volume](std::int64_t c) { return volume * static_cast<double>(c); });
+  return builder.unit_phase(phase, [](std::int64_t c, double volume) { return volume * static_cast<double>(c); });
 }
 
 }  // namespace scaling::detail

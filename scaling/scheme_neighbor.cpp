@@ -26,12 +26,8 @@ void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {
 }
 
 Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase& phase) {
-  const distributions::Distribution task = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
-  const std::int64_t units = builder.count(*phase.units, phase.location, "number of tasks");
-  const double volume = builder.value(phase.volume, phase.location, "communication volume");
   // Each processor with columns exchanges one boundary.
-  return builder.unit_phase(phase, task, one, units, [volume](std::int64_t) { return volume; });
+  return builder.unit_phase(phase, [](std::int64_t, double volume) { return volume; });
 }
 
 }  // namespace scaling::detail
