@@ -13,7 +13,7 @@
 namespace models {
 
 // Why a variable could not be bound: typed, so that the caller words it in its own vocabulary
-// (the command names its --set option).
+// (the command names its own option).
 struct BindError {
   enum class Code {
     UnknownVariable,  // a value was given for a name the program does not declare

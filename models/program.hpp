@@ -191,7 +191,7 @@ const char* to_string(Concatenation concatenation);
 
 struct Variable {
   std::string name;
-  std::optional<Expr> default_value;  // empty: must be bound with --set
+  std::optional<Expr> default_value;  // empty: a value must be given when binding
   SourceLocation location;
 };
 

@@ -18,7 +18,7 @@ struct CheckOptions {
   // The machine whose RTFactor and SIZEOF table constant parameters are checked with.
   // nullptr: models::ideal_machine().
   const models::Machine* machine = nullptr;
-  // Variable values given with --set; they replace defaults when parameters are checked.
+  // Variable values given by the caller; they replace defaults when parameters are checked.
   std::map<std::string, double> sets;
   // Read the files of NUMERICAL('file') (with $ARCH replaced by the machine's name, relative to
   // the directory of the program's file) into the model, reporting their errors. Off: only the

@@ -24,7 +24,7 @@ namespace pdl::detail {
 enum class Requirement { NonNegative, Positive, PositiveInteger, NonNegativeInteger, Probability };
 
 // What every part of the program check needs: where problems go, the machine, and the values
-// constant quantities are checked with (RTFactor, SIZEOF, --set, the variables' defaults).
+// constant quantities are checked with (RTFactor, SIZEOF, the given values, the variables' defaults).
 class ProgramContext {
  public:
   ProgramContext(const Source& source, std::vector<Diagnostic>& out, const CheckOptions& options);
