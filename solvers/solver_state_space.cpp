@@ -1,18 +1,53 @@
 // State-space analysis of the exact model as a Solver: refuses (typed) a model with a dynamic
 // pool or one estimated beyond its budget, with the estimate.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "distributions/queries.hpp"
 #include "solvers/solver_methods.hpp"
 
 namespace solvers::methods {
 
 namespace {
 
+// The makespan of a graph whose every runtime is a point mass: its longest path, exactly; or
+// nothing when some runtime is random.
+std::optional<double> deterministic_makespan(const graph::TaskGraph& g) {
+  std::vector<double> finish(g.node_count(), 0.0);
+  double makespan = 0.0;
+  for (graph::NodeId v : graph::topological_order(g)) {
+    const auto law = distributions::closed_form(g.node(v).runtime);
+    if (!law || law->kind != distributions::ClosedFormParameters::Kind::Deterministic) return std::nullopt;
+    double start = 0.0;
+    for (graph::NodeId u : g.predecessors(v)) start = std::max(start, finish[u]);
+    finish[v] = start + law->value;
+    makespan = std::max(makespan, finish[v]);
+  }
+  return makespan;
+}
+
+// The mixture's mean when every scenario is deterministic; exact.
+std::optional<Result> deterministic_result(std::span<const WeightedGraph> scenarios) {
+  Result result;
+  result.method = Method::StateSpace;
+  for (const WeightedGraph& scenario : scenarios) {
+    const auto makespan = deterministic_makespan(*scenario.graph);
+    if (!makespan) return std::nullopt;
+    result.mean += scenario.probability * *makespan;
+    result.statistics.represented_tasks += static_cast<std::int64_t>(scenario.graph->node_count());
+  }
+  result.lower = result.upper = result.mean;
+  result.detail = "exact: every runtime is deterministic, the makespan is the longest path";
+  return result;
+}
+
 class StateSpaceSolver final : public Solver {
  public:
   explicit StateSpaceSolver(StateSpaceOptions options) : options_(std::move(options)) {
     options_.threads = 0;  // within the caller's arena
+    options_.fit_non_phase_type = false;  // "exact" is exact: a fitted model is refused
   }
   const SolverInfo& info() const override { return state_space_info(); }
   Result solve(const ScaledModels& models) const override {
@@ -21,6 +56,8 @@ class StateSpaceSolver final : public Solver {
       return not_supported(Method::StateSpace, "state space: node '" + *pool +
                                                    "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
     }
+    // Point masses are not of phase type, but a deterministic graph needs no state space.
+    if (auto deterministic = deterministic_result(models.exact)) return *deterministic;
     try {
       return solve_state_space(models.exact, options_);
     } catch (const StateSpaceTooLarge& too_large) {
@@ -60,7 +97,8 @@ const SolverInfo& state_space_info() {
       .interval = IntervalKind::ExactOrProven,
       .needs_exact_model = true,
       .speedup_as_interval = false,
-      .description = "state-space analysis of the exact model, where it fits",
+      .description = "the exact model's mean, exact: state-space analysis where every task is of phase type "
+                     "and the state space fits, the longest path where every task is deterministic",
   };
   return info;
 }

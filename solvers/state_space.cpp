@@ -94,6 +94,15 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
   const auto start = std::chrono::steady_clock::now();
   const CompiledGraph m = state_space_detail::compile(graph, options.fit_cv2_tolerance);
+  if (m.fitted_tasks > 0 && !options.fit_non_phase_type) {
+    Result refused;
+    refused.method = Method::StateSpace;
+    Unsolved& refusal = refused.unsolved.emplace();
+    refusal.reason = Unsolved::Reason::NotSupported;
+    refusal.explanation = "state space: not every task is of phase type (" + m.fit_detail +
+                      "); it would give the mean of that fitted model, not of this one";
+    return refused;
+  }
   // A first guess of the uniformisation width (the second pass checks again with the real one).
   const std::size_t guessed_width =
       options.keep_distribution ? jumps_for(m.largest_total_rate, 3.0 * m.critical_path_of_means) : 0;
@@ -180,6 +189,7 @@ Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSp
   bool exact = true;
   for (const WeightedGraph& s : scenarios) {
     const Result r = solve_state_space(*s.graph, options);
+    if (!r.solved()) return r;
     out.mean += s.probability * r.mean;
     out.lower += s.probability * r.lower;
     out.upper = r.upper == std::numeric_limits<double>::infinity() || out.upper == std::numeric_limits<double>::infinity()

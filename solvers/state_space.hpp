@@ -63,6 +63,10 @@ struct StateSpaceOptions {
   // becomes Erlang(8, 8/d). Smaller values fit closer and multiply the states (a running
   // fitted task has K phases). In (0, 1].
   double fit_cv2_tolerance = 0.125;
+  // When false, a graph with a task that would be fitted is not solved: the Result's
+  // `unsolved` (NotSupported) names the tasks instead. The method the command calls "exact"
+  // sets it false, so that it never shows the mean of a fitted model as exact.
+  bool fit_non_phase_type = true;
 
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
   bool IsValid(std::string* why) const;

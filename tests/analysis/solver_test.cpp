@@ -118,6 +118,58 @@ TEST(Solvers, AStateSpaceBeyondItsLimitIsATypedRefusalWithTheEstimate) {
   EXPECT_GT(result.unsolved->bytes, 0.0);
 }
 
+// Issue 11, "exact" means exact. Before: 8 tasks of DETERMINISTIC(5) on 4 processors printed
+// exact 12.668 (the mean of Erlang-8 fits); the truth is 2 tasks x 5 per processor = 10.
+TEST(ExactMeansExact, DeterministicTasksGiveTheLongestPath) {
+  graph::TaskGraph g;
+  for (int processor = 0; processor < 4; ++processor) {
+    graph::NodeId previous = 0;
+    for (int k = 0; k < 2; ++k) {
+      graph::TaskNode task;
+      task.label = "t" + std::to_string(processor) + "." + std::to_string(k);
+      task.runtime = distributions::deterministic(5.0);
+      task.processor = processor;
+      const graph::NodeId id = g.add_node(task);
+      if (k > 0) g.add_arc(previous, id);
+      previous = id;
+    }
+  }
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  const solvers::Result exact = solvers::make_solver(solvers::Method::StateSpace, {})->solve({nullptr, mixture});
+  ASSERT_TRUE(exact.solved());
+  EXPECT_EQ(exact.mean, 10.0);
+  EXPECT_EQ(exact.lower, 10.0);
+  EXPECT_EQ(exact.upper, 10.0);
+}
+
+// Before: tasks the state space could only fit (a uniform runtime; an Erlang of 10^5 phases,
+// beyond the phases it keeps exactly) gave the fitted model's mean in the exact column
+// (ERLANG(100000, 1) tasks: 253,366 against bounds [200,460, 200,461]). Now they are refused,
+// with the tasks named.
+TEST(ExactMeansExact, TasksThatAreNotPhaseTypeAreRefusedNotFitted) {
+  for (const distributions::Distribution& runtime :
+       {distributions::uniform(1.0, 3.0), distributions::erlang(100'000, 1.0)}) {
+    graph::TaskGraph g;
+    graph::TaskNode a, b;
+    a.label = "odd";
+    a.runtime = runtime;
+    b.label = "plain";
+    b.runtime = distributions::exponential(1.0);
+    g.add_node(a);
+    g.add_node(b);
+    const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+    const solvers::Result exact = solvers::make_solver(solvers::Method::StateSpace, {})->solve({nullptr, mixture});
+    ASSERT_FALSE(exact.solved()) << exact.mean;
+    EXPECT_EQ(exact.unsolved->reason, solvers::Unsolved::Reason::NotSupported);
+    EXPECT_NE(exact.unsolved->explanation.find("not every task is of phase type"), std::string::npos)
+        << exact.unsolved->explanation;
+    EXPECT_NE(exact.unsolved->explanation.find("'odd'"), std::string::npos) << exact.unsolved->explanation;
+    // The library still solves the fitted model for a caller who asks for it.
+    solvers::StateSpaceOptions fitted;
+    EXPECT_TRUE(solvers::solve_state_space(mixture, fitted).solved());
+  }
+}
+
 TEST(Solvers, TheSeriesParallelSolverNeedsTheApproximateModel) {
   EXPECT_THROW(solvers::make_solver(solvers::Method::SeriesParallel, {})->solve({}), std::invalid_argument);
   EXPECT_THROW(solvers::make_solver(solvers::Method::MonteCarlo, {})->solve({}), std::invalid_argument);
