@@ -6,6 +6,7 @@
 
 #include "analysis/loss.hpp"
 #include "analysis/parallel.hpp"
+#include "analysis/sequential_time.hpp"
 #include "models/bind.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
@@ -141,7 +142,8 @@ std::vector<solvers::Result> solve_case(const Case& one, int p, const Request& r
   return results;
 }
 
-// Speedups and efficiency of a row against the same method's figure for p = 1.
+// Speedups and efficiency of a row against T(1): the exact one-processor time where it is
+// known, else the same method's figure for p = 1.
 void add_speedups(Row& row, const solvers::Result& base) {
   const solvers::Result& result = row.result;
   if (!base.solved() || !result.solved() || !(base.mean > 0.0) || !(result.mean > 0.0)) return;
@@ -187,6 +189,16 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   Outcome<StudyResult> outcome;
   outcome.failure = run_items(counts.size() * cases.size(), request.threads, item, machine_of);
   if (outcome.failure) return outcome;
+  // T(1) of every case, exact where it can be, for every method's speedups.
+  std::vector<std::optional<solvers::Result>> bases(cases.size());
+  outcome.failure = run_items(
+      cases.size(), request.threads,
+      [&](std::size_t c) -> std::optional<Failure> {
+        bases[c] = exact_one_processor_time(cases[c], request);
+        return std::nullopt;
+      },
+      [&](std::size_t c) { return cases[c].label.machine_index; });
+  if (outcome.failure) return outcome;
 
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
@@ -198,7 +210,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
         row.case_index = c;
         row.p = counts[i];
         row.result = results[(i * cases.size() + c) * methods + j];
-        add_speedups(row, results[c * methods + j]);
+        add_speedups(row, bases[c] ? *bases[c] : results[c * methods + j]);
         rows.push_back(std::move(row));
       }
     }

@@ -121,6 +121,51 @@ TEST(Study, AValueInvalidOnceBoundIsAFailureNotAnException) {
   EXPECT_FALSE(study.failure->message.empty());
 }
 
+// Issue 11, T(1) exact where it can be. Before, each method's speedups divided by its own
+// figure for p = 1, so Monte Carlo's came with sampling noise (neighbor.pdl with 1000 columns and
+// 100 iterations: T(1) = 800006 ± 40 for a chain whose mean is exactly 800000). Now every
+// method divides by the exact model's one-processor mean: here 10 columns x 2 iterations x 8.
+TEST(Speedup, TheBaseIsTheExactOneProcessorMeanWhateverTheMethod) {
+  analysis::Request request = request_for({1, 2}, {solvers::Method::MonteCarlo, solvers::Method::Bounds});
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 500;
+  const auto study = analysis::run_study({neighbor_case(10, 2)}, request);
+  ASSERT_TRUE(study.ok());
+  const double t1 = 10 * 2 * 8.0;
+  for (int p : {1, 2}) {
+    const analysis::Row& mc = study.value->at(0, p, solvers::Method::MonteCarlo);
+    EXPECT_DOUBLE_EQ(*mc.speedup, t1 / mc.result.mean) << p;
+    EXPECT_DOUBLE_EQ(*mc.speedup_lower, t1 / mc.result.upper) << p;
+    const analysis::Row& bounds = study.value->at(0, p, solvers::Method::Bounds);
+    EXPECT_DOUBLE_EQ(*bounds.speedup_upper, t1 / bounds.result.lower) << p;
+  }
+  // The sampled T(1) is not the base: its speedup is not 1.
+  EXPECT_NE(*study.value->at(0, 1, solvers::Method::MonteCarlo).speedup, 1.0);
+}
+
+// A dynamically scheduled pool is no chain: each method keeps its own T(1).
+TEST(Speedup, WithoutAnExactBaseEachMethodUsesItsOwnOneProcessorFigure) {
+  models::Program program;
+  program.name = "farm";
+  models::WorkPhase farm = unit_phase("farm", models::Scheme::Independent, exponential(1), models::Expr::constant(16));
+  farm.scheduling = models::Scheduling::Dynamic;
+  program.phases.emplace("farm", farm);
+  program.pattern = phase_ref("farm");
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(program);
+  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
+  one.environment = environment({});
+  analysis::Request request = request_for({1, 2}, {solvers::Method::MonteCarlo});
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 500;
+  const auto study = analysis::run_study({one}, request);
+  ASSERT_TRUE(study.ok());
+  const solvers::Result& t1 = study.value->at(0, 1, solvers::Method::MonteCarlo).result;
+  const analysis::Row& two = study.value->at(0, 2, solvers::Method::MonteCarlo);
+  EXPECT_DOUBLE_EQ(*two.speedup, t1.mean / two.result.mean);
+  EXPECT_EQ(*study.value->at(0, 1, solvers::Method::MonteCarlo).speedup, 1.0);
+}
+
 analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
   return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
           std::move(values)};
