@@ -2,7 +2,8 @@
 // Exact: task i on its processor (BLOCK or CYCLIC), each processor its tasks in index order,
 // then one message with its tasks' results; DYNAMIC is one pool node of all the tasks that
 // Monte Carlo simulates. Approximate: each processor's share of the tasks in series (a
-// convolution power) then one message, the processors left open for the next phase.
+// convolution power) then one message, the processors left open for the next phase; DYNAMIC
+// is Graham's bound on the list schedule of the pool, between synchronised processors.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -60,7 +61,38 @@ void exact_independent(ExactBuilder& builder, const models::WorkPhase& phase) {
   builder.unit_instance(phase, instance);
 }
 
+namespace {
+
+// DYNAMIC: q = min(p, n) processors take n tasks from a shared queue, a greedy list schedule.
+// On every sample path its makespan is at most sum / q + (1 - 1/q) max (Graham 1969: when the
+// last task starts, every processor has been busy until then, so it starts by (sum - last) / q),
+// so the mean of that bound is an upper bound of the pool's mean. It is charged with every
+// processor synchronised before and after, then the busiest processor's results (ceil(n/p)
+// tasks' worth) and the contention delay, as in the exact model.
+Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const distributions::Distribution task = builder.runtime(*phase.runtime);
+  const std::int64_t n = builder.count(*phase.units, phase.location, "number of tasks");
+  const double volume = builder.value(phase.volume, phase.location, "communication volume");
+  if (n == 0) return {};
+  const std::int64_t p = builder.processors();
+  const std::int64_t q = std::min(p, n);
+  const double share = 1.0 / static_cast<double>(q);
+  const std::size_t work = builder.leaf(phase.name + " pool work / " + std::to_string(q), graph::NodeKind::Task,
+                                        distributions::scale(distributions::series_power(task, n), share));
+  const std::size_t last = q == 1 ? kZero
+                                  : builder.leaf(phase.name + " pool last task", graph::NodeKind::Task,
+                                                 distributions::scale(distributions::parallel_power(task, n), 1.0 - share));
+  const std::size_t results = builder.communication(volume * static_cast<double>((n + p - 1) / p), phase.location);
+  const std::size_t delay = builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location);
+  Piece piece = builder.synchronised(builder.series({work, last, results, delay}));
+  piece.first_phase = piece.last_phase = phase.name;
+  return piece;
+}
+
+}  // namespace
+
 Piece approximate_independent(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  if (phase.scheduling == models::Scheduling::Dynamic) return approximate_pool(builder, phase);
   // Each processor sends its c tasks' results.
   return builder.unit_phase(phase, [](std::int64_t c, double volume) { return volume * static_cast<double>(c); });
 }

@@ -166,6 +166,40 @@ TEST(Speedup, WithoutAnExactBaseEachMethodUsesItsOwnOneProcessorFigure) {
   EXPECT_EQ(*study.value->at(0, 1, solvers::Method::MonteCarlo).speedup, 1.0);
 }
 
+// Issue 11, DYNAMIC is not BLOCK. Before, the approximate model of a dynamically scheduled
+// task farm was that of BLOCK scheduling, unflagged. Now it is Graham's bound on the list
+// schedule, sum / p + (1 - 1/p) max, an upper bound of the exact model's mean on every path: for
+// 16 exponential tasks of mean 2 on 4 processors, 16 * 2 / 4 + (3/4) * 2 * H_16 = 13.0711.
+TEST(Dynamic, TheApproximateModelIsGrahamsBoundOnTheListSchedule) {
+  models::Program program;
+  program.name = "farm";
+  models::WorkPhase farm = unit_phase("farm", models::Scheme::Independent, exponential(2), models::Expr::constant(16));
+  farm.scheduling = models::Scheduling::Dynamic;
+  program.phases.emplace("farm", farm);
+  program.pattern = phase_ref("farm");
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(program);
+  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
+  one.environment = environment({});
+  analysis::Request request = request_for({1, 4}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 20'000;
+  const auto study = analysis::run_study({one}, request);
+  ASSERT_TRUE(study.ok());
+  double harmonic = 0.0;
+  for (int k = 1; k <= 16; ++k) harmonic += 1.0 / k;
+  const double graham = 16 * 2.0 / 4 + 0.75 * 2.0 * harmonic;
+  const solvers::Result& approx = study.value->at(0, 4, solvers::Method::SeriesParallel).result;
+  EXPECT_LE(approx.lower, graham + 1e-9);
+  EXPECT_GE(approx.upper, graham - 1e-9);
+  EXPECT_NEAR(approx.mean, graham, 1e-3);
+  // One processor: the 16 tasks in series, exactly 32.
+  EXPECT_NEAR(study.value->at(0, 1, solvers::Method::SeriesParallel).result.mean, 32.0, 1e-9);
+  // The exact model's mean (Monte Carlo, 4 standard errors) lies below the bound.
+  const solvers::Result& mc = study.value->at(0, 4, solvers::Method::MonteCarlo).result;
+  EXPECT_LE(mc.mean - 4.0 / 1.96 * (mc.upper - mc.mean), approx.upper);
+}
+
 analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
   return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
           std::move(values)};
