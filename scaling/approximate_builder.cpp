@@ -74,6 +74,18 @@ std::size_t ApproximateBuilder::close(const Work& work) {
   return tree_.parallel(std::move(groups));
 }
 
+std::size_t ApproximateBuilder::list_schedule_bound(const std::string& label, const distributions::Distribution& task,
+                                                    std::int64_t n) {
+  if (n == 0) return kZero;
+  const std::int64_t q = std::min(p_, n);
+  const double share = 1.0 / static_cast<double>(q);
+  const std::size_t work = leaf(label + " pool work / " + std::to_string(q), graph::NodeKind::Task,
+                                distributions::scale(distributions::series_power(task, n), share));
+  if (q == 1) return work;
+  return series({work, leaf(label + " pool last task", graph::NodeKind::Task,
+                            distributions::scale(distributions::parallel_power(task, n), 1.0 - share))});
+}
+
 std::size_t ApproximateBuilder::level(std::size_t one, std::int64_t tasks, double bytes,
                                       const models::SourceLocation& where) {
   const std::size_t comm = communication(bytes, where);

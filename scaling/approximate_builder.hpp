@@ -107,6 +107,11 @@ class ApproximateBuilder {
   Work repeated(const Work& work, std::int64_t n);
   // All processors finished: the maximum over groups of processors with the same work.
   std::size_t close(const Work& work);
+  // Graham's bound on the greedy list schedule of n tasks of runtime `task` on q = min(p, n)
+  // processors: the sum of the runtimes / q, then (q > 1) the largest runtime x (1 - 1/q); an
+  // upper bound of the schedule's makespan on every sample path (docs/methods.md, "Dynamic
+  // scheduling"). kZero for no task.
+  std::size_t list_schedule_bound(const std::string& label, const distributions::Distribution& task, std::int64_t n);
   // The n tasks of one level of a dependence structure, spread over the processors and
   // synchronised at the end.
   std::size_t level(std::size_t one, std::int64_t tasks, double bytes, const models::SourceLocation& where);

@@ -79,17 +79,43 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
   builder.leave_closed(phase, 0.0);
 }
 
+namespace {
+
+// One job's tasks on the processors as the exact model places them (the first tasks mod p
+// processors one task more), each processor its c tasks, then its results, c·V bytes, to the
+// drain on processor 0 (processor 0's own need no message); joined by their maximum. DYNAMIC:
+// Graham's bound on the pool's list schedule; the exact model's pool sends no results either.
+std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, std::size_t one,
+                 const distributions::Distribution& task, std::int64_t tasks, double bytes) {
+  if (phase.scheduling == models::Scheduling::Dynamic) return builder.list_schedule_bound(phase.name, task, tasks);
+  const std::int64_t p = builder.processors();
+  const std::int64_t q = tasks / p;
+  const std::int64_t r = tasks % p;
+  const auto on = [&](std::int64_t c, bool local) {
+    if (c == 0) return kZero;
+    return builder.series({builder.power(one, c),
+                           local ? kZero : builder.communication(bytes * static_cast<double>(c), phase.location)});
+  };
+  Work work{{0, 1, on(r > 0 ? q + 1 : q, true)}};
+  if (r > 1) work.push_back({1, r, on(q + 1, false)});
+  if (std::max<std::int64_t>(r, 1) < p) work.push_back({std::max<std::int64_t>(r, 1), p, on(q, false)});
+  return builder.close(work);
+}
+
+}  // namespace
+
 // Job after job, each forking its tasks over the processors and joined by the drain; a job
 // lasts at least one interarrival time.
 Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
   const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
   if (jobs == 0) return {};
-  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, builder.runtime(*phase.runtime));
+  const distributions::Distribution task = builder.runtime(*phase.runtime);
+  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
-  std::size_t job = builder.level(one, tasks, bytes, phase.location);
+  std::size_t job = fork(builder, phase, one, task, tasks, bytes);
   if (!ApproximateBuilder::takes_no_time(arrival_time)) {
     const std::size_t arrival = builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
     job = job == kZero ? arrival : builder.tree().parallel({job, arrival});

@@ -75,16 +75,10 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   const double volume = builder.value(phase.volume, phase.location, "communication volume");
   if (n == 0) return {};
   const std::int64_t p = builder.processors();
-  const std::int64_t q = std::min(p, n);
-  const double share = 1.0 / static_cast<double>(q);
-  const std::size_t work = builder.leaf(phase.name + " pool work / " + std::to_string(q), graph::NodeKind::Task,
-                                        distributions::scale(distributions::series_power(task, n), share));
-  const std::size_t last = q == 1 ? kZero
-                                  : builder.leaf(phase.name + " pool last task", graph::NodeKind::Task,
-                                                 distributions::scale(distributions::parallel_power(task, n), 1.0 - share));
+  const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
   const std::size_t results = builder.communication(volume * static_cast<double>((n + p - 1) / p), phase.location);
   const std::size_t delay = builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location);
-  Piece piece = builder.synchronised(builder.series({work, last, results, delay}));
+  Piece piece = builder.synchronised(builder.series({bound, results, delay}));
   piece.first_phase = piece.last_phase = phase.name;
   return piece;
 }
