@@ -105,7 +105,7 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
 }  // namespace
 
 // Job after job, each forking its tasks over the processors and joined by the drain; a job
-// lasts at least one interarrival time.
+// followed by another lasts at least one interarrival time.
 Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
   const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
@@ -116,14 +116,17 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
   std::size_t job = fork(builder, phase, one, task, tasks, bytes);
-  if (!ApproximateBuilder::takes_no_time(arrival_time)) {
-    const std::size_t arrival = builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
-    job = job == kZero ? arrival : builder.tree().parallel({job, arrival});
-  }
   if (!ApproximateBuilder::takes_no_time(join_time)) {
     job = builder.series({job, builder.leaf(phase.name + " join", graph::NodeKind::Task, join_time)});
   }
-  Piece piece = builder.synchronised(builder.power(job, jobs));
+  // Job j + 1 is released one interarrival time after job j starts: every job but the last
+  // lasts at least that long (J - 1 waits for J jobs, as in the exact model).
+  std::size_t waiting_job = job;
+  if (!ApproximateBuilder::takes_no_time(arrival_time)) {
+    const std::size_t arrival = builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
+    waiting_job = job == kZero ? arrival : builder.tree().parallel({job, arrival});
+  }
+  Piece piece = builder.synchronised(builder.series({builder.power(waiting_job, jobs - 1), job}));
   piece.first_phase = piece.last_phase = phase.name;
   return piece;
 }

@@ -64,8 +64,9 @@ class Wavefronts {
       : builder_(builder), jobs_(jobs), stages_(stages), p_(builder.processors()), one_(one), arrival_(arrival),
         comm_(comm), q_(stages / p_), r_(stages % p_) {}
 
-  // Step d: the tasks (j, s) with j + s = d, the maximum over processors; while jobs still
-  // arrive (d < J) at least one interarrival time.
+  // Step d: the tasks (j, s) with j + s = d, the maximum over processors; while a job is still
+  // to be released after it (d < J - 1) at least one interarrival time: job d + 1 is released
+  // one interarrival time after job d, so J jobs wait J - 1 times, as in the exact model.
   std::size_t step(std::int64_t d) {
     const std::int64_t lo = std::max<std::int64_t>(0, d - jobs_ + 1);
     const std::int64_t hi = std::min(d, stages_ - 1);
@@ -79,7 +80,7 @@ class Wavefronts {
       k = next;
     }
     std::size_t t = builder_.close(work);
-    if (d < jobs_ && arrival_ != kZero) {
+    if (d < jobs_ - 1 && arrival_ != kZero) {
       t = builder_.tree().parallel({t == kZero ? builder_.leaf("nothing", graph::NodeKind::Join, {}) : t, arrival_});
     }
     return t;
@@ -110,7 +111,7 @@ class Wavefronts {
 
 // Jobs x stages, stages in contiguous blocks over the processors. The wavefront of step d
 // holds the tasks (job j, stage s) with j + s = d; steps follow each other with a barrier, and
-// a step that admits a new job lasts at least one interarrival time.
+// a step after which a new job is released lasts at least one interarrival time.
 Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
   const std::int64_t stages = builder.count(*phase.stages, phase.location, "number of stages");
@@ -124,14 +125,14 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::size_t comm =
       builder.communication(builder.value(phase.volume, phase.location, "communication volume"), phase.location);
   Wavefronts wavefronts(builder, jobs, stages, one, arrival, comm);
-  // Steps with every stage busy are alike: one power for all of them.
+  // Steps with every stage busy that still wait for a release are alike: one power for all.
   const std::int64_t steps = jobs + stages - 1;
   std::size_t middle = kZero;
   std::int64_t d = 0;
   while (d < steps) {
-    const bool full = d >= stages - 1 && d <= jobs - 1;
+    const bool full = d >= stages - 1 && d <= jobs - 2;
     if (full) {
-      const std::int64_t last_full = jobs - 1;
+      const std::int64_t last_full = jobs - 2;
       middle = builder.series({middle, builder.power(wavefronts.step(d), last_full - d + 1)});
       d = last_full + 1;
     } else {
