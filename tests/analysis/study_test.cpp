@@ -230,6 +230,32 @@ TEST(ForkJoin, TheApproximateModelChargesEveryProcessorsResultsAndBoundsTheExact
   }
 }
 
+// docs/methods.md, "Processor orders": a dependence that carries 0 bytes sends no message, even
+// on a machine whose COMMUNICATION TIME costs a start-up at L = 0.
+TEST(Semantics, ZeroBytesSendNoMessage) {
+  analysis::Request request = request_for({2, 3}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 1000;
+  analysis::Case on_cluster = neighbor_case(6, 2);  // neighbor_program() has volume 0
+  on_cluster.machine = std::make_shared<const models::Machine>(cluster_machine());
+  const auto ideal = analysis::run_study({neighbor_case(6, 2)}, request);
+  const auto cluster = analysis::run_study({on_cluster}, request);
+  ASSERT_TRUE(ideal.ok() && cluster.ok());
+  for (int p : {2, 3}) {
+    for (solvers::Method method : request.methods) {
+      EXPECT_EQ(ideal.value->at(0, p, method).result.mean, cluster.value->at(0, p, method).result.mean) << p;
+    }
+  }
+  // With data, the same program pays the cluster's 0.5 + 0.01 L per message.
+  models::Program with_data = neighbor_program();
+  std::get<models::WorkPhase>(with_data.phases.at("w")).volume = models::Expr::constant(100);
+  on_cluster.program = std::make_shared<const models::Program>(with_data);
+  const auto paying = analysis::run_study({on_cluster}, request);
+  ASSERT_TRUE(paying.ok());
+  EXPECT_GT(paying.value->at(0, 2, solvers::Method::SeriesParallel).result.mean,
+            ideal.value->at(0, 2, solvers::Method::SeriesParallel).result.mean + 1.0);
+}
+
 analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
   return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
           std::move(values)};
