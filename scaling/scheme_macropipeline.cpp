@@ -72,11 +72,12 @@ class Wavefronts {
     const std::int64_t hi = std::min(d, stages_ - 1);
     Work work;
     for (std::int64_t k = 0; k < p_;) {
-      // Processors wholly inside, before or after [lo, hi] come in runs of equal counts.
+      // Processors wholly inside, before or after [lo, hi] come in runs of equal work.
       const std::int64_t c = active_stages(k, lo, hi);
+      const bool sends = sends_on(k, lo, hi);
       std::int64_t next = k + 1;
-      while (next < p_ && active_stages(next, lo, hi) == c) ++next;
-      work.push_back({k, next, per_processor(c)});
+      while (next < p_ && active_stages(next, lo, hi) == c && sends_on(next, lo, hi) == sends) ++next;
+      work.push_back({k, next, per_processor(c, sends)});
       k = next;
     }
     std::size_t t = builder_.close(work);
@@ -94,17 +95,26 @@ class Wavefronts {
     const std::int64_t b = first_stage(k), e = first_stage(k + 1);
     return std::max<std::int64_t>(0, std::min(e - 1, hi) - std::max(b, lo) + 1);
   }
-  std::size_t per_processor(std::int64_t c) {
-    auto found = made_.find(c);
+  // A message crosses processors only after the last stage of a processor's block, to the
+  // next processor's first stage (none after the pipeline's last stage): processor k sends in
+  // step d when its last stage is active then and another processor holds later stages.
+  bool sends_on(std::int64_t k, std::int64_t lo, std::int64_t hi) const {
+    const std::int64_t last = first_stage(k + 1) - 1;
+    return last >= first_stage(k) && last + 1 < stages_ && last >= lo && last <= hi;
+  }
+  std::size_t per_processor(std::int64_t c, bool sends) {
+    const std::pair<std::int64_t, bool> key{c, sends};
+    auto found = made_.find(key);
     if (found != made_.end()) return found->second;
-    return made_.emplace(c, c == 0 ? kZero : builder_.series({builder_.power(one_, c), comm_})).first->second;
+    const std::size_t work = c == 0 ? kZero : builder_.series({builder_.power(one_, c), sends ? comm_ : kZero});
+    return made_.emplace(key, work).first->second;
   }
 
   ApproximateBuilder& builder_;
   std::int64_t jobs_, stages_, p_;
   std::size_t one_, arrival_, comm_;
   std::int64_t q_, r_;
-  std::map<std::int64_t, std::size_t> made_;
+  std::map<std::pair<std::int64_t, bool>, std::size_t> made_;
 };
 
 }  // namespace

@@ -256,6 +256,34 @@ TEST(Semantics, ZeroBytesSendNoMessage) {
             ideal.value->at(0, 2, solvers::Method::SeriesParallel).result.mean + 1.0);
 }
 
+// Issue 11, MACROPIPELINE's messages. Before, the approximate model charged a message to every
+// busy processor on every wavefront step, also where no arc crosses processors. Now only the
+// last stage of a processor's block sends, to the next processor's first stage. One job of 4
+// deterministic stages of 1 on 4 processors, 100 bytes per message on the cluster (0.5 + 0.01 L
+// = 1.5): the exact makespan is 4 + 3 x 1.5 = 8.5, and the approximate model now equals it
+// (before: 4 + 4 x 1.5 = 10).
+TEST(Macropipeline, OnlyMessagesThatCrossProcessorsAreCharged) {
+  models::Program program;
+  program.name = "pipe";
+  models::WorkPhase pipe = pipeline_phase();
+  pipe.runtime = fixed(1);
+  pipe.jobs = models::Expr::constant(1);
+  pipe.stages = models::Expr::constant(4);
+  pipe.interarrival = fixed(0);
+  pipe.volume = models::Expr::constant(100);
+  program.phases.emplace("pipe", pipe);
+  program.pattern = phase_ref("pipe");
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(program);
+  one.machine = std::make_shared<const models::Machine>(cluster_machine());
+  one.environment = environment({});
+  analysis::Request request = request_for({4}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
+  const auto study = analysis::run_study({one}, request);
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(study.value->at(0, 4, solvers::Method::SeriesParallel).result.mean, 8.5, 1e-9);
+  EXPECT_NEAR(study.value->at(0, 4, solvers::Method::StateSpace).result.mean, 8.5, 1e-9);
+}
+
 analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
   return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
           std::move(values)};
