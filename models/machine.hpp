@@ -27,7 +27,8 @@ struct Machine {
   Expr communication_time;
   // Time of one barrier among P processors; may use P and the constants. Default 0.
   Expr barrier_time;
-  // Optional contention delay c(T, P) added per phase: T is the phase's runtime.
+  // Optional contention delay c(T, P) added once per parallel phase instance: T is its work,
+  // the sum of the means of its tasks (docs/machine.md).
   std::optional<Expr> contention;
   SourceLocation location;
 };

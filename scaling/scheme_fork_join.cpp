@@ -76,7 +76,10 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
     previous = drain;
   }
   builder.continue_after(previous);
-  builder.leave_closed(phase, 0.0);
+  // The contention delay once after the phase, T = its work: every task and every join.
+  const double work = static_cast<double>(jobs) *
+                      (static_cast<double>(tasks) * distributions::mean(task) + distributions::mean(join_time));
+  builder.leave_closed(phase, builder.contention_seconds(work, phase.location));
 }
 
 namespace {
@@ -126,7 +129,10 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
     const std::size_t arrival = builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
     waiting_job = job == kZero ? arrival : builder.tree().parallel({job, arrival});
   }
-  Piece piece = builder.synchronised(builder.series({builder.power(waiting_job, jobs - 1), job}));
+  const double work = static_cast<double>(jobs) *
+                      (static_cast<double>(tasks) * distributions::mean(task) + distributions::mean(join_time));
+  Piece piece = builder.synchronised(
+      builder.series({builder.power(waiting_job, jobs - 1), job, builder.contention(work, phase.location)}));
   piece.first_phase = piece.last_phase = phase.name;
   return piece;
 }

@@ -51,7 +51,9 @@ void exact_macropipeline(ExactBuilder& builder, const models::WorkPhase& phase) 
       before = v;
     }
   }
-  builder.leave_closed(phase, 0.0);
+  // The contention delay once after the phase, T = its work: every stage of every job.
+  const double work = static_cast<double>(jobs) * static_cast<double>(stages) * distributions::mean(stage_time);
+  builder.leave_closed(phase, builder.contention_seconds(work, phase.location));
 }
 
 namespace {
@@ -127,7 +129,8 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::int64_t stages = builder.count(*phase.stages, phase.location, "number of stages");
   Piece piece;
   if (jobs == 0 || stages == 0) return piece;
-  const std::size_t one = builder.leaf(phase.name + " stage", graph::NodeKind::Task, builder.runtime(*phase.runtime));
+  const distributions::Distribution stage = builder.runtime(*phase.runtime);
+  const std::size_t one = builder.leaf(phase.name + " stage", graph::NodeKind::Task, stage);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const std::size_t arrival = ApproximateBuilder::takes_no_time(arrival_time)
                                   ? kZero
@@ -150,7 +153,8 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
       ++d;
     }
   }
-  piece = builder.synchronised(middle);
+  const double work = static_cast<double>(jobs) * static_cast<double>(stages) * distributions::mean(stage);
+  piece = builder.synchronised(builder.series({middle, builder.contention(work, phase.location)}));
   piece.first_phase = piece.last_phase = phase.name;
   return piece;
 }

@@ -284,6 +284,34 @@ TEST(Macropipeline, OnlyMessagesThatCrossProcessorsAreCharged) {
   EXPECT_NEAR(study.value->at(0, 4, solvers::Method::StateSpace).result.mean, 8.5, 1e-9);
 }
 
+// Issue 11, contention everywhere. Before, FORK-JOIN and MACROPIPELINE paid no contention in
+// either model. One job of 2 deterministic tasks of 1 with a join of 0.5 on 2 processors of an
+// otherwise ideal machine with c(T, P) = 0.1 T (P - 1): T = 2 + 0.5, so 1 + 0.5 + 0.25 = 1.75.
+TEST(Contention, IsChargedAfterAForkJoinInBothModels) {
+  models::Program program;
+  program.name = "fork";
+  models::WorkPhase fork = fork_join_phase();
+  fork.runtime = fixed(1);
+  fork.jobs = models::Expr::constant(1);
+  fork.tasks_per_job = models::Expr::constant(2);
+  fork.join = fixed(0.5);
+  program.phases.emplace("fork", fork);
+  program.pattern = phase_ref("fork");
+  models::Machine machine = models::ideal_machine();
+  machine.contention = models::Expr::multiply(
+      models::Expr::multiply(models::Expr::constant(0.1), models::Expr::identifier("T")),
+      models::Expr::subtract(models::Expr::identifier("P"), models::Expr::constant(1)));
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(program);
+  one.machine = std::make_shared<const models::Machine>(machine);
+  one.environment = environment({});
+  const auto study =
+      analysis::run_study({one}, request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(study.value->at(0, 2, solvers::Method::SeriesParallel).result.mean, 1.75, 1e-9);
+  EXPECT_NEAR(study.value->at(0, 2, solvers::Method::StateSpace).result.mean, 1.75, 1e-9);
+}
+
 analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
   return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
           std::move(values)};
