@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "app/report_data.hpp"
@@ -88,6 +89,45 @@ std::vector<std::string> table_line(const analysis::StudyResult& study, std::siz
   return line;
 }
 
+// Where an approximation (a method whose interval is a discretisation bracket) lies outside
+// the bounds on the exact mean, a note says so, with the processor counts: more than 10% above
+// the upper bound (far off for this program), or below the lower bound (not an upper bound
+// here).
+std::string far_off_notes(const analysis::StudyResult& study) {
+  const auto& methods = study.methods();
+  const auto bounds = std::find_if(methods.begin(), methods.end(), [](solvers::Method m) {
+    return solvers::info(m).interval == solvers::IntervalKind::BoundPair;
+  });
+  if (bounds == methods.end()) return {};
+  std::string out;
+  for (solvers::Method method : methods) {
+    if (solvers::info(method).interval != solvers::IntervalKind::DiscretisationBracket) continue;
+    std::vector<int> above, below;
+    for (std::size_t c = 0; c < study.cases().size(); ++c) {
+      if (!study.cases()[c].phase.empty()) continue;
+      for (int p : study.processors()) {
+        const solvers::Result& figure = study.at(c, p, method).result;
+        const solvers::Result& pair = study.at(c, p, *bounds).result;
+        if (!figure.solved() || !pair.solved()) continue;
+        if (figure.lower > 1.1 * pair.upper) above.push_back(p);
+        if (figure.upper < pair.lower) below.push_back(p);
+      }
+    }
+    const std::string name{solvers::to_string(method)};
+    if (!above.empty()) {
+      out += fmt::format("{} lies more than 10% above the upper bound of the exact mean for p = {}: the approximate "
+                         "model is far off for this program there; read {} (or mc)\n",
+                         name, ranges(above), solvers::to_string(*bounds));
+    }
+    if (!below.empty()) {
+      out += fmt::format("{} lies below the lower bound of the exact mean for p = {}: it is no upper bound for this "
+                         "program there (docs/methods.md)\n",
+                         name, ranges(below));
+    }
+  }
+  return out;
+}
+
 // One line per (case, processor count), a group of columns per method: the estimate with its
 // error bar (bracket, bound interval or confidence interval), then the speedups. Several
 // machines or swept values add key columns in front and a line per case and p.
@@ -102,7 +142,7 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
   for (auto& [what, processors] : unsolved) {
     out += fmt::format("{} not computed for p = {}: {}\n", what.first, ranges(processors), what.second);
   }
-  return out;
+  return out + far_off_notes(study);
 }
 
 // --loss: per (case, p), the whole program's runtime and each phase alone: its speedup and its
