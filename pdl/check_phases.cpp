@@ -205,6 +205,13 @@ class PhaseChecker {
       }
       seen.insert(name);
       work_clause(clause, model);
+      if (name == kVolume && model.scheme == models::Scheme::Paired) {
+        // The paper's Figure 12 gives one, so it is accepted; what crosses processors is the
+        // dependent subtask's volume.
+        reporter_.warning(node, fmt::format("the COMMUNICATION VOLUME of PAIRED phase '{}' is not used: a PAIRED phase "
+                                            "sends its DEPENDENT SUBTASK's volume between dependent iterations",
+                                            model.name));
+      }
     }
     for (std::string_view required : rules.required) {
       if (seen.count(required) == 0) {
@@ -246,6 +253,10 @@ class PhaseChecker {
       }
     } else if (const auto* s = boost::get<ast::SchedulingClause>(&clause)) {
       model.scheduling = s->scheduling;
+      if (model.scheme == models::Scheme::Paired && model.scheduling == models::Scheduling::Dynamic) {
+        reporter_.error(*s, "PAIRED phases keep every iteration on its processor: SCHEDULING IS BLOCK or CYCLIC "
+                            "(dynamic scheduling of dependent iterations is not modelled)");
+      }
       if ((model.scheme == models::Scheme::Neighbor || model.scheme == models::Scheme::NeighborTorus) &&
           model.scheduling != models::Scheduling::Block) {
         reporter_.error(*s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "

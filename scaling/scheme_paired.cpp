@@ -29,7 +29,7 @@ std::vector<std::int64_t> dependency_distances(const Builder& builder, const mod
 
 }  // namespace
 
-// Iteration i on its processor (BLOCK or CYCLIC; DYNAMIC is taken as BLOCK); each processor
+// Iteration i on its processor (BLOCK or CYCLIC; the checker refuses DYNAMIC); each processor
 // runs the independent parts of its iterations, then their dependent parts in order;
 // dependent(i) waits for independent(i) and dependent(i - d) for every distance d.
 void exact_paired(ExactBuilder& builder, const models::WorkPhase& phase) {
