@@ -24,6 +24,27 @@ analysis::Case neighbor_case(double columns, double iterations) {
   return one;
 }
 
+// A program of the one work phase `phase` on `machine`, with no variables.
+analysis::Case one_phase_case(const models::WorkPhase& phase, const models::Machine& machine = models::ideal_machine()) {
+  models::Program program;
+  program.name = phase.name;
+  program.phases.emplace(phase.name, phase);
+  program.pattern = phase_ref(phase.name);
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(std::move(program));
+  one.machine = std::make_shared<const models::Machine>(machine);
+  one.environment = environment({});
+  one.label.machine = machine.name;
+  return one;
+}
+
+// A task farm: 16 exponential tasks of the given mean from a shared queue.
+models::WorkPhase farm_phase(double mean) {
+  models::WorkPhase farm = unit_phase("farm", models::Scheme::Independent, exponential(mean), models::Expr::constant(16));
+  farm.scheduling = models::Scheduling::Dynamic;
+  return farm;
+}
+
 analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
   analysis::Request request;
   request.processors = std::move(processors);
@@ -145,16 +166,7 @@ TEST(Speedup, TheBaseIsTheExactOneProcessorMeanWhateverTheMethod) {
 
 // A dynamically scheduled pool is no chain: each method keeps its own T(1).
 TEST(Speedup, WithoutAnExactBaseEachMethodUsesItsOwnOneProcessorFigure) {
-  models::Program program;
-  program.name = "farm";
-  models::WorkPhase farm = unit_phase("farm", models::Scheme::Independent, exponential(1), models::Expr::constant(16));
-  farm.scheduling = models::Scheduling::Dynamic;
-  program.phases.emplace("farm", farm);
-  program.pattern = phase_ref("farm");
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(program);
-  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
-  one.environment = environment({});
+  const analysis::Case one = one_phase_case(farm_phase(1));
   analysis::Request request = request_for({1, 2}, {solvers::Method::MonteCarlo});
   request.solver_options.monte_carlo.relative_precision = 0.0;
   request.solver_options.monte_carlo.samples = 500;
@@ -171,16 +183,7 @@ TEST(Speedup, WithoutAnExactBaseEachMethodUsesItsOwnOneProcessorFigure) {
 // schedule, sum / p + (1 - 1/p) max, an upper bound of the exact model's mean on every path: for
 // 16 exponential tasks of mean 2 on 4 processors, 16 * 2 / 4 + (3/4) * 2 * H_16 = 13.0711.
 TEST(Dynamic, TheApproximateModelIsGrahamsBoundOnTheListSchedule) {
-  models::Program program;
-  program.name = "farm";
-  models::WorkPhase farm = unit_phase("farm", models::Scheme::Independent, exponential(2), models::Expr::constant(16));
-  farm.scheduling = models::Scheduling::Dynamic;
-  program.phases.emplace("farm", farm);
-  program.pattern = phase_ref("farm");
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(program);
-  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
-  one.environment = environment({});
+  const analysis::Case one = one_phase_case(farm_phase(2));
   analysis::Request request = request_for({1, 4}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
   request.solver_options.monte_carlo.relative_precision = 0.0;
   request.solver_options.monte_carlo.samples = 20'000;
@@ -206,16 +209,9 @@ TEST(Dynamic, TheApproximateModelIsGrahamsBoundOnTheListSchedule) {
 // at p = 2 gave approx 1403.9, below the exact model's lower bound 1427.9. Now the approximate
 // model is the exact graph plus arcs again: above the exact mean (Monte Carlo) and close to it.
 TEST(ForkJoin, TheApproximateModelChargesEveryProcessorsResultsAndBoundsTheExactMean) {
-  models::Program program;
-  program.name = "fork";
   models::WorkPhase fork = fork_join_phase();
   fork.volume = models::Expr::constant(100);  // bytes per task: 0.5 + 0.01 * 100 per byte on the cluster
-  program.phases.emplace("fork", fork);
-  program.pattern = phase_ref("fork");
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(program);
-  one.machine = std::make_shared<const models::Machine>(cluster_machine());
-  one.environment = environment({});
+  const analysis::Case one = one_phase_case(fork, cluster_machine());
   analysis::Request request = request_for({2, 3, 4}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
   request.solver_options.monte_carlo.relative_precision = 0.0;
   request.solver_options.monte_carlo.samples = 40'000;
@@ -263,20 +259,13 @@ TEST(Semantics, ZeroBytesSendNoMessage) {
 // = 1.5): the exact makespan is 4 + 3 x 1.5 = 8.5, and the approximate model now equals it
 // (before: 4 + 4 x 1.5 = 10).
 TEST(Macropipeline, OnlyMessagesThatCrossProcessorsAreCharged) {
-  models::Program program;
-  program.name = "pipe";
   models::WorkPhase pipe = pipeline_phase();
   pipe.runtime = fixed(1);
   pipe.jobs = models::Expr::constant(1);
   pipe.stages = models::Expr::constant(4);
   pipe.interarrival = fixed(0);
   pipe.volume = models::Expr::constant(100);
-  program.phases.emplace("pipe", pipe);
-  program.pattern = phase_ref("pipe");
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(program);
-  one.machine = std::make_shared<const models::Machine>(cluster_machine());
-  one.environment = environment({});
+  const analysis::Case one = one_phase_case(pipe, cluster_machine());
   analysis::Request request = request_for({4}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
   const auto study = analysis::run_study({one}, request);
   ASSERT_TRUE(study.ok());
@@ -288,23 +277,16 @@ TEST(Macropipeline, OnlyMessagesThatCrossProcessorsAreCharged) {
 // either model. One job of 2 deterministic tasks of 1 with a join of 0.5 on 2 processors of an
 // otherwise ideal machine with c(T, P) = 0.1 T (P - 1): T = 2 + 0.5, so 1 + 0.5 + 0.25 = 1.75.
 TEST(Contention, IsChargedAfterAForkJoinInBothModels) {
-  models::Program program;
-  program.name = "fork";
   models::WorkPhase fork = fork_join_phase();
   fork.runtime = fixed(1);
   fork.jobs = models::Expr::constant(1);
   fork.tasks_per_job = models::Expr::constant(2);
   fork.join = fixed(0.5);
-  program.phases.emplace("fork", fork);
-  program.pattern = phase_ref("fork");
   models::Machine machine = models::ideal_machine();
   machine.contention = models::Expr::multiply(
       models::Expr::multiply(models::Expr::constant(0.1), models::Expr::identifier("T")),
       models::Expr::subtract(models::Expr::identifier("P"), models::Expr::constant(1)));
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(program);
-  one.machine = std::make_shared<const models::Machine>(machine);
-  one.environment = environment({});
+  const analysis::Case one = one_phase_case(fork, machine);
   const auto study =
       analysis::run_study({one}, request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
   ASSERT_TRUE(study.ok());
