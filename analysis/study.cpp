@@ -155,6 +155,18 @@ void add_speedups(Row& row, const solvers::Result& base) {
   }
 }
 
+// T(1) of every case, exact where it can be, for every method's speedups.
+std::optional<Failure> one_processor_times(const std::vector<Case>& cases, const Request& request,
+                                           std::vector<std::optional<solvers::Result>>& bases) {
+  return run_items(
+      cases.size(), request.threads,
+      [&](std::size_t c) -> std::optional<Failure> {
+        bases[c] = exact_one_processor_time(cases[c], request);
+        return std::nullopt;
+      },
+      [&](std::size_t c) { return cases[c].label.machine_index; });
+}
+
 }  // namespace
 
 Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress) {
@@ -189,15 +201,8 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   Outcome<StudyResult> outcome;
   outcome.failure = run_items(counts.size() * cases.size(), request.threads, item, machine_of);
   if (outcome.failure) return outcome;
-  // T(1) of every case, exact where it can be, for every method's speedups.
   std::vector<std::optional<solvers::Result>> bases(cases.size());
-  outcome.failure = run_items(
-      cases.size(), request.threads,
-      [&](std::size_t c) -> std::optional<Failure> {
-        bases[c] = exact_one_processor_time(cases[c], request);
-        return std::nullopt;
-      },
-      [&](std::size_t c) { return cases[c].label.machine_index; });
+  outcome.failure = one_processor_times(cases, request, bases);
   if (outcome.failure) return outcome;
 
   std::vector<Row> rows;
