@@ -136,6 +136,25 @@ std::string check_properties(const analysis::Case& one, bool approx_is_upper_bou
       fail("approx = the sum of the task means", approx.mean, t1->mean);
     }
   }
+  // Invariance: on the ideal machine (free messages and barriers) every runtime is a multiple of
+  // RTFactor, so doubling it doubles the approximate model's mean (within the two brackets).
+  if (one.machine->name == models::ideal_machine().name) {
+    analysis::Case doubled = one;
+    models::Machine machine = *one.machine;
+    machine.rt_factor *= 2.0;
+    doubled.machine = std::make_shared<const models::Machine>(machine);
+    doubled.environment.values["RTFactor"] = machine.rt_factor;
+    analysis::Request approx_only = request;
+    approx_only.methods = {solvers::Method::SeriesParallel};
+    const auto twice = analysis::run_study({doubled}, approx_only);
+    for (int p : request.processors) {
+      const solvers::Result& a = study.value->at(0, p, solvers::Method::SeriesParallel).result;
+      const solvers::Result& b = twice.value->at(0, p, solvers::Method::SeriesParallel).result;
+      if (b.upper < 2.0 * a.lower - slack(b.mean) || b.lower > 2.0 * a.upper + slack(b.mean)) {
+        failures << "p = " << p << ": doubling RTFactor doubles approx (" << 2.0 * a.mean << " vs " << b.mean << ")\n";
+      }
+    }
+  }
   return failures.str();
 }
 
