@@ -170,6 +170,16 @@ void ExactBuilder::leave_closed(const models::WorkPhase& phase, double contentio
 
 // ---- phases of units ----------------------------------------------------------------------------
 
+UnitInstance ExactBuilder::unit_instance_of(const models::WorkPhase& phase) {
+  UnitInstance instance;
+  instance.task = runtime(*phase.runtime);
+  instance.units = count(*phase.units, phase.location, "number of tasks");
+  instance.volume = value(phase.volume, phase.location, "communication volume");
+  instance.contention =
+      contention_seconds(static_cast<double>(instance.units) * distributions::mean(instance.task), phase.location);
+  return instance;
+}
+
 void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInstance& instance) {
   const Joint joint = joint_to(phase);
   const bool neighbour_arcs = enter(phase, true);

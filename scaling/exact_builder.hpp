@@ -129,6 +129,9 @@ class ExactBuilder {
 
   // One task per unit, each processor its units in the order it runs them, with the
   // neighbour dependences on the previous instance that its concatenation asks for.
+  // An instance of the phase's units: its task runtime, unit count, volume and contention
+  // delay (T: the units' mean work) read from the phase; the caller sets the rest.
+  UnitInstance unit_instance_of(const models::WorkPhase& phase);
   void unit_instance(const models::WorkPhase& phase, const UnitInstance& instance);
 
   graph::TaskGraph take_graph() { return std::move(graph_); }

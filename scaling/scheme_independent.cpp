@@ -46,12 +46,7 @@ void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const d
 }  // namespace
 
 void exact_independent(ExactBuilder& builder, const models::WorkPhase& phase) {
-  UnitInstance instance;
-  instance.task = builder.runtime(*phase.runtime);
-  instance.units = builder.count(*phase.units, phase.location, "number of tasks");
-  instance.volume = builder.value(phase.volume, phase.location, "communication volume");
-  instance.contention = builder.contention_seconds(
-      static_cast<double>(instance.units) * distributions::mean(instance.task), phase.location);
+  UnitInstance instance = builder.unit_instance_of(phase);
   if (phase.scheduling == models::Scheduling::Dynamic) {
     dynamic_pool(builder, phase, instance.task, instance.units, instance.volume, instance.contention);
     return;

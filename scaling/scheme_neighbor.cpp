@@ -12,12 +12,7 @@
 namespace scaling::detail {
 
 void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {
-  UnitInstance instance;
-  instance.task = builder.runtime(*phase.runtime);
-  instance.units = builder.count(*phase.units, phase.location, "number of tasks");
-  instance.volume = builder.value(phase.volume, phase.location, "communication volume");
-  instance.contention = builder.contention_seconds(
-      static_cast<double>(instance.units) * distributions::mean(instance.task), phase.location);
+  UnitInstance instance = builder.unit_instance_of(phase);
   instance.scheduling = models::Scheduling::Block;
   instance.alternating = builder.neighbor_order() == NeighborOrder::Alternating;
   instance.torus = phase.scheme == models::Scheme::NeighborTorus;
