@@ -3,8 +3,6 @@
 #include <cmath>
 
 #include "distributions/distribution.hpp"
-#include "scaling/approximate_model.hpp"
-#include "scaling/exact_model.hpp"
 
 namespace analysis {
 
@@ -47,11 +45,7 @@ std::optional<distributions::Bracket> chain_mean(const graph::TaskGraph& g) {
 
 }  // namespace
 
-std::optional<solvers::Result> exact_one_processor_time(const Case& one, const Request& request) {
-  const graph::SpTree approximate = scaling::approximate_model(*one.program, *one.machine, one.environment, 1);
-  if (approximate.expanded_node_count() > request.max_exact_tasks) return std::nullopt;
-  const scaling::ExactModel exact = scaling::exact_model(*one.program, *one.machine, one.environment, 1,
-                                                         request.exact_model);
+std::optional<solvers::Result> one_processor_time(const scaling::ExactModel& exact) {
   solvers::Result total;
   total.method = solvers::Method::SeriesParallel;
   total.detail = "the exact model on one processor: a chain, its mean the sum of the task means";

@@ -71,12 +71,15 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
 }
 
 StudyResult::StudyResult(std::vector<CaseLabel> cases, std::vector<int> processors,
-                         std::vector<solvers::Method> methods, std::vector<Row> rows, double seconds)
+                         std::vector<solvers::Method> methods, std::vector<Row> rows,
+                         std::vector<std::optional<solvers::Result>> one_processor_times, double seconds)
     : cases_(std::move(cases)),
       processors_(std::move(processors)),
       methods_(std::move(methods)),
       rows_(std::move(rows)),
+      one_processor_times_(std::move(one_processor_times)),
       seconds_(seconds) {
+  one_processor_times_.resize(cases_.size());
   if (rows_.size() != cases_.size() * processors_.size() * methods_.size()) {
     throw std::logic_error("StudyResult: the rows do not cover every (case, p, method)");
   }
@@ -115,31 +118,38 @@ solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks
   return result;
 }
 
-// Every requested method for one case and processor count; the exact model is built once and
-// shared by the methods that need it.
-std::vector<solvers::Result> solve_case(const Case& one, int p, const Request& request,
-                                        const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
+// Every requested method for one case and processor count, and for p = 1 the exact one-processor
+// time; the exact model is built once and shared by the methods that need it and T(1).
+struct Solved {
+  std::vector<solvers::Result> results;
+  std::optional<solvers::Result> one_processor_time;
+};
+
+Solved solve_case(const Case& one, int p, const Request& request,
+                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
   // The approximate model comes first: it is cheap, it reports invalid values, and its
   // expanded size is the exact model's task count.
   const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-  const bool exact_needed = std::any_of(solvers.begin(), solvers.end(),
-                                        [](const auto& solver) { return solver->info().needs_exact_model; });
+  const bool exact_needed = p == 1 || std::any_of(solvers.begin(), solvers.end(), [](const auto& solver) {
+                              return solver->info().needs_exact_model;
+                            });
   const std::int64_t tasks = tree.expanded_node_count();
   std::optional<scaling::ExactModel> exact;
   if (exact_needed && tasks <= request.max_exact_tasks) {
     exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
   }
   const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
-  std::vector<solvers::Result> results;
+  Solved solved;
+  if (p == 1 && exact) solved.one_processor_time = one_processor_time(*exact);
   for (const auto& solver : solvers) {
     const solvers::SolverInfo& info = solver->info();
     if (info.needs_exact_model && !exact) {
-      results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
+      solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
     } else {
-      results.push_back(solver->solve({&tree, mixture}));
+      solved.results.push_back(solver->solve({&tree, mixture}));
     }
   }
-  return results;
+  return solved;
 }
 
 // Speedups and efficiency of a row against T(1): the exact one-processor time where it is
@@ -153,18 +163,6 @@ void add_speedups(Row& row, const solvers::Result& base) {
     row.speedup_lower = base.lower / result.upper;
     row.speedup_upper = base.upper / result.lower;
   }
-}
-
-// T(1) of every case, exact where it can be, for every method's speedups.
-std::optional<Failure> one_processor_times(const std::vector<Case>& cases, const Request& request,
-                                           std::vector<std::optional<solvers::Result>>& bases) {
-  return run_items(
-      cases.size(), request.threads,
-      [&](std::size_t c) -> std::optional<Failure> {
-        bases[c] = exact_one_processor_time(cases[c], request);
-        return std::nullopt;
-      },
-      [&](std::size_t c) { return cases[c].label.machine_index; });
 }
 
 }  // namespace
@@ -183,13 +181,16 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   // results[(p index * cases + case) * methods + method]: item k = p index * cases + case, so
   // the driver starts with the largest p, which takes longest.
   std::vector<solvers::Result> results(counts.size() * cases.size() * methods);
+  // T(1) of every case, exact where it can be, for every method's speedups (item k < cases).
+  std::vector<std::optional<solvers::Result>> bases(cases.size());
   std::mutex progress_lock;
   std::size_t done = 0;
   const std::size_t total = results.size();
   const auto item = [&](std::size_t k) -> std::optional<Failure> {
     const Case& one = cases[k % cases.size()];
-    std::vector<solvers::Result> solved = solve_case(one, counts[k / cases.size()], request, solvers);
-    std::move(solved.begin(), solved.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
+    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers);
+    std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
+    if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
     if (progress) {
       std::lock_guard<std::mutex> guard(progress_lock);
       done += methods;
@@ -200,9 +201,6 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   const auto machine_of = [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; };
   Outcome<StudyResult> outcome;
   outcome.failure = run_items(counts.size() * cases.size(), request.threads, item, machine_of);
-  if (outcome.failure) return outcome;
-  std::vector<std::optional<solvers::Result>> bases(cases.size());
-  outcome.failure = one_processor_times(cases, request, bases);
   if (outcome.failure) return outcome;
 
   std::vector<Row> rows;
@@ -221,7 +219,8 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.value = StudyResult(std::move(labels), request.processors, request.methods, std::move(rows), seconds);
+  outcome.value = StudyResult(std::move(labels), request.processors, request.methods, std::move(rows),
+                              std::move(bases), seconds);
   return outcome;
 }
 

@@ -83,7 +83,8 @@ class StudyResult {
  public:
   StudyResult() = default;
   StudyResult(std::vector<CaseLabel> cases, std::vector<int> processors, std::vector<solvers::Method> methods,
-              std::vector<Row> rows, double seconds);
+              std::vector<Row> rows, std::vector<std::optional<solvers::Result>> one_processor_times,
+              double seconds);
 
   const std::vector<CaseLabel>& cases() const { return cases_; }
   // The reported processor counts, ascending.
@@ -92,6 +93,11 @@ class StudyResult {
   // The row of one case, processor count and method; throws std::out_of_range for a p or
   // method that was not requested.
   const Row& at(std::size_t case_index, int p, solvers::Method method) const;
+  // T(1) of a case, the base of every method's speedups, where it is exact
+  // (sequential_time.hpp); empty where each method uses its own figure for p = 1.
+  const std::optional<solvers::Result>& one_processor_time(std::size_t case_index) const {
+    return one_processor_times_.at(case_index);
+  }
   // Wall-clock time of the whole study.
   double seconds() const { return seconds_; }
 
@@ -100,6 +106,7 @@ class StudyResult {
   std::vector<int> processors_;
   std::vector<solvers::Method> methods_;
   std::vector<Row> rows_;  // by case, then processor count, then method
+  std::vector<std::optional<solvers::Result>> one_processor_times_;  // by case
   double seconds_ = 0.0;
 };
 

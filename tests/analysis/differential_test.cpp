@@ -18,7 +18,6 @@
 #include <string>
 
 #include "analysis/request.hpp"
-#include "analysis/sequential_time.hpp"
 #include "analysis/study.hpp"
 #include "models/bind.hpp"
 #include "pdl/check.hpp"
@@ -91,7 +90,7 @@ std::string check_properties(const analysis::Case& one, bool approx_is_upper_bou
   const analysis::Request request = request_for(seed);
   const auto study = analysis::run_study({one}, request);
   if (!study.ok()) return "the study failed: " + study.failure->message + "\n";
-  const std::optional<solvers::Result> t1 = analysis::exact_one_processor_time(one, request);
+  const std::optional<solvers::Result>& t1 = study.value->one_processor_time(0);
   for (int p : request.processors) {
     const auto& at = [&](solvers::Method m) -> const solvers::Result& { return study.value->at(0, p, m).result; };
     const solvers::Result& approx = at(solvers::Method::SeriesParallel);

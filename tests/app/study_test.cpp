@@ -674,7 +674,7 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
     rows.push_back(row);
   }
   const analysis::StudyResult study({{0, "ideal", "", {}, ""}}, {1, 2, 3}, {solvers::Method::SeriesParallel},
-                                    std::move(rows), 0.0);
+                                    std::move(rows), {}, 0.0);
   app::ReportInputs inputs;
   inputs.program_name = "holes";
   inputs.machines = {{"ideal", ""}};
