@@ -1,5 +1,6 @@
 #include "app/report.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -110,7 +111,8 @@ std::string far_off_notes(const analysis::StudyResult& study) {
         const solvers::Result& pair = study.at(c, p, *bounds).result;
         if (!figure.solved() || !pair.solved()) continue;
         if (figure.lower > 1.1 * pair.upper) above.push_back(p);
-        if (figure.upper < pair.lower) below.push_back(p);
+        // Both figures are sums of many terms: equal values may differ in their last digits.
+        if (figure.upper < pair.lower - 1e-9 * std::abs(pair.lower)) below.push_back(p);
       }
     }
     const std::string name{solvers::to_string(method)};

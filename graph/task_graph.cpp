@@ -36,6 +36,12 @@ void TaskGraph::add_arc(NodeId from, NodeId to) {
   if (!boost::edge(from, to, graph_).second) boost::add_edge(from, to, graph_);
 }
 
+void TaskGraph::remove_arc(NodeId from, NodeId to) {
+  check_id(from);
+  check_id(to);
+  boost::remove_edge(from, to, graph_);
+}
+
 const TaskNode& TaskGraph::node(NodeId id) const {
   check_id(id);
   return graph_[id];

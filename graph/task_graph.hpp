@@ -49,6 +49,8 @@ class TaskGraph {
   // Adds u -> v once; a repeated arc is ignored. Throws std::out_of_range for unknown ids and
   // std::invalid_argument for a self-loop.
   void add_arc(NodeId from, NodeId to);
+  // Removes u -> v if present (the scaler splices a node into a processor's order).
+  void remove_arc(NodeId from, NodeId to);
 
   std::size_t node_count() const { return boost::num_vertices(graph_); }
   std::size_t arc_count() const { return boost::num_edges(graph_); }

@@ -169,6 +169,7 @@ std::string dump(const Machine& machine) {
   for (const auto& [type, bytes] : machine.sizes) out += fmt::format("SIZEOF {} IS {};\n", type, number(bytes));
   out += fmt::format("COMMUNICATION IS {};\n", to_string(machine.communication));
   out += fmt::format("COMMUNICATION TIME IS {};\n", to_string(machine.communication_time));
+  out += fmt::format("MESSAGE OVERHEAD IS {};\n", to_string(machine.message_overhead));
   out += fmt::format("BARRIER TIME IS {};\n", to_string(machine.barrier_time));
   if (machine.contention) out += fmt::format("CONTENTION IS {};\n", to_string(*machine.contention));
   return out;

@@ -14,6 +14,7 @@ Machine ideal_machine() {
                    {"LONG", 8}, {"FLOAT", 4}, {"DOUBLE", 8}};
   machine.communication = Communication::SharedMemory;
   machine.communication_time = Expr::constant(0.0);
+  machine.message_overhead = Expr::constant(0.0);
   machine.barrier_time = Expr::constant(0.0);
   return machine;
 }

@@ -25,6 +25,10 @@ struct Machine {
   Communication communication = Communication::MessagePassing;
   // Time of one transfer of L bytes; may use L, P and the constants. Default 0.
   Expr communication_time;
+  // Processor time a send, and again a receive, of a message of L bytes occupies on its
+  // processor (LogP's overhead o); the communication time only delays. May use L, P and the
+  // constants. Default 0.
+  Expr message_overhead = Expr::constant(0.0);
   // Time of one barrier among P processors; may use P and the constants. Default 0.
   Expr barrier_time;
   // Optional contention delay c(T, P) added once per parallel phase instance: T is its work,

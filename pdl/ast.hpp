@@ -249,7 +249,7 @@ struct Program {
 };
 
 // ---- Machine files --------------------------------------------------------------------
-enum class MachineRole { RTFactor, CommunicationTime, BarrierTime, Contention };
+enum class MachineRole { RTFactor, CommunicationTime, MessageOverhead, BarrierTime, Contention };
 
 struct MachineExpr : x3::position_tagged {
   MachineRole role;

@@ -19,6 +19,7 @@ const char* role_name(ast::MachineRole role) {
   switch (role) {
     case ast::MachineRole::RTFactor: return "RTFACTOR";
     case ast::MachineRole::CommunicationTime: return "COMMUNICATION TIME";
+    case ast::MachineRole::MessageOverhead: return "MESSAGE OVERHEAD";
     case ast::MachineRole::BarrierTime: return "BARRIER TIME";
     case ast::MachineRole::Contention: return "CONTENTION";
   }
@@ -64,7 +65,7 @@ class MachineChecker {
       constants.names.insert(name);
     }
 
-    std::array<bool, 4> seen_role{};
+    std::array<bool, 5> seen_role{};
     bool seen_kind = false;
     std::map<std::string, bool> seen_size;
     for (const ast::MachineStatement& statement : machine.statements) {
@@ -113,6 +114,11 @@ class MachineChecker {
         scope.context = "in COMMUNICATION TIME, which may use L (bytes), P and the machine's constants";
         samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
         break;
+      case ast::MachineRole::MessageOverhead:
+        scope.names.insert({"L", "P"});
+        scope.context = "in MESSAGE OVERHEAD, which may use L (bytes), P and the machine's constants";
+        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
+        break;
       case ast::MachineRole::BarrierTime:
         scope.names.insert("P");
         scope.context = "in BARRIER TIME, which may use P and the machine's constants";
@@ -154,6 +160,7 @@ class MachineChecker {
     }
     switch (e.role) {
       case ast::MachineRole::CommunicationTime: model.communication_time = std::move(expr); break;
+      case ast::MachineRole::MessageOverhead: model.message_overhead = std::move(expr); break;
       case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
       case ast::MachineRole::Contention: model.contention = std::move(expr); break;
       case ast::MachineRole::RTFactor: break;

@@ -289,7 +289,7 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
     kw_dependencies{"dependencies"}, kw_dependent{"dependent"}, kw_end{"end"},
     kw_execution{"execution"}, kw_independent{"independent"}, kw_interarrival{"interarrival"},
     kw_is{"is"}, kw_job{"job"}, kw_jobs{"jobs"}, kw_join{"join"}, kw_machine{"machine"},
-    kw_memory{"memory"}, kw_message{"message"}, kw_name{"name"}, kw_on{"on"},
+    kw_memory{"memory"}, kw_message{"message"}, kw_name{"name"}, kw_on{"on"}, kw_overhead{"overhead"},
     kw_parallelization{"parallelization"}, kw_passing{"passing"}, kw_pattern{"pattern"},
     kw_per{"per"}, kw_phase{"phase"}, kw_problem{"problem"}, kw_processor{"processor"},
     kw_program{"program"}, kw_rtfactor{"rtfactor"}, kw_runtime{"runtime"},
@@ -404,6 +404,7 @@ auto const concat_entry_rule_def = phase_name > ',' > phase_name > ':' > concat_
 auto const machine_header_rule_def = kw_machine > kw_name > kw_is > string_literal > ';';
 auto const machine_role_def = (kw_rtfactor >> x3::attr(ast::MachineRole::RTFactor)) |
                               (kw_communication >> kw_time >> x3::attr(ast::MachineRole::CommunicationTime)) |
+                              (kw_message >> kw_overhead >> x3::attr(ast::MachineRole::MessageOverhead)) |
                               (kw_barrier > kw_time >> x3::attr(ast::MachineRole::BarrierTime)) |
                               (kw_contention >> x3::attr(ast::MachineRole::Contention));
 auto const machine_expr_def = machine_role > kw_is > expression > ';';

@@ -18,9 +18,19 @@ std::size_t ApproximateBuilder::overhead(double seconds, graph::NodeKind kind, c
   return leaf(label, kind, distributions::deterministic(seconds));
 }
 
-std::size_t ApproximateBuilder::communication(double bytes, const models::SourceLocation& where) {
-  return overhead(bound_.communication_seconds(bytes, where), graph::NodeKind::Communication,
-                  "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
+std::size_t ApproximateBuilder::message(double bytes, std::int64_t sends, std::int64_t receives,
+                                        const models::SourceLocation& where) {
+  const double o = bound_.overhead_seconds(bytes, where);
+  const double seconds = static_cast<double>(sends + receives) * o + bound_.communication_seconds(bytes, where);
+  std::string label = "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes";
+  if (o > 0.0) label += " (" + std::to_string(sends) + " sends, " + std::to_string(receives) + " receives)";
+  return overhead(seconds, graph::NodeKind::Communication, label);
+}
+
+std::size_t ApproximateBuilder::receives(double bytes, std::int64_t count, const models::SourceLocation& where) {
+  if (count <= 0) return kZero;
+  return overhead(static_cast<double>(count) * bound_.overhead_seconds(bytes, where), graph::NodeKind::Communication,
+                  std::to_string(count) + " receives of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
 }
 
 std::size_t ApproximateBuilder::barrier(const models::SourceLocation& where) {
@@ -88,7 +98,7 @@ std::size_t ApproximateBuilder::list_schedule_bound(const std::string& label, co
 
 std::size_t ApproximateBuilder::level(std::size_t one, std::int64_t tasks, double bytes,
                                       const models::SourceLocation& where) {
-  const std::size_t comm = communication(bytes, where);
+  const std::size_t comm = message(bytes, 1, 1, where);
   return close(spread(tasks, [&](std::int64_t c) { return c == 0 ? kZero : series({power(one, c), comm}); }));
 }
 
@@ -119,7 +129,7 @@ Piece ApproximateBuilder::open_phase(const models::WorkPhase& phase, Work work) 
 }
 
 Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
-                                     const std::function<double(std::int64_t, double)>& bytes) {
+                                     const std::function<UnitMessages(std::int64_t, double)>& messages) {
   const distributions::Distribution task = runtime(*phase.runtime);
   const std::size_t one = leaf(phase.name + " task", graph::NodeKind::Task, task);
   const std::int64_t units = count(*phase.units, phase.location, "number of tasks");
@@ -128,8 +138,10 @@ Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
   Work work = spread(units, [&](std::int64_t c) {
     auto found = made.find(c);
     if (found != made.end()) return found->second;
-    const double message = c == 0 ? 0.0 : bytes(c, volume);
-    return made.emplace(c, series({power(one, c), communication(message, phase.location)})).first->second;
+    const UnitMessages sent = c == 0 ? UnitMessages{} : messages(c, volume);
+    return made
+        .emplace(c, series({power(one, c), message(sent.bytes, sent.sends, sent.receives, phase.location)}))
+        .first->second;
   });
   const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);
   if (delay != kZero) work = then(work, uniform(delay));

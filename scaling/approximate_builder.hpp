@@ -83,7 +83,20 @@ class ApproximateBuilder {
   }
 
   // Machine overheads as leaves; none where they cost nothing (on one processor, always).
-  std::size_t communication(double bytes, const models::SourceLocation& where);
+  // `sends` send overheads o(bytes), the transfer time of `bytes`, then `receives` receive
+  // overheads, in series on one processor's work: one deterministic leaf.
+  std::size_t message(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where);
+  // A blocking send to a receiver outside the processors (results): o plus the transfer.
+  std::size_t send_out(double bytes, const models::SourceLocation& where) { return message(bytes, 1, 0, where); }
+  // Send and receive overheads of `seconds` in all.
+  std::size_t overheads(double seconds, const models::SourceLocation&) {
+    return overhead(seconds, graph::NodeKind::Communication, "message overheads");
+  }
+  // `count` receive overheads o(bytes).
+  std::size_t receives(double bytes, std::int64_t count, const models::SourceLocation& where);
+  double overhead_seconds(double bytes, const models::SourceLocation& where) const {
+    return bound_.overhead_seconds(bytes, where);
+  }
   std::size_t barrier(const models::SourceLocation& where);
   std::size_t contention(double phase_work, const models::SourceLocation& where);
 
@@ -114,6 +127,7 @@ class ApproximateBuilder {
   std::size_t list_schedule_bound(const std::string& label, const distributions::Distribution& task, std::int64_t n);
   // The n tasks of one level of a dependence structure, spread over the processors and
   // synchronised at the end.
+  // Each processor of the level pays one message of `bytes` (a send, the transfer, a receive).
   std::size_t level(std::size_t one, std::int64_t tasks, double bytes, const models::SourceLocation& where);
 
   // ---- pieces -------------------------------------------------------------------------
@@ -122,10 +136,17 @@ class ApproximateBuilder {
   Piece synchronised(std::size_t middle) const;
   // The phase's per-processor work, open at both ends.
   Piece open_phase(const models::WorkPhase& phase, Work work);
+  // What a processor with units sends after them: `sends` messages of `bytes` and `receives`
+  // receive overheads (message()).
+  struct UnitMessages {
+    double bytes = 0.0;
+    std::int64_t sends = 0;
+    std::int64_t receives = 0;
+  };
   // One task (of the phase's runtime) per unit of its problem size spread over the
-  // processors, each processor its c tasks then one message of bytes(c, volume) (none without
-  // tasks), where volume is the phase's communication volume, then the contention delay; open.
-  Piece unit_phase(const models::WorkPhase& phase, const std::function<double(std::int64_t, double)>& bytes);
+  // processors, each processor its c tasks then messages(c, volume) (none without tasks),
+  // where volume is the phase's communication volume, then the contention delay; open.
+  Piece unit_phase(const models::WorkPhase& phase, const std::function<UnitMessages(std::int64_t, double)>& messages);
 
  private:
   std::size_t overhead(double seconds, graph::NodeKind kind, const std::string& label);

@@ -4,6 +4,7 @@
 // their concatenations say.
 #include "scaling/approximate_model.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <utility>
@@ -49,16 +50,57 @@ class PatternWalk {
     const models::SourceLocation where = phase ? phase->location : models::SourceLocation{};
     if (concatenation == nullptr) return {Joint::Synchronised, builder_.barrier(where)};
     switch (*concatenation) {
-      case models::Concatenation::Serial: return {Joint::Open, kZero};
+      case models::Concatenation::Serial:
+        // A NEIGHBOR instance exchanges its boundary before the processors go on, and each
+        // waits for its neighbours' (docs/semantics.md): a neighbour synchronisation, here a
+        // barrier without cost, as between two NEIGHBOR instances.
+        return {exchanges_boundaries(first) ? Joint::Synchronised : Joint::Open, kZero};
       case models::Concatenation::Barrier: return {Joint::Synchronised, builder_.barrier(where)};
       case models::Concatenation::Neighbor:
       case models::Concatenation::NeighborTorus:
       case models::Concatenation::Torus:
-        // Neighbour synchronisation approximated by a barrier: the maximum over processors.
-        // Its messages are the phase's own communication nodes.
-        return {Joint::Synchronised, kZero};
+        // Neighbour synchronisation approximated by a barrier: the maximum over processors,
+        // then the messages the phase's own exchange does not already charge.
+        return {Joint::Synchronised, neighbour_messages(first, second)};
     }
     return {Joint::Synchronised, kZero};
+  }
+
+  // The exact model sends one message per unit of `first` and processor of `second` that
+  // depends on it across processors (a's volume). Per processor that is at most two between
+  // contiguous blocks, and at most three per unit when either side is CYCLIC; a NEIGHBOR
+  // phase already charges two in its own exchange. Every processor is charged the most.
+  std::size_t neighbour_messages(const std::string& first, const std::string& second) {
+    const models::WorkPhase* a = models::find_work_phase(program_, first);
+    const models::WorkPhase* b = models::find_work_phase(program_, second);
+    const auto unit_phase = [](const models::WorkPhase* phase) {
+      return phase != nullptr && (phase->scheme == models::Scheme::Neighbor ||
+                                  phase->scheme == models::Scheme::NeighborTorus ||
+                                  (phase->scheme == models::Scheme::Independent &&
+                                   phase->scheduling != models::Scheduling::Dynamic));
+    };
+    if (!unit_phase(a) || !unit_phase(b) || builder_.processors() == 1) return kZero;
+    const double volume = builder_.value(a->volume, a->location, "communication volume");
+    if (volume == 0.0) return kZero;
+    const std::int64_t p = builder_.processors();
+    const std::int64_t units_a = builder_.count(*a->units, a->location, "number of tasks");
+    const std::int64_t units_b = builder_.count(*b->units, b->location, "number of tasks");
+    const bool cyclic = (a->scheme == models::Scheme::Independent && a->scheduling == models::Scheduling::Cyclic) ||
+                        (b->scheme == models::Scheme::Independent && b->scheduling == models::Scheduling::Cyclic);
+    const std::int64_t most = (cyclic && units_a == units_b) ? 3 * ((std::max(units_a, units_b) + p - 1) / p) : 2;
+    const std::int64_t own = a->scheme == models::Scheme::Independent ? 0 : detail::boundary_messages(units_a, p);
+    if (most <= own) return kZero;
+    return builder_.message(volume, most - own, most - own, b->location);
+  }
+
+  // A NEIGHBOR instance of `name` sends something to a neighbour: p > 1, two processors or
+  // more with columns and a volume.
+  bool exchanges_boundaries(const std::string& name) {
+    const models::WorkPhase* phase = models::find_work_phase(program_, name);
+    if (phase == nullptr || builder_.processors() == 1) return false;
+    if (phase->scheme != models::Scheme::Neighbor && phase->scheme != models::Scheme::NeighborTorus) return false;
+    return builder_.count(*phase->units, phase->location, "number of tasks") >= 2 &&
+           builder_.value(phase->volume, phase->location, "communication volume") > 0.0;
   }
 
   Piece join(const Piece& a, const Piece& b) {

@@ -62,6 +62,14 @@ double BoundQuantities::communication_seconds(double bytes, const models::Source
                   "communication", where);
 }
 
+double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocation& where) const {
+  if (p_ == 1 || bytes == 0.0) return 0.0;
+  models::Environment with_volume = environment_;
+  with_volume.values["L"] = bytes;
+  return overhead(value(machine_.message_overhead, machine_.location, with_volume, "message overhead"),
+                  "message overhead", where);
+}
+
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {
   return overhead(value(machine_.barrier_time, machine_.location, "barrier time"), "barrier", where);
 }

@@ -28,6 +28,8 @@ class BoundQuantities {
   // program runs sequentially without messages, barriers or contention; a machine
   // expression that gives a negative or non-finite time is an error.
   double communication_seconds(double bytes, const models::SourceLocation& where) const;
+  // LogP's overhead o: processor time a send, and again a receive, of `bytes` occupies.
+  double overhead_seconds(double bytes, const models::SourceLocation& where) const;
   double barrier_seconds(const models::SourceLocation& where) const;
   // c(T, P) with T = the phase instance's work (the sum of its task means); 0 without one.
   double contention_seconds(double work, const models::SourceLocation& where) const;

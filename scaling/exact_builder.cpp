@@ -19,6 +19,13 @@ double ExactBuilder::communication_seconds(double bytes, const models::SourceLoc
   return communication_cache_.emplace(bytes, bound_.communication_seconds(bytes, where)).first->second;
 }
 
+double ExactBuilder::overhead_seconds(double bytes, const models::SourceLocation& where) {
+  if (p_ == 1 || bytes == 0.0) return 0.0;
+  const auto found = overhead_cache_.find(bytes);
+  if (found != overhead_cache_.end()) return found->second;
+  return overhead_cache_.emplace(bytes, bound_.overhead_seconds(bytes, where)).first->second;
+}
+
 // ---- nodes and arcs -------------------------------------------------------------------------
 
 NodeId ExactBuilder::add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
@@ -33,6 +40,7 @@ NodeId ExactBuilder::add(std::string label, NodeKind kind, distributions::Distri
   node.runtime = std::move(runtime);
   node.processor = processor;
   node.step = step;
+  order_next_.push_back(kNone);
   return graph_.add_node(std::move(node));
 }
 
@@ -47,21 +55,85 @@ NodeId ExactBuilder::deterministic_node(std::string label, NodeKind kind, double
 }
 
 void ExactBuilder::link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where) {
-  const int a = graph_.node(from).processor;
   const int b = graph_.node(to).processor;
-  const double seconds = (a != b) ? communication_seconds(bytes, where) : 0.0;
-  if (seconds > 0.0) {
-    const NodeId message = deterministic_node(
-        "message " + std::to_string(static_cast<long long>(bytes)) + " B", NodeKind::Communication, seconds, -1,
-        graph_.node(from).step);
-    arc(from, message);
-    arc(message, to);
-  } else {
+  if (graph_.node(from).processor == b) {
     arc(from, to);
+    return;
+  }
+  const NodeId received = message(from, b, bytes, graph_.node(to).step, false, where);
+  arc(received == kNone ? from : received, to);
+}
+
+NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::int64_t step, bool always_receive,
+                             const models::SourceLocation& where) {
+  const auto key = std::make_tuple(from, to_processor, bytes);
+  const auto found = received_.find(key);
+  if (found != received_.end()) return found->second;
+  const int a = graph_.node(from).processor;
+  const std::int64_t sent_at = graph_.node(from).step;
+  const double overhead = (a >= 0 && to_processor >= 0) ? overhead_seconds(bytes, where) : 0.0;
+  const double transfer = communication_seconds(bytes, where);
+  const std::string size = std::to_string(static_cast<long long>(bytes)) + " B";
+  NodeId at = from;
+  if (overhead > 0.0) {
+    const NodeId send = deterministic_node("send " + size, NodeKind::Communication, overhead, a, sent_at);
+    send_after(from, send);
+    at = send;
+  }
+  if (transfer > 0.0) {
+    const NodeId in_flight = deterministic_node("message " + size, NodeKind::Communication, transfer, -1, sent_at);
+    arc(at, in_flight);
+    at = in_flight;
+  }
+  if (to_processor >= 0 && (overhead > 0.0 || always_receive)) {
+    const NodeId receive = overhead > 0.0 ? deterministic_node("receive " + size, NodeKind::Communication, overhead,
+                                                               to_processor, std::max(step, sent_at))
+                                          : add("receive " + size, NodeKind::Communication, {}, to_processor,
+                                                std::max(step, sent_at));
+    arc(at, receive);
+    run_on(static_cast<std::size_t>(to_processor), receive);
+    at = receive;
+  }
+  const NodeId received = at == from ? kNone : at;
+  received_.emplace(key, received);
+  return received;
+}
+
+void ExactBuilder::send_after(NodeId after, NodeId v) {
+  const auto earlier = last_send_.find(after);
+  const NodeId at = earlier == last_send_.end() ? after : earlier->second;
+  last_send_[after] = v;
+  const int k = graph_.node(at).processor;
+  if (k >= 0 && last_[static_cast<std::size_t>(k)] == at) {
+    run_on(static_cast<std::size_t>(k), v);
+    return;
+  }
+  const NodeId next = order_next_[at];
+  if (next != kNone) {
+    graph_.remove_arc(at, next);
+    arc(at, v);
+    arc(v, next);
+    order_next_[at] = v;
+    order_next_[v] = next;
+    return;
+  }
+  // `at` ends its processor's order inside a phase closed by a shared node (a join or
+  // barrier): that node waits for the send too.
+  const std::vector<NodeId> successors = graph_.successors(at);
+  arc(at, v);
+  for (NodeId w : successors) {
+    if (graph_.node(w).processor < 0 && graph_.node(w).kind != NodeKind::Communication) arc(v, w);
   }
 }
 
 // ---- each processor's order -------------------------------------------------------------------
+
+void ExactBuilder::run_on(std::size_t k, NodeId v) {
+  const NodeId before = last_[k];
+  if (before != kNone && before != v && graph_.node(before).processor == static_cast<int>(k)) order_next_[before] = v;
+  arc(before, v);
+  last_[k] = v;
+}
 
 void ExactBuilder::gather_at(NodeId v) {
   for (std::size_t k = 0; k < last_.size(); ++k) arc(last_[k], v);
@@ -80,7 +152,7 @@ int ExactBuilder::processor_of(std::int64_t c, std::int64_t n, models::Schedulin
 // ---- synchronisation and joints between work phases -------------------------------------------
 
 void ExactBuilder::synchronise(double seconds, const models::SourceLocation& where) {
-  send_boundaries(where);
+  send_boundaries(where, Exchange::BeforeSynchronisation);
   if (p_ == 1) return;
   std::vector<NodeId> distinct;
   for (NodeId v : last_) {
@@ -99,17 +171,38 @@ void ExactBuilder::synchronise(double seconds, const models::SourceLocation& whe
   std::fill(last_.begin(), last_.end(), node);
 }
 
-// A NEIGHBOR instance whose boundaries no neighbour arc carried: each processor with
-// columns sends its boundary before the processors synchronise.
-void ExactBuilder::send_boundaries(const models::SourceLocation& where) {
+// A NEIGHBOR instance whose boundaries no neighbour arc carried exchanges them now: each
+// processor with units sends its first unit's boundary to the processor holding the unit
+// before it and its last unit's to the one holding the unit after it (wrapping around on a
+// torus), and each receiver's next work waits for what it receives.
+void ExactBuilder::send_boundaries(const models::SourceLocation& where, Exchange exchange) {
   if (!boundary_pending_) return;
   boundary_pending_ = false;
-  const double seconds = communication_seconds(units_.volume, where);
-  if (seconds == 0.0) return;
+  if (p_ == 1) return;
+  // A receive node where the receiver's next work must wait: always under SERIAL; before a
+  // synchronisation only when the transfer takes time (which no processor's order would
+  // otherwise wait for); at the end of the program never (a receive overhead is a node anyway).
+  const bool receive = exchange == Exchange::BeforeSerialWork ||
+                       (exchange == Exchange::BeforeSynchronisation && communication_seconds(units_.volume, where) > 0.0);
+  const auto n = static_cast<std::int64_t>(units_.node.size());
+  const std::int64_t step = step_ - 1;
   for (std::size_t k = 0; k < last_.size(); ++k) {
-    if (units_.last_on[k] == kNone) continue;
-    run_on(k, deterministic_node("boundary " + std::to_string(k), NodeKind::Communication, seconds,
-                                 static_cast<int>(k), step_ - 1));
+    if (units_.low[k] < 0) continue;
+    const std::int64_t before = units_.low[k] - 1, after = units_.high[k] + 1;
+    if (before >= 0 || units_.torus) {
+      const std::int64_t u = (before + n) % n;
+      const int other = units_.processor[static_cast<std::size_t>(u)];
+      if (other != static_cast<int>(k)) {
+        message(units_.node[static_cast<std::size_t>(units_.low[k])], other, units_.volume, step, receive, where);
+      }
+    }
+    if (after < n || units_.torus) {
+      const std::int64_t u = after % n;
+      const int other = units_.processor[static_cast<std::size_t>(u)];
+      if (other != static_cast<int>(k)) {
+        message(units_.node[static_cast<std::size_t>(units_.high[k])], other, units_.volume, step, receive, where);
+      }
+    }
   }
 }
 
@@ -136,10 +229,10 @@ bool ExactBuilder::enter(const models::WorkPhase& phase, bool takes_neighbour_ar
   const Joint joint = joint_to(phase);
   switch (joint) {
     case Joint::None:
-      send_boundaries(phase.location);
+      send_boundaries(phase.location, Exchange::BeforeSynchronisation);  // nothing pending after a SYNC
       return false;
     case Joint::Serial:
-      boundary_pending_ = false;  // each processor goes on with its own data
+      send_boundaries(phase.location, Exchange::BeforeSerialWork);
       return false;
     case Joint::Barrier: synchronise(barrier_seconds(phase.location), phase.location); return false;
     case Joint::Neighbor:
@@ -192,7 +285,10 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
   units.node.assign(static_cast<std::size_t>(n), kNone);
   units.processor.assign(static_cast<std::size_t>(n), 0);
   units.last_on.assign(last_.size(), kNone);
+  units.low.assign(last_.size(), -1);
+  units.high.assign(last_.size(), -1);
   units.volume = instance.volume;
+  units.torus = instance.torus;
   std::vector<char> started(last_.size(), 0);
   std::vector<std::int64_t> per_processor(last_.size(), 0);
   const std::string prefix = phase.name + " u";
@@ -232,6 +328,8 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
     units.node[static_cast<std::size_t>(c)] = v;
     units.processor[static_cast<std::size_t>(c)] = k;
     units.last_on[ku] = v;
+    if (units.low[ku] < 0 || c < units.low[ku]) units.low[ku] = c;
+    units.high[ku] = std::max(units.high[ku], c);
   }
   after_units(phase, instance, per_processor, step);
   units_ = std::move(units);
@@ -271,9 +369,10 @@ void ExactBuilder::after_units(const models::WorkPhase& phase, const UnitInstanc
                                const std::vector<std::int64_t>& per_processor, std::int64_t step) {
   for (std::size_t k = 0; k < last_.size(); ++k) {
     if (instance.message == UnitMessage::Results && per_processor[k] > 0) {
-      // The results, one message per processor as in the approximate model.
+      // The results, one blocking send per processor to outside the processors, as in the
+      // approximate model.
       const double seconds =
-          communication_seconds(instance.volume * static_cast<double>(per_processor[k]), phase.location);
+          send_out_seconds(instance.volume * static_cast<double>(per_processor[k]), phase.location);
       if (seconds > 0.0) {
         run_on(k, deterministic_node(phase.name + " results", NodeKind::Communication, seconds,
                                      static_cast<int>(k), step));

@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -67,6 +68,12 @@ class ExactBuilder {
 
   // Machine overheads: none on one processor; a cost of 0 means no node.
   double communication_seconds(double bytes, const models::SourceLocation& where);
+  double overhead_seconds(double bytes, const models::SourceLocation& where);
+  // A blocking send of `bytes` to a receiver outside the processors (INDEPENDENT's results):
+  // the send overhead plus the transfer, on the sender's order.
+  double send_out_seconds(double bytes, const models::SourceLocation& where) {
+    return overhead_seconds(bytes, where) + communication_seconds(bytes, where);
+  }
   double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
   double contention_seconds(double work, const models::SourceLocation& where) const {
     return bound_.contention_seconds(work, where);
@@ -80,9 +87,14 @@ class ExactBuilder {
   void arc(NodeId from, NodeId to) {
     if (from != kNone && from != to) graph_.add_arc(from, to);
   }
-  // from -> to, through a communication node of `bytes` when they are on different
-  // processors and the transfer costs something.
+  // from -> to. Across processors the dependence is a message of `bytes` (delivered once per
+  // sending node, receiving processor and size): a send node of the machine's overhead o
+  // right after `from` (after its earlier sends) in its processor's order, the transfer (a
+  // node of the communication time that occupies no processor), and a receive node of o
+  // appended to the receiving processor's order, which `to` is about to join. Nodes that
+  // cost nothing are left out, so a free message is the arc from -> to.
   void link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where);
+
   // The first of `count` new steps (phase instances, iterations, jobs or levels).
   std::int64_t take_steps(std::int64_t count) {
     const std::int64_t first = step_;
@@ -94,10 +106,7 @@ class ExactBuilder {
   // Per processor: the node its next task follows (kNone before its first).
   const std::vector<NodeId>& last() const { return last_; }
   // Appends v to processor k's order.
-  void run_on(std::size_t k, NodeId v) {
-    arc(last_[k], v);
-    last_[k] = v;
-  }
+  void run_on(std::size_t k, NodeId v);
   // v after every processor's last node; every processor goes on after v.
   void gather_at(NodeId v);
   // Every processor goes on after v, which already follows all their work.
@@ -119,6 +128,8 @@ class ExactBuilder {
   void enter_closed(const models::WorkPhase& phase);
   void leave_closed(const models::WorkPhase& phase, double contention);
   void forget_units();
+  // After the pattern's last phase: a NEIGHBOR boundary still to exchange is exchanged.
+  void finish(const models::SourceLocation& where) { send_boundaries(where, Exchange::AtTheEnd); }
   // The phase just added, whose concatenation with the next work phase applies.
   void finished_work_phase(const std::string& name) { last_phase_ = name; }
   // After a synchronisation of the pattern the next work phase meets no previous one.
@@ -143,17 +154,30 @@ class ExactBuilder {
     std::vector<NodeId> node;
     std::vector<int> processor;
     std::vector<NodeId> last_on;  // per processor: its last unit, kNone if it had none
+    // Per processor: the lowest and highest unit index it holds (-1: none).
+    std::vector<std::int64_t> low, high;
     double volume = 0.0;          // bytes a unit sends to a dependent unit on another processor
+    bool torus = false;           // the boundary of unit 0 and of the last unit wraps around
   };
   // How the previous work phase meets the next one.
   enum class Joint { None, Serial, Barrier, Neighbor, NeighborTorus, Torus };
 
   Joint joint_to(const models::WorkPhase& next) const;
-  void send_boundaries(const models::SourceLocation& where);
+  enum class Exchange { BeforeSerialWork, BeforeSynchronisation, AtTheEnd };
+  void send_boundaries(const models::SourceLocation& where, Exchange exchange);
   void depend_on_unit(const Units& previous, std::int64_t u, bool wrap, int k, NodeId v,
                       const models::SourceLocation& where);
   void depend_on_neighbour_processors(const Units& previous, bool wrap, int k, NodeId v,
                                       const models::SourceLocation& where);
+  // The message from `from` to processor `to_processor` (link()): returns the node the
+  // receiver's work follows (kNone: the message costs nothing). With `always_receive` a
+  // receive node (of o, or of no duration) joins the receiver's order even when o is 0, so
+  // that its next work waits for the message.
+  NodeId message(NodeId from, int to_processor, double bytes, std::int64_t step, bool always_receive,
+                 const models::SourceLocation& where);
+  // Puts v right after `after` (and after the sends already placed there) in the order of
+  // after's processor.
+  void send_after(NodeId after, NodeId v);
   void after_units(const models::WorkPhase& phase, const UnitInstance& instance,
                    const std::vector<std::int64_t>& per_processor, std::int64_t step);
 
@@ -169,6 +193,10 @@ class ExactBuilder {
   bool boundary_pending_ = false;
   std::int64_t step_ = 0;
   std::map<double, double> communication_cache_;
+  std::map<double, double> overhead_cache_;
+  std::vector<NodeId> order_next_;  // per node on a processor: the next node of its order
+  std::map<NodeId, NodeId> last_send_;  // per node: the last send placed right after it
+  std::map<std::tuple<NodeId, int, double>, NodeId> received_;  // (from, processor, bytes)
   std::map<double, distributions::Distribution> constants_;
 };
 

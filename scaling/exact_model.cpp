@@ -63,6 +63,7 @@ class ScenarioWalk {
 
   Scenario build(std::uint64_t index) {
     compile(program_.pattern, index);
+    builder_.finish(program_.pattern.location);
     Scenario scenario;
     scenario.probability = probability_;
     scenario.description = description_;

@@ -3,12 +3,13 @@
 // one, on the processors in turn within its level.
 // Exact: the tasks and arcs as given (a message on an arc across processors), each processor
 // its tasks level by level; closed at both ends. Approximate: the levels one after the other,
-// each the maximum over processors of their tasks in series, after a message when an arc
-// into the level crosses processors (the largest such volume).
+// each the maximum over processors of their tasks in series, after the messages into it.
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -136,33 +137,63 @@ void exact_arbitrary(ExactBuilder& builder, const models::WorkPhase& phase) {
   builder.leave_closed(phase, builder.contention_seconds(work, phase.location));
 }
 
-// The tasks level by level, each on its processor, with a barrier between levels and a
-// message before a level that an arc reaches across processors.
+// The tasks level by level, each on its processor, with a barrier between levels. Before
+// level d, the messages as the exact model sends them (one per sending task, receiving
+// processor and size, on an arc across processors): each processor's send overheads of the
+// messages its level d - 1 tasks send, the longest transfer into level d, then each
+// processor's receive overheads of the messages into its level d tasks, every term the most
+// any processor pays. The exact model sends right after the sending task and receives right
+// before the receiving one, so every path through a message is no longer than this.
 Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   const Incoming incoming = incoming_arcs(builder, phase);
   const std::vector<std::int64_t> depth = depth_first_levels(phase, incoming);
+  const std::map<std::int64_t, std::vector<std::size_t>> levels = levels_of(depth);
   std::vector<int> processor(phase.tasks.size());
+  for (const auto& [d, members] : levels) {
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      processor[members[k]] = processor_of_task(builder, phase.tasks[members[k]], k);
+    }
+  }
+  // Per level: per processor the send and the receive overheads charged before it, and the
+  // longest transfer into it.
+  const auto p = static_cast<std::size_t>(builder.processors());
+  std::map<std::int64_t, std::vector<double>> sending, receiving;
+  std::map<std::int64_t, double> transfer;
+  std::set<std::tuple<std::size_t, int, double>> sent;
+  for (std::size_t v = 0; v < phase.tasks.size(); ++v) {
+    for (const auto& [u, bytes] : incoming[v]) {
+      if (processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
+      const double o = builder.overhead_seconds(bytes, phase.location);
+      auto& send = sending.try_emplace(depth[u] + 1, p, 0.0).first->second;
+      auto& receive = receiving.try_emplace(depth[v], p, 0.0).first->second;
+      send[static_cast<std::size_t>(processor[u])] += o;
+      receive[static_cast<std::size_t>(processor[v])] += o;
+      transfer[depth[v]] = std::max(transfer[depth[v]], bytes);
+    }
+  }
+  const auto most = [](const std::map<std::int64_t, std::vector<double>>& per_level, std::int64_t d) {
+    const auto found = per_level.find(d);
+    return found == per_level.end() ? 0.0 : *std::max_element(found->second.begin(), found->second.end());
+  };
   std::size_t middle = kZero;
   double work = 0.0;
-  for (const auto& [d, members] : levels_of(depth)) {
-    std::vector<std::vector<std::size_t>> on(static_cast<std::size_t>(builder.processors()));
-    double crossing_bytes = 0.0;
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      const models::Task& task = phase.tasks[members[k]];
-      processor[members[k]] = processor_of_task(builder, task, k);
-      for (const auto& [u, bytes] : incoming[members[k]]) {
-        if (processor[u] != processor[members[k]]) crossing_bytes = std::max(crossing_bytes, bytes);
-      }
+  for (const auto& [d, members] : levels) {
+    std::vector<std::vector<std::size_t>> on(p);
+    for (std::size_t v : members) {
+      const models::Task& task = phase.tasks[v];
       const distributions::Distribution runtime_of_task = builder.runtime(task.runtime);
       work += distributions::mean(runtime_of_task);
-      on[static_cast<std::size_t>(processor[members[k]])].push_back(
-          builder.leaf(task.name, graph::NodeKind::Task, runtime_of_task, processor[members[k]]));
+      on[static_cast<std::size_t>(processor[v])].push_back(
+          builder.leaf(task.name, graph::NodeKind::Task, runtime_of_task, processor[v]));
     }
     std::vector<std::size_t> busy;
     for (auto& tasks : on) {
       if (!tasks.empty()) busy.push_back(builder.tree().series(std::move(tasks)));
     }
-    middle = builder.series({middle, builder.communication(crossing_bytes, phase.location),
+    const auto longest = transfer.find(d);
+    const double overheads = most(sending, d) + most(receiving, d);
+    middle = builder.series({middle, builder.overheads(overheads, phase.location),
+                             builder.message(longest == transfer.end() ? 0.0 : longest->second, 0, 0, phase.location),
                              builder.tree().parallel(std::move(busy))});
   }
   Piece piece = builder.synchronised(builder.series({middle, builder.contention(work, phase.location)}));

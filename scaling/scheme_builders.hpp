@@ -13,6 +13,10 @@
 
 namespace scaling::detail {
 
+// The most boundary messages a processor of a NEIGHBOR instance of `units` columns on p
+// processors sends (and receives) in the approximate model's exchange.
+std::int64_t boundary_messages(std::int64_t units, std::int64_t p);
+
 struct SchemeBuilders {
   void (*exact)(ExactBuilder& builder, const models::WorkPhase& phase);
   Piece (*approximate)(ApproximateBuilder& builder, const models::WorkPhase& phase);

@@ -31,7 +31,6 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
   NodeId arrival = kNone;
   const NodeId phase_start = builder.last().front();
   NodeId previous = phase_start;
-  std::vector<NodeId> on(builder.last().size());           // per processor: its last task of the job
   std::vector<std::int64_t> done(builder.last().size());  // per processor: its tasks of the job
   for (std::int64_t j = 0; j < jobs; ++j) {
     NodeId start = previous;
@@ -58,20 +57,21 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
       builder.arc(start, pool);
       builder.arc(pool, drain);
     } else {
-      std::fill(on.begin(), on.end(), kNone);
+      // Each processor its tasks of the job, then its results to the drain on processor 0,
+      // which receives them in processor order after its own tasks.
+      builder.continue_after(start);
       std::fill(done.begin(), done.end(), 0);
       for (std::int64_t t = 0; t < tasks; ++t) {
         const int k = builder.processor_of(t, tasks, phase.scheduling);
         const auto ku = static_cast<std::size_t>(k);
-        const NodeId v = builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t),
-                                     NodeKind::Task, task, k, step + j);
-        builder.arc(on[ku] == kNone ? start : on[ku], v);
-        on[ku] = v;
+        builder.run_on(ku, builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t),
+                                       NodeKind::Task, task, k, step + j));
         ++done[ku];
       }
-      for (std::size_t k = 0; k < on.size(); ++k) {
-        if (on[k] != kNone) builder.link(on[k], drain, bytes * static_cast<double>(done[k]), phase.location);
+      for (std::size_t k = 0; k < done.size(); ++k) {
+        if (done[k] > 0) builder.link(builder.last()[k], drain, bytes * static_cast<double>(done[k]), phase.location);
       }
+      builder.run_on(0, drain);
     }
     previous = drain;
   }
@@ -96,13 +96,19 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   const std::int64_t r = tasks % p;
   const auto on = [&](std::int64_t c, bool local) {
     if (c == 0) return kZero;
-    return builder.series({builder.power(one, c),
-                           local ? kZero : builder.communication(bytes * static_cast<double>(c), phase.location)});
+    return builder.series(
+        {builder.power(one, c), local ? kZero : builder.send_out(bytes * static_cast<double>(c), phase.location)});
   };
   Work work{{0, 1, on(r > 0 ? q + 1 : q, true)}};
   if (r > 1) work.push_back({1, r, on(q + 1, false)});
   if (std::max<std::int64_t>(r, 1) < p) work.push_back({std::max<std::int64_t>(r, 1), p, on(q, false)});
-  return builder.close(work);
+  // Processor 0 receives the others' results one after another: every receive overhead after
+  // the last arrival bounds its receives from above.
+  const std::int64_t senders_of_more = std::max<std::int64_t>(r - 1, 0);
+  const std::int64_t senders_of_fewer = q > 0 ? p - std::max<std::int64_t>(r, 1) : 0;
+  return builder.series({builder.close(work),
+                         builder.receives(bytes * static_cast<double>(q + 1), senders_of_more, phase.location),
+                         builder.receives(bytes * static_cast<double>(q), senders_of_fewer, phase.location)});
 }
 
 }  // namespace

@@ -28,7 +28,7 @@ void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const d
   // The busiest processor's results, ceil(n/p) tasks' worth (an approximation: under dynamic
   // scheduling the counts are random).
   const std::int64_t p = builder.processors();
-  const double seconds = builder.communication_seconds(volume * static_cast<double>((n + p - 1) / p), phase.location);
+  const double seconds = builder.send_out_seconds(volume * static_cast<double>((n + p - 1) / p), phase.location);
   if (seconds > 0.0) {
     const NodeId message =
         builder.deterministic_node(phase.name + " results", NodeKind::Communication, seconds, -1, step);
@@ -71,7 +71,7 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   if (n == 0) return {};
   const std::int64_t p = builder.processors();
   const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
-  const std::size_t results = builder.communication(volume * static_cast<double>((n + p - 1) / p), phase.location);
+  const std::size_t results = builder.send_out(volume * static_cast<double>((n + p - 1) / p), phase.location);
   const std::size_t delay = builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location);
   Piece piece = builder.synchronised(builder.series({bound, results, delay}));
   piece.first_phase = piece.last_phase = phase.name;
@@ -82,8 +82,10 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
 
 Piece approximate_independent(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   if (phase.scheduling == models::Scheduling::Dynamic) return approximate_pool(builder, phase);
-  // Each processor sends its c tasks' results.
-  return builder.unit_phase(phase, [](std::int64_t c, double volume) { return volume * static_cast<double>(c); });
+  // Each processor sends its c tasks' results out, one blocking send.
+  return builder.unit_phase(phase, [](std::int64_t c, double volume) {
+    return ApproximateBuilder::UnitMessages{volume * static_cast<double>(c), 1, 0};
+  });
 }
 
 }  // namespace scaling::detail

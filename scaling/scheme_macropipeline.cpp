@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "scaling/scheme_builders.hpp"
 
@@ -62,9 +63,9 @@ namespace {
 class Wavefronts {
  public:
   Wavefronts(ApproximateBuilder& builder, std::int64_t jobs, std::int64_t stages, std::size_t one,
-             std::size_t arrival, std::size_t comm)
+             std::size_t arrival, std::size_t send, std::size_t receive)
       : builder_(builder), jobs_(jobs), stages_(stages), p_(builder.processors()), one_(one), arrival_(arrival),
-        comm_(comm), q_(stages / p_), r_(stages % p_) {}
+        send_(send), receive_(receive), q_(stages / p_), r_(stages % p_) {}
 
   // Step d: the tasks (j, s) with j + s = d, the maximum over processors; while a job is still
   // to be released after it (d < J - 1) at least one interarrival time: job d + 1 is released
@@ -77,9 +78,13 @@ class Wavefronts {
       // Processors wholly inside, before or after [lo, hi] come in runs of equal work.
       const std::int64_t c = active_stages(k, lo, hi);
       const bool sends = sends_on(k, lo, hi);
+      const bool receives = receives_on(k, lo, hi);
       std::int64_t next = k + 1;
-      while (next < p_ && active_stages(next, lo, hi) == c && sends_on(next, lo, hi) == sends) ++next;
-      work.push_back({k, next, per_processor(c, sends)});
+      while (next < p_ && active_stages(next, lo, hi) == c && sends_on(next, lo, hi) == sends &&
+             receives_on(next, lo, hi) == receives) {
+        ++next;
+      }
+      work.push_back({k, next, per_processor(c, sends, receives)});
       k = next;
     }
     std::size_t t = builder_.close(work);
@@ -104,19 +109,27 @@ class Wavefronts {
     const std::int64_t last = first_stage(k + 1) - 1;
     return last >= first_stage(k) && last + 1 < stages_ && last >= lo && last <= hi;
   }
-  std::size_t per_processor(std::int64_t c, bool sends) {
-    const std::pair<std::int64_t, bool> key{c, sends};
+  // Processor k receives in step d when the first stage of its block is active then and
+  // another processor holds the stage before it.
+  bool receives_on(std::int64_t k, std::int64_t lo, std::int64_t hi) const {
+    const std::int64_t first = first_stage(k);
+    return first < first_stage(k + 1) && first > 0 && first >= lo && first <= hi;
+  }
+  std::size_t per_processor(std::int64_t c, bool sends, bool receives) {
+    const std::tuple<std::int64_t, bool, bool> key{c, sends, receives};
     auto found = made_.find(key);
     if (found != made_.end()) return found->second;
-    const std::size_t work = c == 0 ? kZero : builder_.series({builder_.power(one_, c), sends ? comm_ : kZero});
+    const std::size_t work =
+        c == 0 ? kZero
+               : builder_.series({receives ? receive_ : kZero, builder_.power(one_, c), sends ? send_ : kZero});
     return made_.emplace(key, work).first->second;
   }
 
   ApproximateBuilder& builder_;
   std::int64_t jobs_, stages_, p_;
-  std::size_t one_, arrival_, comm_;
+  std::size_t one_, arrival_, send_, receive_;
   std::int64_t q_, r_;
-  std::map<std::pair<std::int64_t, bool>, std::size_t> made_;
+  std::map<std::tuple<std::int64_t, bool, bool>, std::size_t> made_;
 };
 
 }  // namespace
@@ -135,9 +148,11 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::size_t arrival = ApproximateBuilder::takes_no_time(arrival_time)
                                   ? kZero
                                   : builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time);
-  const std::size_t comm =
-      builder.communication(builder.value(phase.volume, phase.location, "communication volume"), phase.location);
-  Wavefronts wavefronts(builder, jobs, stages, one, arrival, comm);
+  // A message between stages on different processors: the send overhead and the transfer
+  // charged to the sender's step, the receive overhead to the receiver's next step.
+  const double bytes = builder.value(phase.volume, phase.location, "communication volume");
+  Wavefronts wavefronts(builder, jobs, stages, one, arrival, builder.message(bytes, 1, 0, phase.location),
+                        builder.receives(bytes, 1, phase.location));
   // Steps with every stage busy that still wait for a release are alike: one power for all.
   const std::int64_t steps = jobs + stages - 1;
   std::size_t middle = kZero;

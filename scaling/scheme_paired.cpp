@@ -74,7 +74,7 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
   const distributions::Distribution dependent_time = builder.runtime(phase.dependent->runtime);
   const std::size_t independent = builder.leaf(phase.name + " independent", graph::NodeKind::Task, independent_time);
   const std::size_t dependent = builder.leaf(phase.name + " dependent", graph::NodeKind::Task, dependent_time);
-  const double independent_bytes = builder.value(phase.independent->volume, phase.location, "communication volume");
+  builder.value(phase.independent->volume, phase.location, "communication volume");  // checked, never sent
   const double dependent_bytes = builder.value(phase.dependent->volume, phase.location, "communication volume");
   const std::vector<std::int64_t> distances = dependency_distances(builder, phase);
   // Level sizes, run-length encoded: the tree grows with the number of distinct runs.
@@ -94,7 +94,6 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
   for (std::int32_t k : depth) ++level_size[k];
 
   if (n == 0) return {};
-  const std::size_t comm = builder.communication(independent_bytes, phase.location);
   std::size_t middle = builder.barrier(phase.location);
   for (std::int32_t k = 1; k <= deepest;) {
     std::int32_t run = 1;
@@ -108,7 +107,9 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
   Piece piece = builder.synchronised(builder.series({middle, builder.contention(work, phase.location)}));
   piece.first_phase = piece.last_phase = phase.name;
   piece.head = builder.spread(n, [&](std::int64_t c) {
-    return c == 0 ? kZero : builder.series({builder.power(independent, c), comm});
+    // The independent part's result goes to the dependent part of its own iteration, on the
+    // same processor: no message (as in the exact model).
+    return c == 0 ? kZero : builder.power(independent, c);
   });
   return piece;
 }

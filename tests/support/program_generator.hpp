@@ -181,6 +181,7 @@ class ProgramGenerator {
                        ";\nCOMMUNICATION IS MESSAGE PASSING;\nSIZEOF DOUBLE IS 8;\nCOMMUNICATION TIME IS ts + tw*L;\n";
     if (uniform_int(0, 1)) text += "BARRIER TIME IS ts*ceil(log2(max(P, 2)));\n";
     if (uniform_int(0, 2) == 0) text += "CONTENTION IS 0.01*T*(P - 1);\n";
+    if (uniform_int(0, 1)) text += "MESSAGE OVERHEAD IS " + number(uniform_real(0.05, 1.0)) + " + 0.002*L;\n";
     return text;
   }
 
