@@ -1,0 +1,228 @@
+// Rules of docs/semantics.md pinned by programs whose figures are worked out by hand from the
+// rule (deterministic tasks: every method's mean is the longest path), and the textbook's
+// closed form. Each test names the rule it pins.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/request.hpp"
+#include "analysis/study.hpp"
+#include "models/bind.hpp"
+#include "pdl/check.hpp"
+#include "pdl/parse.hpp"
+
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A program and machine given as text, checked and bound with `values`; throws (a test
+// failure) with the diagnostics when either is refused.
+analysis::Case case_of(const std::string& pdl, const std::string& machine_text,
+                       const std::map<std::string, double>& values = {}) {
+  const pdl::MachineParseResult parsed_machine = pdl::parse_machine(machine_text, "test.machine");
+  if (!parsed_machine.ast) throw std::runtime_error(pdl::format(parsed_machine.diagnostics));
+  const pdl::MachineCheckResult machine = pdl::check_machine(*parsed_machine.ast, parsed_machine.source);
+  if (!machine.machine) throw std::runtime_error(pdl::format(machine.diagnostics));
+  const pdl::ParseResult parsed = pdl::parse(pdl, "test.pdl");
+  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
+  pdl::CheckOptions options;
+  options.machine = &*machine.machine;
+  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
+  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
+  const models::Binding binding = models::bind(*checked.program, *machine.machine, values);
+  if (!binding.ok()) throw std::runtime_error(binding.errors.front().message());
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(*checked.program);
+  one.machine = std::make_shared<const models::Machine>(*machine.machine);
+  one.environment = binding.environment;
+  one.label.machine = machine.machine->name;
+  return one;
+}
+
+analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
+  analysis::Request request;
+  request.processors = std::move(processors);
+  request.methods = std::move(methods);
+  return request;
+}
+
+double mean_of(const analysis::StudyResult& study, int p, solvers::Method method) {
+  const solvers::Result& result = study.at(0, p, method).result;
+  EXPECT_TRUE(result.solved()) << "p = " << p;
+  return result.mean;
+}
+
+// A machine whose message costs 1.5 of transfer (0.5 + 0.01 L for 100 bytes) and 0.25 of
+// overhead on each side.
+const char* const kMessageMachine =
+    "MACHINE NAME IS 'm';\n"
+    "COMMUNICATION TIME IS 0.5 + 0.01*L;\n"
+    "MESSAGE OVERHEAD IS 0.25;\n";
+
+// Issue 11, messages as in the textbooks, rules M1-M3 and N1. Before, a NEIGHBOR instance sent
+// one message per processor and a message was a pure delay: Foster's 1-D finite-difference
+// stencil (N = 256 planes, Nz = 10, t_c = 1 us, t_s = 100 us, t_w = 0.4 us per word) had
+// efficiency 0.544 at P = 256 where the textbook's model gives 0.373. Now each processor sends
+// its boundary to each neighbour, and MESSAGE OVERHEAD is processor time: with the textbook
+// machine (half of t_s + t_w L on the sender, half on the receiver, no latency) both models
+// give the textbook's E = t_c N^2 Nz / (t_c N^2 Nz + 2 P t_s + 4 P t_w N Nz); with the same
+// cost as pure latency (latency.machine) the two messages travel together, E = 0.544.
+TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
+  const std::string program = read("examples/studies/stencil_1d.pdl");
+  const double n = 256, nz = 10, tc = 1, ts = 100, tw_word = 0.4, steps = 4;
+  const auto textbook = [&](double p) {
+    return tc * n * n * nz / (tc * n * n * nz + 2 * p * ts + 4 * p * tw_word * n * nz);
+  };
+  const analysis::Request request =
+      request_for({1, 128, 256}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
+  const auto on_textbook = analysis::run_study(
+      {case_of(program, read("examples/machines/textbook.machine"))}, request);
+  ASSERT_TRUE(on_textbook.ok());
+  for (int p : {128, 256}) {
+    for (solvers::Method method : request.methods) {
+      const double t1 = mean_of(*on_textbook.value, 1, method);
+      EXPECT_NEAR(t1, steps * tc * n * n * nz, 1e-6);
+      EXPECT_NEAR(t1 / (p * mean_of(*on_textbook.value, p, method)), textbook(p), 1e-12) << p;
+    }
+  }
+  EXPECT_NEAR(textbook(256), 0.3734, 1e-4);
+  const auto on_latency = analysis::run_study(
+      {case_of(program, read("examples/machines/latency.machine"))}, request);
+  ASSERT_TRUE(on_latency.ok());
+  const double message = ts + tw_word * 2 * n * nz;  // one boundary of 2 N Nz words
+  for (solvers::Method method : request.methods) {
+    EXPECT_NEAR(mean_of(*on_latency.value, 256, method), steps * (tc * n * nz + message), 1e-6);
+  }
+  EXPECT_NEAR(tc * n * nz / (tc * n * nz + message), 0.5438, 1e-4);
+}
+
+// Issue 11, the NEIGHBOR exchange, rules N2-N3 (docs: "every NEIGHBOR instance exchanges its
+// boundary"). Before, the exact model sent no boundary after a SERIAL concatenation (nor after
+// the last instance) while the approximate model charged it: examples/schemes/neighbor.pdl on
+// the cluster at p = 2 gave approx 2165.0 against the exact mean 1709.8 (Monte Carlo), 27%
+// apart. Hand-worked: 4 columns of 1 on 2 processors, 100 bytes, then SERIAL 4 checks of 0.5.
+// Exact: processor 1 sends its first column right after computing it (1 + 0.25), processor 0
+// its last (2 + 0.25); each receive waits for the transfer: processor 0 receives at
+// 1.25 + 1.5 = 2.75 until 3, processor 1 at 2.25 + 1.5 = 3.75 until 4; then two checks each:
+// 4 + 1 = 5. Approximate: each processor 2 columns, two sends, the transfer, two receives
+// (2 + 0.5 + 1.5 + 0.5 = 4.5), a neighbour synchronisation as a free barrier, the checks: 5.5.
+TEST(Semantics, N2_TheBoundaryIsExchangedBeforeSerialWork) {
+  const std::string program =
+      "PROGRAM NAME IS 'exchange';\n"
+      "EXECUTION PATTERN IS relax -> check;\n"
+      "WORK PHASE relax IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
+      "  PROBLEM SIZE IS VECTOR a(4);\n"
+      "  COMMUNICATION VOLUME IS 100;\n"
+      "END;\n"
+      "WORK PHASE check IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(0.5);\n"
+      "  PROBLEM SIZE IS VECTOR a(4);\n"
+      "END;\n"
+      "CONCATENATION IS:\n"
+      "  relax, check : SERIAL;\n"
+      "END;\n";
+  const auto study = analysis::run_study(
+      {case_of(program, kMessageMachine)},
+      request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace, solvers::Method::Bounds}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 5.0, 1e-12);
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 5.5, 1e-12);
+  const solvers::Result& bounds = study.value->at(0, 2, solvers::Method::Bounds).result;
+  EXPECT_NEAR(bounds.lower, 5.0, 1e-9);
+  EXPECT_NEAR(bounds.upper, 5.0, 1e-9);
+}
+
+// Rule M2: a message's overhead occupies the sender right after the sending task and the
+// receiver right before the receiving task; the transfer only delays. ARBITRARY a -> b across
+// processors and a -> c on a's processor, 100 bytes each, tasks of 1: processor 0 runs a
+// (0-1), the send (1-1.25), c (1.25-2.25); the transfer ends at 2.75, processor 1 receives
+// until 3 and runs b until 4. The approximate model charges before level 1 the most any
+// processor sends (0.25), the transfer (1.5) and the most any receives (0.25): 1 + 2 + 1 = 4.
+TEST(Semantics, M2_OverheadOccupiesTheSenderAndTheReceiver) {
+  const std::string program =
+      "PROGRAM NAME IS 'dag';\n"
+      "EXECUTION PATTERN IS g;\n"
+      "WORK PHASE g IS:\n"
+      "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
+      "  TASK a RUNTIME IS DETERMINISTIC(1) ON PROCESSOR 0;\n"
+      "  TASK b RUNTIME IS DETERMINISTIC(1) ON PROCESSOR 1;\n"
+      "  TASK c RUNTIME IS DETERMINISTIC(1) ON PROCESSOR 0;\n"
+      "  ARC a -> b VOLUME 100;\n"
+      "  ARC a -> c VOLUME 100;\n"
+      "END;\n";
+  const auto study = analysis::run_study(
+      {case_of(program, kMessageMachine)},
+      request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 4.0, 1e-12);
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 4.0, 1e-12);
+}
+
+// Rule F2: FORK-JOIN's drain on processor 0 receives the other processors' results one after
+// another, after its own tasks. One job of 3 tasks of 1 on 3 processors, 100 bytes per task:
+// processors 1 and 2 send at 1 (until 1.25), the transfers end at 2.75, processor 0 receives
+// 2.75-3 and 3-3.25, then the drain of 0.5: 3.75. The approximate model: the slowest
+// processor's task, send and transfer (2.75), then both receive overheads (0.5), the drain:
+// 3.75.
+TEST(Semantics, F2_TheDrainReceivesOneResultAfterAnother) {
+  const std::string program =
+      "PROGRAM NAME IS 'farm';\n"
+      "EXECUTION PATTERN IS f;\n"
+      "WORK PHASE f IS:\n"
+      "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
+      "  JOBS IS 1;\n"
+      "  TASKS PER JOB IS 3;\n"
+      "  INTERARRIVAL TIME IS DETERMINISTIC(0);\n"
+      "  JOIN RUNTIME IS DETERMINISTIC(0.5);\n"
+      "  COMMUNICATION VOLUME IS 100;\n"
+      "END;\n";
+  const auto study = analysis::run_study(
+      {case_of(program, kMessageMachine)},
+      request_for({3}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(mean_of(*study.value, 3, solvers::Method::StateSpace), 3.75, 1e-12);
+  EXPECT_NEAR(mean_of(*study.value, 3, solvers::Method::SeriesParallel), 3.75, 1e-12);
+}
+
+// Issue 11, an approximate model worth its name for communicating programs. Before, wherever
+// messages were priced the approximate model was far above the exact one: on the cluster at
+// p = 2, examples/schemes/neighbor.pdl 2165.0 against 1709.8 (Monte Carlo of the exact model),
+// neighbor_torus.pdl 361.3 against 302.2. Now, with the same exchange in both models, the
+// approximate mean lies above the exact one (within Monte Carlo's error) and within 10% of it
+// on these examples. Not here, and flagged by the report: MACROPIPELINE (wavefront barriers
+// against overlapping jobs, about 5x) and the paper's 10-column example at p = 2 (29%: its
+// exact model overlaps the boundary messages with the interior columns).
+TEST(Semantics, ApproximationWithinTenPercentOnTheClusterExamples) {
+  const std::string cluster = read("examples/machines/cluster.machine");
+  analysis::Request request = request_for({2, 4, 8}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
+  request.solver_options.monte_carlo.relative_precision = 2e-3;
+  for (const char* example : {"examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
+                              "examples/schemes/fork_join.pdl", "examples/schemes/arbitrary.pdl",
+                              "examples/schemes/paired.pdl", "examples/schemes/independent.pdl"}) {
+    const auto study = analysis::run_study({case_of(read(example), cluster)}, request);
+    ASSERT_TRUE(study.ok()) << example;
+    for (int p : request.processors) {
+      const solvers::Result& mc = study.value->at(0, p, solvers::Method::MonteCarlo).result;
+      const solvers::Result& approx = study.value->at(0, p, solvers::Method::SeriesParallel).result;
+      ASSERT_TRUE(mc.solved() && approx.solved()) << example << " p = " << p;
+      const double five_se = 5.0 / 1.959964 * (mc.upper - mc.mean);
+      EXPECT_GE(approx.upper, mc.mean - five_se) << example << " p = " << p;
+      EXPECT_LE(approx.lower, 1.10 * mc.mean) << example << " p = " << p;
+    }
+  }
+}
+
+}  // namespace
