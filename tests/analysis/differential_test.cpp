@@ -4,10 +4,11 @@
 //   build/release/tests/analysis/differential_tests                 # CI: 500 programs, seed 1
 //   build/release/tests/analysis/differential_tests --count=20000 --seed=7
 //
-// A failure prints the program and its machine, so that it can be replayed with
-// `pdl-scale FILE --machine MACHINE --p 1,2,3 --method all`.
+// A failure prints the program and its machine (and, for an invariance, the transformed
+// program), so that it can be replayed with `pdl-scale FILE --machine MACHINE --p 1,2,3 --method all`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +17,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include <oneapi/tbb/task_arena.h>
 
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
@@ -23,7 +28,9 @@
 #include "pdl/check.hpp"
 #include "pdl/parse.hpp"
 #include "scaling/approximate_model.hpp"
+#include "scaling/exact_model.hpp"
 #include "solvers/monte_carlo.hpp"
+#include "solvers/solver.hpp"
 #include "tests/support/program_generator.hpp"
 
 namespace {
@@ -84,8 +91,189 @@ double five_se(const solvers::Result& mc) { return 5.0 / 1.959964 * (mc.upper - 
 // Rounding slack for figures that are equal in exact arithmetic.
 double slack(double scale) { return 1e-9 * (1.0 + std::abs(scale)); }
 
+// ---- invariances: a transformed program is the same model ------------------------------
+
+// The program transformed for an invariance.
+struct Transformed {
+  std::string title;     // "renamed", "with a zero-cost phase"
+  std::string property;  // "renaming changes nothing"
+  test_support::GeneratedProgram generated;
+};
+
+// Every name the program declares (phases, tasks, problem-size structures) renamed
+// consistently, so that their lexical order is reversed (w1 -> renamed_N, ...).
+Transformed renamed_program(const test_support::GeneratedProgram& generated) {
+  Transformed out{"renamed", "renaming changes nothing", generated};
+  out.generated.pdl = test_support::renamed(generated.pdl, test_support::reversed_names(generated.pdl));
+  return out;
+}
+
+// A sequential phase of runtime DETERMINISTIC(0) wherever every processor is synchronised
+// already: at the start of the pattern and after every SYNC on every machine, and after the
+// whole pattern on the ideal machine only. On a machine with message costs a synchronisation
+// at the end is not free: an open NEIGHBOR phase sends its boundary before the processors
+// synchronise, and sends nothing at the end of the program (docs/methods.md, the exact model's
+// concatenations), so `(pattern) -> zero` adds those messages to the exact model there.
+Transformed zero_phase_program(const test_support::GeneratedProgram& generated) {
+  Transformed out{"with a zero-cost phase", "a zero-cost phase changes nothing", generated};
+  test_support::ZeroPhaseAt at;
+  at.end = generated.machine.empty();
+  out.generated.pdl = test_support::with_zero_phase(generated.pdl, at);
+  return out;
+}
+
+// The figures of a transformed program: approx and Monte Carlo for every p, from a study with
+// the original's seed, and the bounds for one p. The bounds are most of the test's time, so
+// each invariance checks them at one p a program, p = 1, 2, 3 in turn.
+struct TransformedFigures {
+  analysis::StudyResult study;
+  int bounds_p = 1;
+  solvers::Result bounds;
+};
+
+// The bounds of one case at one p through the solver the study runs, on the study's exact model.
+solvers::Result bounds_at(const analysis::Case& one, int p, const analysis::Request& request) {
+  const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+  const scaling::ExactModel exact =
+      scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+  std::vector<solvers::WeightedGraph> mixture;
+  for (const scaling::Scenario& scenario : exact.scenarios) mixture.push_back({scenario.probability, &scenario.graph});
+  solvers::Result result;
+  tbb::task_arena(request.threads).execute([&] {
+    result = solvers::make_solver(solvers::Method::Bounds, request.solver_options)->solve({&tree, mixture});
+  });
+  return result;
+}
+
+// The transformed program solved, or a failure line (refused, or the study failed).
+std::optional<TransformedFigures> solve_transformed(const Transformed& transformed, const analysis::Request& request,
+                                                    int bounds_p, std::ostringstream& failures) {
+  const Loaded loaded = load(transformed.generated);
+  if (!loaded.one) {
+    std::string why = loaded.diagnostics;
+    std::replace(why.begin(), why.end(), '\n', ' ');
+    failures << "every p: " << transformed.property << ": the program " << transformed.title << " is accepted (" << why
+             << ")\n";
+    return std::nullopt;
+  }
+  analysis::Request approx_and_mc = request;
+  approx_and_mc.methods = {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo};
+  auto study = analysis::run_study({*loaded.one}, approx_and_mc);
+  if (!study.ok()) {
+    failures << "every p: " << transformed.property << ": the study runs (" << study.failure->message << ")\n";
+    return std::nullopt;
+  }
+  TransformedFigures figures{std::move(*study.value), bounds_p, {}};
+  try {
+    figures.bounds = bounds_at(*loaded.one, bounds_p, request);
+  } catch (const std::exception& error) {
+    failures << "p = " << bounds_p << ": " << transformed.property << ": the bounds run (" << error.what() << ")\n";
+    figures.bounds.unsolved.emplace();
+  }
+  return figures;
+}
+
+// Figures of the same model computed the same way: at most 1e-12 apart, relatively.
+bool same(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)); }
+
+// Five standard errors of the difference of two independent Monte Carlo means.
+double five_se_of_difference(const solvers::Result& a, const solvers::Result& b) {
+  const double se_a = (a.upper - a.mean) / 1.959964, se_b = (b.upper - b.mean) / 1.959964;
+  return 5.0 * std::sqrt(se_a * se_a + se_b * se_b);
+}
+
+// How often an invariance held bit for bit (over programs and p); printed at the end.
+struct Identical {
+  int approx_compared = 0, approx = 0;
+  int bounds_compared = 0, bounds = 0;
+  int mc_compared = 0, mc = 0;
+  // The largest relative moves of the upper bound, up and down (Closeness::Neutral).
+  double upper_looser = 0.0, upper_tighter = 0.0;
+};
+Identical g_renamed_identical, g_zero_identical;
+
+// How close a transformed program's figures must be to the original's.
+enum class Closeness {
+  Same,     // renaming: approx and both bounds the same figures (1e-12 relative)
+  Neutral,  // a zero-cost phase: approx within the two brackets, the lower bound the same
+            // (rounding); the upper bound only valid for the original's model (below)
+};
+
+// The transformed program's figures against the original's, one failure line each:
+// "p = P: <property>: <figure> (original vs transformed)". Monte Carlo with the same seed:
+// the same mean within 5 standard errors of the difference.
+void compare(const analysis::StudyResult& original, const Transformed& transformed, const TransformedFigures& figures,
+             Closeness closeness, const std::vector<int>& processors, Identical& identical,
+             std::ostringstream& failures) {
+  const auto fail = [&](int p, const std::string& figure, double a, double b) {
+    failures << "p = " << p << ": " << transformed.property << ": " << figure << " (" << a << " vs " << b << ")\n";
+  };
+  for (int p : processors) {
+    const solvers::Result& approx_a = original.at(0, p, solvers::Method::SeriesParallel).result;
+    const solvers::Result& approx_b = figures.study.at(0, p, solvers::Method::SeriesParallel).result;
+    const solvers::Result& mc_a = original.at(0, p, solvers::Method::MonteCarlo).result;
+    const solvers::Result& mc_b = figures.study.at(0, p, solvers::Method::MonteCarlo).result;
+    if (approx_a.solved() != approx_b.solved() || mc_a.solved() != mc_b.solved()) {
+      fail(p, "approx and Monte Carlo solve both or neither", approx_b.solved(), mc_b.solved());
+      continue;
+    }
+    if (approx_a.solved()) {
+      ++identical.approx_compared;
+      identical.approx +=
+          approx_a.mean == approx_b.mean && approx_a.lower == approx_b.lower && approx_a.upper == approx_b.upper;
+      const bool holds = closeness == Closeness::Same
+                             ? same(approx_a.mean, approx_b.mean) && same(approx_a.lower, approx_b.lower) &&
+                                   same(approx_a.upper, approx_b.upper)
+                             : approx_b.upper >= approx_a.lower - slack(approx_a.mean) &&
+                                   approx_b.lower <= approx_a.upper + slack(approx_a.mean);
+      if (!holds) fail(p, "approx", approx_a.mean, approx_b.mean);
+    }
+    if (mc_a.solved()) {
+      ++identical.mc_compared;
+      identical.mc += mc_a.mean == mc_b.mean && mc_a.upper == mc_b.upper;
+      if (std::abs(mc_a.mean - mc_b.mean) > five_se_of_difference(mc_a, mc_b) + slack(mc_a.mean)) {
+        fail(p, "Monte Carlo", mc_a.mean, mc_b.mean);
+      }
+    }
+  }
+  // The bounds at one p; none to compare where the original has none (a DYNAMIC pool).
+  const int p = figures.bounds_p;
+  const solvers::Result& bounds_a = original.at(0, p, solvers::Method::Bounds).result;
+  const solvers::Result& bounds_b = figures.bounds;
+  if (!bounds_a.solved()) return;
+  if (!bounds_b.solved()) {
+    fail(p, "the bounds solve both", bounds_a.solved(), bounds_b.solved());
+    return;
+  }
+  ++identical.bounds_compared;
+  identical.bounds += bounds_a.lower == bounds_b.lower && bounds_a.upper == bounds_b.upper;
+  identical.upper_looser = std::max(identical.upper_looser, (bounds_b.upper - bounds_a.upper) / bounds_a.upper);
+  identical.upper_tighter = std::max(identical.upper_tighter, (bounds_a.upper - bounds_b.upper) / bounds_a.upper);
+  if (closeness == Closeness::Same) {
+    if (!same(bounds_a.lower, bounds_b.lower)) fail(p, "lower bound", bounds_a.lower, bounds_b.lower);
+    if (!same(bounds_a.upper, bounds_b.upper)) fail(p, "upper bound", bounds_a.upper, bounds_b.upper);
+    return;
+  }
+  if (std::abs(bounds_a.lower - bounds_b.lower) > slack(bounds_a.lower)) {
+    fail(p, "lower bound", bounds_a.lower, bounds_b.lower);
+  }
+  // The zero-time task changes the graph the upper-bound methods work on (a new source, sink
+  // or cross-processor arc moves barrier insertion's blocks, Kleindorfer's grid step), so the
+  // tightest upper bound may move either way (by up to about 7% on the generated programs,
+  // docs/testing.md): it must still bound the original's model.
+  const solvers::Result& mc_a = original.at(0, p, solvers::Method::MonteCarlo).result;
+  if (bounds_b.upper < bounds_a.lower - slack(bounds_a.lower)) {
+    fail(p, "upper bound >= the original's lower bound", bounds_b.upper, bounds_a.lower);
+  }
+  if (mc_a.solved() && bounds_b.upper < mc_a.mean - five_se(mc_a) - slack(mc_a.mean)) {
+    fail(p, "upper bound >= the original's Monte Carlo", bounds_b.upper, mc_a.mean);
+  }
+}
+
 // Every property on one program; the failures, one line each, empty when all hold.
-std::string check_properties(const analysis::Case& one, bool approx_is_upper_bound, std::uint64_t seed) {
+std::string check_properties(const analysis::Case& one, const test_support::GeneratedProgram& generated,
+                             std::uint64_t seed) {
+  const bool approx_is_upper_bound = generated.approx_is_upper_bound;
   std::ostringstream failures;
   const analysis::Request request = request_for(seed);
   const auto study = analysis::run_study({one}, request);
@@ -154,6 +342,19 @@ std::string check_properties(const analysis::Case& one, bool approx_is_upper_bou
       }
     }
   }
+  // Invariance: renaming every declared name is the same model (Closeness::Same).
+  const int rotation = static_cast<int>(seed % request.processors.size());
+  const Transformed renamed = renamed_program(generated);
+  if (const auto figures = solve_transformed(renamed, request, request.processors[rotation], failures)) {
+    compare(*study.value, renamed, *figures, Closeness::Same, request.processors, g_renamed_identical, failures);
+  }
+  // Invariance: a phase that costs nothing where it is inserted changes nothing
+  // (Closeness::Neutral; where it is neutral: zero_phase_program).
+  const Transformed zero = zero_phase_program(generated);
+  const int next = request.processors[(rotation + 1) % request.processors.size()];
+  if (const auto figures = solve_transformed(zero, request, next, failures)) {
+    compare(*study.value, zero, *figures, Closeness::Neutral, request.processors, g_zero_identical, failures);
+  }
   return failures.str();
 }
 
@@ -171,7 +372,7 @@ TEST(Differential, EveryMethodKeepsItsGuaranteeOnGeneratedPrograms) {
       ++barriers;
     }
     ASSERT_TRUE(loaded.one) << "program " << k << " is refused:\n" << loaded.diagnostics << "\n" << generated.pdl;
-    const std::string failures = check_properties(*loaded.one, generated.approx_is_upper_bound, g_seed + k);
+    const std::string failures = check_properties(*loaded.one, generated, g_seed + k);
     std::istringstream lines(failures);
     std::set<std::string> properties;
     for (std::string line; std::getline(lines, line);) properties.insert(line.substr(line.find(": ") + 2, line.find(" (") - line.find(": ") - 2));
@@ -181,6 +382,11 @@ TEST(Differential, EveryMethodKeepsItsGuaranteeOnGeneratedPrograms) {
                     << failures << "--- generated.pdl\n"
                     << generated.pdl << "--- generated.machine\n"
                     << (generated.machine.empty() ? "(ideal)\n" : generated.machine);
+      for (const Transformed& transformed : {renamed_program(generated), zero_phase_program(generated)}) {
+        if (failures.find(": " + transformed.property + ": ") == std::string::npos) continue;
+        ADD_FAILURE() << "program " << k << " " << transformed.title << " (same machine):\n--- generated.pdl\n"
+                      << transformed.generated.pdl;
+      }
     }
   }
   std::string tally;
@@ -188,6 +394,13 @@ TEST(Differential, EveryMethodKeepsItsGuaranteeOnGeneratedPrograms) {
   EXPECT_EQ(reported, 0) << reported << " of " << g_count << " programs broke a property:\n" << tally;
   std::printf("%lld programs (seed %llu), %d with every concatenation a barrier\n", static_cast<long long>(g_count),
               static_cast<unsigned long long>(g_seed), barriers);
+  for (const auto& [title, identical] : {std::pair<const char*, const Identical&>{"renamed", g_renamed_identical},
+                                         {"with a zero-cost phase", g_zero_identical}}) {
+    std::printf("%s: bit-identical approx %d of %d, bounds %d of %d (upper bound up to %.2g%% looser, %.2g%% tighter), "
+                "Monte Carlo %d of %d\n",
+                title, identical.approx, identical.approx_compared, identical.bounds, identical.bounds_compared,
+                100.0 * identical.upper_looser, 100.0 * identical.upper_tighter, identical.mc, identical.mc_compared);
+  }
 }
 
 }  // namespace

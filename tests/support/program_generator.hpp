@@ -5,9 +5,13 @@
 // seed gives the same programs.
 #pragma once
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -187,5 +191,166 @@ class ProgramGenerator {
 
   std::mt19937_64 random_;
 };
+
+// ---- transformations for the invariance tests ---------------------------------------------
+// They rewrite the text of any program (not only generated ones) token by token, so that a
+// name is never matched inside a longer name (w1 in w12), a number (e in 1e3), a string or a
+// comment.
+
+struct PdlToken {
+  enum class Kind { Name, Number, String, Punctuation };
+  Kind kind;
+  std::size_t at;    // offset in the text
+  std::string text;  // as written
+};
+
+// The tokens of PDL text (docs/pdl.md, "Lexical structure"); comments and white space dropped.
+// Punctuation is one character a token ("->" is two).
+inline std::vector<PdlToken> pdl_tokens(const std::string& pdl) {
+  std::vector<PdlToken> tokens;
+  const auto letter = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  std::size_t i = 0;
+  while (i < pdl.size()) {
+    const char c = pdl[i];
+    const std::size_t start = i;
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '/' && i + 1 < pdl.size() && pdl[i + 1] == '/') {
+      i = pdl.find('\n', i);
+      if (i == std::string::npos) i = pdl.size();
+    } else if (c == '/' && i + 1 < pdl.size() && pdl[i + 1] == '*') {
+      i = pdl.find("*/", i + 2);
+      i = i == std::string::npos ? pdl.size() : i + 2;
+    } else if (c == '\'') {
+      for (++i; i < pdl.size(); ++i) {
+        if (pdl[i] != '\'') continue;
+        if (i + 1 < pdl.size() && pdl[i + 1] == '\'') {
+          ++i;  // a doubled quote inside the string
+        } else {
+          ++i;
+          break;
+        }
+      }
+      tokens.push_back({PdlToken::Kind::String, start, pdl.substr(start, i - start)});
+    } else if (letter(c)) {
+      while (i < pdl.size() && (letter(pdl[i]) || digit(pdl[i]))) ++i;
+      tokens.push_back({PdlToken::Kind::Name, start, pdl.substr(start, i - start)});
+    } else if (digit(c) || (c == '.' && i + 1 < pdl.size() && digit(pdl[i + 1]))) {
+      while (i < pdl.size() && (digit(pdl[i]) || pdl[i] == '.')) ++i;
+      if (i < pdl.size() && (pdl[i] == 'e' || pdl[i] == 'E')) {
+        std::size_t j = i + 1;
+        if (j < pdl.size() && (pdl[j] == '+' || pdl[j] == '-')) ++j;
+        if (j < pdl.size() && digit(pdl[j])) {
+          i = j;
+          while (i < pdl.size() && digit(pdl[i])) ++i;
+        }
+      }
+      tokens.push_back({PdlToken::Kind::Number, start, pdl.substr(start, i - start)});
+    } else {
+      ++i;
+      tokens.push_back({PdlToken::Kind::Punctuation, start, pdl.substr(start, 1)});
+    }
+  }
+  return tokens;
+}
+
+inline bool is_keyword(const PdlToken& token, const char* keyword) {
+  if (token.kind != PdlToken::Kind::Name) return false;
+  std::string upper = token.text;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper == keyword;
+}
+
+// Every name token that is a key of `names` replaced by its value; nothing else changes.
+inline std::string renamed(const std::string& pdl, const std::map<std::string, std::string>& names) {
+  std::string out;
+  std::size_t copied = 0;
+  for (const PdlToken& token : pdl_tokens(pdl)) {
+    if (token.kind != PdlToken::Kind::Name) continue;
+    const auto found = names.find(token.text);
+    if (found == names.end()) continue;
+    out += pdl.substr(copied, token.at - copied) + found->second;
+    copied = token.at + token.text.size();
+  }
+  return out + pdl.substr(copied);
+}
+
+// `stem`, with '_' appended until no name of the program begins with it: the name itself and
+// every name made by appending to it are new.
+inline std::string unused_name(const std::string& pdl, std::string stem) {
+  std::set<std::string> used;
+  for (const PdlToken& token : pdl_tokens(pdl)) {
+    if (token.kind == PdlToken::Kind::Name) used.insert(token.text);
+  }
+  const auto clashes = [&](const std::string& name) {
+    return std::any_of(used.begin(), used.end(), [&](const std::string& u) { return u.rfind(name, 0) == 0; });
+  };
+  while (clashes(stem)) stem += "_";
+  return stem;
+}
+
+// Every name the program declares (phases, variables, ARBITRARY tasks, problem-size
+// structures) mapped to a new one, so that the lexical order of the names is reversed: of n
+// names sorted, the i-th becomes renamed_<n-1-i> (zero-padded). Phase names and task names
+// share the mapping, which keeps it consistent when a task and a phase have the same name.
+inline std::map<std::string, std::string> reversed_names(const std::string& pdl) {
+  const std::vector<PdlToken> tokens = pdl_tokens(pdl);
+  std::set<std::string> declared;
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const bool declares = is_keyword(tokens[k], "PHASE") || is_keyword(tokens[k], "VARIABLE") ||
+                          is_keyword(tokens[k], "TASK") || is_keyword(tokens[k], "VECTOR") ||
+                          is_keyword(tokens[k], "GRID");
+    if (declares && tokens[k + 1].kind == PdlToken::Kind::Name) declared.insert(tokens[k + 1].text);
+  }
+  const std::string prefix = unused_name(pdl, "renamed_");
+  const std::size_t width = std::to_string(declared.size()).size();
+  std::map<std::string, std::string> names;
+  std::size_t i = 0;
+  for (const std::string& name : declared) {
+    std::string number = std::to_string(declared.size() - 1 - i++);
+    names[name] = prefix + std::string(width - number.size(), '0') + number;
+  }
+  return names;
+}
+
+// Where with_zero_phase inserts its phase into the execution pattern.
+struct ZeroPhaseAt {
+  bool start = true;       // zero -> (pattern)
+  bool after_sync = true;  // every SYNC becomes (SYNC -> zero)
+  bool end = false;        // (pattern) -> zero
+};
+
+// The program with a sequential phase of runtime DETERMINISTIC(0), named so that it clashes
+// with no name of the program, inserted into the execution pattern where `at` says and defined
+// at the end of the text. Returns the text unchanged if it has no execution pattern.
+inline std::string with_zero_phase(const std::string& pdl, ZeroPhaseAt at = {}) {
+  const std::vector<PdlToken> tokens = pdl_tokens(pdl);
+  std::size_t begin = 0;
+  while (begin + 2 < tokens.size() &&
+         !(is_keyword(tokens[begin], "EXECUTION") && is_keyword(tokens[begin + 1], "PATTERN") &&
+           is_keyword(tokens[begin + 2], "IS"))) {
+    ++begin;
+  }
+  if (begin + 2 >= tokens.size()) return pdl;
+  begin += 3;
+  std::size_t end = begin;
+  while (end < tokens.size() && tokens[end].text != ";") ++end;
+  if (end == begin || end == tokens.size()) return pdl;
+  const std::string zero = unused_name(pdl, "zero_cost");
+  const std::size_t from = tokens[begin].at;
+  std::string pattern = "(";
+  std::size_t copied = from;
+  for (std::size_t k = begin; k < end; ++k) {
+    if (!at.after_sync || !is_keyword(tokens[k], "SYNC")) continue;
+    pattern += pdl.substr(copied, tokens[k].at - copied) + "(" + tokens[k].text + " -> " + zero + ")";
+    copied = tokens[k].at + tokens[k].text.size();
+  }
+  pattern += pdl.substr(copied, tokens[end].at - copied) + ")";
+  if (at.start) pattern = zero + " -> " + pattern;
+  if (at.end) pattern += " -> " + zero;
+  return pdl.substr(0, from) + pattern + pdl.substr(tokens[end].at) + "\nSEQUENTIAL PHASE " + zero +
+         " IS:\n  RUNTIME IS DETERMINISTIC(0);\nEND;\n";
+}
 
 }  // namespace test_support
