@@ -5,11 +5,16 @@
 
 namespace scaling::detail {
 
-// Runs on processor 0 while the others wait.
+// Runs on processor 0 while the others wait. A task of no duration is left out, as overheads
+// that cost nothing are: the processors synchronise and nothing else happens (a task on
+// processor 0 would change no path, but it would give the bounds an arc structure to fit).
 void exact_sequential(ExactBuilder& builder, const models::SequentialPhase& phase,
                       const models::SourceLocation& where) {
   builder.synchronise(0.0, where);
-  builder.gather_at(builder.add(phase.name, NodeKind::Task, builder.runtime(phase.runtime), 0, builder.take_steps(1)));
+  const distributions::Distribution runtime = builder.runtime(phase.runtime);
+  if (!ExactBuilder::is_zero(runtime)) {
+    builder.gather_at(builder.add(phase.name, NodeKind::Task, runtime, 0, builder.take_steps(1)));
+  }
   builder.forget_last_phase();
 }
 
