@@ -134,6 +134,14 @@ class ApproximateBuilder {
   std::size_t whole(const Piece& piece);
   // A piece that begins and ends with every processor synchronised.
   Piece synchronised(std::size_t middle) const;
+  // A closed phase (DYNAMIC pool, FORK-JOIN, MACROPIPELINE) with nothing to run: the
+  // processors synchronise as they enter it, as in the exact model, and its concatenations
+  // apply like those of any phase.
+  Piece empty_closed_phase(const models::WorkPhase& phase) const {
+    Piece piece = synchronised(kZero);
+    piece.first_phase = piece.last_phase = phase.name;
+    return piece;
+  }
   // The phase's per-processor work, open at both ends.
   Piece open_phase(const models::WorkPhase& phase, Work work);
   // What a processor with units sends after them: `sends` messages of `bytes` and `receives`

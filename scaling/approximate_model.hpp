@@ -8,7 +8,7 @@
 // synchronisation is replaced by a barrier, which by Kleinöder's theorem (inserting arcs)
 // gives an upper bound on the exact model's mean. Processors with the same work form one
 // group, solved once with a p-fold maximum power, so the cost is that of a few grid
-// operations per phase. docs/methods.md describes the model of every scheme.
+// operations per phase. docs/semantics.md describes the model of every scheme.
 #pragma once
 
 #include <stdexcept>

@@ -276,9 +276,11 @@ UnitInstance ExactBuilder::unit_instance_of(const models::WorkPhase& phase) {
 void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInstance& instance) {
   const Joint joint = joint_to(phase);
   const bool neighbour_arcs = enter(phase, true);
-  const bool wrap = joint == Joint::NeighborTorus || joint == Joint::Torus || instance.torus;
   const std::int64_t step = step_++;
   const Units previous = neighbour_arcs ? std::move(units_) : Units{};
+  // The dependences wrap around when the concatenation does, or either instance is a torus
+  // (a NEIGHBOR-TORUS instance's wrap-around boundary is exchanged like its others).
+  const bool wrap = joint == Joint::NeighborTorus || joint == Joint::Torus || instance.torus || previous.torus;
   const std::int64_t m = static_cast<std::int64_t>(previous.node.size());
   const std::int64_t n = instance.units;
   Units units;

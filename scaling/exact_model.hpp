@@ -9,7 +9,7 @@
 // dependences between consecutive instances; BARRIER: a barrier node). DYNAMIC scheduling of
 // independent tasks is one graph::NodeKind::DynamicPool node that Monte Carlo simulates.
 // Probabilistic alternatives make the model a list of scenarios, one task graph per
-// combination of choices. docs/methods.md describes the model of every scheme.
+// combination of choices. docs/semantics.md describes the model of every scheme.
 #pragma once
 
 #include <cstddef>

@@ -118,7 +118,7 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
 Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
   const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
-  if (jobs == 0) return {};
+  if (jobs == 0) return builder.empty_closed_phase(phase);
   const distributions::Distribution task = builder.runtime(*phase.runtime);
   const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);

@@ -68,7 +68,7 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   const distributions::Distribution task = builder.runtime(*phase.runtime);
   const std::int64_t n = builder.count(*phase.units, phase.location, "number of tasks");
   const double volume = builder.value(phase.volume, phase.location, "communication volume");
-  if (n == 0) return {};
+  if (n == 0) return builder.empty_closed_phase(phase);
   const std::int64_t p = builder.processors();
   const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
   const std::size_t results = builder.send_out(volume * static_cast<double>((n + p - 1) / p), phase.location);

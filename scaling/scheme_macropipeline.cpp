@@ -141,7 +141,7 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::int64_t jobs = builder.count(*phase.jobs, phase.location, "number of jobs");
   const std::int64_t stages = builder.count(*phase.stages, phase.location, "number of stages");
   Piece piece;
-  if (jobs == 0 || stages == 0) return piece;
+  if (jobs == 0 || stages == 0) return builder.empty_closed_phase(phase);
   const distributions::Distribution stage = builder.runtime(*phase.runtime);
   const std::size_t one = builder.leaf(phase.name + " stage", graph::NodeKind::Task, stage);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);

@@ -93,7 +93,8 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
   std::vector<std::int64_t> level_size(static_cast<std::size_t>(deepest) + 1, 0);
   for (std::int32_t k : depth) ++level_size[k];
 
-  if (n == 0) return {};
+  // No iterations: the phase's concatenations apply, nothing else (as in the exact model).
+  if (n == 0) return builder.open_phase(phase, builder.uniform(kZero));
   std::size_t middle = builder.barrier(phase.location);
   for (std::int32_t k = 1; k <= deepest;) {
     std::int32_t run = 1;

@@ -14,6 +14,7 @@
 #include "models/bind.hpp"
 #include "pdl/check.hpp"
 #include "pdl/parse.hpp"
+#include "scaling/exact_model.hpp"
 
 namespace {
 
@@ -195,6 +196,79 @@ TEST(Semantics, F2_TheDrainReceivesOneResultAfterAnother) {
   ASSERT_TRUE(study.ok());
   EXPECT_NEAR(mean_of(*study.value, 3, solvers::Method::StateSpace), 3.75, 1e-12);
   EXPECT_NEAR(mean_of(*study.value, 3, solvers::Method::SeriesParallel), 3.75, 1e-12);
+}
+
+// Rule G8: a phase whose size is 0 for some p keeps its place and its concatenations in both
+// models. a, a DYNAMIC pool of max(P - 2, 0) tasks, b (2 tasks of 10 each, BLOCK); a, d
+// BARRIER (100 on this machine), d, b SERIAL, a, b SERIAL. At p = 2 the pool is empty: a (10),
+// the barrier (100), b (10) = 120 in both models. Before, the approximate model left the empty
+// pool out and joined a to b by SERIAL: 20, below the exact model.
+TEST(Semantics, G8_APhaseOfNoTasksKeepsItsConcatenations) {
+  const std::string program =
+      "PROGRAM NAME IS 'g8';\n"
+      "EXECUTION PATTERN IS a -> d -> b;\n"
+      "WORK PHASE a IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR x(2);\n"
+      "END;\n"
+      "WORK PHASE d IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR y(max(P - 2, 0));\n"
+      "  SCHEDULING IS DYNAMIC;\n"
+      "END;\n"
+      "WORK PHASE b IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR z(2);\n"
+      "END;\n"
+      "CONCATENATION IS:\n"
+      "  a, d : BARRIER;\n"
+      "  d, b : SERIAL;\n"
+      "  a, b : SERIAL;\n"
+      "END;\n";
+  const auto study = analysis::run_study({case_of(program, "MACHINE NAME IS 'b';\nBARRIER TIME IS 100;\n")},
+                                         request_for({2}, {solvers::Method::SeriesParallel,
+                                                           solvers::Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 120.0, 1e-12);
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 120.0, 1e-12);
+}
+
+// Rule C4: the neighbour dependences between two unit instances wrap around when either
+// instance is a NEIGHBOR-TORUS. A NEIGHBOR-TORUS a of 6 columns followed under NEIGHBOR by a
+// NEIGHBOR b of 6 on 3 processors, 8 bytes, a transfer of 10: each processor sends its two
+// boundaries, 6 messages (before, the wrap-around pair was never sent: 4). The final exchange
+// of b, which is no torus, adds its 4 inner-boundary messages.
+TEST(Semantics, C4_ATorusInstanceSendsItsWrapAroundBoundaryToTheNext) {
+  const std::string program =
+      "PROGRAM NAME IS 'ring';\n"
+      "EXECUTION PATTERN IS a -> b;\n"
+      "WORK PHASE a IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR-TORUS;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
+      "  PROBLEM SIZE IS VECTOR x(6);\n"
+      "  COMMUNICATION VOLUME IS 8;\n"
+      "END;\n"
+      "WORK PHASE b IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
+      "  PROBLEM SIZE IS VECTOR y(6);\n"
+      "  COMMUNICATION VOLUME IS 8;\n"
+      "END;\n"
+      "CONCATENATION IS:\n"
+      "  a, b : NEIGHBOR;\n"
+      "END;\n";
+  const analysis::Case one = case_of(program, "MACHINE NAME IS 't';\nCOMMUNICATION TIME IS 10;\n");
+  const scaling::ExactModel model = scaling::exact_model(*one.program, *one.machine, one.environment, 3, {});
+  ASSERT_EQ(model.scenarios.size(), 1u);
+  const graph::TaskGraph& g = model.scenarios.front().graph;
+  int messages = 0;
+  for (graph::NodeId v = 0; v < g.node_count(); ++v) {
+    if (g.node(v).kind == graph::NodeKind::Communication && g.node(v).processor < 0) ++messages;
+  }
+  EXPECT_EQ(messages, 6 + 4);
 }
 
 // Issue 11, an approximate model worth its name for communicating programs. Before, wherever

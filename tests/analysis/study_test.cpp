@@ -226,7 +226,7 @@ TEST(ForkJoin, TheApproximateModelChargesEveryProcessorsResultsAndBoundsTheExact
   }
 }
 
-// docs/methods.md, "Processor orders": a dependence that carries 0 bytes sends no message, even
+// docs/semantics.md, rule M3: a dependence that carries 0 bytes sends no message, even
 // on a machine whose COMMUNICATION TIME costs a start-up at L = 0.
 TEST(Semantics, ZeroBytesSendNoMessage) {
   analysis::Request request = request_for({2, 3}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
