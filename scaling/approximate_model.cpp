@@ -85,6 +85,8 @@ class PatternWalk {
     const std::int64_t p = builder_.processors();
     const std::int64_t units_a = builder_.count(*a->units, a->location, "number of tasks");
     const std::int64_t units_b = builder_.count(*b->units, b->location, "number of tasks");
+    // Both phases' units on processor 0 alone: no dependence crosses processors.
+    if (std::min(p, units_a) <= 1 && std::min(p, units_b) <= 1) return kZero;
     const bool cyclic = (a->scheme == models::Scheme::Independent && a->scheduling == models::Scheduling::Cyclic) ||
                         (b->scheme == models::Scheme::Independent && b->scheduling == models::Scheduling::Cyclic);
     const std::int64_t most = (cyclic && units_a == units_b) ? 3 * ((std::max(units_a, units_b) + p - 1) / p) : 2;

@@ -37,8 +37,9 @@ Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase&
   // exchange bounds the exact model's from above.
   const std::int64_t neighbours =
       boundary_messages(builder.count(*phase.units, phase.location, "number of tasks"), builder.processors());
+  // Columns on one processor only: no neighbour, no message.
   return builder.unit_phase(phase, [neighbours](std::int64_t, double volume) {
-    return ApproximateBuilder::UnitMessages{volume, neighbours, neighbours};
+    return ApproximateBuilder::UnitMessages{neighbours == 0 ? 0.0 : volume, neighbours, neighbours};
   });
 }
 
