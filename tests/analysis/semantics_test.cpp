@@ -4,16 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <memory>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
-#include "models/bind.hpp"
-#include "pdl/check.hpp"
-#include "pdl/parse.hpp"
+#include "tests/support/case_from_text.hpp"
 
 namespace {
 
@@ -24,29 +20,7 @@ std::string read(const std::string& path) {
   return text.str();
 }
 
-// A program and machine given as text, checked and bound with `values`; throws (a test
-// failure) with the diagnostics when either is refused.
-analysis::Case case_of(const std::string& pdl, const std::string& machine_text,
-                       const std::map<std::string, double>& values = {}) {
-  const pdl::MachineParseResult parsed_machine = pdl::parse_machine(machine_text, "test.machine");
-  if (!parsed_machine.ast) throw std::runtime_error(pdl::format(parsed_machine.diagnostics));
-  const pdl::MachineCheckResult machine = pdl::check_machine(*parsed_machine.ast, parsed_machine.source);
-  if (!machine.machine) throw std::runtime_error(pdl::format(machine.diagnostics));
-  const pdl::ParseResult parsed = pdl::parse(pdl, "test.pdl");
-  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
-  pdl::CheckOptions options;
-  options.machine = &*machine.machine;
-  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
-  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
-  const models::Binding binding = models::bind(*checked.program, *machine.machine, values);
-  if (!binding.ok()) throw std::runtime_error(binding.errors.front().message());
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(*checked.program);
-  one.machine = std::make_shared<const models::Machine>(*machine.machine);
-  one.environment = binding.environment;
-  one.label.machine = machine.machine->name;
-  return one;
-}
+using test_support::case_of;
 
 analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
   analysis::Request request;
