@@ -4,17 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <memory>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
-#include "models/bind.hpp"
-#include "pdl/check.hpp"
-#include "pdl/parse.hpp"
 #include "scaling/exact_model.hpp"
+#include "tests/support/case_from_text.hpp"
 
 namespace {
 
@@ -25,29 +21,7 @@ std::string read(const std::string& path) {
   return text.str();
 }
 
-// A program and machine given as text, checked and bound with `values`; throws (a test
-// failure) with the diagnostics when either is refused.
-analysis::Case case_of(const std::string& pdl, const std::string& machine_text,
-                       const std::map<std::string, double>& values = {}) {
-  const pdl::MachineParseResult parsed_machine = pdl::parse_machine(machine_text, "test.machine");
-  if (!parsed_machine.ast) throw std::runtime_error(pdl::format(parsed_machine.diagnostics));
-  const pdl::MachineCheckResult machine = pdl::check_machine(*parsed_machine.ast, parsed_machine.source);
-  if (!machine.machine) throw std::runtime_error(pdl::format(machine.diagnostics));
-  const pdl::ParseResult parsed = pdl::parse(pdl, "test.pdl");
-  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
-  pdl::CheckOptions options;
-  options.machine = &*machine.machine;
-  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
-  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
-  const models::Binding binding = models::bind(*checked.program, *machine.machine, values);
-  if (!binding.ok()) throw std::runtime_error(binding.errors.front().message());
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(*checked.program);
-  one.machine = std::make_shared<const models::Machine>(*machine.machine);
-  one.environment = binding.environment;
-  one.label.machine = machine.machine->name;
-  return one;
-}
+using test_support::case_of;
 
 analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
   analysis::Request request;
@@ -269,6 +243,30 @@ TEST(Semantics, C4_ATorusInstanceSendsItsWrapAroundBoundaryToTheNext) {
     if (g.node(v).kind == graph::NodeKind::Communication && g.node(v).processor < 0) ++messages;
   }
   EXPECT_EQ(messages, 6 + 4);
+}
+
+// Rule F3, a job of no tasks (a count that is 0 for some p: the checker refuses a literal 0):
+// the drain right after the job's start. Two jobs of max(P - 2, 0) tasks, a
+// drain of 1 each, no interarrival time, on 2 processors: 1 + 1 = 2 in both models.
+TEST(Semantics, F3_AJobOfNoTasksIsItsDrain) {
+  const std::string program =
+      "PROGRAM NAME IS 'drains';\n"
+      "EXECUTION PATTERN IS f;\n"
+      "WORK PHASE f IS:\n"
+      "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(5);\n"
+      "  JOBS IS 2;\n"
+      "  TASKS PER JOB IS max(P - 2, 0);\n"
+      "  INTERARRIVAL TIME IS DETERMINISTIC(0);\n"
+      "  JOIN RUNTIME IS DETERMINISTIC(1);\n"
+      "  COMMUNICATION VOLUME IS 100;\n"
+      "END;\n";
+  const auto study = analysis::run_study(
+      {case_of(program, kMessageMachine)},
+      request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 2.0, 1e-12);
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 2.0, 1e-12);
 }
 
 // Issue 11, an approximate model worth its name for communicating programs. Before, wherever

@@ -1,0 +1,41 @@
+// A study case from a program and a machine given as PDL text, for tests that state a program
+// in a few lines and work its figures out by hand (tests/analysis/semantics*_test.cpp).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "analysis/study.hpp"
+#include "models/bind.hpp"
+#include "pdl/check.hpp"
+#include "pdl/parse.hpp"
+
+namespace test_support {
+
+// A program and machine given as text, checked and bound with `values`; throws (a test
+// failure) with the diagnostics when either is refused.
+inline analysis::Case case_of(const std::string& pdl, const std::string& machine_text,
+                              const std::map<std::string, double>& values = {}) {
+  const pdl::MachineParseResult parsed_machine = pdl::parse_machine(machine_text, "test.machine");
+  if (!parsed_machine.ast) throw std::runtime_error(pdl::format(parsed_machine.diagnostics));
+  const pdl::MachineCheckResult machine = pdl::check_machine(*parsed_machine.ast, parsed_machine.source);
+  if (!machine.machine) throw std::runtime_error(pdl::format(machine.diagnostics));
+  const pdl::ParseResult parsed = pdl::parse(pdl, "test.pdl");
+  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
+  pdl::CheckOptions options;
+  options.machine = &*machine.machine;
+  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
+  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
+  const models::Binding binding = models::bind(*checked.program, *machine.machine, values);
+  if (!binding.ok()) throw std::runtime_error(binding.errors.front().message());
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(*checked.program);
+  one.machine = std::make_shared<const models::Machine>(*machine.machine);
+  one.environment = binding.environment;
+  one.label.machine = machine.machine->name;
+  return one;
+}
+
+}  // namespace test_support
