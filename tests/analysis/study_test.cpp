@@ -257,7 +257,8 @@ TEST(Semantics, ZeroBytesSendNoMessage) {
 // last stage of a processor's block sends, to the next processor's first stage. One job of 4
 // deterministic stages of 1 on 4 processors, 100 bytes per message on the cluster (0.5 + 0.01 L
 // = 1.5): the exact makespan is 4 + 3 x 1.5 = 8.5, and the approximate model now equals it
-// (before: 4 + 4 x 1.5 = 10).
+// (before: 4 + 4 x 1.5 = 10). The wavefront steps have since given way to the first job and the
+// pace of the slowest block (docs/semantics.md, MP2); for one job that is the same path.
 TEST(Macropipeline, OnlyMessagesThatCrossProcessorsAreCharged) {
   models::WorkPhase pipe = pipeline_phase();
   pipe.runtime = fixed(1);
