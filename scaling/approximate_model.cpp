@@ -99,9 +99,10 @@ class PatternWalk {
   // more with columns and a volume.
   bool exchanges_boundaries(const std::string& name) {
     const models::WorkPhase* phase = models::find_work_phase(program_, name);
-    if (phase == nullptr || builder_.processors() == 1) return false;
+    if (phase == nullptr) return false;
     if (phase->scheme != models::Scheme::Neighbor && phase->scheme != models::Scheme::NeighborTorus) return false;
-    return builder_.count(*phase->units, phase->location, "number of tasks") >= 2 &&
+    return detail::boundary_messages(builder_.count(*phase->units, phase->location, "number of tasks"),
+                                     builder_.processors()) > 0 &&
            builder_.value(phase->volume, phase->location, "communication volume") > 0.0;
   }
 

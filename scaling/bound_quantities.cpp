@@ -54,20 +54,20 @@ double BoundQuantities::overhead(double seconds, const char* what, const models:
   return seconds;
 }
 
-double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where) const {
+double BoundQuantities::per_message(const models::Expr& cost, double bytes, const char* term, const char* kind,
+                                   const models::SourceLocation& where) const {
   if (p_ == 1 || bytes == 0.0) return 0.0;
   models::Environment with_volume = environment_;
   with_volume.values["L"] = bytes;
-  return overhead(value(machine_.communication_time, machine_.location, with_volume, "communication time"),
-                  "communication", where);
+  return overhead(value(cost, machine_.location, with_volume, term), kind, where);
+}
+
+double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where) const {
+  return per_message(machine_.communication_time, bytes, "communication time", "communication", where);
 }
 
 double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocation& where) const {
-  if (p_ == 1 || bytes == 0.0) return 0.0;
-  models::Environment with_volume = environment_;
-  with_volume.values["L"] = bytes;
-  return overhead(value(machine_.message_overhead, machine_.location, with_volume, "message overhead"),
-                  "message overhead", where);
+  return per_message(machine_.message_overhead, bytes, "message overhead", "message overhead", where);
 }
 
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {

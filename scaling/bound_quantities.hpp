@@ -41,6 +41,10 @@ class BoundQuantities {
   double value(const models::Expr& expr, const models::SourceLocation& where,
                const models::Environment& environment, const char* what) const;
   double overhead(double seconds, const char* what, const models::SourceLocation& where) const;
+  // A machine cost of a message of `bytes` (an expression of L): 0 for no bytes or p = 1.
+  // `term` names the machine term in evaluation errors, `kind` the overhead (overhead()).
+  double per_message(const models::Expr& cost, double bytes, const char* term, const char* kind,
+                     const models::SourceLocation& where) const;
 
   const models::Machine& machine_;
   models::Environment environment_;

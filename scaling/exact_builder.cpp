@@ -12,18 +12,14 @@ ExactBuilder::ExactBuilder(const models::Program& program, const models::Machine
       neighbor_order_(neighbor_order),
       last_(static_cast<std::size_t>(p), kNone) {}
 
-double ExactBuilder::communication_seconds(double bytes, const models::SourceLocation& where) {
-  if (p_ == 1 || bytes == 0.0) return 0.0;
-  const auto found = communication_cache_.find(bytes);
-  if (found != communication_cache_.end()) return found->second;
-  return communication_cache_.emplace(bytes, bound_.communication_seconds(bytes, where)).first->second;
-}
-
-double ExactBuilder::overhead_seconds(double bytes, const models::SourceLocation& where) {
-  if (p_ == 1 || bytes == 0.0) return 0.0;
-  const auto found = overhead_cache_.find(bytes);
-  if (found != overhead_cache_.end()) return found->second;
-  return overhead_cache_.emplace(bytes, bound_.overhead_seconds(bytes, where)).first->second;
+const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const models::SourceLocation& where) {
+  static const MessageCost kFree{};
+  if (p_ == 1 || bytes == 0.0) return kFree;
+  const auto found = message_costs_.find(bytes);
+  if (found != message_costs_.end()) return found->second;
+  return message_costs_
+      .emplace(bytes, MessageCost{bound_.communication_seconds(bytes, where), bound_.overhead_seconds(bytes, where)})
+      .first->second;
 }
 
 // ---- nodes and arcs -------------------------------------------------------------------------

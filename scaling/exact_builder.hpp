@@ -67,8 +67,12 @@ class ExactBuilder {
   NeighborOrder neighbor_order() const { return neighbor_order_; }
 
   // Machine overheads: none on one processor; a cost of 0 means no node.
-  double communication_seconds(double bytes, const models::SourceLocation& where);
-  double overhead_seconds(double bytes, const models::SourceLocation& where);
+  double communication_seconds(double bytes, const models::SourceLocation& where) {
+    return message_cost(bytes, where).transfer;
+  }
+  double overhead_seconds(double bytes, const models::SourceLocation& where) {
+    return message_cost(bytes, where).overhead;
+  }
   // A blocking send of `bytes` to a receiver outside the processors (INDEPENDENT's results):
   // the send overhead plus the transfer, on the sender's order.
   double send_out_seconds(double bytes, const models::SourceLocation& where) {
@@ -192,8 +196,13 @@ class ExactBuilder {
   Units units_;
   bool boundary_pending_ = false;
   std::int64_t step_ = 0;
-  std::map<double, double> communication_cache_;
-  std::map<double, double> overhead_cache_;
+  // What a message of some size costs, computed once per size.
+  struct MessageCost {
+    double transfer = 0.0;  // the machine's communication time
+    double overhead = 0.0;  // o, on the sender and again on the receiver
+  };
+  const MessageCost& message_cost(double bytes, const models::SourceLocation& where);
+  std::map<double, MessageCost> message_costs_;
   std::vector<NodeId> order_next_;  // per node on a processor: the next node of its order
   std::map<NodeId, NodeId> last_send_;  // per node: the last send placed right after it
   std::map<std::tuple<NodeId, int, double>, NodeId> received_;  // (from, processor, bytes)

@@ -76,7 +76,8 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::int64_t p = builder.processors();
   const std::int64_t q = std::min(p, stages);
   const std::int64_t base = stages / p, extra = stages % p;
-  const std::size_t send = builder.overheads(builder.overhead_seconds(bytes, phase.location), phase.location);
+  // One send or one receive overhead o(V).
+  const std::size_t overhead = builder.overheads(builder.overhead_seconds(bytes, phase.location), phase.location);
   const std::size_t transfer = builder.message(bytes, 0, 0, phase.location);
   std::map<std::tuple<std::int64_t, bool, bool>, std::size_t> made;
   const auto block = [&](std::int64_t k) {
@@ -84,8 +85,8 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
     const std::tuple<std::int64_t, bool, bool> key{size, k > 0, k + 1 < q};
     auto found = made.find(key);
     if (found == made.end()) {
-      found = made.emplace(key, builder.series({k > 0 ? send : kZero, builder.power(one, size),
-                                                k + 1 < q ? send : kZero})).first;
+      found = made.emplace(key, builder.series({k > 0 ? overhead : kZero, builder.power(one, size),
+                                                k + 1 < q ? overhead : kZero})).first;
     }
     return found->second;
   };
