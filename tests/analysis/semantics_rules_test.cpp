@@ -23,6 +23,8 @@
 namespace {
 
 using test_support::case_of;
+using test_support::expect_means;
+using test_support::request_for;
 using solvers::Method;
 
 // The machines: each sets only the terms it names, the others keep their defaults (t = o = b
@@ -52,28 +54,6 @@ const char* const kTransfer =
     "COMMUNICATION TIME IS 10;\n";
 // ideal: everything free.
 const char* const kIdeal = "MACHINE NAME IS 'ideal';\n";
-
-analysis::Request request_for(std::vector<int> processors, std::vector<Method> methods) {
-  analysis::Request request;
-  request.processors = std::move(processors);
-  request.methods = std::move(methods);
-  return request;
-}
-
-// The mean of every method in `expected` for `program` on `machine` with p processors, against
-// the hand-worked figure.
-void expect_means(const std::string& program, const std::string& machine, int p,
-                  const std::map<Method, double>& expected, const std::map<std::string, double>& values = {}) {
-  std::vector<Method> methods;
-  for (const auto& [method, figure] : expected) methods.push_back(method);
-  const auto study = analysis::run_study({case_of(program, machine, values)}, request_for({p}, methods));
-  ASSERT_TRUE(study.ok());
-  for (const auto& [method, figure] : expected) {
-    const solvers::Result& result = study.value->at(0, p, method).result;
-    ASSERT_TRUE(result.solved()) << solvers::to_string(method) << ", p = " << p;
-    EXPECT_NEAR(result.mean, figure, 1e-9 * std::max(1.0, figure)) << solvers::to_string(method) << ", p = " << p;
-  }
-}
 
 // The only scenario of the exact model of `program` on `machine` with p processors.
 graph::TaskGraph exact_graph(const std::string& program, const std::string& machine, int p,
@@ -179,44 +159,33 @@ TEST(Semantics, M9_TheSendsTheTransferAndTheReceivesInOneLeaf) {
   expect_means(kStencil, kLo, 3, {{Method::SeriesParallel, 428.0}});
 }
 
-// u on processor 0 sends 8 bytes to v and to w, both on processor 1.
-const char* const kFanOut =
-    "PROGRAM NAME IS 'fanout';\n"
-    "EXECUTION PATTERN IS g;\n"
-    "WORK PHASE g IS:\n"
-    "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
-    "  TASK u RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 0;\n"
-    "  TASK v RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
-    "  TASK w RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
-    "  ARC u -> v VOLUME 8;\n"
-    "  ARC u -> w VOLUME 8;\n"
-    "END;\n";
-// The same with 16 bytes to w.
-const char* const kFanOutTwoSizes =
-    "PROGRAM NAME IS 'fanout';\n"
-    "EXECUTION PATTERN IS g;\n"
-    "WORK PHASE g IS:\n"
-    "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
-    "  TASK u RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 0;\n"
-    "  TASK v RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
-    "  TASK w RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
-    "  ARC u -> v VOLUME 8;\n"
-    "  ARC u -> w VOLUME 16;\n"
-    "END;\n";
+// u on processor 0 sends 8 bytes to v and `w_bytes` to w, both on processor 1.
+std::string fan_out(const std::string& w_bytes) {
+  return "PROGRAM NAME IS 'fanout';\n"
+         "EXECUTION PATTERN IS g;\n"
+         "WORK PHASE g IS:\n"
+         "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
+         "  TASK u RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 0;\n"
+         "  TASK v RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
+         "  TASK w RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
+         "  ARC u -> v VOLUME 8;\n"
+         "  ARC u -> w VOLUME " + w_bytes + ";\n"
+         "END;\n";
+}
 
-// Rule M5: one message per sender, receiving processor and size. kFanOut on lo, p = 2 (A2):
+// Rule M5: one message per sender, receiving processor and size. fan_out("8") on lo, p = 2 (A2):
 // u 0-10, its send 10-11, the transfer 11-21; processor 1 receives 21-22, runs v 22-32 and w
 // 32-42 (w reuses the message: an arc from the receive). Exact 42 (two messages would give
 // sends 10-12, receives 21-22 and 32-33, w 33-43). Different sizes are different messages:
-// kFanOutTwoSizes: sends 10-11 and 11-12, transfers to 21 and 22, processor 1 receives 21-22,
+// fan_out("16"): sends 10-11 and 11-12, transfers to 21 and 22, processor 1 receives 21-22,
 // v 22-32, receives 32-33, w 33-43: 43.
 TEST(Semantics, M5_OneMessagePerSenderReceivingProcessorAndSize) {
-  expect_means(kFanOut, kLo, 2, {{Method::StateSpace, 42.0}});
-  const graph::TaskGraph g = exact_graph(kFanOut, kLo, 2);
+  expect_means(fan_out("8"), kLo, 2, {{Method::StateSpace, 42.0}});
+  const graph::TaskGraph g = exact_graph(fan_out("8"), kLo, 2);
   int transfers = 0;
   for (graph::NodeId v = 0; v < g.node_count(); ++v) transfers += is_transfer(g.node(v));
   EXPECT_EQ(transfers, 1);
-  expect_means(kFanOutTwoSizes, kLo, 2, {{Method::StateSpace, 43.0}});
+  expect_means(fan_out("16"), kLo, 2, {{Method::StateSpace, 43.0}});
 }
 
 // ---- K. Contention ------------------------------------------------------------------------------
@@ -506,12 +475,12 @@ TEST(Semantics, A1_PinnedTasksTakeTheirTurnInTheLevel) {
   expect_means(dag("", "", "", ""), kIdeal, 2, {{Method::StateSpace, 37.0}, {Method::SeriesParallel, 37.0}});
 }
 
-// Rule A3 with messages: kFanOut on lo, p = 2. One message after M5 (u to processor 1, 8
+// Rule A3 with messages: fan_out("8") on lo, p = 2. One message after M5 (u to processor 1, 8
 // bytes): o = 1 to processor 0's sends and processor 1's receives in level 1, L = 8 into
 // level 1. Level 0: u 10. Level 1: max sends + max receives = 2, t(8) = 10, processor 1's
 // v + w = 20. 10 + 2 + 10 + 20 = 42.
 TEST(Semantics, A3_MessagesAreChargedBeforeTheirReceivingLevel) {
-  expect_means(kFanOut, kLo, 2, {{Method::SeriesParallel, 42.0}});
+  expect_means(fan_out("8"), kLo, 2, {{Method::SeriesParallel, 42.0}});
 }
 
 // Rule A4: levels cost no barrier, in either model, on a machine with b = 1000. dag() with

@@ -22,13 +22,11 @@ std::string read(const std::string& path) {
 }
 
 using test_support::case_of;
+using test_support::expect_means;
+using test_support::request_for;
 
-analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
-  analysis::Request request;
-  request.processors = std::move(processors);
-  request.methods = std::move(methods);
-  return request;
-}
+// Exact to rounding: the figures below are sums of a few decimal fractions.
+constexpr double kExact = 1e-12;
 
 double mean_of(const analysis::StudyResult& study, int p, solvers::Method method) {
   const solvers::Result& result = study.at(0, p, method).result;
@@ -112,8 +110,8 @@ TEST(Semantics, N2_TheBoundaryIsExchangedBeforeSerialWork) {
       {case_of(program, kMessageMachine)},
       request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace, solvers::Method::Bounds}));
   ASSERT_TRUE(study.ok());
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 5.0, 1e-12);
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 5.5, 1e-12);
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 5.0, kExact);
+  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 5.5, kExact);
   const solvers::Result& bounds = study.value->at(0, 2, solvers::Method::Bounds).result;
   EXPECT_NEAR(bounds.lower, 5.0, 1e-9);
   EXPECT_NEAR(bounds.upper, 5.0, 1e-9);
@@ -137,12 +135,8 @@ TEST(Semantics, M2_OverheadOccupiesTheSenderAndTheReceiver) {
       "  ARC a -> b VOLUME 100;\n"
       "  ARC a -> c VOLUME 100;\n"
       "END;\n";
-  const auto study = analysis::run_study(
-      {case_of(program, kMessageMachine)},
-      request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
-  ASSERT_TRUE(study.ok());
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 4.0, 1e-12);
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 4.0, 1e-12);
+  expect_means(program, kMessageMachine, 2,
+               {{solvers::Method::SeriesParallel, 4.0}, {solvers::Method::StateSpace, 4.0}}, {}, kExact);
 }
 
 // Rule F2: FORK-JOIN's drain on processor 0 receives the other processors' results one after
@@ -164,12 +158,8 @@ TEST(Semantics, F2_TheDrainReceivesOneResultAfterAnother) {
       "  JOIN RUNTIME IS DETERMINISTIC(0.5);\n"
       "  COMMUNICATION VOLUME IS 100;\n"
       "END;\n";
-  const auto study = analysis::run_study(
-      {case_of(program, kMessageMachine)},
-      request_for({3}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
-  ASSERT_TRUE(study.ok());
-  EXPECT_NEAR(mean_of(*study.value, 3, solvers::Method::StateSpace), 3.75, 1e-12);
-  EXPECT_NEAR(mean_of(*study.value, 3, solvers::Method::SeriesParallel), 3.75, 1e-12);
+  expect_means(program, kMessageMachine, 3,
+               {{solvers::Method::SeriesParallel, 3.75}, {solvers::Method::StateSpace, 3.75}}, {}, kExact);
 }
 
 // Rule G8: a phase whose size is 0 for some p keeps its place and its concatenations in both
@@ -202,12 +192,8 @@ TEST(Semantics, G8_APhaseOfNoTasksKeepsItsConcatenations) {
       "  d, b : SERIAL;\n"
       "  a, b : SERIAL;\n"
       "END;\n";
-  const auto study = analysis::run_study({case_of(program, "MACHINE NAME IS 'b';\nBARRIER TIME IS 100;\n")},
-                                         request_for({2}, {solvers::Method::SeriesParallel,
-                                                           solvers::Method::StateSpace}));
-  ASSERT_TRUE(study.ok());
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 120.0, 1e-12);
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 120.0, 1e-12);
+  expect_means(program, "MACHINE NAME IS 'b';\nBARRIER TIME IS 100;\n", 2,
+               {{solvers::Method::SeriesParallel, 120.0}, {solvers::Method::StateSpace, 120.0}}, {}, kExact);
 }
 
 // Rule C4: the neighbour dependences between two unit instances wrap around when either
@@ -261,12 +247,8 @@ TEST(Semantics, F3_AJobOfNoTasksIsItsDrain) {
       "  JOIN RUNTIME IS DETERMINISTIC(1);\n"
       "  COMMUNICATION VOLUME IS 100;\n"
       "END;\n";
-  const auto study = analysis::run_study(
-      {case_of(program, kMessageMachine)},
-      request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
-  ASSERT_TRUE(study.ok());
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::SeriesParallel), 2.0, 1e-12);
-  EXPECT_NEAR(mean_of(*study.value, 2, solvers::Method::StateSpace), 2.0, 1e-12);
+  expect_means(program, kMessageMachine, 2,
+               {{solvers::Method::SeriesParallel, 2.0}, {solvers::Method::StateSpace, 2.0}}, {}, kExact);
 }
 
 // Issue 11, an approximate model worth its name for communicating programs. Before, wherever

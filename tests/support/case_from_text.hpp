@@ -1,12 +1,20 @@
 // A study case from a program and a machine given as PDL text, for tests that state a program
-// in a few lines and work its figures out by hand (tests/analysis/semantics*_test.cpp).
+// in a few lines and work its figures out by hand (tests/analysis/semantics*_test.cpp), and the
+// check of such figures.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "models/bind.hpp"
 #include "pdl/check.hpp"
@@ -36,6 +44,31 @@ inline analysis::Case case_of(const std::string& pdl, const std::string& machine
   one.environment = binding.environment;
   one.label.machine = machine.machine->name;
   return one;
+}
+
+inline analysis::Request request_for(std::vector<int> processors, std::vector<solvers::Method> methods) {
+  analysis::Request request;
+  request.processors = std::move(processors);
+  request.methods = std::move(methods);
+  return request;
+}
+
+// The mean of every method in `expected` for `program` on `machine` with p processors, against
+// the hand-worked figure: within `tolerance`, or 1e-9 relative without one.
+inline void expect_means(const std::string& program, const std::string& machine, int p,
+                         const std::map<solvers::Method, double>& expected,
+                         const std::map<std::string, double>& values = {},
+                         std::optional<double> tolerance = std::nullopt) {
+  std::vector<solvers::Method> methods;
+  for (const auto& [method, figure] : expected) methods.push_back(method);
+  const auto study = analysis::run_study({case_of(program, machine, values)}, request_for({p}, methods));
+  ASSERT_TRUE(study.ok());
+  for (const auto& [method, figure] : expected) {
+    const solvers::Result& result = study.value->at(0, p, method).result;
+    ASSERT_TRUE(result.solved()) << solvers::to_string(method) << ", p = " << p;
+    EXPECT_NEAR(result.mean, figure, tolerance.value_or(1e-9 * std::max(1.0, figure)))
+        << solvers::to_string(method) << ", p = " << p;
+  }
 }
 
 }  // namespace test_support
