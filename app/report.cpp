@@ -90,29 +90,43 @@ std::vector<std::string> table_line(const analysis::StudyResult& study, std::siz
   return line;
 }
 
-// Where an approximation (a method whose interval is a discretisation bracket) lies outside
-// the bounds on the exact mean, a note says so, with the processor counts: more than 10% above
-// the upper bound (far off for this program), or below the lower bound (not an upper bound
-// here).
+// Where an approximation (a method whose interval is a discretisation bracket) lies far from
+// what the run knows of the exact mean, a note says so, with the processor counts. Against the
+// bounds: more than 10% above the upper bound (far off for this program), or below the lower
+// bound (not an upper bound here). Against Monte Carlo's confidence interval, when the run has
+// mc: more than 10% above or below it (docs/semantics.md, U3).
 std::string far_off_notes(const analysis::StudyResult& study) {
   const auto& methods = study.methods();
-  const auto bounds = std::find_if(methods.begin(), methods.end(), [](solvers::Method m) {
-    return solvers::info(m).interval == solvers::IntervalKind::BoundPair;
-  });
-  if (bounds == methods.end()) return {};
+  const auto with_interval = [&](solvers::IntervalKind kind) {
+    return std::find_if(methods.begin(), methods.end(),
+                        [kind](solvers::Method m) { return solvers::info(m).interval == kind; });
+  };
+  const auto bounds = with_interval(solvers::IntervalKind::BoundPair);
+  const auto sampled = with_interval(solvers::IntervalKind::Confidence95);
   std::string out;
   for (solvers::Method method : methods) {
     if (solvers::info(method).interval != solvers::IntervalKind::DiscretisationBracket) continue;
-    std::vector<int> above, below;
+    std::vector<int> above, below, above_sampled, below_sampled;
     for (std::size_t c = 0; c < study.cases().size(); ++c) {
       if (!study.cases()[c].phase.empty()) continue;
       for (int p : study.processors()) {
         const solvers::Result& figure = study.at(c, p, method).result;
-        const solvers::Result& pair = study.at(c, p, *bounds).result;
-        if (!figure.solved() || !pair.solved()) continue;
-        if (figure.lower > 1.1 * pair.upper) above.push_back(p);
-        // Both figures are sums of many terms: equal values may differ in their last digits.
-        if (figure.upper < pair.lower - 1e-9 * std::abs(pair.lower)) below.push_back(p);
+        if (!figure.solved()) continue;
+        if (bounds != methods.end()) {
+          const solvers::Result& pair = study.at(c, p, *bounds).result;
+          if (pair.solved()) {
+            if (figure.lower > 1.1 * pair.upper) above.push_back(p);
+            // Both figures are sums of many terms: equal values may differ in their last digits.
+            if (figure.upper < pair.lower - 1e-9 * std::abs(pair.lower)) below.push_back(p);
+          }
+        }
+        if (sampled != methods.end()) {
+          const solvers::Result& estimate = study.at(c, p, *sampled).result;
+          if (estimate.solved()) {
+            if (figure.lower > 1.1 * estimate.upper) above_sampled.push_back(p);
+            if (figure.upper < 0.9 * estimate.lower) below_sampled.push_back(p);
+          }
+        }
       }
     }
     const std::string name{solvers::to_string(method)};
@@ -125,6 +139,15 @@ std::string far_off_notes(const analysis::StudyResult& study) {
       out += fmt::format("{} lies below the lower bound of the exact mean for p = {}: it is no upper bound for this "
                          "program there (docs/methods.md)\n",
                          name, ranges(below));
+    }
+    if (sampled != methods.end()) {
+      const std::string reference{solvers::to_string(*sampled)};
+      for (const auto& [where, processors] : {std::pair{"above", &above_sampled}, std::pair{"below", &below_sampled}}) {
+        if (processors->empty()) continue;
+        out += fmt::format("{} lies more than 10% {} the {} confidence interval of the exact mean for p = {}: the "
+                           "approximate model is far off for this program there; read {}\n",
+                           name, where, reference, ranges(*processors), reference);
+      }
     }
   }
   return out;

@@ -557,4 +557,27 @@ TEST(Semantics, U3_TheTableNotesAnApproximationBelowTheLowerBound) {
   EXPECT_EQ(table.find("more than 10% above"), std::string::npos) << table;
 }
 
+// Rule U3 against Monte Carlo: kPaired on the ideal machine, p = 2, with approx and mc. The
+// tasks are deterministic, so Monte Carlo's interval is the exact makespan 35 (zero width);
+// approx (30) lies below 0.9 x 35 = 31.5, so the table says it is more than 10% below.
+TEST(Semantics, U3_TheTableNotesAnApproximationFarFromMonteCarlo) {
+  const analysis::Request request = request_for({2}, {Method::SeriesParallel, Method::MonteCarlo});
+  const auto study = analysis::run_study({case_of(kPaired, kIdeal)}, request);
+  ASSERT_TRUE(study.ok());
+  const solvers::Result& sampled = study.value->at(0, 2, Method::MonteCarlo).result;
+  ASSERT_TRUE(sampled.solved());
+  EXPECT_NEAR(sampled.lower, 35.0, 1e-9);
+  EXPECT_NEAR(sampled.upper, 35.0, 1e-9);
+  app::ReportInputs inputs;
+  inputs.program_name = "loop";
+  inputs.program_file = "test.pdl";
+  inputs.machines = {{"ideal", ""}};
+  inputs.request = request;
+  const std::string table = app::render(*study.value, inputs, app::Format::Table);
+  EXPECT_NE(table.find("approx lies more than 10% below the mc confidence interval of the exact mean for p = 2"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("10% above"), std::string::npos) << table;
+}
+
 }  // namespace
