@@ -3,7 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <iostream>
 #include <map>
 #include <utility>
@@ -27,6 +30,40 @@ struct Raw {  // values CLI11 cannot put into Options directly
   CLI::Option* graph_option = nullptr;
   CLI::Option* methods_option = nullptr;
 };
+
+// Counts may be written in scientific notation (--samples 1e9): a whole number so written is
+// rewritten in digits before CLI11 converts it to an integer and checks its range, so that
+// the range's message is about the value given; a fraction is refused as such. Anything else
+// is left for CLI11 to refuse.
+CLI::Validator whole_number_notation() {
+  return CLI::Validator(
+      [](std::string& input) -> std::string {
+        double value = 0;
+        const auto [end, ec] = std::from_chars(input.data(), input.data() + input.size(), value);
+        if (ec != std::errc() || end != input.data() + input.size() || !std::isfinite(value)) return {};
+        if (value != std::floor(value)) return fmt::format("{} is not a whole number", input);
+        if (std::abs(value) < 0x1p63) input = fmt::format("{:.0f}", value);
+        return {};
+      },
+      "");
+}
+
+// --seed: a whole number in [0, 2^64 - 1], written in digits. CLI11 alone wraps -1 to 2^64 - 1
+// and clamps larger values to it, silently.
+CLI::Validator seed_range() {
+  return CLI::Validator(
+      [](std::string& input) -> std::string {
+        std::uint64_t value = 0;
+        const char* begin = input.data() + (input.starts_with('+') ? 1 : 0);
+        const auto [end, ec] = std::from_chars(begin, input.data() + input.size(), value);
+        if (begin == input.data() + input.size() || ec != std::errc() || end != input.data() + input.size()) {
+          return fmt::format("'{}' is not a seed: a whole number in [0, {}]", input,
+                             std::numeric_limits<std::uint64_t>::max());
+        }
+        return {};
+      },
+      "");
+}
 
 // A CLI11 transformer from names to an enum's values: fills the enum option, and refuses any
 // other word (numbers too) with the list of names.
@@ -131,6 +168,7 @@ void add_methods(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--max-exact-tasks", request.max_exact_tasks,
                  "bounds, mc and exact skip a p whose exact model has more tasks than N")
       ->type_name("N")
+      ->transform(whole_number_notation())
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
       ->capture_default_str();
   cli.add_option("--state-budget", raw.state_budget,
@@ -139,10 +177,12 @@ void add_methods(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--max-states", solver.state_space.max_states,
                  "exact: skip a p whose state space is estimated above N states")
       ->type_name("N")
+      ->transform(whole_number_notation())
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50))
       ->capture_default_str();
   raw.samples_option = cli.add_option("--samples", raw.samples, "Monte Carlo: exactly N samples")
                            ->type_name("N")
+                           ->transform(whole_number_notation())
                            ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000}));
   cli.add_option("--precision", solver.monte_carlo.relative_precision,
                  "Monte Carlo: sample until the 95% half-width is at most R times the mean")
@@ -150,8 +190,10 @@ void add_methods(CLI::App& cli, Options& options, Raw& raw) {
       ->check(CLI::Range(1e-6, 0.5))
       ->excludes(raw.samples_option)
       ->capture_default_str();
-  cli.add_option("--seed", solver.monte_carlo.seed, "seed of every random figure: same seed, same results")
+  cli.add_option("--seed", solver.monte_carlo.seed,
+                 "seed of every random figure, in [0, 2^64 - 1]: same seed, same results")
       ->type_name("S")
+      ->check(seed_range())
       ->capture_default_str();
   cli.add_option("--grid-points", solver.series_parallel.grid.max_points,
                  "points of the numerical grids (more: tighter brackets, slower)")
@@ -211,8 +253,13 @@ std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int status = cli.exit(error);
-    return status == 0 ? kExitSuccess : kExitInput;
+    if (error.get_exit_code() == 0) {  // --help, --version
+      cli.exit(error);
+      return kExitSuccess;
+    }
+    // A usage error, worded as every other error of an option is.
+    fmt::print(stderr, "pdl-scale: error: {}\n", error.what());
+    return kExitInput;
   }
   if (!finish(raw, *options)) return kExitInput;
   return std::nullopt;

@@ -186,12 +186,24 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
       if (*from > *to) return fail(item, "runs backwards (the start is above the end)");
       if (kind == ':' && *step <= 0) return fail(item, "needs a step > 0");
       if (kind == '*' && (*step <= 1 || *from <= 0)) return fail(item, "needs a factor > 1 and a start > 0");
+      double previous = 0.0;
       for (std::size_t k = 0;; ++k) {
         // From the start each time, not by accumulation: no drift over long ranges.
         const double value = kind == ':' ? *from + static_cast<double>(k) * *step
                                          : *from * std::pow(*step, static_cast<double>(k));
         if (!not_past(value, *to)) break;
-        if (!add(value)) return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
+        // A step below the precision of the values (1 + 1e-300 is 1) would repeat one value
+        // forever; every value of a range must exceed the one before.
+        if (k > 0 && !(value > previous)) {
+          return fail(item, fmt::format("does not advance: {} {} {} is {} again (the {} is below the precision of "
+                                        "the values)",
+                                        previous, kind == ':' ? "+" : "*", *step, value,
+                                        kind == ':' ? "step" : "factor"));
+        }
+        if (k >= kMaxSweepValues || !add(value)) {
+          return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
+        }
+        previous = value;
       }
     }
     if (comma == std::string_view::npos) break;
