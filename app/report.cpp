@@ -71,14 +71,34 @@ std::vector<int>& unsolved_for(Unsolved& unsolved, std::pair<std::string, std::s
   return unsolved.emplace_back(std::move(what), std::vector<int>{}).second;
 }
 
+// (method, note) -> the processor counts whose figure carries it and the widest relative
+// half-width among them (Result::note: a caveat on a solved figure).
+struct Caveat {
+  std::vector<int> processors;
+  double widest = 0.0;
+};
+using Caveats = std::vector<std::pair<std::pair<std::string, std::string>, Caveat>>;
+
+void add_caveat(Caveats& caveats, const solvers::Result& result, int p) {
+  if (result.note.empty()) return;
+  std::pair<std::string, std::string> what{std::string{solvers::to_string(result.method)}, result.note};
+  auto known = std::find_if(caveats.begin(), caveats.end(), [&](const auto& one) { return one.first == what; });
+  if (known == caveats.end()) known = caveats.insert(caveats.end(), {std::move(what), Caveat{}});
+  known->second.processors.push_back(p);
+  if (result.mean != 0.0) {
+    known->second.widest = std::max(known->second.widest, (result.upper - result.mean) / std::abs(result.mean));
+  }
+}
+
 std::vector<std::string> table_line(const analysis::StudyResult& study, std::size_t c, int p,
-                                    const ReportInputs& inputs, Unsolved& unsolved) {
+                                    const ReportInputs& inputs, Unsolved& unsolved, Caveats& caveats) {
   std::vector<std::string> line = key_cells(inputs, study.cases()[c]);
   line.push_back(std::to_string(p));
   for (solvers::Method method : study.methods()) {
     const solvers::Result& result = study.at(c, p, method).result;
     if (result.solved()) {
       add_figure(line, result);
+      add_caveat(caveats, result, p);
       continue;
     }
     line.push_back("-");
@@ -159,13 +179,18 @@ std::string far_off_notes(const analysis::StudyResult& study) {
 std::string table(const analysis::StudyResult& study, const ReportInputs& inputs) {
   std::vector<std::vector<std::string>> cells{table_header(study.methods(), inputs)};
   Unsolved unsolved;
+  Caveats caveats;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
-    for (int p : study.processors()) cells.push_back(table_line(study, c, p, inputs, unsolved));
+    for (int p : study.processors()) cells.push_back(table_line(study, c, p, inputs, unsolved, caveats));
   }
   std::string out = heading(inputs) + align(cells, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0);
   for (auto& [what, processors] : unsolved) {
     out += fmt::format("{} not computed for p = {}: {}\n", what.first, ranges(processors), what.second);
+  }
+  for (auto& [what, caveat] : caveats) {
+    out += fmt::format("{} for p = {}: {} (it is up to {:.3g} of the mean)\n", what.first, ranges(caveat.processors),
+                       what.second, caveat.widest);
   }
   return out + far_off_notes(study);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <vector>
 
@@ -125,6 +126,17 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   result.lower = s.mean - s.half_width;
   result.upper = s.mean + s.half_width;
   result.detail = std::move(detail) + ", " + std::to_string(s.samples) + " samples, 95% confidence interval";
+  // Stopped at max_samples before the precision asked: said, not left to be noticed.
+  if (options.relative_precision > 0.0 && s.half_width > options.relative_precision * std::abs(s.mean)) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "stopped at %lld samples, the most it takes, before its 95%% half-width reached %.3g of the mean",
+                  static_cast<long long>(options.max_samples), options.relative_precision);
+    result.note = text;
+    std::snprintf(text, sizeof text, "; %s: it is %.3g of the mean, %.3g times wider than asked", result.note.c_str(),
+                  s.half_width / std::abs(s.mean), s.half_width / (options.relative_precision * std::abs(s.mean)));
+    result.detail += text;
+  }
   result.statistics.samples = s.samples;
   result.statistics.seconds = s.seconds;
   if (summary != nullptr) *summary = std::move(s);

@@ -59,6 +59,10 @@ struct Result {
   double upper = 0.0;
   std::optional<distributions::Distribution> distribution;  // the whole runtime distribution
   std::string detail;  // how the figure was obtained, e.g. "closed form" or "numerical grid"
+  // A caveat on a solved figure that a report shows under its table, the same words for every
+  // p it applies to (e.g. Monte Carlo stopped at its most samples before the precision asked);
+  // empty for none. `detail` gives the specifics.
+  std::string note;
   // Set when the method was not run on this model (too large, or a node it cannot handle):
   // mean, lower and upper are then meaningless.
   std::optional<Unsolved> unsolved;
