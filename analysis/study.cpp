@@ -134,10 +134,35 @@ Solved solve_case(const Case& one, int p, const Request& request,
   const bool exact_needed = p == 1 || std::any_of(solvers.begin(), solvers.end(), [](const auto& solver) {
                               return solver->info().needs_exact_model;
                             });
-  const std::int64_t tasks = tree.expanded_node_count();
+  std::int64_t tasks = tree.expanded_node_count();
   std::optional<scaling::ExactModel> exact;
+  std::string beyond_nodes;  // why there is no exact model although within max_exact_tasks
   if (exact_needed && tasks <= request.max_exact_tasks) {
-    exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+    try {
+      exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+    } catch (const scaling::ExactModelTooLarge& too_large) {
+      // Its messages, barriers and joins may outnumber its tasks: a limit of the model, not
+      // an error of the input.
+      beyond_nodes = too_large.what();
+    }
+  }
+  // A dynamically scheduled pool is one node of the exact model and one leaf of the
+  // approximate one, but Monte Carlo simulates each of its tasks: they count towards the limit
+  // (a pool of 1e12 tasks would take days per sample).
+  if (exact) {
+    double pooled = 0.0;  // in a double: a sum of counts up to 9e15 each
+    for (const scaling::Scenario& scenario : exact->scenarios) {
+      double in_scenario = static_cast<double>(tasks);
+      for (graph::NodeId v = 0; v < scenario.graph.node_count(); ++v) {
+        const graph::TaskNode& node = scenario.graph.node(v);
+        if (node.kind == graph::NodeKind::DynamicPool) in_scenario += static_cast<double>(node.pool_tasks);
+      }
+      pooled = std::max(pooled, in_scenario);
+    }
+    if (pooled > static_cast<double>(request.max_exact_tasks)) {
+      tasks = static_cast<std::int64_t>(std::min(pooled, 9e18));
+      exact.reset();
+    }
   }
   const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
   Solved solved;
@@ -150,7 +175,12 @@ Solved solve_case(const Case& one, int p, const Request& request,
   }
   for (const auto& solver : solvers) {
     const solvers::SolverInfo& info = solver->info();
-    if (info.needs_exact_model && !exact) {
+    if (info.needs_exact_model && !exact && !beyond_nodes.empty()) {
+      solvers::Result result;
+      result.method = info.method;
+      result.unsolved.emplace().explanation = beyond_nodes;  // Reason::NotSupported
+      solved.results.push_back(std::move(result));
+    } else if (info.needs_exact_model && !exact) {
       solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
     } else {
       solved.results.push_back(solver->solve({&tree, mixture}));

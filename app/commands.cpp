@@ -98,6 +98,11 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
   std::string dot;
   try {
     dot = dot_of(*loaded, binding->environment, options.model, p);
+  } catch (const scaling::ExactModelTooLarge& too_large) {
+    return usage_error(err, fmt::format("--graph {} --model exact: the exact model has more than {} nodes, the most "
+                                        "--graph draws; draw fewer processors, a smaller problem (--set), or the "
+                                        "approximate model (--model approx)",
+                                        p, too_large.limit()));
   } catch (const scaling::ScalingError& scaling_error) {
     analysis::Failure failure;
     failure.message = scaling_error.what();

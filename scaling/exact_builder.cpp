@@ -26,10 +26,7 @@ const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const 
 
 NodeId ExactBuilder::add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
                          std::int64_t step) {
-  if (graph_.node_count() >= max_nodes_) {
-    throw ScalingError({}, "the exact model has more than " + std::to_string(max_nodes_) +
-                               " nodes (raise ExactModelOptions::max_nodes or use the approximate model)");
-  }
+  if (graph_.node_count() >= max_nodes_) throw ExactModelTooLarge(max_nodes_);
   graph::TaskNode node;
   node.label = std::move(label);
   node.kind = kind;

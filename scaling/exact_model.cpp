@@ -14,6 +14,12 @@
 #include "scaling/scheme_builders.hpp"
 
 namespace scaling {
+
+ExactModelTooLarge::ExactModelTooLarge(std::size_t limit)
+    : ScalingError({}, "the exact model has more than " + std::to_string(limit) +
+                           " nodes (tasks, messages, barriers and joins), the most it is built with"),
+      limit_(limit) {}
+
 namespace {
 
 using detail::ExactBuilder;

@@ -54,9 +54,21 @@ struct ExactModelOptions {
   std::size_t max_nodes = 10'000'000;  // about 1.5 GB of task graph
 };
 
+// The exact model would have more than ExactModelOptions::max_nodes nodes: typed, so that a
+// caller words the limit in its own terms (the command names its option or its drawing limit).
+class ExactModelTooLarge : public ScalingError {
+ public:
+  explicit ExactModelTooLarge(std::size_t limit);
+  std::size_t limit() const { return limit_; }
+
+ private:
+  std::size_t limit_;
+};
+
 // The exact model of `program` on `machine` with p processors. `environment` holds the bound
 // variables (models::bind); P is added here. Throws ScalingError for values that are invalid
-// once bound or a model beyond the options' limits, std::invalid_argument for p outside
+// once bound or a model beyond the options' limits (ExactModelTooLarge for max_nodes),
+// std::invalid_argument for p outside
 // [1, kMaxProcessors].
 ExactModel exact_model(const models::Program& program, const models::Machine& machine,
                        const models::Environment& environment, int p,
