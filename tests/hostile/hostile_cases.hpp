@@ -78,7 +78,7 @@ class Generator {
     const bool weighted = pick(2) == 0;
     for (int i = 0; i < 3; ++i) {
       text += value();
-      if (weighted) text += " " + value();
+      if (weighted) text.append(" ").append(value());  // not " " + value(): GCC 12 warns (-Wrestrict)
       text += "\n";
     }
     return text;
