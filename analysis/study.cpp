@@ -140,8 +140,10 @@ struct Solved {
   std::optional<solvers::Result> one_processor_time;
 };
 
+// `report` takes the fraction of this (case, p) done: the methods in turn, each its share.
 Solved solve_case(const Case& one, int p, const Request& request,
-                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
+                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
+                  const std::function<void(double)>& report) {
   // The approximate model comes first: it is cheap, it reports invalid values, and its
   // expanded size is the exact model's task count.
   const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
@@ -150,12 +152,19 @@ Solved solve_case(const Case& one, int p, const Request& request,
   const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
   Solved solved;
   if (p == 1 && exact) solved.one_processor_time = one_processor_time(*exact);
-  for (const auto& solver : solvers) {
-    const solvers::SolverInfo& info = solver->info();
+  for (std::size_t j = 0; j < solvers.size(); ++j) {
+    const solvers::SolverInfo& info = solvers[j]->info();
     if (info.needs_exact_model && !exact) {
       solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
     } else {
-      solved.results.push_back(solver->solve({&tree, mixture}));
+      solvers::ScaledModels models{&tree, mixture, {}};
+      if (report) {
+        const double share = 1.0 / static_cast<double>(solvers.size());
+        models.report_progress = [&report, j, share](double fraction) {
+          report((static_cast<double>(j) + std::clamp(fraction, 0.0, 1.0)) * share);
+        };
+      }
+      solved.results.push_back(solvers[j]->solve(models));
     }
   }
   return solved;
@@ -212,6 +221,39 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
   return std::nullopt;
 }
 
+// The study's progress: per model solved 1, per model under way the fraction its solvers
+// reported; passed on at most every 100 ms, and after each model finished.
+class ProgressTally {
+ public:
+  ProgressTally(std::size_t models, const Progress& progress) : fractions_(models, 0.0), progress_(progress) {}
+
+  void under_way(std::size_t model, double fraction) {
+    std::lock_guard<std::mutex> guard(lock_);
+    done_ += fraction - fractions_[model];
+    fractions_[model] = fraction;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    progress_(done_, fractions_.size());
+  }
+
+  void finished(std::size_t model) {
+    if (!progress_) return;
+    std::lock_guard<std::mutex> guard(lock_);
+    done_ += 1.0 - fractions_[model];
+    fractions_[model] = 1.0;
+    last_ = std::chrono::steady_clock::now();
+    progress_(done_, fractions_.size());
+  }
+
+ private:
+  std::mutex lock_;
+  std::vector<double> fractions_;
+  double done_ = 0.0;
+  std::chrono::steady_clock::time_point last_{};
+  const Progress& progress_;
+};
+
 // Speedups and efficiency of a row against T(1): the exact one-processor time where it is
 // known, else the same method's figure for p = 1.
 void add_speedups(Row& row, const solvers::Result& base) {
@@ -251,20 +293,16 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::vector<solvers::Result> results(counts.size() * cases.size() * methods);
   // T(1) of every case, exact where it can be, for every method's speedups (item k < cases).
   std::vector<std::optional<solvers::Result>> bases(cases.size());
-  std::mutex progress_lock;
-  std::size_t done = 0;
-  const std::size_t total = to_solve.size() * methods;
+  ProgressTally tally(to_solve.size(), progress);
   const auto item = [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_solve[i];
     const Case& one = cases[k % cases.size()];
-    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers);
+    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers,
+                               progress ? std::function<void(double)>([&tally, i](double f) { tally.under_way(i, f); })
+                                        : std::function<void(double)>());
     std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
-    if (progress) {
-      std::lock_guard<std::mutex> guard(progress_lock);
-      done += methods;
-      progress(done, total);
-    }
+    tally.finished(i);
     return std::nullopt;
   };
   const auto machine_of = [&](std::size_t i) { return cases[to_solve[i] % cases.size()].label.machine_index; };

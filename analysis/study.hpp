@@ -113,9 +113,10 @@ class StudyResult {
   double seconds_ = 0.0;
 };
 
-// Called after each solved (case, p) with the number of figures done and the total; from any
-// thread, but never from two at once.
-using Progress = std::function<void(std::size_t done, std::size_t total)>;
+// How far a study has come: `done` models of `total` solved, counting the solved fraction of
+// those under way, so that one long solve moves it too. Called from any thread, never from two
+// at once, at most every 100 ms while a solve reports and after every model solved.
+using Progress = std::function<void(double done, std::size_t total)>;
 
 // Every case on every processor count by every method, in parallel over (case, p); the figures
 // do not depend on the thread count. A processor count whose models equal those of a smaller

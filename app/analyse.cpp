@@ -166,7 +166,7 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
   }
   ProgressBar bar(terminal && !options.quiet, stderr);
   const auto study = analysis::run_study(*cases.value, inputs.request,
-                                         [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
+                                         [&bar](double done, std::size_t total) { bar.update(done, total); });
   bar.finish();
   if (!study.ok()) {
     print_failure(*study.failure, machines, err);

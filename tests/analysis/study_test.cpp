@@ -150,6 +150,22 @@ TEST(Study, ProcessorCountsWithTheSameModelAreSolvedOnce) {
   }
 }
 
+// The progress counts models: p = 1, 2 and 11 (12 is the model of 11), each reported done, in
+// order, ending at the total.
+TEST(Study, ProgressCountsTheModelsSolved) {
+  std::vector<std::pair<double, std::size_t>> calls;
+  const auto study = analysis::run_study(
+      {neighbor_case(10, 2)}, request_for({1, 2, 11, 12}, {solvers::Method::SeriesParallel, solvers::Method::Bounds}),
+      [&calls](double done, std::size_t total) { calls.emplace_back(done, total); });
+  ASSERT_TRUE(study.ok());
+  ASSERT_FALSE(calls.empty());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].second, 3u);
+    if (i > 0) EXPECT_GE(calls[i].first, calls[i - 1].first);
+  }
+  EXPECT_NEAR(calls.back().first, 3.0, 1e-12);
+}
+
 // A machine term that grows with P (contention 0.1 T (P - 1)) makes every p its own model,
 // though processors beyond the 4 columns have no work.
 TEST(Study, AMachineTermOfPKeepsEveryProcessorCountApart) {
