@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <regex>
@@ -16,22 +17,34 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The child of a "threadsafe" death test is a new process that runs the test again from the
+// start: it finds its parent's directory in this variable, so that both look at one directory.
+constexpr const char* kParentsDirectory = "PDL_SCALE_TEST_TEMPORARY_DIRECTORY";
+
 class TemporaryFile : public ::testing::Test {
  protected:
   void SetUp() override {
+    if (const char* parents = std::getenv(kParentsDirectory)) {
+      directory_ = parents;
+      in_death_test_child_ = true;
+      return;
+    }
     directory_ = fs::temp_directory_path() /
                  ("pdl-scale-temporary-" + std::to_string(::getpid()) + "-" +
                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(directory_);
     fs::create_directories(directory_);
   }
-  void TearDown() override { fs::remove_all(directory_); }
+  void TearDown() override {
+    if (!in_death_test_child_) fs::remove_all(directory_);
+  }
 
   std::size_t files() const {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(directory_), fs::directory_iterator()));
   }
 
   fs::path directory_;
+  bool in_death_test_child_ = false;
 };
 
 // The three signals at their default actions for the test, whatever the test runner inherited
@@ -129,6 +142,7 @@ TEST_F(TemporaryFile, TheHandlersLastAsLongAsTheFile) {
 TEST_F(TemporaryFile, ASignalDuringTheWriteLeavesNoFileAndEndsTheProcess) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   const DefaultActions defaults;
+  ::setenv(kParentsDirectory, directory_.c_str(), 1);
   for (const int signal_number : {SIGTERM, SIGINT, SIGHUP}) {
     const std::string directory = directory_.string();
     EXPECT_EXIT(
@@ -144,6 +158,7 @@ TEST_F(TemporaryFile, ASignalDuringTheWriteLeavesNoFileAndEndsTheProcess) {
         << strsignal(signal_number);
     EXPECT_EQ(files(), 0u) << strsignal(signal_number) << " left the temporary file behind";
   }
+  ::unsetenv(kParentsDirectory);
 }
 
 }  // namespace
