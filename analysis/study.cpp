@@ -1,6 +1,7 @@
 #include "analysis/study.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <mutex>
 #include <stdexcept>
 
@@ -151,7 +152,13 @@ Solved solve_case(const Case& one, int p, const Request& request,
   const std::optional<scaling::ExactModel> exact = exact_model_for(one, p, tree, request, solvers);
   const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
   Solved solved;
-  if (p == 1 && exact) solved.one_processor_time = one_processor_time(*exact);
+  if (p == 1 && exact) {
+    // A T(1) that is not finite (a sum past the largest double) is no base: each method then
+    // divides by its own p = 1 figure, which passed the same check.
+    if (auto base = one_processor_time(*exact); base && solvers::finite_or_unsolved(*base).solved()) {
+      solved.one_processor_time = std::move(base);
+    }
+  }
   for (std::size_t j = 0; j < solvers.size(); ++j) {
     const solvers::SolverInfo& info = solvers[j]->info();
     if (info.needs_exact_model && !exact) {
@@ -259,11 +266,19 @@ class ProgressTally {
 void add_speedups(Row& row, const solvers::Result& base) {
   const solvers::Result& result = row.result;
   if (!base.solved() || !result.solved() || !(base.mean > 0.0) || !(result.mean > 0.0)) return;
-  row.speedup = base.mean / result.mean;
-  row.efficiency = *row.speedup / row.p;
+  // Ratios of figures near the ends of the doubles' range may overflow: a speedup that is not
+  // finite is not shown (the figures themselves are, finite_or_unsolved saw to it).
+  const double speedup = base.mean / result.mean;
+  if (!std::isfinite(speedup)) return;
+  row.speedup = speedup;
+  row.efficiency = speedup / row.p;
   if (result.lower > 0.0) {
-    row.speedup_lower = base.lower / result.upper;
-    row.speedup_upper = base.upper / result.lower;
+    const double lower = base.lower / result.upper;
+    const double upper = base.upper / result.lower;
+    if (std::isfinite(lower) && std::isfinite(upper) && lower <= upper) {
+      row.speedup_lower = lower;
+      row.speedup_upper = upper;
+    }
   }
 }
 

@@ -17,6 +17,7 @@ std::string unsolved_text(const solvers::Unsolved& why) {
                              ? fmt::format("--max-states {:.0f}", why.limit_value)
                              : fmt::format("--state-budget {:.3g} GB", why.limit_value / 1e9));
     case Reason::NotSupported: return why.explanation;
+    case Reason::NumericalFailure: return why.explanation;
   }
   return why.explanation;
 }

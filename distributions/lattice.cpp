@@ -96,6 +96,11 @@ CommonGrid common_grid(std::span<const Numerical* const> parts, std::size_t max_
       reference = p;
     }
   }
+  // A support past the largest double (a sum of runtimes near 1e308) has no grid: every
+  // coarsening below would multiply the step by inf or NaN and never fit.
+  if (!std::isfinite(low) || !std::isfinite(high)) {
+    throw std::overflow_error("distributions: a support reaches beyond the largest finite number");
+  }
   if (high <= low) return {low, 0.0, 1};
   double step = reference->step;
   double anchor = reference->origin;
@@ -112,6 +117,7 @@ CommonGrid common_grid(std::span<const Numerical* const> parts, std::size_t max_
       return {origin, step, static_cast<std::size_t>(points)};
     }
     step *= std::ceil(points / static_cast<double>(max_points));
+    if (!std::isfinite(step)) throw std::overflow_error("distributions: a grid step is beyond the largest finite number");
   }
 }
 

@@ -17,6 +17,12 @@ namespace {
 constexpr std::size_t kMaxClosedStages = 64;
 // parallel_power(exponential) stays closed (as p stages) up to this p.
 constexpr std::int64_t kMaxClosedMaxOfExponentials = 1'000'000;
+// Phases of the largest Erlang a sum keeps closed. Boost.Math's incomplete gamma function
+// (the Erlang's cdf and quantiles) gives up ("series evaluation exceeded 1000000 iterations")
+// for shapes from about 1e11 near the mean; to 1e10 it holds at every point a grid uses
+// (ErlangGridMatchesTheIncompleteGammaFunction). Longer sums go through the numerical grid,
+// whose staged FFT power handles any count.
+constexpr std::int64_t kMaxClosedErlangPhases = 10'000'000'000;
 
 template <class T>
 const T* as(const Distribution& d) {
@@ -181,8 +187,7 @@ Distribution series(const Distribution& a, const Distribution& b, const GridOpti
   std::int64_t kb = 0;
   double ra = 0.0;
   double rb = 0.0;
-  if (as_erlang(a, &ka, &ra) && as_erlang(b, &kb, &rb) && ra == rb &&
-      ka <= std::numeric_limits<std::int64_t>::max() - kb) {
+  if (as_erlang(a, &ka, &ra) && as_erlang(b, &kb, &rb) && ra == rb && ka <= kMaxClosedErlangPhases - kb) {
     return erlang_of(ka + kb, ra);
   }
   std::vector<double> stages_a;
@@ -208,7 +213,7 @@ Distribution series_power(const Distribution& a, std::int64_t n, const GridOptio
   }
   std::int64_t k = 0;
   double rate = 0.0;
-  if (as_erlang(a, &k, &rate) && k <= std::numeric_limits<std::int64_t>::max() / n) {
+  if (as_erlang(a, &k, &rate) && k <= kMaxClosedErlangPhases / n) {
     return erlang_of(k * n, rate);
   }
   std::vector<double> stages;

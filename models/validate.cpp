@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
+
+#include "distributions/distribution.hpp"
+#include "models/limits.hpp"
 
 namespace models {
 
@@ -12,6 +17,47 @@ namespace {
 constexpr double kTolerance = 1e-9;
 
 bool is_integer(double x) { return std::isfinite(x) && std::floor(x) == x; }
+
+// A time that may be 0 (a value, a bound of a support): 0 or in [kSmallestTime, kLargestTime].
+// Empty when it is; `what` names it, e.g. "DETERMINISTIC: the value".
+std::string time_or_zero(const std::string& what, double x) {
+  if (x == 0.0 || (x >= kSmallestTime && x <= kLargestTime)) return {};
+  return fmt::format("{} must be 0 or lie in [{:g}, {:g}], got {}", what, kSmallestTime, kLargestTime, x);
+}
+
+// A time that must be positive (a mean, a spread): in [kSmallestTime, kLargestTime].
+std::string positive_time(const std::string& what, double x) {
+  if (x >= kSmallestTime && x <= kLargestTime) return {};
+  return fmt::format("{} must lie in [{:g}, {:g}], got {}", what, kSmallestTime, kLargestTime, x);
+}
+
+// The largest over the smallest of `values` (all > 0) at most kLargestStageRatio.
+std::string stage_ratio(const std::string& what, const std::vector<double>& values) {
+  if (values.empty()) return {};
+  const auto [smallest, largest] = std::minmax_element(values.begin(), values.end());
+  if (*largest <= kLargestStageRatio * *smallest) return {};
+  return fmt::format("{} differ by a factor of {:.3g} ({} and {}), more than {:g}", what, *largest / *smallest,
+                     *smallest, *largest, kLargestStageRatio);
+}
+
+// PHASETYPE's derived mean α(−S)⁻¹1, which the rates alone do not bound (a nearly closed
+// cycle of moves makes it huge).
+std::string phase_type_mean(std::size_t n, std::span<const double> v) {
+  std::vector<double> alpha(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+  std::vector<std::vector<double>> subgenerator(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto row = v.begin() + static_cast<std::ptrdiff_t>(n + r * n);
+    subgenerator[r].assign(row, row + static_cast<std::ptrdiff_t>(n));
+  }
+  double mean = 0.0;
+  try {
+    mean = distributions::mean(distributions::phase_type(std::move(alpha), std::move(subgenerator)));
+  } catch (const std::invalid_argument& error) {
+    return fmt::format("PHASETYPE: {}", error.what());
+  }
+  if (mean == 0.0) return {};
+  return positive_time("PHASETYPE: the mean α(−S)⁻¹1", mean);
+}
 
 }  // namespace
 
@@ -29,24 +75,30 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
     case DistKind::Deterministic:
       if (auto e = count(1, "value"); !e.empty()) return e;
       if (v[0] < 0) return fmt::format("DETERMINISTIC: the value must be >= 0, got {}", v[0]);
-      return {};
+      return time_or_zero("DETERMINISTIC: the value", v[0]);
     case DistKind::Exponential:
       if (auto e = count(1, "mean"); !e.empty()) return e;
       if (v[0] <= 0) return fmt::format("EXPONENTIAL: the mean must be > 0, got {}", v[0]);
-      return {};
+      return positive_time("EXPONENTIAL: the mean", v[0]);
     case DistKind::Erlang:
       if (auto e = count(2, "phase count k, mean of a phase"); !e.empty()) return e;
       if (!is_integer(v[0]) || v[0] < 1 || v[0] > std::numeric_limits<int>::max()) {
         return fmt::format("ERLANG: the phase count k must be an integer >= 1, got {}", v[0]);
       }
       if (v[1] <= 0) return fmt::format("ERLANG: the mean of a phase must be > 0, got {}", v[1]);
-      return {};
-    case DistKind::GeneralErlang:
+      if (auto e = positive_time("ERLANG: the mean of a phase", v[1]); !e.empty()) return e;
+      return positive_time("ERLANG: the mean k·s", v[0] * v[1]);
+    case DistKind::GeneralErlang: {
       if (v.empty()) return "GERLANG takes the mean of every stage, got none";
+      double total = 0.0;
       for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] <= 0) return fmt::format("GERLANG: the mean of stage {} must be > 0, got {}", i + 1, v[i]);
+        if (auto e = positive_time(fmt::format("GERLANG: the mean of stage {}", i + 1), v[i]); !e.empty()) return e;
+        total += v[i];
       }
-      return {};
+      if (auto e = stage_ratio("GERLANG: the stage means", {v.begin(), v.end()}); !e.empty()) return e;
+      return positive_time("GERLANG: the mean (the sum of the stage means)", total);
+    }
     case DistKind::HyperExponential: {
       if (v.size() < 2 || v.size() % 2 != 0) {
         return fmt::format("HYPEREXPONENTIAL takes pairs (probability, mean), got {} parameters", v.size());
@@ -59,6 +111,7 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
         if (v[i + 1] <= 0) {
           return fmt::format("HYPEREXPONENTIAL: mean {} must be > 0, got {}", i / 2 + 1, v[i + 1]);
         }
+        if (auto e = positive_time(fmt::format("HYPEREXPONENTIAL: mean {}", i / 2 + 1), v[i + 1]); !e.empty()) return e;
         total += v[i];
       }
       if (std::fabs(total - 1) > kTolerance) {
@@ -70,10 +123,19 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
       if (auto e = count(2, "low, high"); !e.empty()) return e;
       if (v[0] < 0) return fmt::format("UNIFORM: low must be >= 0, got {}", v[0]);
       if (v[1] < v[0]) return fmt::format("UNIFORM: high ({}) must be >= low ({})", v[1], v[0]);
-      return {};
+      if (auto e = time_or_zero("UNIFORM: low", v[0]); !e.empty()) return e;
+      return time_or_zero("UNIFORM: high", v[1]);
     case DistKind::Normal:
       if (auto e = count(2, "mu, sigma"); !e.empty()) return e;
       if (v[1] <= 0) return fmt::format("NORMAL: sigma must be > 0, got {}", v[1]);
+      if (auto e = positive_time("NORMAL: sigma", v[1]); !e.empty()) return e;
+      if (std::abs(v[0]) > kLargestTime) {
+        return fmt::format("NORMAL: mu must lie in [{:g}, {:g}], got {}", -kLargestTime, kLargestTime, v[0]);
+      }
+      if (v[0] / v[1] > kLargestNormalRatio || v[0] / v[1] < kSmallestNormalRatio) {
+        return fmt::format("NORMAL: mu/sigma must lie in [{:g}, {:g}], got {:.3g} (mu {}, sigma {})", kSmallestNormalRatio,
+                           kLargestNormalRatio, v[0] / v[1], v[0], v[1]);
+      }
       return {};
     case DistKind::PhaseType: {
       const std::size_t n = order;
@@ -83,6 +145,7 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
       double total = 0;
       for (std::size_t i = 0; i < n; ++i) {
         if (v[i] < 0) return fmt::format("PHASETYPE: alpha[{}] must be >= 0, got {}", i + 1, v[i]);
+        if (v[i] > 1) return fmt::format("PHASETYPE: alpha[{}] must be <= 1, got {}", i + 1, v[i]);
         total += v[i];
       }
       if (total > 1 + kTolerance) return fmt::format("PHASETYPE: alpha sums to {}, more than 1", total);
@@ -97,10 +160,17 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
           if (r != c && x < 0) {
             return fmt::format("PHASETYPE: S[{}][{}] off the diagonal must be >= 0, got {}", r + 1, c + 1, x);
           }
+          if (x != 0.0 && (std::abs(x) < kSmallestMagnitude || std::abs(x) > kLargestMagnitude)) {
+            return fmt::format("PHASETYPE: S[{}][{}] must be 0 or a rate of magnitude in [{:g}, {:g}], got {}", r + 1,
+                               c + 1, kSmallestMagnitude, kLargestMagnitude, x);
+          }
         }
         if (row > kTolerance) return fmt::format("PHASETYPE: row {} of S sums to {} > 0", r + 1, row);
       }
-      return {};
+      std::vector<double> diagonal;
+      for (std::size_t r = 0; r < n; ++r) diagonal.push_back(-v[n + r * n + r]);
+      if (auto e = stage_ratio("PHASETYPE: the diagonal rates -S[i][i]", diagonal); !e.empty()) return e;
+      return phase_type_mean(n, v);
     }
     case DistKind::Mixture: {
       if (v.empty()) return "MIXTURE takes pairs (weight, distribution), got none";
@@ -116,6 +186,7 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
       if (v.empty()) return "SAMPLES takes at least one measured runtime";
       for (std::size_t i = 0; i < v.size(); ++i) {
         if (v[i] < 0) return fmt::format("SAMPLES: sample {} must be >= 0, got {}", i + 1, v[i]);
+        if (auto e = time_or_zero(fmt::format("SAMPLES: sample {}", i + 1), v[i]); !e.empty()) return e;
       }
       return {};
     case DistKind::Histogram: {
@@ -126,6 +197,10 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
       for (std::size_t i = 0; i < v.size(); i += 2) {
         if (v[i] < 0) return fmt::format("HISTOGRAM: value {} must be >= 0, got {}", i / 2 + 1, v[i]);
         if (v[i + 1] < 0) return fmt::format("HISTOGRAM: weight {} must be >= 0, got {}", i / 2 + 1, v[i + 1]);
+        if (auto e = time_or_zero(fmt::format("HISTOGRAM: value {}", i / 2 + 1), v[i]); !e.empty()) return e;
+        if (v[i + 1] > kLargestMagnitude) {
+          return fmt::format("HISTOGRAM: weight {} must be at most {:g}, got {}", i / 2 + 1, kLargestMagnitude, v[i + 1]);
+        }
         total += v[i + 1];
       }
       if (total <= 0) return "HISTOGRAM: the weights sum to 0";

@@ -1,5 +1,6 @@
 // The semantic pass over a machine file (docs/machine.md).
 #include "models/environment.hpp"
+#include "models/limits.hpp"
 #include "pdl/check.hpp"
 #include "pdl/check_detail.hpp"
 
@@ -87,6 +88,10 @@ class MachineChecker {
         const models::Expr bytes = detail::convert(s->bytes, constants, reporter_, nullptr);
         if (const auto value = detail::constant_value(bytes, environment_, s->bytes, reporter_)) {
           if (*value <= 0) reporter_.error(s->bytes, fmt::format("SIZEOF {} must be > 0 bytes, got {}", type, *value));
+          else if (*value > models::kLargestMagnitude) {
+            reporter_.error(s->bytes, fmt::format("SIZEOF {} must be at most {:g} bytes, got {}", type,
+                                                  models::kLargestMagnitude, *value));
+          }
           model.sizes[type] = *value;
         }
       } else if (const auto* k = boost::get<ast::CommKindDecl>(&statement)) {
@@ -136,6 +141,10 @@ class MachineChecker {
     if (e.role == ast::MachineRole::RTFactor) {
       if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
         if (*value <= 0) reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));
+        else if (*value < models::kSmallestMagnitude || *value > models::kLargestMagnitude) {
+          reporter_.error(e.value, fmt::format("RTFACTOR must lie in [{:g}, {:g}], got {}", models::kSmallestMagnitude,
+                                               models::kLargestMagnitude, *value));
+        }
         model.rt_factor = *value;
       }
       return;
@@ -155,6 +164,11 @@ class MachineChecker {
       }
       if (value.value < 0) {
         reporter_.error(e.value, fmt::format("{} is negative ({}) at {}", role_name(e.role), value.value, point));
+        return;
+      }
+      if (value.value != 0.0 && !(value.value >= models::kSmallestTime && value.value <= models::kLargestTime)) {
+        reporter_.error(e.value, fmt::format("{} is {} at {}: a time must be 0 or lie in [{:g}, {:g}]", role_name(e.role),
+                                             value.value, point, models::kSmallestTime, models::kLargestTime));
         return;
       }
     }

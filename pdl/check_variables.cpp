@@ -1,4 +1,5 @@
 // The program's variables, and the expressions and quantities that may use them.
+#include "models/limits.hpp"
 #include "pdl/check_program.hpp"
 
 #include <fmt/format.h>
@@ -61,6 +62,11 @@ models::Expr ProgramContext::quantity(const ast::Expression& e, Requirement requ
   if (!value) return expr;
   const double v = *value;
   const bool integer = std::floor(v) == v;
+  const bool count = requirement == Requirement::PositiveInteger || requirement == Requirement::NonNegativeInteger;
+  if (count && v > models::kLargestCount) {
+    reporter_.error(e, fmt::format("{} is {:g}, more than the largest count, {:g}", what, v, models::kLargestCount));
+    return expr;
+  }
   switch (requirement) {
     case Requirement::NonNegative:
       if (v < 0) reporter_.error(e, fmt::format("{} must be >= 0, got {}", what, v));

@@ -1,5 +1,7 @@
 #include "pdl/measurements.hpp"
 
+#include "models/limits.hpp"
+
 #include "pdl/parse.hpp"  // kMaxErrors
 
 #include <fmt/format.h>
@@ -203,6 +205,13 @@ class Parser {
                                       shown(first.text.substr(0, used)), unit_));
       return;
     }
+    // The range of every runtime of a model (models/limits.hpp), in the unit the model uses.
+    const double converted = unit_.empty() ? value : value * *models::microseconds_per(unit_);
+    if (converted != 0.0 && !(converted >= models::kSmallestTime && converted <= models::kLargestTime)) {
+      error(first.offset, fmt::format("a runtime must be 0 or lie in [{:g}, {:g}]{}, got {}", models::kSmallestTime,
+                                      models::kLargestTime, unit_.empty() ? "" : " microseconds", converted));
+      return;
+    }
 
     // weight
     const bool has_weight = tokens.size() > next;
@@ -237,6 +246,10 @@ class Parser {
       }
       if (weight < 0.0) {
         error(w.offset, fmt::format("a weight must be >= 0, got {}", shown(w.text)));
+        return;
+      }
+      if (weight > models::kLargestMagnitude) {
+        error(w.offset, fmt::format("a weight must be at most {:g}, got {}", models::kLargestMagnitude, shown(w.text)));
         return;
       }
       measurements_.weights.push_back(weight);

@@ -5,6 +5,9 @@
 #include <stdexcept>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "models/limits.hpp"
 #include "models/make_distribution.hpp"
 
 namespace scaling::detail {
@@ -31,9 +34,11 @@ std::int64_t BoundQuantities::count(const models::Expr& expr, const models::Sour
                                     const char* what) const {
   const double v = value(expr, where, what);
   const double rounded = std::round(v);
-  if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0 || rounded > 9e15) {
-    throw ScalingError(where, std::string{what} + " must be a non-negative whole number, got " +
-                                  std::to_string(v));
+  if (rounded > models::kLargestCount) {
+    throw ScalingError(where, fmt::format("{} is {:g}, more than the largest count, {:g}", what, v, models::kLargestCount));
+  }
+  if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0) {
+    throw ScalingError(where, fmt::format("{} must be a non-negative whole number, got {}", what, v));
   }
   return static_cast<std::int64_t>(rounded);
 }
@@ -49,7 +54,13 @@ distributions::Distribution BoundQuantities::runtime(const models::RuntimeSpec& 
 double BoundQuantities::overhead(double seconds, const char* what, const models::SourceLocation& where) const {
   if (p_ == 1) return 0.0;
   if (!(seconds >= 0.0) || !std::isfinite(seconds)) {
-    throw ScalingError(where, std::string{what} + " time must be finite and >= 0, got " + std::to_string(seconds));
+    throw ScalingError(where, fmt::format("{} time must be finite and >= 0, got {}", what, seconds));
+  }
+  // The range of every time of a model (models/limits.hpp): a message of 1e300 bytes or a
+  // contention grown with the work could otherwise push sums past the largest double.
+  if (seconds != 0.0 && !(seconds >= models::kSmallestTime && seconds <= models::kLargestTime)) {
+    throw ScalingError(where, fmt::format("{} time must be 0 or lie in [{:g}, {:g}], got {}", what, models::kSmallestTime,
+                                          models::kLargestTime, seconds));
   }
   return seconds;
 }

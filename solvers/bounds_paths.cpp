@@ -275,6 +275,15 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
   // order), and Kleindorfer's value is the mean of a maximum of sums of independent copies of
   // the runtimes, convex and increasing in each: the bound only grows, without the half-step
   // bias per task that rounding up would add.
+  // Grid positions are 64-bit indices: a step far below the runtimes' size (a spread below
+  // 1e-15 of the position, e.g. a histogram with a weight of 1e-40) would overflow them and
+  // give a garbage bound (issue 12). Every finish time is at most the sum of all maxima.
+  double reach = 0.0;
+  for (std::size_t v = 0; v < dag.n; ++v) reach += std::abs(dag.law_of(v).support_max) + std::abs(dag.law_of(v).origin);
+  if (!(reach / h < 0x1p53)) {
+    why = "grid positions beyond 2^53 steps (runtimes whose spread is far below their size)";
+    return {};
+  }
   std::vector<Window> task(dag.laws.size());
   for (std::size_t i = 0; i < dag.laws.size(); ++i) {
     const TaskLaw& law = dag.laws[i];

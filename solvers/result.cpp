@@ -1,5 +1,8 @@
 #include "solvers/result.hpp"
 
+#include <cmath>
+#include <cstdio>
+
 #include "solvers/solver.hpp"
 
 namespace solvers {
@@ -11,6 +14,26 @@ std::optional<Method> method_from_string(std::string_view name) {
     if (info(method).name == name) return method;
   }
   return std::nullopt;
+}
+
+Result finite_or_unsolved(Result result) {
+  if (!result.solved()) return result;
+  const bool finite = std::isfinite(result.mean) && std::isfinite(result.lower) && std::isfinite(result.upper);
+  // The mean is the midpoint of the ends, or an estimate within them; both may differ from
+  // the ends in their last digits.
+  const double slack = 1e-12 * std::max(std::abs(result.lower), std::abs(result.upper));
+  const bool ordered = result.lower <= result.upper && result.mean >= result.lower - slack &&
+                       result.mean <= result.upper + slack;
+  if (finite && ordered) return result;
+  char figures[160];
+  std::snprintf(figures, sizeof figures, "mean %.6g, interval [%.6g, %.6g]", result.mean, result.lower, result.upper);
+  Unsolved& why = result.unsolved.emplace();
+  why.reason = Unsolved::Reason::NumericalFailure;
+  why.explanation = std::string(finite ? "the figures are not ordered (" : "the figures are not finite (") + figures +
+                    "); none is shown rather than a wrong one";
+  result.mean = result.lower = result.upper = 0.0;
+  result.distribution.reset();
+  return result;
 }
 
 }  // namespace solvers

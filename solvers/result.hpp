@@ -24,6 +24,9 @@ struct Unsolved {
     ExactModelTooLarge,  // the exact model would have more tasks than the limit
     StateSpaceTooLarge,  // the state space is estimated beyond the memory budget or state limit
     NotSupported,        // the model has a node the method cannot handle; `explanation` says which
+    // The method's arithmetic gave a figure that is not finite, or an interval whose ends are
+    // inverted (solvers::finite_or_unsolved): no such figure reaches a report.
+    NumericalFailure,
   };
   // The limit a TooLarge reason exceeded.
   enum class Limit { Tasks, States, Memory };
@@ -63,5 +66,12 @@ struct Result {
 
   bool solved() const { return !unsolved; }
 };
+
+// The last line of defence between the methods and the reports: `result` as it is when it is
+// unsolved or when its mean, lower and upper are finite and ordered (lower <= upper, the mean
+// within them up to rounding); otherwise an unsolved result, Reason::NumericalFailure, whose
+// explanation gives the figures. Every solver made by make_solver passes its results through
+// it, and turns a std::overflow_error from its arithmetic into the same outcome.
+Result finite_or_unsolved(Result result);
 
 }  // namespace solvers

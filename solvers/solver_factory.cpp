@@ -47,8 +47,38 @@ std::span<const Method> all_methods() {
 
 const SolverInfo& info(Method method) { return entry(method).info(); }
 
+namespace {
+
+// Every method behind the factory, with its results through finite_or_unsolved: a figure
+// that is not finite (a sum past the largest double, which the model's limits should have
+// prevented) or an inverted interval becomes an unsolved result with its reason, and so does
+// an overflow a method's arithmetic detects (distributions throw std::overflow_error for a
+// support past the largest double).
+class FiniteResults final : public Solver {
+ public:
+  explicit FiniteResults(std::unique_ptr<Solver> inner) : inner_(std::move(inner)) {}
+  const SolverInfo& info() const override { return inner_->info(); }
+  Result solve(const ScaledModels& models) const override {
+    try {
+      return finite_or_unsolved(inner_->solve(models));
+    } catch (const std::overflow_error& overflow) {
+      Result result;
+      result.method = info().method;
+      Unsolved& why = result.unsolved.emplace();
+      why.reason = Unsolved::Reason::NumericalFailure;
+      why.explanation = std::string("the figures are not finite (") + overflow.what() + ")";
+      return result;
+    }
+  }
+
+ private:
+  std::unique_ptr<Solver> inner_;
+};
+
+}  // namespace
+
 std::unique_ptr<Solver> make_solver(Method method, const SolverOptions& options) {
-  return entry(method).make(options);
+  return std::make_unique<FiniteResults>(entry(method).make(options));
 }
 
 bool SolverOptions::IsValid(std::string* why) const {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "distributions/distribution.hpp"
@@ -93,26 +94,37 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
   const auto start = std::chrono::steady_clock::now();
-  const CompiledGraph m = state_space_detail::compile(graph, options.fit_cv2_tolerance);
-  if (m.fitted_tasks > 0 && !options.fit_non_phase_type) {
-    Result refused;
-    refused.method = Method::StateSpace;
-    Unsolved& refusal = refused.unsolved.emplace();
+  const auto refused = [](std::string explanation) {
+    Result result;
+    result.method = Method::StateSpace;
+    Unsolved& refusal = result.unsolved.emplace();
     refusal.reason = Unsolved::Reason::NotSupported;
-    refusal.explanation = "state space: not every task is of phase type (" + m.fit_detail +
-                      "); it would give the mean of that fitted model, not of this one";
-    return refused;
+    refusal.explanation = std::move(explanation);
+    return result;
+  };
+  std::optional<CompiledGraph> compiled;
+  try {
+    compiled.emplace(state_space_detail::compile(graph, options.fit_cv2_tolerance));
+  } catch (const state_space_detail::UnusableRuntime& unusable) {
+    return refused(unusable.what());
+  }
+  const CompiledGraph& m = *compiled;
+  if (m.fitted_tasks > 0 && !options.fit_non_phase_type) {
+    return refused("state space: not every task is of phase type (" + m.fit_detail +
+                   "); it would give the mean of that fitted model, not of this one");
+  }
+  // The packed encoding is checked before the size: a graph whose state needs more bits than
+  // the encoding holds is refused for that reason, not with an estimate of its memory.
+  if (m.words > kMostWords) {
+    return refused("state space: a state of this graph needs " + std::to_string(m.key_bits) + " bits (" +
+                   std::to_string(m.chains.size()) + " chains of tasks, each with its progress and phase), more than the " +
+                   std::to_string(64 * kMostWords) + " bits of the state encoding; bounds and mc apply at any size");
   }
   // A first guess of the uniformisation width (the second pass checks again with the real one).
   const std::size_t guessed_width =
       options.keep_distribution ? jumps_for(m.largest_total_rate, 3.0 * m.critical_path_of_means) : 0;
   const StateSpaceEstimate estimate = estimate_model(m, options, guessed_width);
   refuse_if_too_large(estimate, options);
-  if (m.words > kMostWords) {
-    throw StateSpaceTooLarge("state space too large: a state needs " + std::to_string(m.key_bits) +
-                                 " bits (at most 256); use bounds or Monte Carlo instead",
-                             estimate);
-  }
 
   Result result;
   result.method = Method::StateSpace;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 #include <vector>
 
 #include "solvers/state_space_packed_states.hpp"
@@ -30,6 +31,9 @@ namespace {
 // Work limit of the estimate: downsets visited and polynomial multiply-adds (about 0.2 s).
 constexpr double kEstimateDownsets = 2e6;
 constexpr double kEstimateWork = 6e7;
+// Levels the estimate's histogram may span (128 MB of doubles): a model whose enumerated
+// states reach further is reported as at least what was counted.
+constexpr std::size_t kEstimateLevels = std::size_t{1} << 24;
 
 template <int W>
 StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes) {
@@ -43,15 +47,21 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
   for (std::size_t t = 0; t < tasks; ++t) {
     const PhaseTask& task = m.tasks[t];
     by_potential[t].assign(static_cast<std::size_t>(std::max(1, task.done_potential)), 0.0);
-    for (int p : task.potential) by_potential[t][static_cast<std::size_t>(p)] += 1.0;
+    for (int p : task.potential) {
+      // compile() guarantees 0 <= p < done_potential (every phase is left); never write past.
+      if (p < 0 || p >= task.done_potential) throw std::logic_error("state-space estimate: a phase's level is out of range");
+      by_potential[t][static_cast<std::size_t>(p)] += 1.0;
+    }
   }
-  // Potential of the completed prefix of each chain.
-  std::vector<std::vector<int>> prefix(m.chains.size());
+  // Potential of the completed prefix of each chain (64-bit: the sums reach past 2^31).
+  std::vector<std::vector<std::int64_t>> prefix(m.chains.size());
   for (std::size_t c = 0; c < m.chains.size(); ++c) {
     prefix[c].push_back(0);
     for (int t : m.chains[c]) prefix[c].push_back(prefix[c].back() + m.tasks[static_cast<std::size_t>(t)].done_potential);
   }
-  std::vector<double> histogram(static_cast<std::size_t>(m.total_potential) + 1, 0.0);
+  // States per level, for the levels the enumeration reaches: grown on demand rather than
+  // sized by the absorbing level up front, which may be billions of levels away.
+  std::vector<double> histogram;
   double work = 0.0;
   std::vector<double> poly, next_poly;
   Shard<W> current, next;
@@ -63,7 +73,7 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
         break;
       }
       e.downsets += 1.0;
-      int base = 0;
+      std::int64_t base = 0;
       poly.assign(1, 1.0);
       for (std::size_t c = 0; c < m.chains.size(); ++c) {
         const auto progress = static_cast<std::size_t>(get(key, m.progress_field[c]));
@@ -89,9 +99,14 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
         put(successor, m.progress_field[c], progress + 1);
         next.find_or_insert(successor, hash_of(successor), 0);
       }
+      const auto top = static_cast<std::size_t>(base) + poly.size();
+      if (top > kEstimateLevels) {
+        e.complete = false;
+        break;
+      }
+      if (histogram.size() < top) histogram.resize(top, 0.0);
       for (std::size_t i = 0; i < poly.size(); ++i) {
-        const std::size_t level = static_cast<std::size_t>(base) + i;
-        if (level < histogram.size()) histogram[level] += poly[i];
+        histogram[static_cast<std::size_t>(base) + i] += poly[i];
         e.states += poly[i];
       }
     }
@@ -128,7 +143,7 @@ StateSpaceEstimate estimate_model(const CompiledGraph& m, const StateSpaceOption
     e.complete = false;
     // Each chain can at least be done or not: 2^chains states or more.
     e.states = std::pow(2.0, static_cast<double>(m.chains.size()));
-    e.peak_states = e.states / static_cast<double>(std::max(1, m.total_potential));
+    e.peak_states = e.states / static_cast<double>(std::max<std::int64_t>(1, m.total_potential));
     e.bytes = e.peak_states * bytes_per_state(32, width);
     return e;
   }

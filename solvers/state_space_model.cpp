@@ -279,6 +279,19 @@ Conversion convert(const d::Distribution& runtime, double tolerance) {
   return c;
 }
 
+// Empty when every phase of t is left at a finite positive rate and its start probabilities
+// are finite; otherwise why not. Potentials and the sweep's level rises assume it: a phase
+// that is never left would sit at the completed task's level (a rise of 0).
+std::string unusable(const PhaseTask& t) {
+  for (std::size_t i = 0; i < t.exit_rate.size(); ++i) {
+    if (!(t.exit_rate[i] > 0.0) || !std::isfinite(t.exit_rate[i])) {
+      return "phase " + std::to_string(i + 1) + " is left at rate " + number(t.exit_rate[i]);
+    }
+    if (!std::isfinite(t.alpha[i])) return "its start probability " + std::to_string(i + 1) + " is not finite";
+  }
+  return {};
+}
+
 int bit_width_of(std::uint64_t largest_value) {
   return std::max(1, static_cast<int>(std::bit_width(largest_value)));
 }
@@ -308,6 +321,11 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
                                   "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
     }
     Conversion c = to_phase_task(node.runtime, fit_cv2_tolerance);
+    if (const std::string why = unusable(c.task); !why.empty()) {
+      throw UnusableRuntime("state space: the runtime of task '" + node.label + "' (" + d::describe(node.runtime) +
+                            ") has no usable phase-type form" + (c.fitted ? " (fitted as " + c.fit + ")" : "") +
+                            ": " + why);
+    }
     std::vector<int> preds;
     for (graph::NodeId u : g.predecessors(v)) {
       if (new_id[u] >= 0) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,7 +67,9 @@ struct CompiledGraph {
   std::vector<Field> phase_field;        // per chain
   int key_bits = 0;
   int words = 0;                         // 64-bit words needed by a state
-  int total_potential = 0;               // the absorbing state's level
+  // The absorbing state's level: a sum over every task, 64-bit (2e5 tasks of 4096 phases
+  // already pass 2^31).
+  std::int64_t total_potential = 0;
   int largest_jump = 1;                  // bound on the level rise of one transition
   double largest_total_rate = 0.0;       // bound on a state's total exit rate (uniformisation)
   double critical_path_of_means = 0.0;   // a lower bound of the mean (Jensen)
@@ -76,7 +79,16 @@ struct CompiledGraph {
   std::string fit_detail;
 };
 
-// Throws std::invalid_argument for a cycle or a DynamicPool node.
+// A runtime without a usable phase-type form: a phase that is never left (a rate that
+// underflowed to 0 or is not finite, e.g. the Erlang fitted to a mean of 1e308), which would
+// make the task never complete and its phase's level that of the completed task.
+class UnusableRuntime : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws std::invalid_argument for a cycle or a DynamicPool node, UnusableRuntime for a task
+// whose phase-type form has a phase that is never left or a start vector that is not finite.
 CompiledGraph compile(const graph::TaskGraph& graph, double fit_cv2_tolerance);
 
 }  // namespace solvers::state_space_detail

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <tuple>
+#include <vector>
 #include <set>
 #include <string>
 
@@ -173,6 +176,60 @@ TEST(ExactMeansExact, TasksThatAreNotPhaseTypeAreRefusedNotFitted) {
 TEST(Solvers, TheSeriesParallelSolverNeedsTheApproximateModel) {
   EXPECT_THROW(solvers::make_solver(solvers::Method::SeriesParallel, {})->solve({}), std::invalid_argument);
   EXPECT_THROW(solvers::make_solver(solvers::Method::MonteCarlo, {})->solve({}), std::invalid_argument);
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 12, the last line of defence: no figure that is not finite, and no inverted interval,
+// reaches a report. Each is turned into an unsolved result whose reason gives the figures.
+TEST(FiniteOrUnsolved, KeepsFiniteOrderedFiguresAndRefusesTheRest) {
+  solvers::Result fine;
+  fine.mean = 2.0;
+  fine.lower = 1.0;
+  fine.upper = 3.0;
+  EXPECT_TRUE(solvers::finite_or_unsolved(fine).solved());
+  fine.lower = fine.upper = fine.mean;  // exact
+  EXPECT_TRUE(solvers::finite_or_unsolved(fine).solved());
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& [mean, lower, upper] : std::vector<std::tuple<double, double, double>>{
+           {inf, inf, inf}, {inf, nan, nan}, {1.0, 1.0, nan}, {0.994, 2.0, -0.0115}, {1.5, 2.0, 3.0}}) {
+    solvers::Result bad;
+    bad.mean = mean;
+    bad.lower = lower;
+    bad.upper = upper;
+    const solvers::Result checked = solvers::finite_or_unsolved(bad);
+    ASSERT_FALSE(checked.solved()) << mean << " " << lower << " " << upper;
+    EXPECT_EQ(checked.unsolved->reason, solvers::Unsolved::Reason::NumericalFailure);
+    EXPECT_NE(checked.unsolved->explanation.find("interval ["), std::string::npos) << checked.unsolved->explanation;
+  }
+}
+
+// Every solver the factory makes applies it: two tasks of 1e308 in series sum to inf, and the
+// approximate model's reduction (a closed-form shift) and the Monte Carlo simulation of the
+// same chain report that instead of inf.
+TEST(FiniteOrUnsolved, TheFactorysSolversApplyIt) {
+  graph::TaskGraph g;
+  graph::TaskNode a;
+  a.label = "a";
+  a.runtime = distributions::deterministic(1e308);
+  const graph::NodeId first = g.add_node(a);
+  const graph::NodeId second = g.add_node(a);
+  g.add_arc(first, second);
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  graph::SpTree tree;
+  tree.set_root(tree.series({tree.leaf(a), tree.leaf(a)}));
+  const solvers::ScaledModels models{&tree, mixture};
+  solvers::SolverOptions options;
+  options.monte_carlo.samples = 100;
+  options.monte_carlo.relative_precision = 0.0;
+  for (solvers::Method method : solvers::all_methods()) {
+    const solvers::Result r = solvers::make_solver(method, options)->solve(models);
+    ASSERT_FALSE(r.solved()) << solvers::to_string(method) << ": " << r.mean;
+    EXPECT_EQ(r.unsolved->reason, solvers::Unsolved::Reason::NumericalFailure) << solvers::to_string(method);
+  }
 }
 
 }  // namespace

@@ -120,5 +120,17 @@ TEST(InvalidInput, NoNaNFromExtremes) {
   }
 }
 
+// Issue 12: sums that overflow (three uniforms on [0, 1e308]) have a support past the largest
+// double. The common grid of a maximum multiplied its step by inf, then NaN, and never
+// fitted: the bounds looped forever. Now the overflow is reported.
+TEST(InvalidInput, SupportBeyondTheLargestDoubleThrowsInsteadOfLooping) {
+  EXPECT_THROW(
+      {
+        const Distribution sum = series_power(uniform(0.0, 1e308), 3);
+        (void)parallel(sum, uniform(0.0, 1.0));
+      },
+      std::overflow_error);
+}
+
 }  // namespace
 }  // namespace distributions

@@ -74,6 +74,37 @@ TEST(Numerical, SeriesPowerOfErlang) {
   }
 }
 
+// Issue 12: a sum of 2e11 Erlang-8 tasks (the paper's example with 1e11 columns on one
+// processor) was an Erlang of 1.6e12 phases, whose cdf Boost.Math cannot evaluate ("series
+// evaluation exceeded 1000000 iterations"). Sums stay closed to 1e10 phases, where the
+// incomplete gamma function holds (checked against it below), and go numerical beyond, where
+// the bracket still contains the exact mean k·n/rate, and that of the maximum of two such
+// sums, K + σ/√π (σ² = K: two iid laws nearly normal, E[max] = μ + σ/√π).
+TEST(Numerical, ErlangSumsBeyondTenBillionPhasesGoNumerical) {
+  const Distribution largest_closed = series_power(erlang(8, 1.0), 1'250'000'000);
+  ASSERT_TRUE(is_closed_form(largest_closed));
+  const LatticeView view = lattice(discretise(largest_closed));
+  double below = 0.0;
+  for (std::size_t i = 0; i + 1 < view.lower.size(); ++i) {
+    below += view.lower[i];
+    const double x = view.origin + static_cast<double>(i + 1) * view.step;
+    if (i % 97 == 0) ASSERT_NEAR(below, boost::math::gamma_p(1e10, x), 1e-12) << "point " << i + 1;
+  }
+  for (const double n : {2e11, 1e15}) {
+    const Distribution total = series_power(erlang(8, 1.0), static_cast<std::int64_t>(n));
+    EXPECT_FALSE(is_closed_form(total));
+    const double k = 8.0 * n;
+    const Bracket sum = mean_bracket(total);
+    EXPECT_LE(sum.lower, k);
+    EXPECT_GE(sum.upper, k);
+    EXPECT_LE(sum.upper - sum.lower, 1e-2 * k) << n;
+    EXPECT_TRUE(std::isfinite(variance(total)));
+    const Bracket larger = mean_bracket(parallel(total, total));
+    EXPECT_LE(larger.lower, k + std::sqrt(k / M_PI)) << n;
+    EXPECT_GE(larger.upper, k + std::sqrt(k / M_PI)) << n;
+  }
+}
+
 TEST(Numerical, SeriesOfErlangsByRepeatedSums) {
   const Distribution task = discretise(erlang(8, 1.0));
   Distribution total = task;

@@ -109,6 +109,47 @@ TEST(Validate, ParameterConventions) {
   EXPECT_FALSE(ok(DistKind::Uniform, {-1, 2}));
 }
 
+// Issue 12: the ranges of docs/distributions.md, "Parameter ranges", at and just past their
+// ends. Each refusal names the parameter and the limit.
+TEST(Validate, ParameterRanges) {
+  const auto problem = [](DistKind k, std::vector<double> v, std::size_t order = 0) {
+    return check_parameters(k, order, v);
+  };
+  const auto ok = [&](DistKind k, std::vector<double> v, std::size_t order = 0) {
+    return problem(k, std::move(v), order).empty();
+  };
+  // Times: means in [1e-100, 1e100]; values that may be 0 are 0 or in that range.
+  EXPECT_TRUE(ok(DistKind::Exponential, {1e-100}));
+  EXPECT_TRUE(ok(DistKind::Exponential, {1e100}));
+  EXPECT_EQ(problem(DistKind::Exponential, {1e308}), "EXPONENTIAL: the mean must lie in [1e-100, 1e+100], got 1e+308");
+  EXPECT_FALSE(ok(DistKind::Exponential, {5e-324}));
+  EXPECT_TRUE(ok(DistKind::Deterministic, {0}));
+  EXPECT_FALSE(ok(DistKind::Deterministic, {1e-300}));
+  EXPECT_FALSE(ok(DistKind::Deterministic, {1.0000001e100}));
+  EXPECT_TRUE(ok(DistKind::Uniform, {0, 1e100}));
+  EXPECT_FALSE(ok(DistKind::Uniform, {0, 1e308}));
+  EXPECT_TRUE(ok(DistKind::Erlang, {1e6, 1e94}));
+  EXPECT_NE(problem(DistKind::Erlang, {1e6, 1e95}).find("the mean k·s"), std::string::npos);
+  EXPECT_FALSE(ok(DistKind::HyperExponential, {0.5, 1, 0.5, 1e-200}));
+  EXPECT_TRUE(ok(DistKind::Samples, {0, 1e-100, 1e100}));
+  EXPECT_FALSE(ok(DistKind::Samples, {1, 1e308}));
+  EXPECT_FALSE(ok(DistKind::Histogram, {1, 1e300, 2, 1}));
+  EXPECT_TRUE(ok(DistKind::Histogram, {1, 1e-300, 2, 1}));  // a tiny weight is a probability
+  // Stage means within a factor of 1e12.
+  EXPECT_TRUE(ok(DistKind::GeneralErlang, {1, 1e-12}));
+  EXPECT_NE(problem(DistKind::GeneralErlang, {1, 1e-13}).find("differ by a factor of"), std::string::npos);
+  EXPECT_FALSE(ok(DistKind::PhaseType, {1, 0, -1, 1, 0, -1e13}, 2));
+  EXPECT_FALSE(ok(DistKind::PhaseType, {1, 0, -1, 1e-300, 0, -1}, 2));  // a rate of 1e-300
+  // PHASETYPE's mean α(−S)⁻¹1 is checked too: two stages of rate 1e-100 have mean 2e100.
+  EXPECT_TRUE(ok(DistKind::PhaseType, {1, -1e-100}, 1));
+  EXPECT_NE(problem(DistKind::PhaseType, {1, 0, -1e-100, 1e-100, 0, -1e-100}, 2).find("the mean"), std::string::npos);
+  // NORMAL: sigma a time, |mu| <= 1e100, mu/sigma in [-1e6, 1e12].
+  EXPECT_TRUE(ok(DistKind::Normal, {1, 1e-12}));
+  EXPECT_NE(problem(DistKind::Normal, {1, 1e-20}).find("mu/sigma must lie in [-1e+06, 1e+12]"), std::string::npos);
+  EXPECT_FALSE(ok(DistKind::Normal, {1e300, 1e290}));
+  EXPECT_FALSE(ok(DistKind::Normal, {-1e7, 1}));
+}
+
 TEST(MakeDistribution, MeansFollowThePdlConventions) {
   Environment env;
   env.values = {{"RTFactor", 2}};

@@ -353,3 +353,20 @@ TEST(Bounds, PaperSection51BracketsMonteCarloBelowTheApproximation) {
 }
 
 }  // namespace
+
+namespace {
+
+// Issue 12: three tasks of 2 with a 1e-40 chance of 1 (a histogram): Kleindorfer's grid step
+// (a standard deviation of 1e-20 over 8) put position 2 at index 1.6e21, past 64 bits, and
+// the upper bound came out as -0.0115, below the lower. The exact mean is 2 - 1e-120.
+TEST(Bounds, GridPositionsBeyondSixtyFourBitsSkipKleindorferInsteadOfOverflowing) {
+  graph::TaskGraph g;
+  const d::Distribution law = d::from_histogram(std::vector<double>{1.0, 2.0}, std::vector<double>{1e-40, 1.0});
+  for (int i = 0; i < 3; ++i) g.add_node(task(law));
+  const solvers::Result r = solvers::solve_bounds(g, solvers::BoundsOptions{});
+  EXPECT_LE(r.lower, 2.0 + 1e-12);
+  EXPECT_GE(r.upper, 2.0 - 1e-12);
+  EXPECT_LE(r.lower, r.upper);
+}
+
+}  // namespace

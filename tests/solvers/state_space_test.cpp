@@ -338,3 +338,33 @@ TEST(StateSpace, RefusesAModelFarPastTheBudgetWithAnEstimate) {
 }
 
 }  // namespace
+
+// Issue 12: a runtime whose mean overflows (1e308 fitted by an Erlang of rate 8/inf = 0, or a
+// uniform law whose variance is not finite) gave a phase that is never left; its level was
+// the completed task's, and the estimate wrote past its table (malloc(): corrupted top size).
+// Now such a task is refused, with the task named.
+TEST(StateSpace, RuntimeWithoutUsablePhaseTypeFormIsRefusedNotWrittenPast) {
+  const std::vector<d::Distribution> laws{d::from_samples(std::vector<double>{1e308}),
+                                          d::from_samples(std::vector<double>{1.0, 1e308}), d::uniform(0, 1e308)};
+  for (const d::Distribution& law : laws) {
+    graph::TaskGraph g;
+    for (int i = 0; i < 4; ++i) g.add_node(task(law));
+    const solvers::Result r = solvers::solve_state_space(g, options());
+    ASSERT_FALSE(r.solved()) << d::describe(law) << ": " << r.mean;
+    EXPECT_EQ(r.unsolved->reason, solvers::Unsolved::Reason::NotSupported);
+    EXPECT_NE(r.unsolved->explanation.find("no usable phase-type form"), std::string::npos) << r.unsolved->explanation;
+  }
+}
+
+// Issue 12: 200 independent tasks need 400 bits of state (a progress and a phase bit per
+// chain), more than the 256 of the packed encoding. The refusal says so, instead of an
+// estimate of memory that was never the reason.
+TEST(StateSpace, StateBeyondTheEncodingIsRefusedForThatReason) {
+  graph::TaskGraph g;
+  for (int i = 0; i < 200; ++i) g.add_node(task(d::exponential(1.0)));
+  const solvers::Result r = solvers::solve_state_space(g, options());
+  ASSERT_FALSE(r.solved());
+  EXPECT_EQ(r.unsolved->reason, solvers::Unsolved::Reason::NotSupported);
+  EXPECT_NE(r.unsolved->explanation.find("400 bits"), std::string::npos) << r.unsolved->explanation;
+  EXPECT_NE(r.unsolved->explanation.find("256 bits of the state encoding"), std::string::npos);
+}
