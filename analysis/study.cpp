@@ -8,6 +8,8 @@
 #include "analysis/loss.hpp"
 #include "analysis/parallel.hpp"
 #include "analysis/sequential_time.hpp"
+#include "distributions/fingerprint.hpp"
+#include "graph/fingerprint.hpp"
 #include "models/bind.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
@@ -119,6 +121,46 @@ solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks
   return result;
 }
 
+bool exact_model_needed(int p, const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
+  return p == 1 || std::any_of(solvers.begin(), solvers.end(),
+                               [](const auto& solver) { return solver->info().needs_exact_model; });
+}
+
+// The exact model where a method (or T(1)) needs it and it is within the task limit. *tasks
+// is the approximate tree's task count on entry and grows by the tasks of dynamically scheduled pools; a model
+// beyond its node limit is nothing, with the reason in *beyond_nodes.
+std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const Request& request,
+                                                   const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
+                                                   std::int64_t* tasks, std::string* beyond_nodes) {
+  if (!exact_model_needed(p, solvers) || *tasks > request.max_exact_tasks) return std::nullopt;
+  std::optional<scaling::ExactModel> exact;
+  try {
+    exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+  } catch (const scaling::ExactModelTooLarge& too_large) {
+    // Its messages, barriers and joins may outnumber its tasks: a limit of the model, not an
+    // error of the input.
+    *beyond_nodes = too_large.what();
+    return std::nullopt;
+  }
+  // A dynamically scheduled pool is one node of the exact model and one leaf of the
+  // approximate one, but Monte Carlo simulates each of its tasks: they count towards the limit
+  // (a pool of 1e12 tasks would take days per sample).
+  double pooled = 0.0;  // in a double: a sum of counts up to 9e15 each
+  for (const scaling::Scenario& scenario : exact->scenarios) {
+    double in_scenario = static_cast<double>(*tasks);
+    for (graph::NodeId v = 0; v < scenario.graph.node_count(); ++v) {
+      const graph::TaskNode& node = scenario.graph.node(v);
+      if (node.kind == graph::NodeKind::DynamicPool) in_scenario += static_cast<double>(node.pool_tasks);
+    }
+    pooled = std::max(pooled, in_scenario);
+  }
+  if (pooled > static_cast<double>(request.max_exact_tasks)) {
+    *tasks = static_cast<std::int64_t>(std::min(pooled, 9e18));
+    return std::nullopt;
+  }
+  return exact;
+}
+
 // Every requested method for one case and processor count, and for p = 1 the exact one-processor
 // time; the exact model is built once and shared by the methods that need it and T(1).
 struct Solved {
@@ -126,44 +168,16 @@ struct Solved {
   std::optional<solvers::Result> one_processor_time;
 };
 
+// `report` takes the fraction of this (case, p) done: the methods in turn, each its share.
 Solved solve_case(const Case& one, int p, const Request& request,
-                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
+                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
+                  const std::function<void(double)>& report) {
   // The approximate model comes first: it is cheap, it reports invalid values, and its
   // expanded size is the exact model's task count.
   const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-  const bool exact_needed = p == 1 || std::any_of(solvers.begin(), solvers.end(), [](const auto& solver) {
-                              return solver->info().needs_exact_model;
-                            });
   std::int64_t tasks = tree.expanded_node_count();
-  std::optional<scaling::ExactModel> exact;
   std::string beyond_nodes;  // why there is no exact model although within max_exact_tasks
-  if (exact_needed && tasks <= request.max_exact_tasks) {
-    try {
-      exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
-    } catch (const scaling::ExactModelTooLarge& too_large) {
-      // Its messages, barriers and joins may outnumber its tasks: a limit of the model, not
-      // an error of the input.
-      beyond_nodes = too_large.what();
-    }
-  }
-  // A dynamically scheduled pool is one node of the exact model and one leaf of the
-  // approximate one, but Monte Carlo simulates each of its tasks: they count towards the limit
-  // (a pool of 1e12 tasks would take days per sample).
-  if (exact) {
-    double pooled = 0.0;  // in a double: a sum of counts up to 9e15 each
-    for (const scaling::Scenario& scenario : exact->scenarios) {
-      double in_scenario = static_cast<double>(tasks);
-      for (graph::NodeId v = 0; v < scenario.graph.node_count(); ++v) {
-        const graph::TaskNode& node = scenario.graph.node(v);
-        if (node.kind == graph::NodeKind::DynamicPool) in_scenario += static_cast<double>(node.pool_tasks);
-      }
-      pooled = std::max(pooled, in_scenario);
-    }
-    if (pooled > static_cast<double>(request.max_exact_tasks)) {
-      tasks = static_cast<std::int64_t>(std::min(pooled, 9e18));
-      exact.reset();
-    }
-  }
+  const std::optional<scaling::ExactModel> exact = exact_model_for(one, p, request, solvers, &tasks, &beyond_nodes);
   const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
   Solved solved;
   if (p == 1 && exact) {
@@ -173,8 +187,8 @@ Solved solve_case(const Case& one, int p, const Request& request,
       solved.one_processor_time = std::move(base);
     }
   }
-  for (const auto& solver : solvers) {
-    const solvers::SolverInfo& info = solver->info();
+  for (std::size_t j = 0; j < solvers.size(); ++j) {
+    const solvers::SolverInfo& info = solvers[j]->info();
     if (info.needs_exact_model && !exact && !beyond_nodes.empty()) {
       solvers::Result result;
       result.method = info.method;
@@ -183,11 +197,104 @@ Solved solve_case(const Case& one, int p, const Request& request,
     } else if (info.needs_exact_model && !exact) {
       solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
     } else {
-      solved.results.push_back(solver->solve({&tree, mixture}));
+      solvers::ScaledModels models{&tree, mixture, {}};
+      if (report) {
+        const double share = 1.0 / static_cast<double>(solvers.size());
+        models.report_progress = [&report, j, share](double fraction) {
+          report((static_cast<double>(j) + std::clamp(fraction, 0.0, 1.0)) * share);
+        };
+      }
+      solved.results.push_back(solvers[j]->solve(models));
     }
   }
   return solved;
 }
+
+// For every item k = p index * cases + case, the item whose model it shares: itself, or the
+// item of the same case with the smallest p that scales the program to the same models (both
+// the approximate and, where a method needs it, the exact one). Processors beyond a program's
+// units of work stay idle, so every larger p gives the model of the last p that uses them all:
+// solving it once makes `--pmax 65536` cost what the distinct models cost. The approximate
+// models are compared first (cheap); only the items that share one build their exact models
+// to compare them too. p = 1 is never shared (it also gives T(1)).
+std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const std::vector<int>& counts,
+                                          const Request& request,
+                                          const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
+                                          std::vector<std::size_t>& representative) {
+  const std::size_t items = counts.size() * cases.size();
+  const auto machine_of = [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; };
+  std::vector<distributions::Fingerprint> prints(items);
+  auto failure = run_items(items, request.threads, [&](std::size_t k) -> std::optional<Failure> {
+    const Case& one = cases[k % cases.size()];
+    const int p = counts[k / cases.size()];
+    graph::add_to(prints[k], scaling::approximate_model(*one.program, *one.machine, one.environment, p));
+    prints[k].add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
+    return std::nullopt;
+  }, machine_of);
+  if (failure) return failure;
+  // Items in ascending p within each case, grouped by approximate model.
+  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
+  for (std::size_t k = 0; k < items; ++k) groups[{k % cases.size(), prints[k]}].push_back(k);
+  std::vector<std::size_t> to_refine;
+  for (const auto& [key, members] : groups) {
+    if (members.size() > 1 && exact_model_needed(2, solvers)) to_refine.insert(to_refine.end(), members.begin(), members.end());
+  }
+  failure = run_items(to_refine.size(), request.threads, [&](std::size_t i) -> std::optional<Failure> {
+    const std::size_t k = to_refine[i];
+    const Case& one = cases[k % cases.size()];
+    const int p = counts[k / cases.size()];
+    const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+    std::int64_t tasks = tree.expanded_node_count();
+    std::string beyond_nodes;
+    const std::optional<scaling::ExactModel> exact = exact_model_for(one, p, request, solvers, &tasks, &beyond_nodes);
+    prints[k].add(static_cast<std::uint64_t>(exact ? exact->scenarios.size() : 0));
+    if (exact) {
+      for (const scaling::Scenario& scenario : exact->scenarios) {
+        prints[k].add(scenario.probability);
+        graph::add_to(prints[k], scenario.graph);
+      }
+    }
+    return std::nullopt;
+  }, [&](std::size_t i) { return machine_of(to_refine[i]); });
+  if (failure) return failure;
+  representative.assign(items, 0);
+  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::size_t> first;
+  for (std::size_t k = 0; k < items; ++k) representative[k] = first.try_emplace({k % cases.size(), prints[k]}, k).first->second;
+  return std::nullopt;
+}
+
+// The study's progress: per model solved 1, per model under way the fraction its solvers
+// reported; passed on at most every 100 ms, and after each model finished.
+class ProgressTally {
+ public:
+  ProgressTally(std::size_t models, const Progress& progress) : fractions_(models, 0.0), progress_(progress) {}
+
+  void under_way(std::size_t model, double fraction) {
+    std::lock_guard<std::mutex> guard(lock_);
+    done_ += fraction - fractions_[model];
+    fractions_[model] = fraction;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    progress_(done_, fractions_.size());
+  }
+
+  void finished(std::size_t model) {
+    if (!progress_) return;
+    std::lock_guard<std::mutex> guard(lock_);
+    done_ += 1.0 - fractions_[model];
+    fractions_[model] = 1.0;
+    last_ = std::chrono::steady_clock::now();
+    progress_(done_, fractions_.size());
+  }
+
+ private:
+  std::mutex lock_;
+  std::vector<double> fractions_;
+  double done_ = 0.0;
+  std::chrono::steady_clock::time_point last_{};
+  const Progress& progress_;
+};
 
 // Speedups and efficiency of a row against T(1): the exact one-processor time where it is
 // known, else the same method's figure for p = 1.
@@ -223,30 +330,39 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   const bool base_requested = counts.front() == 1;
   if (!base_requested) counts.insert(counts.begin(), 1);
   const std::size_t methods = request.methods.size();
+  Outcome<StudyResult> outcome;
+  std::vector<std::size_t> representative;
+  outcome.failure = find_shared_models(cases, counts, request, solvers, representative);
+  if (outcome.failure) return outcome;
+  std::vector<std::size_t> to_solve;
+  for (std::size_t k = 0; k < representative.size(); ++k) {
+    if (representative[k] == k) to_solve.push_back(k);
+  }
   // results[(p index * cases + case) * methods + method]: item k = p index * cases + case, so
   // the driver starts with the largest p, which takes longest.
   std::vector<solvers::Result> results(counts.size() * cases.size() * methods);
   // T(1) of every case, exact where it can be, for every method's speedups (item k < cases).
   std::vector<std::optional<solvers::Result>> bases(cases.size());
-  std::mutex progress_lock;
-  std::size_t done = 0;
-  const std::size_t total = results.size();
-  const auto item = [&](std::size_t k) -> std::optional<Failure> {
+  ProgressTally tally(to_solve.size(), progress);
+  const auto item = [&](std::size_t i) -> std::optional<Failure> {
+    const std::size_t k = to_solve[i];
     const Case& one = cases[k % cases.size()];
-    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers);
+    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers,
+                               progress ? std::function<void(double)>([&tally, i](double f) { tally.under_way(i, f); })
+                                        : std::function<void(double)>());
     std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
-    if (progress) {
-      std::lock_guard<std::mutex> guard(progress_lock);
-      done += methods;
-      progress(done, total);
-    }
+    tally.finished(i);
     return std::nullopt;
   };
-  const auto machine_of = [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; };
-  Outcome<StudyResult> outcome;
-  outcome.failure = run_items(counts.size() * cases.size(), request.threads, item, machine_of);
+  const auto machine_of = [&](std::size_t i) { return cases[to_solve[i] % cases.size()].label.machine_index; };
+  outcome.failure = run_items(to_solve.size(), request.threads, item, machine_of);
   if (outcome.failure) return outcome;
+  for (std::size_t k = 0; k < representative.size(); ++k) {
+    if (representative[k] == k) continue;
+    std::copy_n(results.begin() + static_cast<std::ptrdiff_t>(representative[k] * methods), methods,
+                results.begin() + static_cast<std::ptrdiff_t>(k * methods));
+  }
 
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
@@ -258,6 +374,8 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
         row.case_index = c;
         row.p = counts[i];
         row.result = results[(i * cases.size() + c) * methods + j];
+        const std::size_t shared = representative[i * cases.size() + c];
+        if (shared != i * cases.size() + c) row.same_model_as = counts[shared / cases.size()];
         add_speedups(row, bases[c] ? *bases[c] : results[c * methods + j]);
         rows.push_back(std::move(row));
       }

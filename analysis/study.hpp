@@ -77,6 +77,9 @@ struct Row {
   // The speedup interval implied by the two intervals: [T1.lower / Tp.upper, T1.upper / Tp.lower].
   std::optional<double> speedup_lower;
   std::optional<double> speedup_upper;
+  // The smaller processor count whose models (approximate and exact) this p's equal, and whose
+  // figures it repeats: the extra processors have no work. Empty when this p was solved.
+  std::optional<int> same_model_as;
 };
 
 class StudyResult {
@@ -110,12 +113,15 @@ class StudyResult {
   double seconds_ = 0.0;
 };
 
-// Called after each solved (case, p) with the number of figures done and the total; from any
-// thread, but never from two at once.
-using Progress = std::function<void(std::size_t done, std::size_t total)>;
+// How far a study has come: `done` models of `total` solved, counting the solved fraction of
+// those under way, so that one long solve moves it too. Called from any thread, never from two
+// at once, at most every 100 ms while a solve reports and after every model solved.
+using Progress = std::function<void(double done, std::size_t total)>;
 
 // Every case on every processor count by every method, in parallel over (case, p); the figures
-// do not depend on the thread count. Throws std::invalid_argument for an invalid request.
+// do not depend on the thread count. A processor count whose models equal those of a smaller
+// one (extra processors idle) is not solved again: its rows repeat that one's figures
+// (Row::same_model_as), and the progress counts only the models solved. Throws std::invalid_argument for an invalid request.
 Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request,
                                const Progress& progress = {});
 

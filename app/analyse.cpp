@@ -5,6 +5,7 @@
 #include "analysis/isoefficiency.hpp"
 #include "analysis/study.hpp"
 #include "app/commands.hpp"
+#include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "app/output_file.hpp"
 #include "app/plot.hpp"
@@ -166,14 +167,14 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
   }
   ProgressBar bar(terminal && !options.quiet, stderr);
   const auto study = analysis::run_study(*cases.value, inputs.request,
-                                         [&bar](std::size_t done, std::size_t total) { bar.update(done, total); });
+                                         [&bar](double done, std::size_t total) { bar.update(done, total); });
   bar.finish();
   if (!study.ok()) {
     print_failure(*study.failure, machines, err);
     return kExitInput;
   }
   if (options.plot) {
-    if (const auto error = write_file_atomically(*options.plot, render_plot(*study.value, inputs))) {
+    if (const auto error = write_output_file(*options.plot, render_plot(*study.value, inputs))) {
       return usage_error(err, "--plot: " + *error);
     }
   }
@@ -194,6 +195,7 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   for (const analysis::SweepVariable& sweep : *sweeps) check_values[sweep.name] = sweep.values.front();
   const auto machines = load_machines(options, check_values, err);
   if (!machines) return kExitInput;
+  if (!check_destinations(options, *machines, err)) return kExitInput;
   const models::Program& program = *machines->front().program;
   for (const analysis::SweepVariable& sweep : *sweeps) {
     if (!is_program_variable(program, sweep.name, "--sweep", err)) return kExitInput;

@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "graph/dot.hpp"
 #include "models/bind.hpp"
@@ -93,6 +94,7 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
   }
   const auto loaded = load_one(options, err);
   if (!loaded) return kExitInput;
+  if (!check_destinations(options, {*loaded}, err)) return kExitInput;
   const auto binding = bind_variables(*loaded, err);
   if (!binding) return kExitInput;
   std::string dot;

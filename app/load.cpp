@@ -142,7 +142,7 @@ int emit(const Options& options, const std::string& text, std::ostream& out, std
     out << text;
     return kExitSuccess;
   }
-  if (const auto error = write_file_atomically(*options.output, text)) return usage_error(err, *error);
+  if (const auto error = write_output_file(*options.output, text)) return usage_error(err, "-o: " + *error);
   return kExitSuccess;
 }
 

@@ -55,7 +55,7 @@ void print_bind_errors(const std::vector<models::BindError>& errors, std::ostrea
 // program or machine file), else as a plain error line.
 void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& machines, std::ostream& err);
 
-// The command's output on `out`, or into -o FILE whole or not at all.
+// The command's output on `out`, or into -o FILE whole or not at all (write_output_file).
 int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err);
 
 // "pdl-scale: error: MESSAGE" and kExitInput.

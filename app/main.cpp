@@ -5,30 +5,57 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <exception>
 #include <iostream>
 
 #include "app/cli.hpp"
 #include "app/commands.hpp"
 
-int main(int argc, char** argv) {
-  try {
-    app::Options options;
-    if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
-    if (options.file.empty()) {
-      if (options.check || options.dump) {
-        fmt::print(stderr, "pdl-scale: error: --check and --dump need a FILE\n");
-        return app::kExitInput;
-      }
-      fmt::print("{}", app::help_text());
-      return app::kExitSuccess;
+namespace {
+
+int run(int argc, char** argv) {
+  app::Options options;
+  if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
+  if (options.file.empty()) {
+    if (options.check || options.dump) {
+      fmt::print(stderr, "pdl-scale: error: --check and --dump need a FILE\n");
+      return app::kExitInput;
     }
-    if (options.dump) return app::run_dump(options, std::cout, std::cerr);
-    if (options.check) return app::run_check(options, std::cout, std::cerr);
-    if (options.graph) return app::run_graph(options, std::cout, std::cerr);
-    return app::run_analysis(options, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
+    fmt::print("{}", app::help_text());
+    return app::kExitSuccess;
+  }
+  if (options.dump) return app::run_dump(options, std::cout, std::cerr);
+  if (options.check) return app::run_check(options, std::cout, std::cerr);
+  if (options.graph) return app::run_graph(options, std::cout, std::cerr);
+  return app::run_analysis(options, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
+}
+
+// A report that did not reach standard output (a full disk, a closed descriptor) is a failure
+// like a -o FILE that cannot be written: exit 2 with the reason, never a silent 0. Flushed
+// here, while an error can still change the status, rather than by the exit handlers. The
+// stream is not closed: the C++ runtime flushes std::cout once more at exit.
+int finish_standard_output(int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout;
+  if (!failed) return status;
+  const int error = errno;
+  fmt::print(stderr, "pdl-scale: error: cannot write the standard output{}{}\n", error != 0 ? ": " : "",
+             error != 0 ? std::strerror(error) : "");
+  return status == app::kExitSuccess ? app::kExitInput : status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int status = app::kExitInternal;
+  try {
+    status = run(argc, argv);
   } catch (const std::exception& error) {
     fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());
-    return app::kExitInternal;
   }
+  return finish_standard_output(status);
 }

@@ -1,13 +1,17 @@
 #include "app/output_file.hpp"
 
+#include <fmt/format.h>
+
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <system_error>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "app/temporary_file.hpp"
 
 namespace app {
 
@@ -30,43 +34,152 @@ int write_all(int fd, const std::string& contents) {
     data += written;
     left -= static_cast<std::size_t>(written);
   }
-  return ::fsync(fd) != 0 ? errno : 0;
+  return 0;
+}
+
+// The file a path lands on, as the write will find it.
+struct Landing {
+  std::string path;       // landing_path()
+  bool exists = false;
+  int error = 0;          // stat's errno when it failed other than by the file's absence
+  struct stat status {};  // when it exists
+};
+
+Landing land(const std::string& path) {
+  Landing landing;
+  landing.path = landing_path(path);
+  if (::stat(landing.path.c_str(), &landing.status) == 0) {
+    landing.exists = true;
+  } else if (errno != ENOENT && errno != ENOTDIR) {  // absent: replace_problem() says why
+    landing.error = errno;
+  }
+  return landing;
+}
+
+// Devices and FIFOs are written through: replacing them by a regular file would break them
+// (a `-o /dev/null` run as root would leave a file named /dev/null for every later program).
+bool written_in_place(const struct stat& status) {
+  return S_ISCHR(status.st_mode) || S_ISBLK(status.st_mode) || S_ISFIFO(status.st_mode);
+}
+
+std::string directory_of(const std::string& landing_path) {
+  const std::filesystem::path directory = std::filesystem::path(landing_path).parent_path();
+  return directory.empty() ? std::string(".") : directory.string();
+}
+
+// Why a device or FIFO cannot be written; nothing when it can.
+std::optional<std::string> in_place_problem(const Landing& landing) {
+  if (S_ISFIFO(landing.status.st_mode)) {
+    // Only the permission: opening a FIFO now would block until a reader comes, and closing
+    // it again would give that reader an end of file before the report.
+    if (::access(landing.path.c_str(), W_OK) != 0) return std::strerror(errno);
+    return std::nullopt;
+  }
+  const int fd = ::open(landing.path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  return std::nullopt;
+}
+
+// Why a new file cannot be created at the landing path, or an existing regular one replaced
+// there; nothing when it can.
+std::optional<std::string> replace_problem(const Landing& landing) {
+  const std::string directory = directory_of(landing.path);
+  struct stat status {};
+  if (::stat(directory.c_str(), &status) != 0) {
+    if (errno == ENOENT) return fmt::format("the directory '{}' does not exist", directory);
+    return fmt::format("the directory '{}': {}", directory, std::strerror(errno));
+  }
+  if (!S_ISDIR(status.st_mode)) return fmt::format("'{}' is not a directory", directory);
+  // The temporary file is created there and renamed: the directory itself must be writable.
+  if (::access(directory.c_str(), W_OK | X_OK) != 0) {
+    return fmt::format("cannot create a file in '{}': {}", directory, std::strerror(errno));
+  }
+  if (!landing.exists) return std::nullopt;
+  // The write bits, not access(): root may write any file, but a file nobody may write was
+  // made read-only on purpose, and replacing it would undo that silently.
+  const mode_t mode = landing.status.st_mode & 07777;
+  if ((mode & 0222) == 0) {
+    return fmt::format("it is read-only (mode {:04o}); pdl-scale does not replace a read-only file: make it "
+                       "writable (chmod u+w) or remove it",
+                       mode);
+  }
+  if (::access(landing.path.c_str(), W_OK) != 0) return std::strerror(errno);
+  return std::nullopt;
+}
+
+// The replaced file's permission bits on the temporary file, and its owner and group where
+// the process may give them (root, or a group it belongs to): best effort, as cp -p does.
+int keep_mode(int fd, const struct stat& replaced) {
+  [[maybe_unused]] const int ignored = ::fchown(fd, replaced.st_uid, replaced.st_gid);
+  return ::fchmod(fd, replaced.st_mode & 07777) != 0 ? errno : 0;
+}
+
+std::optional<std::string> write_in_place(const std::string& path, const Landing& landing,
+                                          const std::string& contents) {
+  const int fd = ::open(landing.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return cannot_write(path, std::strerror(errno));
+  int error = write_all(fd, contents);
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) return cannot_write(path, std::strerror(error));
+  return std::nullopt;
+}
+
+std::optional<std::string> replace(const std::string& path, const Landing& landing, const std::string& contents) {
+  int error = 0;
+  TemporaryFile temporary = TemporaryFile::create(directory_of(landing.path),
+                                                  std::filesystem::path(landing.path).filename().string(), &error);
+  if (!temporary.valid()) return cannot_write(path, std::strerror(error));
+  error = write_all(temporary.fd(), contents);
+  // Synced before the rename: after a crash the name holds the old file or the new one whole.
+  if (error == 0 && ::fsync(temporary.fd()) != 0) error = errno;
+  if (error == 0 && landing.exists) error = keep_mode(temporary.fd(), landing.status);
+  if (error == 0) error = temporary.close_and_rename_over(landing.path);
+  if (error != 0) return cannot_write(path, std::strerror(error));  // ~TemporaryFile removes it
+  return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> write_file_atomically(const std::string& path, const std::string& contents) {
-  const std::filesystem::path target(path);
-  std::error_code ignored;
-  if (path.empty() || std::filesystem::is_directory(target, ignored)) return cannot_write(path, "not a file name");
-  std::filesystem::path directory = target.parent_path();
-  if (directory.empty()) directory = ".";
-  std::string hidden_name = target.filename().string();
-  hidden_name.insert(0, 1, '.');
-  hidden_name.append(".XXXXXX");
-  std::string temporary = (directory / hidden_name).string();
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return cannot_write(path, std::strerror(errno));
-  if (const int error = write_all(fd, contents); error != 0) {
-    ::close(fd);
-    std::remove(temporary.c_str());
-    return cannot_write(path, std::strerror(error));
+std::string landing_path(const std::string& path) {
+  // The kernel's own limit on links followed in one lookup (MAXSYMLINKS).
+  constexpr int kMaxLinks = 40;
+  std::filesystem::path current(path);
+  for (int hop = 0; hop < kMaxLinks; ++hop) {
+    struct stat status {};
+    if (::lstat(current.c_str(), &status) != 0 || !S_ISLNK(status.st_mode)) return current.string();
+    std::error_code error;
+    const std::filesystem::path target = std::filesystem::read_symlink(current, error);
+    if (error) return current.string();
+    current = target.is_absolute() ? target : current.parent_path() / target;
   }
-  // mkstemp creates the file 0600; a result file is as readable as any other the user writes.
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0) {
-    const int error = errno;
-    std::remove(temporary.c_str());
-    return cannot_write(path, std::strerror(error));
+  return path;
+}
+
+std::optional<std::string> check_output_path(const std::string& path) {
+  if (path.empty()) return cannot_write(path, "not a file name");
+  const Landing landing = land(path);
+  if (landing.error != 0) return cannot_write(path, std::strerror(landing.error));
+  if (landing.exists) {
+    const mode_t type = landing.status.st_mode;
+    if (S_ISDIR(type)) return cannot_write(path, "it is a directory");
+    if (S_ISSOCK(type)) return cannot_write(path, "it is a socket");
+    if (written_in_place(landing.status)) {
+      if (const auto problem = in_place_problem(landing)) return cannot_write(path, *problem);
+      return std::nullopt;
+    }
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temporary.c_str());
-    return cannot_write(path, std::strerror(error));
-  }
+  if (std::filesystem::path(landing.path).filename().empty()) return cannot_write(path, "not a file name");
+  if (const auto problem = replace_problem(landing)) return cannot_write(path, *problem);
   return std::nullopt;
+}
+
+std::optional<std::string> write_output_file(const std::string& path, const std::string& contents) {
+  // The same refusals at the end of a run as at its start: the target may have changed since.
+  if (const auto problem = check_output_path(path)) return problem;
+  const Landing landing = land(path);
+  if (landing.exists && written_in_place(landing.status)) return write_in_place(path, landing, contents);
+  return replace(path, landing, contents);
 }
 
 }  // namespace app

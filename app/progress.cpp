@@ -1,6 +1,9 @@
 #include "app/progress.hpp"
 
+#include <algorithm>
 #include <string>
+
+#include <fmt/format.h>
 
 namespace app {
 
@@ -9,21 +12,25 @@ ProgressBar::ProgressBar(bool enabled, std::FILE* stream, std::chrono::milliseco
 
 ProgressBar::~ProgressBar() { finish(); }
 
-void ProgressBar::update(std::size_t done, std::size_t total) {
+void ProgressBar::update(double done, std::size_t total) {
   if (!enabled_ || total == 0) return;
-  if (std::chrono::steady_clock::now() - start_ < delay_) return;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (elapsed < std::chrono::duration<double>(delay_).count()) return;
   constexpr std::size_t kWidth = 40;
-  const std::size_t filled = done * kWidth / total;
-  std::string bar(filled, '#');
-  bar.append(kWidth - filled, '.');
-  std::fprintf(stream_, "\r[%s] %zu/%zu", bar.c_str(), done, total);
+  const double share = std::clamp(done / static_cast<double>(total), 0.0, 1.0);
+  const auto filled = static_cast<std::size_t>(share * kWidth);
+  std::string line = "[" + std::string(filled, '#') + std::string(kWidth - filled, '.') + "] ";
+  line += fmt::format("{:.1f}/{} models, {:.0f} s", done, total, elapsed);
+  if (done >= 0.1 && share < 1.0) line += fmt::format(", about {:.0f} s left", elapsed * (1.0 - share) / share);
+  std::fprintf(stream_, "\r%-*s", static_cast<int>(width_), line.c_str());
+  width_ = std::max(width_, line.size());
   std::fflush(stream_);
   drawn_ = true;
 }
 
 void ProgressBar::finish() {
   if (!drawn_) return;
-  std::fprintf(stream_, "\r%*s\r", 60, "");
+  std::fprintf(stream_, "\r%*s\r", static_cast<int>(width_), "");
   std::fflush(stream_);
   drawn_ = false;
 }

@@ -7,9 +7,12 @@
 
 namespace app {
 
-// Draws "[#####.....] done/total" on one terminal line, only once the work has run for
-// `delay` (short sweeps print nothing) and only when `enabled` (the caller passes whether
-// stderr is a terminal and the user did not ask for quiet). finish() clears the line.
+// Draws "[#####.....] 3.4/11 models, 12 s, about 25 s left" on one terminal line, only once
+// the work has run for `delay` (short runs print nothing) and only when `enabled` (the caller
+// passes whether stderr is a terminal and the user did not ask for quiet). `done` may be
+// fractional: a model under way counts the share its solver reported. The time left is the
+// elapsed time scaled by what remains at the rate so far, shown once a tenth of a model is
+// done. finish() clears the line.
 class ProgressBar {
  public:
   ProgressBar(bool enabled, std::FILE* stream,
@@ -18,7 +21,7 @@ class ProgressBar {
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
 
-  void update(std::size_t done, std::size_t total);
+  void update(double done, std::size_t total);
   void finish();
 
  private:
@@ -27,6 +30,7 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_;
   std::chrono::milliseconds delay_;
   bool drawn_ = false;
+  std::size_t width_ = 0;  // the longest line drawn, cleared by the next one
 };
 
 }  // namespace app

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "app/report_data.hpp"
@@ -173,6 +174,29 @@ std::string far_off_notes(const analysis::StudyResult& study) {
   return out;
 }
 
+// Processor counts whose models equal a smaller count's (the extra processors have no work):
+// one note per case and shared model, e.g. "p = 11-64: the same model as p = 10 ...". With
+// several machines or swept values the note starts with the case's key.
+std::string same_model_notes(const analysis::StudyResult& study, const ReportInputs& inputs) {
+  std::string out;
+  const solvers::Method first = study.methods().front();
+  for (std::size_t c = 0; c < study.cases().size(); ++c) {
+    if (!study.cases()[c].phase.empty()) continue;
+    std::map<int, std::vector<int>> shared;
+    for (int p : study.processors()) {
+      if (const auto& same = study.at(c, p, first).same_model_as) shared[*same].push_back(p);
+    }
+    std::string key;
+    for (const std::string& cell : key_cells(inputs, study.cases()[c])) key += cell + " ";
+    if (!key.empty()) key = key.substr(0, key.size() - 1) + ": ";
+    for (const auto& [solved, processors] : shared) {
+      out += fmt::format("{}p = {}: the same model as p = {} (the extra processors have no work), solved once\n", key,
+                         ranges(processors), solved);
+    }
+  }
+  return out;
+}
+
 // One line per (case, processor count), a group of columns per method: the estimate with its
 // error bar (bracket, bound interval or confidence interval), then the speedups. Several
 // machines or swept values add key columns in front and a line per case and p.
@@ -192,7 +216,7 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
     out += fmt::format("{} for p = {}: {} (it is up to {:.3g} of the mean)\n", what.first, ranges(caveat.processors),
                        what.second, caveat.widest);
   }
-  return out + far_off_notes(study);
+  return out + same_model_notes(study, inputs) + far_off_notes(study);
 }
 
 // --loss: per (case, p), the whole program's runtime and each phase alone: its speedup and its

@@ -120,7 +120,8 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
             {"detail", row.result.solved() ? row.result.detail : unsolved_text(*row.result.unsolved)},
             {"seconds", row.result.statistics.seconds},
             {"tree_nodes", row.result.statistics.tree_nodes},
-            {"represented_tasks", row.result.statistics.represented_tasks}});
+            {"represented_tasks", row.result.statistics.represented_tasks},
+            {"same_model_as", row.same_model_as ? nlohmann::ordered_json(*row.same_model_as) : nlohmann::ordered_json()}});
         results.push_back(std::move(entry));
       }
     }

@@ -23,8 +23,18 @@ constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
 struct Edge {
   std::size_t from;
   std::size_t to;
-  std::size_t part;  // index in the tree, or kEmpty
+  std::size_t part;  // index in Reducer::parts_, or kEmpty
   bool alive = true;
+};
+
+// A part of the tree while reducing: a task, or the series or parallel of two parts. Kept
+// binary and turned into the flattened SpTree once at the end: flattening at every reduction
+// copies the children of the part being extended, so a chain of n tasks would hold 1 + 2 +
+// ... + n children (quadratic memory).
+struct Part {
+  SpKind kind = SpKind::Leaf;
+  std::size_t first = kEmpty;   // Leaf: the task-graph node; otherwise the two parts
+  std::size_t second = kEmpty;
 };
 
 class Reducer {
@@ -36,9 +46,10 @@ class Reducer {
     sink_ = 2 * n + 1;
     in_.resize(vertex_count_);
     out_.resize(vertex_count_);
+    parts_.reserve(2 * n);
     for (NodeId v = 0; v < n; ++v) {
-      const std::size_t leaf = tree_.leaf(graph.node(v), v);
-      add_edge(in_vertex(v), out_vertex(v), leaf);
+      parts_.push_back({SpKind::Leaf, v, kEmpty});
+      add_edge(in_vertex(v), out_vertex(v), v);
       if (graph.in_degree(v) == 0) add_edge(source_, in_vertex(v), kEmpty);
       if (graph.out_degree(v) == 0) add_edge(out_vertex(v), sink_, kEmpty);
       for (NodeId w : graph.successors(v)) add_edge(out_vertex(v), in_vertex(w), kEmpty);
@@ -59,8 +70,7 @@ class Reducer {
     const std::vector<std::size_t> alive = alive_edges();
     if (alive.size() == 1 && edges_[alive.front()].from == source_ &&
         edges_[alive.front()].to == sink_) {
-      tree_.set_root(edges_[alive.front()].part);
-      result.tree = std::move(tree_);
+      result.tree = to_tree(edges_[alive.front()].part);
     } else {
       result.residual = describe_residual(alive);
     }
@@ -201,16 +211,69 @@ class Reducer {
     between_.erase(key(e.from, e.to));
   }
 
-  std::size_t parallel_of(std::size_t a, std::size_t b) {
+  std::size_t combine(SpKind kind, std::size_t a, std::size_t b) {
     if (a == kEmpty) return b;
     if (b == kEmpty) return a;
-    return tree_.parallel({a, b});
+    parts_.push_back({kind, a, b});
+    return parts_.size() - 1;
+  }
+  std::size_t parallel_of(std::size_t a, std::size_t b) { return combine(SpKind::Parallel, a, b); }
+  std::size_t series_of(std::size_t a, std::size_t b) { return combine(SpKind::Series, a, b); }
+
+  // The parts of the same kind as `part` that its binary nesting joins, left to right: the
+  // children of one flattened node.
+  void flattened_children(std::size_t part, std::vector<std::size_t>& children) const {
+    const SpKind kind = parts_[part].kind;
+    std::vector<std::size_t> stack{parts_[part].second, parts_[part].first};
+    while (!stack.empty()) {
+      const std::size_t p = stack.back();
+      stack.pop_back();
+      if (parts_[p].kind == kind) {
+        stack.push_back(parts_[p].second);
+        stack.push_back(parts_[p].first);
+      } else {
+        children.push_back(p);
+      }
+    }
   }
 
-  std::size_t series_of(std::size_t a, std::size_t b) {
-    if (a == kEmpty) return b;
-    if (b == kEmpty) return a;
-    return tree_.series({a, b});
+  // The decomposition tree rooted at `root`: leaves first (tree node v is task v, as every
+  // caller's vertex numbering expects nothing else), then each flattened series or parallel
+  // node after its children. Iterative: a chain of 10^6 tasks nests 10^6 deep.
+  SpTree to_tree(std::size_t root) const {
+    SpTree tree;
+    const std::size_t n = graph_.node_count();
+    for (NodeId v = 0; v < n; ++v) tree.leaf(graph_.node(v), v);
+    std::vector<std::size_t> id(parts_.size(), kEmpty);
+    for (NodeId v = 0; v < n; ++v) id[v] = v;
+    struct Frame {
+      std::size_t part;
+      std::vector<std::size_t> children;
+      std::size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto open = [&](std::size_t part) {
+      Frame frame{part, {}, 0};
+      flattened_children(part, frame.children);
+      stack.push_back(std::move(frame));
+    };
+    if (parts_[root].kind != SpKind::Leaf) open(root);
+    while (!stack.empty()) {
+      Frame& top = stack.back();
+      if (top.next < top.children.size()) {
+        const std::size_t child = top.children[top.next++];
+        if (id[child] == kEmpty) open(child);
+        continue;
+      }
+      std::vector<std::size_t> children;
+      children.reserve(top.children.size());
+      for (std::size_t child : top.children) children.push_back(id[child]);
+      id[top.part] = parts_[top.part].kind == SpKind::Series ? tree.series(std::move(children))
+                                                              : tree.parallel(std::move(children));
+      stack.pop_back();
+    }
+    tree.set_root(id[root]);
+    return tree;
   }
 
   void try_series(std::size_t v) {
@@ -233,15 +296,20 @@ class Reducer {
     return alive;
   }
 
-  // The tasks inside a part of the tree, in order.
+  // The tasks inside a part of the tree, in order (iteratively: parts nest deeply).
   void collect_leaves(std::size_t part, std::vector<NodeId>& leaves) const {
     if (part == kEmpty) return;
-    const SpNode& node = tree_.node(part);
-    if (node.kind == SpKind::Leaf) {
-      leaves.push_back(node.vertex);
-      return;
+    std::vector<std::size_t> stack{part};
+    while (!stack.empty()) {
+      const Part& p = parts_[stack.back()];
+      stack.pop_back();
+      if (p.kind == SpKind::Leaf) {
+        leaves.push_back(p.first);
+      } else {
+        stack.push_back(p.second);
+        stack.push_back(p.first);
+      }
     }
-    for (std::size_t child : node.children) collect_leaves(child, leaves);
   }
 
   std::string block_name(const std::vector<NodeId>& leaves) const {
@@ -307,7 +375,7 @@ class Reducer {
   }
 
   const TaskGraph& graph_;
-  SpTree tree_;
+  std::vector<Part> parts_;
   std::size_t vertex_count_ = 0;
   std::size_t source_ = 0;
   std::size_t sink_ = 0;

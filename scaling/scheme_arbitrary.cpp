@@ -175,7 +175,9 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
     const auto found = per_level.find(d);
     return found == per_level.end() ? 0.0 : *std::max_element(found->second.begin(), found->second.end());
   };
-  std::size_t middle = kZero;
+  // The levels in series, joined once at the end: extending a series node level by level
+  // copies its children each time (quadratic in the levels).
+  std::vector<std::size_t> middle;
   double work = 0.0;
   for (const auto& [d, members] : levels) {
     std::vector<std::vector<std::size_t>> on(p);
@@ -192,11 +194,13 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
     }
     const auto longest = transfer.find(d);
     const double overheads = most(sending, d) + most(receiving, d);
-    middle = builder.series({middle, builder.overheads(overheads, phase.location),
-                             builder.message(longest == transfer.end() ? 0.0 : longest->second, 0, 0, phase.location),
-                             builder.tree().parallel(std::move(busy))});
+    middle.push_back(builder.overheads(overheads, phase.location));
+    middle.push_back(builder.message(longest == transfer.end() ? 0.0 : longest->second, 0, 0, phase.location));
+    middle.push_back(builder.tree().parallel(std::move(busy)));
   }
-  Piece piece = builder.synchronised(builder.series({middle, builder.contention(work, phase.location)}));
+  middle.push_back(builder.contention(work, phase.location));
+  std::erase(middle, kZero);
+  Piece piece = builder.synchronised(middle.empty() ? kZero : builder.tree().series(std::move(middle)));
   if (phase.tasks.empty()) return {};
   piece.first_phase = piece.last_phase = phase.name;
   return piece;

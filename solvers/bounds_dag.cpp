@@ -8,6 +8,7 @@
 
 #include "distributions/queries.hpp"
 #include "solvers/bounds_detail.hpp"
+#include "solvers/law_key.hpp"
 
 namespace solvers::bounds_detail {
 
@@ -71,8 +72,8 @@ Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
   std::vector<std::uint32_t> position(dag.n);
   for (std::size_t i = 0; i < dag.n; ++i) position[dag.original[i]] = static_cast<std::uint32_t>(i);
 
-  // Distinct laws, keyed by the shared representation.
-  std::map<const void*, std::uint32_t> law_index;
+  // Distinct laws (equal closed forms share one, see law_key.hpp).
+  std::map<detail::LawKey, std::uint32_t> law_index;
   dag.law.resize(dag.n);
   dag.processor.resize(dag.n);
   dag.step.resize(dag.n);
@@ -80,8 +81,7 @@ Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
     const graph::TaskNode& node = graph.node(dag.original[i]);
     dag.processor[i] = node.processor;
     dag.step[i] = node.step;
-    const void* key = distributions::identity(node.runtime);
-    auto [it, inserted] = law_index.emplace(key, static_cast<std::uint32_t>(dag.laws.size()));
+    auto [it, inserted] = law_index.emplace(detail::law_key(node.runtime), static_cast<std::uint32_t>(dag.laws.size()));
     if (inserted) dag.laws.push_back(make_law(node.runtime, lattice_points, grid));
     dag.law[i] = it->second;
   }

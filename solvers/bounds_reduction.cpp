@@ -86,6 +86,7 @@ class TreeBuilder {
 
  private:
   enum class Kind { Series, Parallel };
+  static constexpr std::size_t kInlineTerms = 32;
   using Terms = std::vector<std::pair<std::size_t, std::int64_t>>;  // (part, copies), sorted
 
   void record(std::size_t id) {
@@ -98,7 +99,10 @@ class TreeBuilder {
     for (std::size_t part : parts) {
       if (part == kZero) continue;
       const Terms& inner = terms_[part][k];
-      if (inner.empty()) {
+      // A long inner list stays one term: inlining it every time a chain grows by one part
+      // would copy the chain's terms once per part (quadratic memory and time). Equal
+      // subtrees are then shared a little less often; every value is unchanged.
+      if (inner.empty() || inner.size() > kInlineTerms) {
         flat.emplace_back(part, 1);
       } else {
         flat.insert(flat.end(), inner.begin(), inner.end());

@@ -4,11 +4,12 @@
 #include <optional>
 
 #include "distributions/queries.hpp"
+#include "solvers/law_key.hpp"
 
 namespace solvers::monte_carlo_detail {
 
 std::uint32_t SamplerTable::index(const distributions::Distribution& d) {
-  const void* key = distributions::identity(d);
+  const detail::LawKey key = detail::law_key(d);
   const auto found = index_.find(key);
   if (found != index_.end()) return found->second;
   using Kind = distributions::ClosedFormParameters::Kind;
@@ -40,7 +41,7 @@ std::uint32_t SamplerTable::index(const distributions::Distribution& d) {
 }
 
 int SamplerTable::general_index(const distributions::Distribution& d) {
-  const void* key = distributions::identity(d);
+  const detail::LawKey key = detail::law_key(d);
   const auto found = general_index_.find(key);
   if (found != general_index_.end()) return found->second;
   generals_.emplace_back(d);

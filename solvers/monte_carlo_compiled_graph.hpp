@@ -10,6 +10,7 @@
 #include "distributions/distribution.hpp"
 #include "distributions/sampler.hpp"
 #include "graph/task_graph.hpp"
+#include "solvers/law_key.hpp"
 
 namespace solvers::monte_carlo_detail {
 
@@ -35,9 +36,9 @@ class SamplerTable {
   int general_index(const distributions::Distribution& d);
 
  private:
-  // Keyed by distributions::identity.
-  std::map<const void*, std::uint32_t> index_;
-  std::map<const void*, int> general_index_;
+  // Equal closed forms share a sampler (law_key.hpp).
+  std::map<solvers::detail::LawKey, std::uint32_t> index_;
+  std::map<solvers::detail::LawKey, int> general_index_;
   std::vector<LaneSampler> samplers_;
   std::vector<distributions::Sampler> generals_;
 };

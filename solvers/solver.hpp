@@ -7,6 +7,7 @@
 // else changes: the analysis, the reports and the chart read info().
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -73,6 +74,10 @@ const SolverInfo& info(Method method);
 struct ScaledModels {
   const graph::SpTree* approximate = nullptr;
   std::span<const WeightedGraph> exact;
+  // Where set, the solver reports now and then the fraction of its work done, in [0, 1], for a
+  // progress display (Monte Carlo per round of samples, the state space per sweep, the bounds
+  // per method). May be called from any of the solver's threads, but not from two at once.
+  std::function<void(double)> report_progress;
 };
 
 // The options of every method, each with its documented defaults.

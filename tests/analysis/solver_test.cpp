@@ -221,7 +221,7 @@ TEST(FiniteOrUnsolved, TheFactorysSolversApplyIt) {
   const solvers::WeightedGraph mixture[] = {{1.0, &g}};
   graph::SpTree tree;
   tree.set_root(tree.series({tree.leaf(a), tree.leaf(a)}));
-  const solvers::ScaledModels models{&tree, mixture};
+  const solvers::ScaledModels models{&tree, mixture, {}};
   solvers::SolverOptions options;
   options.monte_carlo.samples = 100;
   options.monte_carlo.relative_precision = 0.0;

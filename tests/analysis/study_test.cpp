@@ -9,6 +9,7 @@
 #include "analysis/loss.hpp"
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
+#include "tests/support/case_from_text.hpp"
 #include "tests/support/program_builders.hpp"
 
 namespace {
@@ -116,6 +117,81 @@ TEST(Study, FiguresDoNotDependOnTheThreadCount) {
       EXPECT_EQ(one.value->at(0, p, method).result.mean, two.value->at(0, p, method).result.mean);
       EXPECT_EQ(one.value->at(0, p, method).result.upper, two.value->at(0, p, method).result.upper);
     }
+  }
+}
+
+// 10 columns: from p = 10 on the extra processors have no work, so p = 11 and 16 are the model
+// of p = 10, solved once; their figures are what solving them alone gives, bit for bit.
+TEST(Study, ProcessorCountsWithTheSameModelAreSolvedOnce) {
+  const std::vector<solvers::Method> methods{solvers::Method::SeriesParallel, solvers::Method::Bounds,
+                                             solvers::Method::MonteCarlo};
+  analysis::Request request = request_for({8, 10, 11, 16}, methods);
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 2000;
+  const auto study = analysis::run_study({neighbor_case(10, 2)}, request);
+  ASSERT_TRUE(study.ok());
+  for (solvers::Method method : methods) {
+    EXPECT_FALSE(study.value->at(0, 8, method).same_model_as);
+    EXPECT_FALSE(study.value->at(0, 10, method).same_model_as);
+    EXPECT_EQ(study.value->at(0, 11, method).same_model_as, 10);
+    EXPECT_EQ(study.value->at(0, 16, method).same_model_as, 10);
+  }
+  analysis::Request alone = request;
+  alone.processors = {16};
+  const auto solved_alone = analysis::run_study({neighbor_case(10, 2)}, alone);
+  ASSERT_TRUE(solved_alone.ok());
+  for (solvers::Method method : methods) {
+    const solvers::Result& shared = study.value->at(0, 16, method).result;
+    const solvers::Result& own = solved_alone.value->at(0, 16, method).result;
+    EXPECT_FALSE(solved_alone.value->at(0, 16, method).same_model_as);
+    EXPECT_EQ(shared.mean, own.mean) << solvers::to_string(method);
+    EXPECT_EQ(shared.lower, own.lower) << solvers::to_string(method);
+    EXPECT_EQ(shared.upper, own.upper) << solvers::to_string(method);
+  }
+}
+
+// The progress counts models: p = 1, 2 and 11 (12 is the model of 11), each reported done, in
+// order, ending at the total.
+TEST(Study, ProgressCountsTheModelsSolved) {
+  std::vector<std::pair<double, std::size_t>> calls;
+  const auto study = analysis::run_study(
+      {neighbor_case(10, 2)}, request_for({1, 2, 11, 12}, {solvers::Method::SeriesParallel, solvers::Method::Bounds}),
+      [&calls](double done, std::size_t total) { calls.emplace_back(done, total); });
+  ASSERT_TRUE(study.ok());
+  ASSERT_FALSE(calls.empty());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i].second, 3u);
+    if (i > 0) EXPECT_GE(calls[i].first, calls[i - 1].first);
+  }
+  EXPECT_NEAR(calls.back().first, 3.0, 1e-12);
+}
+
+// A machine term that grows with P (contention 0.1 T (P - 1)) makes every p its own model,
+// though processors beyond the 4 columns have no work.
+TEST(Study, AMachineTermOfPKeepsEveryProcessorCountApart) {
+  const char* const program =
+      "PROGRAM NAME IS 'four';\n"
+      "EXECUTION PATTERN IS w;\n"
+      "WORK PHASE w IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR a(4);\n"
+      "END;\n";
+  const auto run = [&](const char* machine) {
+    const auto study = analysis::run_study({test_support::case_of(program, machine)},
+                                           request_for({4, 5, 6}, {solvers::Method::SeriesParallel,
+                                                                   solvers::Method::Bounds}));
+    EXPECT_TRUE(study.ok());
+    return *study.value;
+  };
+  const analysis::StudyResult contended = run("MACHINE NAME IS 'c';\nCONTENTION IS 0.1*T*(P-1);\n");
+  const analysis::StudyResult ideal = run("MACHINE NAME IS 'ideal';\n");
+  for (int p : {5, 6}) {
+    EXPECT_FALSE(contended.at(0, p, solvers::Method::Bounds).same_model_as) << p;
+    EXPECT_EQ(ideal.at(0, p, solvers::Method::Bounds).same_model_as, 4) << p;
+    // 10 + 0.1 * 40 * (p - 1): the contention is charged on each p's own model.
+    EXPECT_NEAR(contended.at(0, p, solvers::Method::SeriesParallel).result.mean, 10 + 4.0 * (p - 1), 1e-9) << p;
+    EXPECT_NEAR(ideal.at(0, p, solvers::Method::SeriesParallel).result.mean, 10.0, 1e-9) << p;
   }
 }
 

@@ -80,6 +80,18 @@ def matches(wanted, actual):
     return re.fullmatch(".*".join(re.escape(part) for part in wanted.split("…")), actual) is not None
 
 
+def keep_elisions(wanted, actual):
+    """The actual lines, with each one that a page line containing "…" matches replaced by that
+    page line (aligned by difflib, so an added or removed line elsewhere does not lose them)."""
+    kept = list(actual)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wanted, actual, autojunk=False).get_opcodes():
+        if tag == "replace":
+            for w, j in zip(wanted[i1:i2], range(j1, j2)):
+                if matches(w, actual[j]):
+                    kept[j] = w
+    return kept
+
+
 def main():
     if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and sys.argv[3] != "--update"):
         sys.exit(__doc__)
@@ -102,8 +114,7 @@ def main():
             # A last line "…" stands for the rest of a long output: only the lines above it count.
             if wanted and wanted[-1] == "…" and len(actual) >= len(wanted) - 1:
                 actual = actual[:len(wanted) - 1] + ["…"]
-            if len(actual) == len(wanted):
-                actual = [w if matches(w, a) else a for w, a in zip(wanted, actual)]
+            actual = keep_elisions(wanted, actual)
             if actual != wanted and not update:
                 failures += 1
                 print(f"{page}:{first + 1}: the output of `{text}` differs from the page:")

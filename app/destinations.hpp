@@ -1,0 +1,32 @@
+// Where a run writes (-o, --plot), checked once the inputs are loaded and before the analysis
+// starts: a long run must not end in a write that fails, or in one that destroys its input.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "app/load.hpp"
+#include "app/options.hpp"
+
+namespace app {
+
+// A file the run reads, and how a message names it.
+struct RunInput {
+  std::string path;
+  std::string role;  // "the program", "the machine file", "measured data of NUMERICAL('times.$ARCH')"
+};
+
+// The program `program_file`, every machine file, and every measured data file the program
+// read on each machine (NUMERICAL, with $ARCH replaced by that machine's name).
+std::vector<RunInput> run_inputs(const std::string& program_file, const std::vector<Loaded>& machines);
+
+// Checks -o and --plot: each can be written (check_output_path); neither lands on a regular
+// file the run reads (the same device and inode, so that ./prog.pdl, a symbolic or a hard link
+// to the program are caught; a device or FIFO is written through, not replaced, so it may be
+// both); and the two are not the same file (except a character device such as /dev/null,
+// which takes both one after the other). Prints "pdl-scale: error: ..." for the first problem
+// and returns false.
+bool check_destinations(const Options& options, const std::vector<Loaded>& machines, std::ostream& err);
+
+}  // namespace app

@@ -1,0 +1,37 @@
+// Internal to the solvers: a key under which equal task runtimes share their per-law work
+// (lattices, samplers, tree leaves).
+//
+// distributions::identity() is the same only for copies of one Distribution. A model built from
+// a PDL ARBITRARY phase gives every TASK line its own Distribution, so 10^6 tasks with three
+// textual laws would otherwise cost 10^6 lattices of up to 1024 points each (16 KB a task).
+// Closed forms described by a few numbers (deterministic, exponential, Erlang, uniform,
+// truncated normal) are keyed by those numbers; every other law by its identity.
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+
+#include "distributions/distribution.hpp"
+#include "distributions/queries.hpp"
+
+namespace solvers::detail {
+
+// (kind, parameters..., identity): identity is null for the closed forms keyed by value.
+using LawKey = std::tuple<int, double, double, std::int64_t, const void*>;
+
+inline LawKey law_key(const distributions::Distribution& d) {
+  using Kind = distributions::ClosedFormParameters::Kind;
+  if (const auto form = distributions::closed_form(d)) {
+    switch (form->kind) {
+      case Kind::Deterministic: return {0, form->value, 0.0, 0, nullptr};
+      case Kind::Exponential: return {1, form->rate, 0.0, 0, nullptr};
+      case Kind::Erlang: return {2, form->rate, 0.0, form->phases, nullptr};
+      case Kind::Uniform: return {3, form->low, form->high, 0, nullptr};
+      case Kind::TruncatedNormal: return {4, form->mu, form->sigma, 0, nullptr};
+      default: break;
+    }
+  }
+  return {-1, 0.0, 0.0, 0, distributions::identity(d)};
+}
+
+}  // namespace solvers::detail
