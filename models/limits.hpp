@@ -1,7 +1,7 @@
 // The ranges every number of a bound model lies in (docs/distributions.md, "Parameter ranges";
 // docs/machine.md; docs/pdl.md). They keep every method's arithmetic finite and meaningful:
-// a time of 1e100 summed over the most tasks a model may have (9e15, kLargestCount) stays
-// below 1e116, its square (a variance) below 1e232, and a rate of 1/1e-100 times a time of
+// a time of 1e100 summed over 9e15 tasks (kLargestCount, the largest count of one phase)
+// stays below 1e116, its square (a variance) below 1e232, and a rate of 1/1e-100 times a time of
 // 1e100 is 1e200; a time of 1e-100 squared is 1e-200, still a normal double (subnormals
 // start at 2.2e-308 and lose precision). Outside them the tool refuses the input, at its place
 // in the file, rather than print inf, NaN or a bound that is wrong.
