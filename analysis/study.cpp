@@ -1,10 +1,13 @@
 #include "analysis/study.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <mutex>
 #include <stdexcept>
 
 #include "analysis/loss.hpp"
+#include "analysis/memory_gate.hpp"
 #include "analysis/parallel.hpp"
 #include "analysis/sequential_time.hpp"
 #include "models/bind.hpp"
@@ -118,6 +121,19 @@ solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks
   return result;
 }
 
+solvers::Result exact_model_over_budget(solvers::Method method, std::int64_t tasks, double bytes, double budget) {
+  solvers::Result result;
+  result.method = method;
+  solvers::Unsolved& why = result.unsolved.emplace();
+  why.reason = solvers::Unsolved::Reason::OverMemoryBudget;
+  why.limit = solvers::Unsolved::Limit::Memory;
+  why.size = static_cast<double>(tasks);
+  why.bytes = bytes;
+  why.limit_value = budget;
+  why.explanation = "the exact model of about " + std::to_string(tasks) + " tasks";
+  return result;
+}
+
 // Every requested method for one case and processor count, and for p = 1 the exact one-processor
 // time; the exact model is built once and shared by the methods that need it and T(1).
 struct Solved {
@@ -125,28 +141,81 @@ struct Solved {
   std::optional<solvers::Result> one_processor_time;
 };
 
-Solved solve_case(const Case& one, int p, const Request& request,
-                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
+// The memory of one (case, p): the exact model while it is built, then the model and the
+// largest plan of the methods (they run one after the other), reserved from the run's gate
+// before it is held. A method whose plan does not fit beside the model gets its refusal.
+Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& gate) {
   // The approximate model comes first: it is cheap, it reports invalid values, and its
   // expanded size is the exact model's task count.
   const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-  const bool exact_needed = p == 1 || std::any_of(solvers.begin(), solvers.end(), [](const auto& solver) {
-                              return solver->info().needs_exact_model;
+  const bool exact_needed = p == 1 || std::any_of(request.methods.begin(), request.methods.end(), [](auto method) {
+                              return solvers::info(method).needs_exact_model;
                             });
   const std::int64_t tasks = tree.expanded_node_count();
+  const double budget = static_cast<double>(request.memory_budget_bytes);
+  const double build_bytes = solvers::exact_model_build_bytes(static_cast<double>(tasks));
+  const bool exact_wanted = exact_needed && tasks <= request.max_exact_tasks;
+  const bool exact_fits = build_bytes <= budget;
   std::optional<scaling::ExactModel> exact;
-  if (exact_needed && tasks <= request.max_exact_tasks) {
+  MemoryGate::Reservation reservation;
+  auto build = [&] {
     exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+  };
+  if (exact_wanted && exact_fits) {
+    reservation = gate.acquire(build_bytes);
+    build();
   }
-  const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
+  double model_bytes = 0.0;
+  if (exact) {
+    for (const scaling::Scenario& scenario : exact->scenarios) {
+      model_bytes += solvers::task_graph_bytes(static_cast<double>(scenario.graph.node_count()),
+                                               static_cast<double>(scenario.graph.arc_count()));
+    }
+  }
+  std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
+
+  // Each solve may use what the model leaves of the budget.
+  solvers::SolverOptions options = request.solver_options;
+  options.memory_budget_bytes = static_cast<std::uint64_t>(
+      std::max(budget - model_bytes, static_cast<double>(solvers::kSmallestMemoryBudget)));
+  std::vector<std::unique_ptr<solvers::Solver>> solvers;
+  std::vector<solvers::MemoryPlan> plans;
+  double largest_plan = 0.0;
+  for (solvers::Method method : request.methods) {
+    solvers.push_back(solvers::make_solver(method, options));
+    plans.emplace_back();
+    if (solvers.back()->info().needs_exact_model && !exact) continue;
+    plans.back() = solvers.back()->plan_memory({&tree, mixture});
+    if (!plans.back().refusal) largest_plan = std::max(largest_plan, plans.back().bytes);
+  }
+  const double need = model_bytes + largest_plan;
+  if (!exact) {
+    reservation = gate.acquire(need);
+  } else if (!reservation.try_resize(need)) {
+    // Waiting while holding memory could wait for a solve that waits for this one: give the
+    // model back, wait with nothing held, build it again.
+    mixture.clear();
+    exact.reset();
+    reservation.release();
+    reservation = gate.acquire(need);
+    build();
+    mixture = weighted(*exact);
+  }
+
   Solved solved;
   if (p == 1 && exact) solved.one_processor_time = one_processor_time(*exact);
-  for (const auto& solver : solvers) {
-    const solvers::SolverInfo& info = solver->info();
+  for (std::size_t k = 0; k < solvers.size(); ++k) {
+    const solvers::SolverInfo& info = solvers[k]->info();
     if (info.needs_exact_model && !exact) {
-      solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
+      solved.results.push_back(exact_wanted ? exact_model_over_budget(info.method, tasks, build_bytes, budget)
+                                            : exact_model_too_large(info.method, tasks, request.max_exact_tasks));
+    } else if (plans[k].refusal) {
+      solvers::Result refused;
+      refused.method = info.method;
+      refused.unsolved = plans[k].refusal;
+      solved.results.push_back(std::move(refused));
     } else {
-      solved.results.push_back(solver->solve({&tree, mixture}));
+      solved.results.push_back(solvers[k]->solve({&tree, mixture}));
     }
   }
   return solved;
@@ -171,8 +240,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::string why;
   if (!request.IsValid(&why)) throw std::invalid_argument(why);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<solvers::Solver>> solvers;
-  for (solvers::Method method : request.methods) solvers.push_back(solvers::make_solver(method, request.solver_options));
+  MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
 
   std::vector<int> counts = request.processors;
   const bool base_requested = counts.front() == 1;
@@ -188,7 +256,10 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   const std::size_t total = results.size();
   const auto item = [&](std::size_t k) -> std::optional<Failure> {
     const Case& one = cases[k % cases.size()];
-    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers);
+    // Isolated: while this item's solvers wait for their own parallel work, this thread must not
+    // pick up another item, which could wait at the gate for the memory this one holds.
+    Solved solved =
+        tbb::this_task_arena::isolate([&] { return solve_case(one, counts[k / cases.size()], request, gate); });
     std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
     if (progress) {
