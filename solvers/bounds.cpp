@@ -154,7 +154,7 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
         case BoundMethod::Fulkerson: outcome = bounds_detail::fulkerson(dag, options.parallel); break;
         case BoundMethod::ArcDeletion: outcome = bounds_detail::arc_deletion(graph, dag, options); break;
         case BoundMethod::BarrierInsertion:
-          outcome = bounds_detail::barrier_insertion(dag, options, bounds_detail::tasks_recognisable(memory));
+          outcome = bounds_detail::barrier_insertion(dag, options, memory.recognisable_tasks);
           break;
         case BoundMethod::NodeDuplication: outcome = bounds_detail::node_duplication(dag, options); break;
         case BoundMethod::Kleindorfer:

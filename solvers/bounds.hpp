@@ -98,8 +98,8 @@ struct BoundsOptions {
   // MemoryBudgetExceeded; every other method runs when it fits too, the cheapest first, and
   // says so when it does not ("skipped: needs about ..."). Barrier insertion then gives blocks
   // too large to recognise barriers between their levels, and Kleindorfer stops when its
-  // finish-time windows outgrow their share. The figures of the methods that run do not
-  // depend on the budget.
+  // finish-time windows outgrow their share. The figures of the other methods that run do
+  // not depend on the budget.
   std::uint64_t memory_budget_bytes = kDefaultMemoryBudget;
 
   // Run the methods concurrently with TBB. The figures do not depend on it.

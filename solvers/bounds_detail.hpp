@@ -76,9 +76,11 @@ struct MemoryPlan {
   // Requested but beyond the budget: what was left for it (>= 0); -1 otherwise. For barrier
   // insertion: what was left to recognise its blocks as series-parallel.
   std::array<double, kAllBoundMethods.size()> left_when_skipped{};
-  // Barrier insertion recognises blocks of up to tasks_recognisable(plan) tasks as
-  // series-parallel; larger ones get barriers between their levels (still an upper bound).
+  // Barrier insertion recognises blocks of up to recognisable_tasks tasks (in
+  // barrier_block_bytes) as series-parallel; larger ones get barriers between their levels
+  // (still an upper bound).
   double barrier_block_bytes = 0.0;
+  std::size_t recognisable_tasks = 0;
   // Kleindorfer's live finish-time windows stop it (skipped) beyond this.
   double kleindorfer_window_bytes = 0.0;
   double total = 0.0;  // base + every method that runs
@@ -86,7 +88,6 @@ struct MemoryPlan {
 // Throws MemoryBudgetExceeded when the compact graph with the critical path and barrier
 // insertion by levels alone exceeds the budget. `lattice_points`: Fulkerson's points per law.
 MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& options, std::size_t lattice_points);
-std::size_t tasks_recognisable(const MemoryPlan& plan);
 
 // What one method produced.
 struct Outcome {

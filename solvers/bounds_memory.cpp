@@ -40,6 +40,7 @@ constexpr double kDuplicationPerTaskPoint = 6.0;
 // that and, when it does not fit, recognises the blocks that fit what is left.
 constexpr double kBarrierPerTask = 40.0;
 constexpr double kBlockRecognitionPerTask = 1200.0;
+constexpr double kBlockRecognitionPerArc = 320.0;
 
 std::size_t index(BoundMethod method) { return static_cast<std::size_t>(method); }
 
@@ -66,7 +67,9 @@ MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& optio
       kChainsPerTask * n + (small ? (kForestPerTask + kForestPerTaskPoint * points) * n : 0.0);
   plan.bytes[index(BoundMethod::NodeDuplication)] =
       small ? (kDuplicationPerTask + kDuplicationPerTaskPoint * points) * n : 0.0;
-  const double block_bytes = kBlockRecognitionPerTask * n;
+  // Per task of a block, with the graph's arcs per task.
+  const double recognition = kBlockRecognitionPerTask + kBlockRecognitionPerArc * arcs / std::max(n, 1.0);
+  const double block_bytes = recognition * n;
   plan.bytes[index(BoundMethod::BarrierInsertion)] = kBarrierPerTask * n + block_bytes;
 
   // What must fit: the compact graph, the critical path and barrier insertion by levels (a
@@ -113,12 +116,9 @@ MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& optio
       plan.run[index(method)] = true;
     }
   }
+  plan.recognisable_tasks = static_cast<std::size_t>(plan.barrier_block_bytes / recognition);
   plan.kleindorfer_window_bytes = kKleindorferWindowsPerTask * n + kKleindorferWindowsFixed;
   return plan;
-}
-
-std::size_t tasks_recognisable(const MemoryPlan& plan) {
-  return static_cast<std::size_t>(plan.barrier_block_bytes / kBlockRecognitionPerTask);
 }
 
 }  // namespace solvers::bounds_detail
