@@ -17,7 +17,7 @@ std::uint64_t quarter_of(std::uint64_t physical) { return physical == 0 ? kDefau
 
 double task_graph_bytes(double nodes, double arcs) { return 220.0 * nodes + 72.0 * arcs; }
 
-double exact_model_build_bytes(double tasks) { return 3.0 * task_graph_bytes(tasks, tasks); }
+double exact_model_build_bytes(double tasks) { return 3.0 * task_graph_bytes(tasks, 3.0 * tasks); }
 
 std::string memory_text(double bytes) {
   // Binary units, as --memory takes them (4G is 4 GiB).

@@ -25,7 +25,9 @@ std::uint64_t quarter_of(std::uint64_t physical);
 // edge lists, the nodes' labels and runtimes): about 220 bytes a node and 72 an arc.
 double task_graph_bytes(double nodes, double arcs);
 // The peak while the exact model of `tasks` tasks is built, before its arcs are known: the
-// vertex array is copied when it grows, so about three times the built graph at one arc a task.
+// vertex array is copied when it grows, and the schemes' builders keep their own tables, so
+// about three times the built graph, allowing three arcs a task (a random ARBITRARY DAG has
+// about three, a NEIGHBOR model one: 1.3 KB a task, twice what the neighbour model needs).
 double exact_model_build_bytes(double tasks);
 
 // "512 MiB", "1.2 GiB": a size for messages, in the binary units --memory takes.
