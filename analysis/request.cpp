@@ -39,6 +39,9 @@ bool Request::IsValid(std::string* why) const {
   }
   if (threads < 0) return fail("threads must be >= 0");
   if (max_exact_tasks < 1) return fail("max_exact_tasks must be >= 1");
+  if (memory_budget_bytes < solvers::kSmallestMemoryBudget) {
+    return fail("the memory budget must be at least 1 MiB, got " + std::to_string(memory_budget_bytes) + " bytes");
+  }
   return solver_options.IsValid(why);
 }
 

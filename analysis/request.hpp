@@ -27,16 +27,25 @@ struct Request {
   //  - the series-parallel reduction keeps no distribution: the reports need the means and
   //    their brackets only, which spares the FFT powers over iterations;
   //  - Monte Carlo samples until the 95% half-width is at most 0.001 of the mean;
-  //  - the state space gets a quarter of the machine's memory and at most 2e7 states (a study
-  //    asks for many p; a larger state space takes minutes each).
+  //  - the state space explores at most 2e7 states (a study asks for many p; a larger state
+  //    space takes minutes each).
+  // Their memory_budget_bytes is not read: each solve gets its share of memory_budget_bytes.
   solvers::SolverOptions solver_options = [] {
     solvers::SolverOptions options;
     options.series_parallel.keep_distribution = false;
     options.monte_carlo.relative_precision = 1e-3;
-    options.state_space.memory_budget_bytes = solvers::default_state_space_budget();
     options.state_space.max_states = 20'000'000;
     return options;
   }();
+  // Memory of the whole study. Every (case, p) plans what it holds (the exact model, then the
+  // largest plan of its methods, which run one after the other) before it holds it; a method
+  // whose plan does not fit beside the exact model is not run (Unsolved::Reason::
+  // OverMemoryBudget or StateSpaceTooLarge, with the estimate), nor are the methods on an exact
+  // model that alone would not fit. Solves run side by side only while their plans fit together,
+  // so whether a method runs never depends on the threads. The command gives a quarter of the
+  // machine's physical memory unless --memory says otherwise; this default is for library
+  // callers.
+  std::uint64_t memory_budget_bytes = solvers::kDefaultMemoryBudget;
   // Limits of the exact models that bounds, Monte Carlo and the state space solve.
   scaling::ExactModelOptions exact_model;
   // The methods on the exact model skip a processor count whose exact model would have more

@@ -1,11 +1,14 @@
 #include "analysis/study.hpp"
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <stdexcept>
 
 #include "analysis/loss.hpp"
+#include "analysis/memory_gate.hpp"
 #include "analysis/parallel.hpp"
 #include "analysis/sequential_time.hpp"
 #include "distributions/fingerprint.hpp"
@@ -121,25 +124,55 @@ solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks
   return result;
 }
 
-bool exact_model_needed(int p, const std::vector<std::unique_ptr<solvers::Solver>>& solvers) {
-  return p == 1 || std::any_of(solvers.begin(), solvers.end(),
-                               [](const auto& solver) { return solver->info().needs_exact_model; });
+solvers::Result exact_model_over_budget(solvers::Method method, std::int64_t tasks, double bytes, double budget) {
+  solvers::Result result;
+  result.method = method;
+  solvers::Unsolved& why = result.unsolved.emplace();
+  why.reason = solvers::Unsolved::Reason::OverMemoryBudget;
+  why.limit = solvers::Unsolved::Limit::Memory;
+  why.size = static_cast<double>(tasks);
+  why.bytes = bytes;
+  why.limit_value = budget;
+  why.explanation = "the exact model of about " + std::to_string(tasks) + " tasks";
+  return result;
 }
 
-// The exact model where a method (or T(1)) needs it and it is within the task limit. *tasks
-// is the approximate tree's task count on entry and grows by the tasks of dynamically scheduled pools; a model
-// beyond its node limit is nothing, with the reason in *beyond_nodes.
-std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const Request& request,
-                                                   const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
-                                                   std::int64_t* tasks, std::string* beyond_nodes) {
-  if (!exact_model_needed(p, solvers) || *tasks > request.max_exact_tasks) return std::nullopt;
+bool exact_model_needed(int p, const Request& request) {
+  return p == 1 || std::any_of(request.methods.begin(), request.methods.end(),
+                               [](solvers::Method method) { return solvers::info(method).needs_exact_model; });
+}
+
+// Why a (case, p) has no exact model although a method or T(1) needs it.
+struct NoExactModel {
+  bool over_task_limit = false;  // *tasks above max_exact_tasks (pools included)
+  bool over_budget = false;      // its build would not fit the memory budget
+  std::string beyond_nodes;      // the builder's node limit
+};
+
+// The exact model where a method (or T(1)) needs it, it is within the task limit and its build
+// fits the budget: reserved from `gate` (when given) while it is built, the reservation handed
+// back in *reservation. *tasks is the approximate tree's task count on entry and grows by the
+// tasks of dynamically scheduled pools.
+std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const Request& request, MemoryGate& gate,
+                                                   MemoryGate::Reservation* reservation, std::int64_t* tasks,
+                                                   NoExactModel* why) {
+  if (!exact_model_needed(p, request)) return std::nullopt;
+  if (*tasks > request.max_exact_tasks) {
+    why->over_task_limit = true;
+    return std::nullopt;
+  }
+  if (solvers::exact_model_build_bytes(static_cast<double>(*tasks)) > gate.capacity()) {
+    why->over_budget = true;
+    return std::nullopt;
+  }
+  *reservation = gate.acquire(solvers::exact_model_build_bytes(static_cast<double>(*tasks)));
   std::optional<scaling::ExactModel> exact;
   try {
     exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
   } catch (const scaling::ExactModelTooLarge& too_large) {
     // Its messages, barriers and joins may outnumber its tasks: a limit of the model, not an
     // error of the input.
-    *beyond_nodes = too_large.what();
+    why->beyond_nodes = too_large.what();
     return std::nullopt;
   }
   // A dynamically scheduled pool is one node of the exact model and one leaf of the
@@ -156,6 +189,7 @@ std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const
   }
   if (pooled > static_cast<double>(request.max_exact_tasks)) {
     *tasks = static_cast<std::int64_t>(std::min(pooled, 9e18));
+    why->over_task_limit = true;
     return std::nullopt;
   }
   return exact;
@@ -168,17 +202,59 @@ struct Solved {
   std::optional<solvers::Result> one_processor_time;
 };
 
+// The memory of one (case, p): the exact model while it is built, then the model and the
+// largest plan of the methods (they run one after the other), reserved from the run's gate
+// before it is held. A method whose plan does not fit beside the model gets its refusal.
 // `report` takes the fraction of this (case, p) done: the methods in turn, each its share.
-Solved solve_case(const Case& one, int p, const Request& request,
-                  const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
+Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& gate,
                   const std::function<void(double)>& report) {
   // The approximate model comes first: it is cheap, it reports invalid values, and its
   // expanded size is the exact model's task count.
   const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-  std::int64_t tasks = tree.expanded_node_count();
-  std::string beyond_nodes;  // why there is no exact model although within max_exact_tasks
-  const std::optional<scaling::ExactModel> exact = exact_model_for(one, p, request, solvers, &tasks, &beyond_nodes);
-  const std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
+  const std::int64_t approximate_tasks = tree.expanded_node_count();
+  std::int64_t tasks = approximate_tasks;
+  const double budget = gate.capacity();
+  MemoryGate::Reservation reservation;
+  NoExactModel no_exact;
+  std::optional<scaling::ExactModel> exact = exact_model_for(one, p, request, gate, &reservation, &tasks, &no_exact);
+  double model_bytes = 0.0;
+  if (exact) {
+    for (const scaling::Scenario& scenario : exact->scenarios) {
+      model_bytes += solvers::task_graph_bytes(static_cast<double>(scenario.graph.node_count()),
+                                               static_cast<double>(scenario.graph.arc_count()));
+    }
+  }
+  std::vector<solvers::WeightedGraph> mixture = exact ? weighted(*exact) : std::vector<solvers::WeightedGraph>{};
+
+  // Each solve may use what the model leaves of the budget.
+  solvers::SolverOptions options = request.solver_options;
+  options.memory_budget_bytes = static_cast<std::uint64_t>(
+      std::max(budget - model_bytes, static_cast<double>(solvers::kSmallestMemoryBudget)));
+  std::vector<std::unique_ptr<solvers::Solver>> solvers;
+  std::vector<solvers::MemoryPlan> plans;
+  double largest_plan = 0.0;
+  for (solvers::Method method : request.methods) {
+    solvers.push_back(solvers::make_solver(method, options));
+    plans.emplace_back();
+    if (solvers.back()->info().needs_exact_model && !exact) continue;
+    plans.back() = solvers.back()->plan_memory({&tree, mixture, {}});
+    if (!plans.back().refusal) largest_plan = std::max(largest_plan, plans.back().bytes);
+  }
+  const double need = model_bytes + largest_plan;
+  if (!exact) {
+    reservation.release();
+    reservation = gate.acquire(need);
+  } else if (!reservation.try_resize(need)) {
+    // Waiting while holding memory could wait for a solve that waits for this one: give the
+    // model back, wait with nothing held, build it again.
+    mixture.clear();
+    exact.reset();
+    reservation.release();
+    reservation = gate.acquire(need);
+    exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+    mixture = weighted(*exact);
+  }
+
   Solved solved;
   if (p == 1 && exact) {
     // A T(1) that is not finite (a sum past the largest double) is no base: each method then
@@ -189,13 +265,23 @@ Solved solve_case(const Case& one, int p, const Request& request,
   }
   for (std::size_t j = 0; j < solvers.size(); ++j) {
     const solvers::SolverInfo& info = solvers[j]->info();
-    if (info.needs_exact_model && !exact && !beyond_nodes.empty()) {
-      solvers::Result result;
-      result.method = info.method;
-      result.unsolved.emplace().explanation = beyond_nodes;  // Reason::NotSupported
-      solved.results.push_back(std::move(result));
-    } else if (info.needs_exact_model && !exact) {
-      solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
+    if (info.needs_exact_model && !exact) {
+      if (!no_exact.beyond_nodes.empty()) {
+        solvers::Result result;
+        result.method = info.method;
+        result.unsolved.emplace().explanation = no_exact.beyond_nodes;  // Reason::NotSupported
+        solved.results.push_back(std::move(result));
+      } else if (no_exact.over_budget) {
+        solved.results.push_back(exact_model_over_budget(
+            info.method, tasks, solvers::exact_model_build_bytes(static_cast<double>(tasks)), budget));
+      } else {
+        solved.results.push_back(exact_model_too_large(info.method, tasks, request.max_exact_tasks));
+      }
+    } else if (plans[j].refusal) {
+      solvers::Result refused;
+      refused.method = info.method;
+      refused.unsolved = plans[j].refusal;
+      solved.results.push_back(std::move(refused));
     } else {
       solvers::ScaledModels models{&tree, mixture, {}};
       if (report) {
@@ -218,8 +304,7 @@ Solved solve_case(const Case& one, int p, const Request& request,
 // models are compared first (cheap); only the items that share one build their exact models
 // to compare them too. p = 1 is never shared (it also gives T(1)).
 std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const std::vector<int>& counts,
-                                          const Request& request,
-                                          const std::vector<std::unique_ptr<solvers::Solver>>& solvers,
+                                          const Request& request, MemoryGate& gate,
                                           std::vector<std::size_t>& representative) {
   const std::size_t items = counts.size() * cases.size();
   const auto machine_of = [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; };
@@ -237,7 +322,7 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
   for (std::size_t k = 0; k < items; ++k) groups[{k % cases.size(), prints[k]}].push_back(k);
   std::vector<std::size_t> to_refine;
   for (const auto& [key, members] : groups) {
-    if (members.size() > 1 && exact_model_needed(2, solvers)) to_refine.insert(to_refine.end(), members.begin(), members.end());
+    if (members.size() > 1 && exact_model_needed(2, request)) to_refine.insert(to_refine.end(), members.begin(), members.end());
   }
   failure = run_items(to_refine.size(), request.threads, [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_refine[i];
@@ -245,8 +330,11 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
     const int p = counts[k / cases.size()];
     const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
     std::int64_t tasks = tree.expanded_node_count();
-    std::string beyond_nodes;
-    const std::optional<scaling::ExactModel> exact = exact_model_for(one, p, request, solvers, &tasks, &beyond_nodes);
+    MemoryGate::Reservation reservation;
+    NoExactModel no_exact;
+    // Isolated: a thread waiting at the gate must not pick up another item that holds memory.
+    const std::optional<scaling::ExactModel> exact = tbb::this_task_arena::isolate(
+        [&] { return exact_model_for(one, p, request, gate, &reservation, &tasks, &no_exact); });
     prints[k].add(static_cast<std::uint64_t>(exact ? exact->scenarios.size() : 0));
     if (exact) {
       for (const scaling::Scenario& scenario : exact->scenarios) {
@@ -323,8 +411,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::string why;
   if (!request.IsValid(&why)) throw std::invalid_argument(why);
   const auto start = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<solvers::Solver>> solvers;
-  for (solvers::Method method : request.methods) solvers.push_back(solvers::make_solver(method, request.solver_options));
+  MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
 
   std::vector<int> counts = request.processors;
   const bool base_requested = counts.front() == 1;
@@ -332,7 +419,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   const std::size_t methods = request.methods.size();
   Outcome<StudyResult> outcome;
   std::vector<std::size_t> representative;
-  outcome.failure = find_shared_models(cases, counts, request, solvers, representative);
+  outcome.failure = find_shared_models(cases, counts, request, gate, representative);
   if (outcome.failure) return outcome;
   std::vector<std::size_t> to_solve;
   for (std::size_t k = 0; k < representative.size(); ++k) {
@@ -347,9 +434,13 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   const auto item = [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_solve[i];
     const Case& one = cases[k % cases.size()];
-    Solved solved = solve_case(one, counts[k / cases.size()], request, solvers,
-                               progress ? std::function<void(double)>([&tally, i](double f) { tally.under_way(i, f); })
-                                        : std::function<void(double)>());
+    const std::function<void(double)> report =
+        progress ? std::function<void(double)>([&tally, i](double f) { tally.under_way(i, f); })
+                 : std::function<void(double)>();
+    // Isolated: while this item's solvers wait for their own parallel work, this thread must not
+    // pick up another item, which could wait at the gate for the memory this one holds.
+    Solved solved = tbb::this_task_arena::isolate(
+        [&] { return solve_case(one, counts[k / cases.size()], request, gate, report); });
     std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
     tally.finished(i);

@@ -21,7 +21,7 @@ namespace {
 struct Raw {  // values CLI11 cannot put into Options directly
   int pmax = 0;
   double isoefficiency = 0;
-  std::string plot, output, state_budget, methods;
+  std::string plot, output, memory, methods;
   std::int64_t samples = 0;
   int graph = 0;
   CLI::Option* pmax_option = nullptr;
@@ -85,6 +85,12 @@ CLI::Validator names_of(const std::vector<std::pair<std::string, Enum>>& names) 
         return "unknown value '" + input + "' (" + list + ")";
       },
       "");
+}
+
+// "5.8G", "512M": a budget as --memory takes it.
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= (std::uint64_t{1} << 30)) return fmt::format("{:.1f}G", static_cast<double>(bytes) / (1 << 30));
+  return fmt::format("{:.0f}M", static_cast<double>(bytes) / (1 << 20));
 }
 
 void add_inputs(CLI::App& cli, Options& options) {
@@ -171,9 +177,12 @@ void add_methods(CLI::App& cli, Options& options, Raw& raw) {
       ->transform(whole_number_notation())
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
       ->capture_default_str();
-  cli.add_option("--state-budget", raw.state_budget,
-                 "memory for the state-space analysis, e.g. 4G or 512M (default: a quarter of the machine's)")
-      ->type_name("BYTES");
+  cli.add_option("--memory", raw.memory,
+                 fmt::format("memory of the whole run, e.g. 4G, 512M or a byte count: a method whose estimate does "
+                             "not fit beside its exact model is skipped with a note (default: a quarter of this "
+                             "machine's, {})",
+                             size_text(request.memory_budget_bytes)))
+      ->type_name("SIZE");
   cli.add_option("--max-states", solver.state_space.max_states,
                  "exact: skip a p whose state space is estimated above N states")
       ->type_name("N")
@@ -230,25 +239,32 @@ bool finish(const Raw& raw, Options& options) {
   if (raw.samples_option->count() > 0) options.samples = raw.samples;
   if (raw.graph_option->count() > 0) options.graph = raw.graph;
   if (raw.methods_option->count() > 0) options.methods = raw.methods;
-  if (!raw.state_budget.empty()) {
-    const auto bytes = parse_bytes(raw.state_budget);
-    if (!bytes) {
-      fmt::print(stderr, "pdl-scale: error: --state-budget {}: expected a size such as 4G, 512M or 1000000\n",
-                 raw.state_budget);
+  if (!raw.memory.empty()) {
+    const auto bytes = parse_bytes(raw.memory);
+    if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {
+      fmt::print(stderr, "pdl-scale: error: --memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000\n",
+                 raw.memory);
       return false;
     }
-    options.request.solver_options.state_space.memory_budget_bytes = *bytes;
+    options.request.memory_budget_bytes = *bytes;
   }
   return true;
 }
 
 const char* kDescription = "pdl-scale: predict how a parallel program scales, from its PDL description";
 
+// The command's memory budget unless --memory says otherwise: a quarter of the machine's
+// physical memory, read here once and passed down in the request.
+void set_machine_defaults(Options& options) {
+  options.request.memory_budget_bytes = solvers::quarter_of(solvers::physical_memory_bytes());
+}
+
 }  // namespace
 
 std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
   CLI::App cli{kDescription};
   Raw raw;
+  set_machine_defaults(*options);
   build(cli, *options, raw);
   try {
     cli.parse(argc, argv);
@@ -269,6 +285,7 @@ std::string help_text() {
   CLI::App cli{kDescription};
   Options options;
   Raw raw;
+  set_machine_defaults(options);
   build(cli, options, raw);
   return cli.help();
 }

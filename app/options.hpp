@@ -43,7 +43,7 @@ struct Options {
   std::optional<std::string> output;      // -o FILE: written whole or not at all
   bool quiet = false;                     // --quiet: no progress bar
   std::optional<std::int64_t> samples;    // --samples N: exactly N Monte Carlo samples
-  // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --state-budget,
+  // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
   // --max-states, --precision, --seed.
   analysis::Request request;
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "solvers/memory.hpp"
+
 namespace app {
 
 std::string unsolved_text(const solvers::Unsolved& why) {
@@ -11,11 +13,14 @@ std::string unsolved_text(const solvers::Unsolved& why) {
       return fmt::format("the exact model has about {:.0f} tasks, more than the limit of {:.0f} (--max-exact-tasks)",
                          why.size, why.limit_value);
     case Reason::StateSpaceTooLarge:
-      return fmt::format("{}about {:.2g} states needing {:.3g} GB, beyond {}; bounds and mc apply at any size",
-                         why.size_is_lower_bound ? "at least " : "", why.size, why.bytes / 1e9,
+      return fmt::format("{}about {:.2g} states needing {}, beyond {}; bounds and mc apply at any size",
+                         why.size_is_lower_bound ? "at least " : "", why.size, solvers::memory_text(why.bytes),
                          why.limit == solvers::Unsolved::Limit::States
                              ? fmt::format("--max-states {:.0f}", why.limit_value)
-                             : fmt::format("--state-budget {:.3g} GB", why.limit_value / 1e9));
+                             : fmt::format("the {} of --memory left for it", solvers::memory_text(why.limit_value)));
+    case Reason::OverMemoryBudget:
+      return fmt::format("{} needs about {}, more than the {} of --memory left for it", why.explanation,
+                         solvers::memory_text(why.bytes), solvers::memory_text(why.limit_value));
     case Reason::NotSupported: return why.explanation;
     case Reason::NumericalFailure: return why.explanation;
   }

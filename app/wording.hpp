@@ -9,7 +9,7 @@
 
 namespace app {
 
-// Why a method has no figure, e.g. "about 3.6e+07 states needing 0.42 GB, beyond --max-states
+// Why a method has no figure, e.g. "about 3.6e+07 states needing 401 MiB, beyond --max-states
 // 5000; bounds and mc apply at any size".
 std::string unsolved_text(const solvers::Unsolved& why);
 

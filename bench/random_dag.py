@@ -7,9 +7,11 @@ docs/performance.md ("Memory") and the memory tests.
 The graph has TASKS tasks in declaration order; task i has 1 to 3 predecessors drawn among the
 W tasks before it (W = 64 by default), so it is deep (about TASKS / W * 2 levels) and tangled
 (not series-parallel). Runtimes are Erlang-4, exponential and Erlang-8 laws, every one of phase
-type. The execution pattern repeats the phase `reps` times (VARIABLE reps = 1), so
-`--set reps=100` turns a 10,000-task graph into a 10^6-task model without a 10^6-line file
-(program files are limited to 8 MiB). The same arguments always give the same file.
+type. The execution pattern repeats the phase `reps` times (VARIABLE reps = 1), one repetition
+after the other on every processor (a SERIAL concatenation, no barrier; with reps = 1 the
+checker warns that it is unused), so `--set reps=100` turns a 10,000-task graph into a
+10^6-task model without a 10^6-line file (program files are limited to 8 MiB). The same
+arguments always give the same file.
 """
 import argparse
 import random
@@ -35,7 +37,8 @@ def program(tasks: int, seed: int, width: int) -> str:
         count = min(i - first, 1 + rng.randrange(3))
         for j in sorted(rng.sample(range(first, i), count)):
             lines.append(f"  ARC t{j} -> t{i};")
-    lines += ["END;", ""]
+    lines += ["END;", "", "// Repetitions follow each other on every processor, without a barrier.",
+              "CONCATENATION IS:", "  graph, graph : SERIAL;", "END;", ""]
     return "\n".join(lines)
 
 

@@ -62,6 +62,9 @@ bool BoundsOptions::IsValid(std::string* why) const {
   if (kleindorfer_max_window < 16) return complain("BoundsOptions.kleindorfer_max_window must be >= 16");
   if (kleindorfer_work < 1) return complain("BoundsOptions.kleindorfer_work must be >= 1");
   if (duplication_budget < 0) return complain("BoundsOptions.duplication_budget must be >= 0");
+  if (memory_budget_bytes < kSmallestMemoryBudget) {
+    return complain("BoundsOptions.memory_budget_bytes must be >= 1 MiB, got " + std::to_string(memory_budget_bytes));
+  }
   return true;
 }
 
@@ -86,7 +89,8 @@ std::string BoundsSummary::BriefReport() const {
 std::string BoundsSummary::FullReport() const {
   std::string text = BriefReport() + "\n";
   text += number(static_cast<double>(tasks)) + " tasks, " + number(static_cast<double>(arcs)) + " arcs (" +
-          number(static_cast<double>(transitive_arcs)) + " transitive), " + number(seconds) + " s\n";
+          number(static_cast<double>(transitive_arcs)) + " transitive), " + number(seconds) + " s, planned memory " +
+          memory_text(memory_bytes) + "\n";
   for (const BoundValue& v : values) {
     text += "  " + std::string(to_string(v.method)) + (is_lower_bound(v.method) ? " (lower): " : " (upper): ");
     text += v.computed ? number(v.value) : std::string("-");
@@ -97,21 +101,43 @@ std::string BoundsSummary::FullReport() const {
   return text;
 }
 
-BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options) {
-  std::string why;
-  if (!options.IsValid(&why)) throw std::invalid_argument("bounds options: " + why);
-  const auto begin = std::chrono::steady_clock::now();
+namespace {
 
-  // Fulkerson's lattices: as fine as fulkerson_points, coarser if the merges over every arc
-  // would exceed fulkerson_work.
+// Fulkerson's lattices: as fine as fulkerson_points, coarser if the merges over every arc
+// would exceed fulkerson_work.
+std::size_t lattice_points(const graph::TaskGraph& graph, const BoundsOptions& options) {
   const std::size_t arcs = graph.arc_count() + graph.node_count();
   const auto affordable = static_cast<std::size_t>(options.fulkerson_work / static_cast<std::int64_t>(std::max<std::size_t>(arcs, 1)));
-  const std::size_t points = std::clamp<std::size_t>(affordable, 64, options.fulkerson_points);
+  return std::min(std::clamp<std::size_t>(affordable, 64, options.fulkerson_points), options.fulkerson_points);
+}
+
+bounds_detail::MemoryPlan plan(const graph::TaskGraph& graph, const BoundsOptions& options) {
+  std::string why;
+  if (!options.IsValid(&why)) throw std::invalid_argument("bounds options: " + why);
+  return bounds_detail::plan_memory(graph, options, lattice_points(graph, options));
+}
+
+std::string skipped_note(const bounds_detail::MemoryPlan& plan, BoundMethod method) {
+  const auto i = static_cast<std::size_t>(method);
+  return "skipped: needs about " + memory_text(plan.bytes[i]) + ", and " +
+         memory_text(std::max(plan.left_when_skipped[i], 0.0)) + " of the memory budget of " +
+         memory_text(plan.budget) + " was left";
+}
+
+}  // namespace
+
+double estimate_bounds_memory(const graph::TaskGraph& graph, const BoundsOptions& options) {
+  return plan(graph, options).total;
+}
+
+BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options) {
+  const auto begin = std::chrono::steady_clock::now();
+  const bounds_detail::MemoryPlan memory = plan(graph, options);
   const bounds_detail::Dag dag =
-      bounds_detail::build_dag(graph, std::min(points, options.fulkerson_points), options.grid,
-                               options.transitive_search_budget);
+      bounds_detail::build_dag(graph, lattice_points(graph, options), options.grid, options.transitive_search_budget);
 
   BoundsSummary summary;
+  summary.memory_bytes = memory.total;
   summary.tasks = dag.n;
   summary.arcs = dag.original_arcs;
   summary.transitive_arcs = dag.transitive_arcs;
@@ -120,13 +146,21 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
     const BoundMethod method = options.methods[i];
     const auto start = std::chrono::steady_clock::now();
     bounds_detail::Outcome outcome;
-    switch (method) {
-      case BoundMethod::CriticalPath: outcome = bounds_detail::critical_path(dag); break;
-      case BoundMethod::Fulkerson: outcome = bounds_detail::fulkerson(dag, options.parallel); break;
-      case BoundMethod::ArcDeletion: outcome = bounds_detail::arc_deletion(graph, dag, options); break;
-      case BoundMethod::BarrierInsertion: outcome = bounds_detail::barrier_insertion(dag, options); break;
-      case BoundMethod::NodeDuplication: outcome = bounds_detail::node_duplication(dag, options); break;
-      case BoundMethod::Kleindorfer: outcome = bounds_detail::kleindorfer(dag, options); break;
+    if (!memory.run[static_cast<std::size_t>(method)]) {
+      outcome.note = skipped_note(memory, method);
+    } else {
+      switch (method) {
+        case BoundMethod::CriticalPath: outcome = bounds_detail::critical_path(dag); break;
+        case BoundMethod::Fulkerson: outcome = bounds_detail::fulkerson(dag, options.parallel); break;
+        case BoundMethod::ArcDeletion: outcome = bounds_detail::arc_deletion(graph, dag, options); break;
+        case BoundMethod::BarrierInsertion:
+          outcome = bounds_detail::barrier_insertion(dag, options, memory.recognisable_tasks);
+          break;
+        case BoundMethod::NodeDuplication: outcome = bounds_detail::node_duplication(dag, options); break;
+        case BoundMethod::Kleindorfer:
+          outcome = bounds_detail::kleindorfer(dag, options, memory.kleindorfer_window_bytes);
+          break;
+      }
     }
     BoundValue& value = summary.values[i];
     value.method = method;
@@ -162,9 +196,21 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
 }
 
 Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options) {
-  const BoundsSummary summary = compute_bounds(graph, options);
   Result result;
   result.method = Method::Bounds;
+  BoundsSummary summary;
+  try {
+    summary = compute_bounds(graph, options);
+  } catch (const MemoryBudgetExceeded& over) {
+    Unsolved& why = result.unsolved.emplace();
+    why.reason = Unsolved::Reason::OverMemoryBudget;
+    why.bytes = over.bytes();
+    why.limit = Unsolved::Limit::Memory;
+    why.limit_value = over.budget();
+    why.size = static_cast<double>(graph.node_count());
+    why.explanation = over.needing();
+    return result;
+  }
   result.lower = summary.lower;
   result.upper = summary.upper;
   result.mean = std::isfinite(summary.upper) ? 0.5 * (summary.lower + summary.upper) : summary.lower;

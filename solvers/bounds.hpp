@@ -27,6 +27,7 @@
 
 #include "distributions/distribution.hpp"
 #include "graph/task_graph.hpp"
+#include "solvers/memory.hpp"
 #include "solvers/result.hpp"
 
 namespace solvers {
@@ -91,6 +92,16 @@ struct BoundsOptions {
   // a task whose search exceeds it falls back to the critical-path step, still valid).
   std::size_t transitive_search_budget = 4096;
 
+  // Memory the bounds may use besides the graph. Before any work they plan each method's peak
+  // from the graph's size (tasks, arcs, distinct runtimes): the compact graph,
+  // the critical path and barrier insertion by levels must fit, or compute_bounds throws
+  // MemoryBudgetExceeded; every other method runs when it fits too, the cheapest first, and
+  // says so when it does not ("skipped: needs about ..."). Barrier insertion then gives blocks
+  // too large to recognise barriers between their levels, and Kleindorfer stops when its
+  // finish-time windows outgrow their share. The figures of the other methods that run do
+  // not depend on the budget.
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudget;
+
   // Run the methods concurrently with TBB. The figures do not depend on it.
   bool parallel = true;
 
@@ -118,6 +129,7 @@ struct BoundsSummary {
   std::size_t tasks = 0;
   std::size_t arcs = 0;
   std::size_t transitive_arcs = 0;  // arcs implied by other paths (ignored by every method)
+  double memory_bytes = 0.0;        // the planned peak of the methods that ran, with the compact graph
   double seconds = 0.0;
 
   // "lower 23.71 (fulkerson), upper 24.02 (barrier-insertion)".
@@ -133,12 +145,19 @@ class UnsupportedGraph : public std::invalid_argument {
 };
 
 // Every requested bound. Throws std::invalid_argument for invalid options, an empty graph or
-// a cycle, UnsupportedGraph for nodes that are not static tasks.
+// a cycle, UnsupportedGraph for nodes that are not static tasks, MemoryBudgetExceeded when
+// not even the cheapest bounds fit options.memory_budget_bytes (within a fraction of a second:
+// before any work).
 BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options);
+
+// The planned peak memory of compute_bounds on this graph (what its summary's memory_bytes
+// will say), from the graph's size alone; throws as compute_bounds does when over budget.
+double estimate_bounds_memory(const graph::TaskGraph& graph, const BoundsOptions& options);
 
 // The tightest pair as a Result: method Bounds, lower/upper the bounds, mean their midpoint
 // (the lower bound when no upper bound was computed), detail = which methods gave them and
-// every method's figure and time.
+// every method's figure and time. Over the memory budget: a Result whose `unsolved` says so
+// (Reason::OverMemoryBudget, with the estimate), instead of MemoryBudgetExceeded.
 Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options);
 
 }  // namespace solvers

@@ -1,6 +1,7 @@
 // Internals of the bounds solver (solvers/bounds.hpp), shared by its source files.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -60,6 +61,34 @@ struct Dag {
 Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
               const distributions::GridOptions& grid, std::size_t transitive_search_budget);
 
+// The grid of the reductions that spend one grid operation per task: max_points reduced so
+// that tasks x points stays within options.reduction_work (but no fewer than 256 points).
+distributions::GridOptions per_task_grid(const BoundsOptions& options, std::size_t tasks);
+
+// What the bounds hold at their peak, planned from the graph's size before any work
+// (bounds_memory.cpp), and which methods fit options.memory_budget_bytes. The methods run
+// concurrently, so the plan adds them up.
+struct MemoryPlan {
+  double budget = 0.0;
+  double base = 0.0;  // the compact graph and its laws
+  std::array<double, kAllBoundMethods.size()> bytes{};  // each method's own peak, by BoundMethod
+  std::array<bool, kAllBoundMethods.size()> run{};      // requested and within the budget
+  // Requested but beyond the budget: what was left for it (>= 0); -1 otherwise. For barrier
+  // insertion: what was left to recognise its blocks as series-parallel.
+  std::array<double, kAllBoundMethods.size()> left_when_skipped{};
+  // Barrier insertion recognises blocks of up to recognisable_tasks tasks (in
+  // barrier_block_bytes) as series-parallel; larger ones get barriers between their levels
+  // (still an upper bound).
+  double barrier_block_bytes = 0.0;
+  std::size_t recognisable_tasks = 0;
+  // Kleindorfer's live finish-time windows stop it (skipped) beyond this.
+  double kleindorfer_window_bytes = 0.0;
+  double total = 0.0;  // base + every method that runs
+};
+// Throws MemoryBudgetExceeded when the compact graph with the critical path and barrier
+// insertion by levels alone exceeds the budget. `lattice_points`: Fulkerson's points per law.
+MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& options, std::size_t lattice_points);
+
 // What one method produced.
 struct Outcome {
   bool computed = false;
@@ -72,9 +101,11 @@ struct Outcome {
 std::vector<double> critical_path_starts(const Dag& dag);
 Outcome critical_path(const Dag& dag);
 Outcome fulkerson(const Dag& dag, bool parallel);
-Outcome kleindorfer(const Dag& dag, const BoundsOptions& options);
+// Stops (not computed) when its live finish-time windows would exceed window_bytes.
+Outcome kleindorfer(const Dag& dag, const BoundsOptions& options, double window_bytes);
 Outcome arc_deletion(const graph::TaskGraph& graph, const Dag& dag, const BoundsOptions& options);
-Outcome barrier_insertion(const Dag& dag, const BoundsOptions& options);
+// Recognises blocks of at most largest_recognised tasks as series-parallel.
+Outcome barrier_insertion(const Dag& dag, const BoundsOptions& options, std::size_t largest_recognised);
 Outcome node_duplication(const Dag& dag, const BoundsOptions& options);
 
 // E[max_k (start_k + Y_k)] for independent lattice variables Y_k with atoms start_k + i * step_k

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "solvers/bounds_detail.hpp"
+#include "solvers/memory.hpp"
 
 namespace solvers::bounds_detail {
 
@@ -269,7 +270,8 @@ double trim(Window& w, double copies, double tolerance, double h) {
 }
 
 // Kleindorfer's recursion on the grid of step h; not computed (with `why`) when a limit is hit.
-Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double h, std::string& why) {
+Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double h, double window_bytes,
+                            std::string& why) {
   // Runtimes: the upper lattices, each atom split between the two grid points around it in
   // proportions that keep its mean. That is a mean-preserving spread (larger in the convex
   // order), and Kleindorfer's value is the mean of a maximum of sums of independent copies of
@@ -322,6 +324,7 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
   std::vector<std::uint32_t> pending(dag.n);
   for (std::size_t v = 0; v < dag.n; ++v) pending[v] = static_cast<std::uint32_t>(dag.succs_of(v));
   double cut = 0.0;
+  double live_bytes = 0.0;  // of the finish-time windows still to be read
   std::int64_t work = 0;
   std::size_t widest = 0;
   std::vector<const Window*> parts;
@@ -346,9 +349,17 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
                    static_cast<double>(options.kleindorfer_max_window));
       return {};
     }
+    live_bytes += 8.0 * static_cast<double>(finish[v].pmf.capacity());
+    if (live_bytes > window_bytes) {
+      why = "finish-time windows of more than " + memory_text(window_bytes) + " (its share of the memory budget)";
+      return {};
+    }
     for (std::uint32_t k = dag.pred_begin[v]; k < dag.pred_begin[v + 1]; ++k) {
       const std::uint32_t u = dag.pred[k];
-      if (--pending[u] == 0) finish[u] = Window();  // every successor has it: free the memory
+      if (--pending[u] == 0) {  // every successor has it: free the memory
+        live_bytes -= 8.0 * static_cast<double>(finish[u].pmf.capacity());
+        finish[u] = Window();
+      }
     }
   }
   parts.clear();
@@ -371,7 +382,7 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
 
 }  // namespace
 
-Outcome kleindorfer(const Dag& dag, const BoundsOptions& options) {
+Outcome kleindorfer(const Dag& dag, const BoundsOptions& options, double window_bytes) {
   // F_v(t) = P(X_v + max_{u in P} C_u <= t) computed as if the finish times C_u of the
   // predecessors were independent: they are increasing functions of independent runtimes,
   // hence associated, so P(all C_u <= t) >= prod P(C_u <= t) and the computed law is
@@ -400,7 +411,7 @@ Outcome kleindorfer(const Dag& dag, const BoundsOptions& options) {
   double h = sd_sum / static_cast<double>(dag.n) / static_cast<double>(options.kleindorfer_points_per_sd);
   std::string why;
   for (int attempt = 0; attempt <= 6; ++attempt, h *= 2.0) {
-    Outcome outcome = kleindorfer_on_grid(dag, options, h, why);
+    Outcome outcome = kleindorfer_on_grid(dag, options, h, window_bytes, why);
     if (outcome.computed) return outcome;
   }
   return {false, 0.0, "skipped: " + why};

@@ -145,16 +145,44 @@ class TreeBuilder {
 // Tasks grouped into consecutive blocks with every arc inside a block or from an earlier block
 // to a later one: a barrier between consecutive blocks adds arcs only, so the makespan of the
 // blocks in series is an upper bound. Each block is reduced exactly when it is series-parallel,
-// otherwise with a barrier between its levels.
+// otherwise with a barrier between its levels. Recognising a block costs memory in proportion to
+// its tasks: a block of more than `largest_recognised` tasks gets the barriers between its levels
+// unrecognised (a block without an arc inside is the parallel of its tasks, recognised for free).
+struct BlockCounts {
+  std::size_t blocks = 0;
+  std::size_t exact = 0;       // reduced exactly (series-parallel)
+  std::size_t too_large = 0;   // not recognised: more than largest_recognised tasks
+};
+
 std::size_t blocks_in_series(const Dag& dag, const std::vector<std::int64_t>& block, TreeBuilder& builder,
-                             std::size_t& exact_blocks, std::size_t& block_count) {
+                             BlockCounts& counts, std::size_t largest_recognised) {
   std::map<std::int64_t, std::vector<std::uint32_t>> members;
   for (std::size_t v = 0; v < dag.n; ++v) members[block[v]].push_back(static_cast<std::uint32_t>(v));
   std::vector<std::size_t> parts;
   std::vector<std::uint32_t> local(dag.n, 0);
   for (const auto& [key, nodes] : members) {
     (void)key;
-    ++block_count;
+    ++counts.blocks;
+    const bool inner_arcs = std::any_of(nodes.begin(), nodes.end(), [&](std::uint32_t v) {
+      for (std::uint32_t k = dag.pred_begin[v]; k < dag.pred_begin[v + 1]; ++k) {
+        if (block[dag.pred[k]] == block[v]) return true;
+      }
+      return false;
+    });
+    if (!inner_arcs) {
+      ++counts.exact;
+      std::vector<std::size_t> leaves;
+      for (std::uint32_t v : nodes) leaves.push_back(builder.leaf(dag.law_of(v)));
+      parts.push_back(builder.parallel(leaves));
+      continue;
+    }
+    if (nodes.size() > largest_recognised) {
+      ++counts.too_large;
+      std::map<std::uint32_t, std::vector<std::size_t>> by_level;
+      for (std::uint32_t v : nodes) by_level[dag.level[v]].push_back(builder.leaf(dag.law_of(v)));
+      for (const auto& [level, leaves] : by_level) parts.push_back(builder.parallel(leaves));
+      continue;
+    }
     graph::TaskGraph sub;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       local[nodes[i]] = static_cast<std::uint32_t>(i);
@@ -171,7 +199,7 @@ std::size_t blocks_in_series(const Dag& dag, const std::vector<std::int64_t>& bl
     }
     const graph::SpDecomposition decomposition = graph::decompose(sub);
     if (decomposition.tree) {
-      ++exact_blocks;
+      ++counts.exact;
       const graph::SpTree& tree = *decomposition.tree;
       std::vector<std::size_t> id(tree.nodes().size(), TreeBuilder::kZero);
       for (std::size_t i = 0; i < tree.nodes().size(); ++i) {
@@ -209,6 +237,8 @@ std::size_t blocks_in_series(const Dag& dag, const std::vector<std::int64_t>& bl
 // Compressed trees up to this size keep closed forms; larger ones use grids for every runtime.
 constexpr std::size_t kClosedFormTreeNodes = 2000;
 
+}  // namespace
+
 distributions::GridOptions per_task_grid(const BoundsOptions& options, std::size_t tasks) {
   distributions::GridOptions grid = options.grid;
   const auto affordable = static_cast<std::size_t>(options.reduction_work / static_cast<std::int64_t>(std::max<std::size_t>(tasks, 1)));
@@ -216,11 +246,10 @@ distributions::GridOptions per_task_grid(const BoundsOptions& options, std::size
   return grid;
 }
 
-}  // namespace
 
 // ---- Barrier insertion -----------------------------------------------------------------------
 
-Outcome barrier_insertion(const Dag& dag, const BoundsOptions& options) {
+Outcome barrier_insertion(const Dag& dag, const BoundsOptions& options, std::size_t largest_recognised) {
   struct Candidate {
     std::string name;
     std::vector<std::int64_t> block;
@@ -262,27 +291,31 @@ Outcome barrier_insertion(const Dag& dag, const BoundsOptions& options) {
   bool exact_partition = false;
   for (const Candidate& candidate : candidates) {
     if (candidate.name == "levels" && exact_partition) break;
-    std::size_t exact = 0;
-    std::size_t count = 0;
+    BlockCounts counts;
     TreeBuilder closed(false, options.grid);
-    std::size_t root = blocks_in_series(dag, candidate.block, closed, exact, count);
+    std::size_t root = blocks_in_series(dag, candidate.block, closed, counts, largest_recognised);
     // A grid operation per tree node: the grid is reduced for large trees.
     const distributions::GridOptions grid = per_task_grid(options, closed.nodes());
     double value = 0.0;
     if (closed.nodes() <= kClosedFormTreeNodes) {
       value = closed.solve(root, grid).upper;
     } else {
-      exact = count = 0;
+      counts = {};
       TreeBuilder numerical(true, grid);
-      root = blocks_in_series(dag, candidate.block, numerical, exact, count);
+      root = blocks_in_series(dag, candidate.block, numerical, counts, largest_recognised);
       value = numerical.solve(root, grid).upper;
     }
-    exact_partition = exact_partition || exact == count;
+    exact_partition = exact_partition || counts.exact == counts.blocks;
     if (!best.computed || value < best.value) {
       best.computed = true;
       best.value = value;
-      best.note = "barriers between " + candidate.name + format(" (%.0f blocks, %.0f reduced exactly)",
-                                                                static_cast<double>(count), static_cast<double>(exact));
+      best.note = "barriers between " + candidate.name +
+                  format(" (%.0f blocks, %.0f reduced exactly)", static_cast<double>(counts.blocks),
+                         static_cast<double>(counts.exact));
+      if (counts.too_large > 0) {
+        best.note += format("; %.0f blocks of more than %.0f tasks not recognised (memory budget)",
+                            static_cast<double>(counts.too_large), static_cast<double>(largest_recognised));
+      }
     }
   }
   return best;
@@ -335,10 +368,9 @@ Outcome arc_deletion(const graph::TaskGraph& graph, const Dag& dag, const Bounds
     {
       std::vector<std::int64_t> one_block(dag.n, 0);
       TreeBuilder builder(true, grid);
-      std::size_t exact = 0;
-      std::size_t count = 0;
-      const std::size_t root = blocks_in_series(dag, one_block, builder, exact, count);
-      if (exact == 1) results.push_back({"every arc (the graph is series-parallel)", builder.solve(root, grid).lower});
+      BlockCounts counts;
+      const std::size_t root = blocks_in_series(dag, one_block, builder, counts, dag.n);
+      if (counts.exact == 1) results.push_back({"every arc (the graph is series-parallel)", builder.solve(root, grid).lower});
     }
     const std::vector<double> start = critical_path_starts(dag);
     auto finish = [&](std::uint32_t u) { return start[u] + dag.law_of(u).mean_low; };
@@ -407,140 +439,6 @@ Outcome arc_deletion(const graph::TaskGraph& graph, const Dag& dag, const Bounds
   const auto best = std::max_element(results.begin(), results.end(),
                                      [](const Candidate& a, const Candidate& b) { return a.value < b.value; });
   return {true, best->value, "kept " + best->name};
-}
-
-// ---- Node duplication (Dodin) ------------------------------------------------------------------
-
-Outcome node_duplication(const Dag& dag, const BoundsOptions& options) {
-  namespace d = distributions;
-  if (dag.n > options.max_reduction_tasks) {
-    return {false, 0.0, format("skipped: more than %.0f tasks (max_reduction_tasks)",
-                               static_cast<double>(options.max_reduction_tasks))};
-  }
-  // The activity-on-arc network: task v is an arc from the event "v may start" to the event
-  // "v has finished" (node 2 + v); tasks with the same predecessors share their start event
-  // (so a complete bipartite join is one event, not a tangle of arcs); "u has finished" leads
-  // to the start event of each distinct predecessor set containing u by a zero-duration arc;
-  // 0 is the source, 1 the sink. Parallel arcs are merged on insertion (maximum), an event
-  // with one arc in and one out is removed (sum). When neither applies, an event with one arc
-  // in (out) is split: the arc is duplicated into each of its outgoing (incoming) arcs as an
-  // independent copy. The copies ignore the positive dependence of the paths through them, so
-  // the completion time only grows (Dodin 1985).
-  std::map<std::vector<std::uint32_t>, std::size_t> start_event;
-  std::vector<std::size_t> start_of(dag.n);
-  std::size_t nodes = 2 + dag.n;
-  for (std::size_t v = 0; v < dag.n; ++v) {
-    if (dag.preds_of(v) == 0) {
-      start_of[v] = 0;
-      continue;
-    }
-    std::vector<std::uint32_t> key(dag.pred.begin() + dag.pred_begin[v], dag.pred.begin() + dag.pred_begin[v + 1]);
-    auto [it, inserted] = start_event.emplace(std::move(key), nodes);
-    if (inserted) ++nodes;
-    start_of[v] = it->second;
-  }
-  std::vector<std::map<std::size_t, d::Distribution>> out(nodes);
-  std::vector<std::set<std::size_t>> in(nodes);
-  const d::GridOptions grid = per_task_grid(options, dag.n);
-  auto insert = [&](std::size_t i, std::size_t k, const d::Distribution& law) {
-    auto [it, inserted] = out[i].emplace(k, law);
-    if (!inserted) it->second = d::parallel(it->second, law, grid);
-    in[k].insert(i);
-  };
-  auto remove = [&](std::size_t i, std::size_t k) {
-    out[i].erase(k);
-    in[k].erase(i);
-  };
-  const d::Distribution zero;
-  std::vector<d::Distribution> runtime(dag.laws.size());
-  for (std::size_t i = 0; i < dag.laws.size(); ++i) {
-    const TaskLaw& law = dag.laws[i];
-    runtime[i] = d::is_closed_form(law.runtime) && law.upper.size() > 1 ? d::discretise(law.runtime, grid) : law.runtime;
-  }
-  for (std::size_t v = 0; v < dag.n; ++v) {
-    insert(start_of[v], 2 + v, runtime[dag.law[v]]);
-    if (dag.succs_of(v) == 0) insert(2 + v, 1, zero);
-  }
-  for (const auto& [preds, event] : start_event) {
-    for (std::uint32_t u : preds) insert(2 + u, event, zero);
-  }
-  std::set<std::size_t> alive;
-  for (std::size_t j = 2; j < nodes; ++j) alive.insert(j);
-  std::vector<std::size_t> work(alive.begin(), alive.end());
-  std::int64_t duplicated = 0;
-  std::int64_t splits = 0;
-  for (;;) {
-    while (!work.empty()) {
-      const std::size_t j = work.back();
-      work.pop_back();
-      if (!alive.count(j) || in[j].size() != 1 || out[j].size() != 1) continue;
-      const std::size_t i = *in[j].begin();
-      const auto [k, b] = *out[j].begin();
-      const d::Distribution a = out[i].at(j);
-      const d::Distribution law = d::series(a, b, grid);
-      remove(i, j);
-      remove(j, k);
-      alive.erase(j);
-      insert(i, k, law);
-      work.push_back(i);
-      work.push_back(k);
-    }
-    if (alive.empty()) break;
-    // The split that copies fewest arcs.
-    std::size_t chosen = 0;
-    std::size_t cost = std::numeric_limits<std::size_t>::max();
-    bool forward = true;
-    for (std::size_t j : alive) {
-      if (in[j].size() == 1 && out[j].size() < cost) {
-        chosen = j;
-        cost = out[j].size();
-        forward = true;
-      }
-      if (out[j].size() == 1 && in[j].size() < cost) {
-        chosen = j;
-        cost = in[j].size();
-        forward = false;
-      }
-      if (cost <= 2) break;
-    }
-    if (cost == std::numeric_limits<std::size_t>::max()) {
-      throw std::logic_error("bounds: node duplication found no node to split");
-    }
-    duplicated += static_cast<std::int64_t>(cost) - 1;
-    ++splits;
-    if (duplicated > options.duplication_budget) {
-      return {false, 0.0, format("skipped: more than %.0f duplicated arcs (duplication_budget)",
-                                 static_cast<double>(options.duplication_budget))};
-    }
-    const std::size_t j = chosen;
-    if (forward) {
-      const std::size_t i = *in[j].begin();
-      const d::Distribution a = out[i].at(j);
-      const std::vector<std::pair<std::size_t, d::Distribution>> arcs(out[j].begin(), out[j].end());
-      remove(i, j);
-      for (const auto& [k, b] : arcs) {
-        remove(j, k);
-        insert(i, k, d::series(a, b, grid));
-        work.push_back(k);
-      }
-      work.push_back(i);
-    } else {
-      const auto [k, b] = *out[j].begin();
-      const std::vector<std::size_t> sources(in[j].begin(), in[j].end());
-      remove(j, k);
-      for (std::size_t i : sources) {
-        const d::Distribution a = out[i].at(j);
-        remove(i, j);
-        insert(i, k, d::series(a, b, grid));
-        work.push_back(i);
-      }
-      work.push_back(k);
-    }
-    alive.erase(j);
-  }
-  const d::Distribution makespan = out[0].at(1);
-  return {true, d::mean_bracket(makespan).upper,
-          format("%.0f splits, %.0f duplicated arcs", static_cast<double>(splits), static_cast<double>(duplicated))};
 }
 
 }  // namespace solvers::bounds_detail

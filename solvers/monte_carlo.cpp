@@ -33,7 +33,34 @@ const char* isa_name(MonteCarloIsa isa) {
   return "unknown";
 }
 
+// The compiled graph per node (CSR offsets, output slots, operations, the compiler's
+// topological order and release lists) and per arc (a predecessor slot), rounded up from
+// bench/solvers/memory_bench.cpp; a worker's scratch per finish-time slot (8 lanes).
+constexpr double kCompiledPerNode = 100.0;
+constexpr double kCompiledPerArc = 12.0;
+constexpr double kScratchPerSlot = 8.0 * kLanes;
+
+double compiled_bytes(std::span<const WeightedGraph> mixture) {
+  double bytes = 0.0;
+  for (const WeightedGraph& scenario : mixture) {
+    if (scenario.graph == nullptr) continue;
+    bytes += kCompiledPerNode * static_cast<double>(scenario.graph->node_count()) +
+             kCompiledPerArc * static_cast<double>(scenario.graph->arc_count());
+  }
+  return bytes;
+}
+
 }  // namespace
+
+double estimate_monte_carlo_memory(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
+                                   int threads) {
+  double widest = 0.0;
+  for (const WeightedGraph& scenario : mixture) {
+    if (scenario.graph != nullptr) widest = std::max(widest, static_cast<double>(scenario.graph->node_count()));
+  }
+  return compiled_bytes(mixture) + monte_carlo_detail::simulation_bytes(options) +
+         static_cast<double>(std::max(threads, 0)) * kScratchPerSlot * widest;
+}
 
 bool MonteCarloOptions::IsValid(std::string* why) const {
   auto fail = [&](const std::string& message) {
@@ -54,6 +81,10 @@ bool MonteCarloOptions::IsValid(std::string* why) const {
   const std::int64_t most = relative_precision > 0.0 ? max_samples : samples;
   if (most > (std::int64_t{1} << 40)) return fail("at most 2^40 samples, got " + std::to_string(most));
   if (threads < 0) return fail("threads must be >= 0 (0: all cores), got " + std::to_string(threads));
+  if (summary_samples < 1) return fail("summary_samples must be >= 1, got " + std::to_string(summary_samples));
+  if (memory_budget_bytes < kSmallestMemoryBudget) {
+    return fail("memory_budget_bytes must be >= 1 MiB, got " + std::to_string(memory_budget_bytes));
+  }
   if (histogram_bins < 1 || histogram_bins > 1'000'000) {
     return fail("histogram_bins must be in [1, 1000000], got " + std::to_string(histogram_bins));
   }
@@ -73,6 +104,9 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("Monte Carlo options: " + why);
   if (mixture.empty()) throw std::invalid_argument("Monte Carlo: the mixture has no scenario");
+  const auto budget = static_cast<double>(options.memory_budget_bytes);
+  const double fixed = compiled_bytes(mixture) + monte_carlo_detail::simulation_bytes(options);
+  if (fixed > budget) throw MemoryBudgetExceeded("Monte Carlo: the compiled task graph", fixed, budget);
   std::vector<FlatGraph> flats;
   std::vector<double> cumulative;
   double total = 0.0;
@@ -92,6 +126,19 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   if (std::abs(total - 1.0) > 1e-9) {
     throw std::invalid_argument("Monte Carlo: scenario probabilities sum to " + std::to_string(total) + ", not 1");
   }
+  // One worker's scratch must fit; more workers run while theirs fit too.
+  double worker_scratch = 0.0;
+  for (const FlatGraph& flat : flats) {
+    double pool_heap = 0.0;
+    for (const auto& pool : flat.pools) pool_heap = std::max(pool_heap, 8.0 * pool.processors);
+    worker_scratch = std::max(worker_scratch, kScratchPerSlot * static_cast<double>(flat.slots) + pool_heap);
+  }
+  if (fixed + worker_scratch > budget) {
+    throw MemoryBudgetExceeded("Monte Carlo: the compiled task graph and a worker's scratch", fixed + worker_scratch,
+                               budget);
+  }
+  const int thread_limit =
+      worker_scratch > 0.0 ? static_cast<int>(std::min(1024.0, std::floor((budget - fixed) / worker_scratch))) : 0;
   const std::uint64_t seed = options.seed;
   const bool single = flats.size() == 1;
   // Expected task-samples per sample, for the throughput figure.
@@ -132,7 +179,7 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
                               : "Monte Carlo simulation of a mixture of " + std::to_string(flats.size()) + " task graphs";
   return monte_carlo_detail::simulate(sampler, monte_carlo_detail::block_cost(largest),
                                       static_cast<std::int64_t>(std::llround(expected_tasks)), options, std::move(detail),
-                                      summary);
+                                      summary, thread_limit);
 }
 
 }  // namespace solvers

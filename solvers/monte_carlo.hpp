@@ -9,8 +9,10 @@
 //
 // Reproducibility: samples come in fixed blocks of kMonteCarloBlock samples; lane l of block b
 // draws from its own stream distributions::Xoshiro256pp(seed, 8*b + l). Blocks are distributed
-// over TBB threads but every statistic is computed from the samples in block order, so a
-// given seed gives bit-identical results whatever the number of threads.
+// over TBB threads but every statistic is folded from the samples in block order (a block's
+// mean and squared deviations, merged pairwise into the running ones), so a given seed gives
+// bit-identical results whatever the number of threads. No sample is stored beyond a round of
+// blocks and the first summary_samples, so memory does not grow with the sample count.
 #pragma once
 
 #include <array>
@@ -21,6 +23,7 @@
 
 #include "graph/sp_tree.hpp"
 #include "graph/task_graph.hpp"
+#include "solvers/memory.hpp"
 #include "solvers/result.hpp"
 
 namespace solvers {
@@ -53,6 +56,17 @@ struct MonteCarloOptions {
   int threads = 0;
   // Bins of the histogram in the summary (between the smallest and largest sample).
   int histogram_bins = 40;
+  // The summary's quantiles are those of the first summary_samples samples (in block order,
+  // so the same whatever the threads), and its histogram's bins span them; every sample counts
+  // in the mean, the variance, the range and the histogram. Memory does not grow with the
+  // sample count beyond these (8 bytes each, twice). >= 1.
+  std::int64_t summary_samples = std::int64_t{1} << 20;
+  // Memory the simulation may use besides the graph: the compiled graph (about 100 bytes a
+  // node and 12 an arc), a 2 MiB round of samples, the kept samples and each worker's scratch
+  // (64 bytes per finish time live at once). A graph whose compiled form and one worker's
+  // scratch do not fit is refused (MemoryBudgetExceeded); otherwise fewer workers run when
+  // their scratch would not fit. The figures do not depend on it.
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudget;
   // The kernel of task graphs and their mixtures (a series-parallel tree is sampled by scalar
   // code and ignores it). An instruction set the CPU lacks is not replaced by another: IsValid
   // rejects it, and the solvers throw std::invalid_argument.
@@ -77,6 +91,7 @@ struct MonteCarloSummary {
   double histogram_low = 0.0;
   double histogram_width = 0.0;
   std::vector<std::int64_t> histogram;
+  std::int64_t summarised_samples = 0;  // the first samples the quantiles come from
   std::int64_t task_samples = 0;  // node runtimes drawn (a pool counts each of its tasks)
   double seconds = 0.0;
   double task_samples_per_second = 0.0;
@@ -97,7 +112,8 @@ struct WeightedGraph {
 // The makespan of the graph. The result's method is MonteCarlo, [lower, upper] the 95%
 // confidence interval of the mean, statistics.samples the sample count; `summary`, when not
 // null, receives the full statistics. Throws std::invalid_argument for invalid options or a
-// graph with a cycle.
+// graph with a cycle, MemoryBudgetExceeded when the compiled graph does not fit
+// options.memory_budget_bytes (before sampling).
 Result solve_monte_carlo(const graph::TaskGraph& graph, const MonteCarloOptions& options,
                          MonteCarloSummary* summary = nullptr);
 
@@ -106,6 +122,13 @@ Result solve_monte_carlo(const graph::TaskGraph& graph, const MonteCarloOptions&
 // own stream, then samples that graph.
 Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
                          MonteCarloSummary* summary = nullptr);
+
+// What solve_monte_carlo of the mixture would hold at its peak besides the graphs, from their
+// sizes alone (before compiling them), with `threads` workers each holding scratch for every
+// node at once (an upper bound: the scratch is the widest cut; 0: no worker's scratch, the
+// part whose excess refuses the graph at once). Does not throw for the budget.
+double estimate_monte_carlo_memory(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
+                                   int threads);
 
 // A series-parallel tree (the approximate model), sampled node by node: series adds, parallel
 // takes the maximum, a branch picks one child. A SeriesPower / ParallelPower of a single leaf

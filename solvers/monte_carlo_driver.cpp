@@ -15,8 +15,9 @@ namespace solvers::monte_carlo_detail {
 
 namespace {
 
-int thread_count(const MonteCarloOptions& options) {
-  return options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
+int thread_count(const MonteCarloOptions& options, int thread_limit) {
+  const int threads = options.threads > 0 ? options.threads : tbb::this_task_arena::max_concurrency();
+  return thread_limit > 0 ? std::min(threads, thread_limit) : threads;
 }
 
 void run_blocks(const BlockSampler& sampler, std::int64_t first_block, std::int64_t blocks, double* out,
@@ -32,51 +33,102 @@ void run_blocks(const BlockSampler& sampler, std::int64_t first_block, std::int6
   });
 }
 
-struct Moments {
-  double mean = 0.0;
-  double variance = 0.0;
-};
-Moments moments(const std::vector<double>& x) {
-  Moments m;
-  double sum = 0.0;
-  for (double v : x) sum += v;
-  m.mean = sum / static_cast<double>(x.size());
-  double squares = 0.0;
-  for (double v : x) squares += (v - m.mean) * (v - m.mean);
-  m.variance = x.size() > 1 ? squares / static_cast<double>(x.size() - 1) : 0.0;
-  return m;
-}
-
 constexpr double kZ95 = 1.959963984540054;
+
+// Equal bins over the range of the kept samples, fixed once they are all there; a later
+// sample outside the range counts in the first or the last bin.
+struct Histogram {
+  explicit Histogram(std::size_t count) : bins(count) {}
+  bool empty() const { return counts.empty(); }
+  void span(const std::vector<double>& kept) {
+    const auto [lowest, highest] = std::minmax_element(kept.begin(), kept.end());
+    low = *lowest;
+    width = (*highest - *lowest) / static_cast<double>(bins);
+    counts.assign(bins, 0);
+  }
+  void add(double v) {
+    std::size_t bin = 0;
+    if (width > 0.0 && v > low) bin = std::min(static_cast<std::size_t>((v - low) / width), bins - 1);
+    counts[bin] += 1;
+  }
+  std::size_t bins;
+  double low = 0.0;
+  double width = 0.0;
+  std::vector<std::int64_t> counts;
+};
 
 }  // namespace
 
+void RunningMoments::add(const double* x, std::int64_t count) {
+  if (count <= 0) return;
+  // The block's own mean and squared deviations, then Chan, Golub and LeVeque's pairwise
+  // update: exact in exact arithmetic, stable in floating point, and folded in block order so
+  // that the figures depend on the samples only, not on the threads that drew them.
+  double sum = 0.0;
+  for (std::int64_t i = 0; i < count; ++i) sum += x[i];
+  const auto k = static_cast<double>(count);
+  const double block_mean = sum / k;
+  double block_squares = 0.0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    block_squares += (x[i] - block_mean) * (x[i] - block_mean);
+    minimum = std::min(minimum, x[i]);
+    maximum = std::max(maximum, x[i]);
+  }
+  const double before = static_cast<double>(samples);
+  const double after = before + k;
+  const double delta = block_mean - mean;
+  mean += delta * (k / after);
+  squares += block_squares + delta * delta * (before * k / after);
+  samples += count;
+}
+
+double RunningMoments::variance() const {
+  return samples > 1 ? squares / static_cast<double>(samples - 1) : 0.0;
+}
+
 Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::int64_t task_samples_per_sample,
-                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary) {
+                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary, int thread_limit) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("Monte Carlo options: " + why);
   const auto start = std::chrono::steady_clock::now();
-  const int threads = thread_count(options);
+  const int threads = thread_count(options, thread_limit);
   tbb::task_arena arena(threads);
   // Chunks of about a million task-samples keep scheduling overhead low and load balanced.
   const std::int64_t grain = std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(1, cost_per_block));
   auto blocks_for = [](std::int64_t samples) { return (samples + kMonteCarloBlock - 1) / kMonteCarloBlock; };
 
-  std::vector<double> samples;
-  std::int64_t wanted = options.relative_precision > 0.0 ? options.min_samples : options.samples;
+  // Samples are drawn a round of blocks at a time into one buffer and folded into the running
+  // moments; only the first summary_samples are kept (quantiles, histogram). Memory does not
+  // grow with the sample count.
+  const bool fixed = options.relative_precision == 0.0;
+  const std::int64_t limit = fixed ? options.samples : options.max_samples;  // samples counted, at most
+  std::vector<double> round(static_cast<std::size_t>(kRoundBlocks * kMonteCarloBlock));
+  std::vector<double> kept;
+  RunningMoments moments;
+  Histogram histogram(static_cast<std::size_t>(options.histogram_bins));
+  std::int64_t wanted = fixed ? options.samples : options.min_samples;
   std::int64_t blocks_done = 0;
   for (;;) {
-    const std::int64_t blocks = blocks_for(wanted) - blocks_done;
-    if (blocks > 0) {
-      samples.resize(static_cast<std::size_t>((blocks_done + blocks) * kMonteCarloBlock));
-      run_blocks(sampler, blocks_done, blocks, samples.data() + blocks_done * kMonteCarloBlock, arena, grain);
+    while (blocks_done < blocks_for(wanted)) {
+      const std::int64_t blocks = std::min(kRoundBlocks, blocks_for(wanted) - blocks_done);
+      run_blocks(sampler, blocks_done, blocks, round.data(), arena, grain);
+      const std::int64_t first = blocks_done * kMonteCarloBlock;
+      const std::int64_t count = std::min(blocks * kMonteCarloBlock, limit - first);
+      for (std::int64_t b = 0; b * kMonteCarloBlock < count; ++b) {
+        moments.add(round.data() + b * kMonteCarloBlock, std::min(kMonteCarloBlock, count - b * kMonteCarloBlock));
+      }
+      const std::int64_t keep = std::clamp<std::int64_t>(options.summary_samples - first, 0, count);
+      kept.insert(kept.end(), round.begin(), round.begin() + keep);
+      if (keep < count) {
+        if (histogram.empty()) histogram.span(kept);
+        for (std::int64_t i = keep; i < count; ++i) histogram.add(round[static_cast<std::size_t>(i)]);
+      }
       blocks_done += blocks;
     }
-    if (options.relative_precision == 0.0) break;
-    const Moments m = moments(samples);
-    const double half_width = kZ95 * std::sqrt(m.variance / static_cast<double>(samples.size()));
-    const double target = options.relative_precision * std::abs(m.mean);
-    const auto have = static_cast<std::int64_t>(samples.size());
+    if (fixed) break;
+    const double half_width = kZ95 * std::sqrt(moments.variance() / static_cast<double>(moments.samples));
+    const double target = options.relative_precision * std::abs(moments.mean);
+    const std::int64_t have = moments.samples;
     if (half_width <= target || have >= options.max_samples) break;
     // The count the observed variance asks for, 10% more, at least 1.5 times what we have.
     const double needed = target > 0.0 ? static_cast<double>(have) * (half_width / target) * (half_width / target) * 1.1
@@ -85,36 +137,28 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
                       std::max(have + have / 2, static_cast<std::int64_t>(std::min(needed, 9e15))));
     wanted = std::max(wanted, have + kMonteCarloBlock);
   }
-  if (options.relative_precision == 0.0) samples.resize(static_cast<std::size_t>(options.samples));
-  if (options.relative_precision > 0.0 && static_cast<std::int64_t>(samples.size()) > options.max_samples) {
-    samples.resize(static_cast<std::size_t>(options.max_samples));
-  }
 
-  const Moments m = moments(samples);
   MonteCarloSummary s;
-  s.samples = static_cast<std::int64_t>(samples.size());
-  s.mean = m.mean;
-  s.variance = m.variance;
-  s.standard_error = std::sqrt(m.variance / static_cast<double>(s.samples));
+  s.samples = moments.samples;
+  s.mean = moments.mean;
+  s.variance = moments.variance();
+  s.standard_error = std::sqrt(s.variance / static_cast<double>(s.samples));
   s.half_width = kZ95 * s.standard_error;
   s.threads = threads;
-  std::vector<double> sorted = samples;
-  std::sort(sorted.begin(), sorted.end());
-  s.minimum = sorted.front();
-  s.maximum = sorted.back();
+  s.minimum = moments.minimum;
+  s.maximum = moments.maximum;
+  s.summarised_samples = static_cast<std::int64_t>(kept.size());
+  if (histogram.empty()) histogram.span(kept);
+  for (double v : kept) histogram.add(v);
+  s.histogram_low = histogram.low;
+  s.histogram_width = histogram.width;
+  s.histogram = std::move(histogram.counts);
+  std::sort(kept.begin(), kept.end());
   for (std::size_t q = 0; q < s.quantiles.size(); ++q) {
-    const double at = MonteCarloSummary::kQuantileLevels[q] * static_cast<double>(sorted.size() - 1);
+    const double at = MonteCarloSummary::kQuantileLevels[q] * static_cast<double>(kept.size() - 1);
     const auto below = static_cast<std::size_t>(at);
-    const std::size_t above = std::min(below + 1, sorted.size() - 1);
-    s.quantiles[q] = sorted[below] + (at - static_cast<double>(below)) * (sorted[above] - sorted[below]);
-  }
-  const std::size_t bins = static_cast<std::size_t>(options.histogram_bins);
-  s.histogram.assign(bins, 0);
-  s.histogram_low = s.minimum;
-  s.histogram_width = (s.maximum - s.minimum) / static_cast<double>(bins);
-  for (double v : samples) {
-    std::size_t bin = s.histogram_width > 0.0 ? static_cast<std::size_t>((v - s.minimum) / s.histogram_width) : 0;
-    s.histogram[std::min(bin, bins - 1)] += 1;
+    const std::size_t above = std::min(below + 1, kept.size() - 1);
+    s.quantiles[q] = kept[below] + (at - static_cast<double>(below)) * (kept[above] - kept[below]);
   }
   s.task_samples = s.samples * task_samples_per_sample;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -3,7 +3,9 @@
 // kMonteCarloBlock samples in parallel until the options are met and summarises them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <functional>
 #include <string>
 
@@ -19,10 +21,36 @@ using BlockSampler = std::function<void(std::uint64_t block, double* out, Scratc
 // Work of one block in task-samples, for the parallel grain.
 std::int64_t block_cost(std::int64_t task_samples_per_sample);
 
+// Blocks drawn at once into one buffer before their samples are folded into the statistics:
+// 4096 blocks of 64 samples, 2 MiB.
+inline constexpr std::int64_t kRoundBlocks = 4096;
+
+// The mean, the sum of squared deviations, the smallest and the largest of the samples added
+// so far, a block at a time.
+struct RunningMoments {
+  std::int64_t samples = 0;
+  double mean = 0.0;
+  double squares = 0.0;
+  double minimum = std::numeric_limits<double>::infinity();
+  double maximum = -std::numeric_limits<double>::infinity();
+  void add(const double* x, std::int64_t count);
+  double variance() const;  // unbiased
+};
+
+// Memory simulate() holds besides the model and the workers' scratch: the round buffer and
+// the kept samples (twice: sorted for the quantiles).
+inline double simulation_bytes(const MonteCarloOptions& options) {
+  const std::int64_t most = options.relative_precision > 0.0 ? options.max_samples : options.samples;
+  return 8.0 * static_cast<double>(kRoundBlocks * kMonteCarloBlock) +
+         16.0 * static_cast<double>(std::min(most, options.summary_samples));
+}
+
 // Samples blocks in order of their index (options.samples samples, or rounds of blocks until
 // the precision asked for) and returns the result of the method MonteCarlo; `detail` names
-// the model. Throws std::invalid_argument for invalid options.
+// the model. At most thread_limit threads when > 0 (their scratch must fit the memory budget).
+// Throws std::invalid_argument for invalid options.
 Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::int64_t task_samples_per_sample,
-                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary);
+                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary,
+                int thread_limit = 0);
 
 }  // namespace solvers::monte_carlo_detail

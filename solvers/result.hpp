@@ -23,6 +23,8 @@ struct Unsolved {
   enum class Reason {
     ExactModelTooLarge,  // the exact model would have more tasks than the limit
     StateSpaceTooLarge,  // the state space is estimated beyond the memory budget or state limit
+    OverMemoryBudget,    // the method (or the exact model it needs) is estimated beyond the memory
+                         // budget; `explanation` names what needs it, `bytes` the estimate
     NotSupported,        // the model has a node the method cannot handle; `explanation` says which
     // The method's arithmetic gave a figure that is not finite, or an interval whose ends are
     // inverted (solvers::finite_or_unsolved): no such figure reaches a report.
@@ -34,7 +36,7 @@ struct Unsolved {
   Limit limit = Limit::Tasks;
   double size = 0.0;                 // the exact model's tasks, or the estimated states
   bool size_is_lower_bound = false;  // the estimate stopped early: at least `size`
-  double bytes = 0.0;                // StateSpaceTooLarge: the estimated memory
+  double bytes = 0.0;                // StateSpaceTooLarge, OverMemoryBudget: the estimated memory
   double limit_value = 0.0;          // the limit exceeded, in tasks, states or bytes
   std::string explanation;           // one sentence in the model's terms
 };

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "graph/sp_tree.hpp"
 #include "solvers/bounds.hpp"
+#include "solvers/memory.hpp"
 #include "solvers/monte_carlo.hpp"
 #include "solvers/result.hpp"
 #include "solvers/series_parallel_solver.hpp"
@@ -77,7 +79,7 @@ struct ScaledModels {
   // Where set, the solver reports now and then the fraction of its work done, in [0, 1], for a
   // progress display (Monte Carlo per round of samples, the state space per sweep, the bounds
   // per method). May be called from any of the solver's threads, but not from two at once.
-  std::function<void(double)> report_progress;
+  std::function<void(double)> report_progress = {};
 };
 
 // The options of every method, each with its documented defaults.
@@ -86,14 +88,30 @@ struct SolverOptions {
   BoundsOptions bounds;
   MonteCarloOptions monte_carlo;
   StateSpaceOptions state_space;
+  // Memory one solve may use besides the models it is given: make_solver puts it in place of
+  // each method's own memory_budget_bytes. A study gives every solve the run's budget less the
+  // exact model (analysis::Request::memory_budget_bytes).
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudget;
 
   bool IsValid(std::string* why) const;
+};
+
+// What a solve would hold at its peak besides the models, planned before any work.
+struct MemoryPlan {
+  double bytes = 0.0;
+  // Set when not even the cheapest way to solve fits the budget (Reason::OverMemoryBudget or
+  // StateSpaceTooLarge); solve() then returns this refusal.
+  std::optional<Unsolved> refusal;
 };
 
 class Solver {
  public:
   virtual ~Solver() = default;
   virtual const SolverInfo& info() const = 0;
+  // The peak memory of solve(models) besides the models, from their sizes (the state space
+  // enumerates its downsets, at most about 0.2 s; the others count nodes and arcs): within the
+  // budget whenever there is no refusal. A caller running solves side by side reserves it.
+  virtual MemoryPlan plan_memory(const ScaledModels& models) const = 0;
   // The figure for these models. A method that does not apply (a node it cannot handle, a
   // model beyond its budget) returns a Result whose `unsolved` says why, typed; it throws only
   // for a bug (std::logic_error) or a model without what info() says it needs

@@ -1,5 +1,6 @@
 // Bounds on the exact model's mean as a Solver: the tightest valid pair of every scenario,
 // weighted by the scenarios' probabilities.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -13,12 +14,29 @@ class BoundsSolver final : public Solver {
  public:
   explicit BoundsSolver(BoundsOptions options) : options_(std::move(options)) {}
   const SolverInfo& info() const override { return bounds_info(); }
+  // The scenarios are bounded one after another: the largest plan.
+  MemoryPlan plan_memory(const ScaledModels& models) const override {
+    if (models.exact.empty()) throw std::invalid_argument("bounds solver: no exact model");
+    MemoryPlan plan;
+    if (first_dynamic_pool(models.exact) != nullptr) return plan;
+    for (const WeightedGraph& scenario : models.exact) {
+      try {
+        plan.bytes = std::max(plan.bytes, estimate_bounds_memory(*scenario.graph, options_));
+      } catch (const MemoryBudgetExceeded& over) {
+        plan.refusal = over_budget(over, static_cast<double>(scenario.graph->node_count()));
+        plan.bytes = over.bytes();
+        return plan;
+      }
+    }
+    return plan;
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("bounds solver: no exact model");
     if (const std::string* pool = first_dynamic_pool(models.exact)) {
       return not_supported(Method::Bounds, "bounds: node '" + *pool +
                                                "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
     }
+    if (const MemoryPlan plan = plan_memory(models); plan.refusal) return refused(Method::Bounds, *plan.refusal);
     if (models.exact.size() == 1) return solve_bounds(*models.exact.front().graph, options_);
     // A mixture: E[T] = sum of P(scenario) E[T | scenario], so the weighted bounds bound it.
     Result mixture;
@@ -56,7 +74,9 @@ const SolverInfo& bounds_info() {
 }
 
 std::unique_ptr<Solver> make_bounds(const SolverOptions& options) {
-  return std::make_unique<BoundsSolver>(options.bounds);
+  BoundsOptions bounds = options.bounds;
+  bounds.memory_budget_bytes = options.memory_budget_bytes;
+  return std::make_unique<BoundsSolver>(std::move(bounds));
 }
 
 }  // namespace solvers::methods

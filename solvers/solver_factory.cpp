@@ -1,5 +1,6 @@
 #include "solvers/solver.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -58,6 +59,7 @@ class FiniteResults final : public Solver {
  public:
   explicit FiniteResults(std::unique_ptr<Solver> inner) : inner_(std::move(inner)) {}
   const SolverInfo& info() const override { return inner_->info(); }
+  MemoryPlan plan_memory(const ScaledModels& models) const override { return inner_->plan_memory(models); }
   Result solve(const ScaledModels& models) const override {
     try {
       return finite_or_unsolved(inner_->solve(models));
@@ -82,6 +84,10 @@ std::unique_ptr<Solver> make_solver(Method method, const SolverOptions& options)
 }
 
 bool SolverOptions::IsValid(std::string* why) const {
+  if (memory_budget_bytes < kSmallestMemoryBudget) {
+    if (why != nullptr) *why = "memory_budget_bytes must be >= 1 MiB, got " + std::to_string(memory_budget_bytes);
+    return false;
+  }
   return series_parallel.IsValid(why) && bounds.IsValid(why) && monte_carlo.IsValid(why) && state_space.IsValid(why);
 }
 
@@ -95,6 +101,30 @@ const std::string* first_dynamic_pool(std::span<const WeightedGraph> scenarios) 
     }
   }
   return nullptr;
+}
+
+Result refused(Method method, const Unsolved& why) {
+  Result result;
+  result.method = method;
+  result.unsolved = why;
+  return result;
+}
+
+Unsolved over_budget(const MemoryBudgetExceeded& over, double size) {
+  Unsolved why;
+  why.reason = Unsolved::Reason::OverMemoryBudget;
+  why.limit = Unsolved::Limit::Memory;
+  why.bytes = over.bytes();
+  why.limit_value = over.budget();
+  why.size = size;
+  why.explanation = over.needing();
+  return why;
+}
+
+double largest_graph(std::span<const WeightedGraph> scenarios) {
+  double nodes = 0.0;
+  for (const WeightedGraph& scenario : scenarios) nodes = std::max(nodes, static_cast<double>(scenario.graph->node_count()));
+  return nodes;
 }
 
 Result not_supported(Method method, std::string explanation) {

@@ -26,5 +26,10 @@ const std::string* first_dynamic_pool(std::span<const WeightedGraph> scenarios);
 
 // A Result that says why the method did not run.
 Result not_supported(Method method, std::string explanation);
+Result refused(Method method, const Unsolved& why);
+// MemoryBudgetExceeded as an Unsolved outcome; `size`: the model's tasks.
+Unsolved over_budget(const MemoryBudgetExceeded& over, double size);
+// The most nodes of one scenario.
+double largest_graph(std::span<const WeightedGraph> scenarios);
 
 }  // namespace solvers::methods

@@ -1,4 +1,7 @@
 // Monte Carlo simulation of the exact model (every scenario, dynamic pools too) as a Solver.
+#include <tbb/task_arena.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 #include "solvers/solver_methods.hpp"
@@ -13,9 +16,26 @@ class MonteCarloSolver final : public Solver {
     options_.threads = 0;  // within the caller's arena
   }
   const SolverInfo& info() const override { return monte_carlo_info(); }
+  // Fewer workers run when their scratch would not fit, so the plan is at most the budget.
+  MemoryPlan plan_memory(const ScaledModels& models) const override {
+    if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
+    const auto budget = static_cast<double>(options_.memory_budget_bytes);
+    MemoryPlan plan;
+    plan.bytes = estimate_monte_carlo_memory(models.exact, options_, tbb::this_task_arena::max_concurrency());
+    if (estimate_monte_carlo_memory(models.exact, options_, 0) > budget) {
+      plan.refusal = over_budget(MemoryBudgetExceeded("Monte Carlo: the compiled task graph", plan.bytes, budget),
+                                 largest_graph(models.exact));
+    }
+    plan.bytes = std::min(plan.bytes, budget);
+    return plan;
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
-    return solve_monte_carlo(models.exact, options_);
+    try {
+      return solve_monte_carlo(models.exact, options_);
+    } catch (const MemoryBudgetExceeded& over) {
+      return refused(Method::MonteCarlo, over_budget(over, largest_graph(models.exact)));
+    }
   }
 
  private:
@@ -40,7 +60,9 @@ const SolverInfo& monte_carlo_info() {
 }
 
 std::unique_ptr<Solver> make_monte_carlo(const SolverOptions& options) {
-  return std::make_unique<MonteCarloSolver>(options.monte_carlo);
+  MonteCarloOptions monte_carlo = options.monte_carlo;
+  monte_carlo.memory_budget_bytes = options.memory_budget_bytes;
+  return std::make_unique<MonteCarloSolver>(std::move(monte_carlo));
 }
 
 }  // namespace solvers::methods

@@ -9,15 +9,31 @@ namespace {
 
 class SeriesParallelSolver final : public Solver {
  public:
-  explicit SeriesParallelSolver(SeriesParallelOptions options) : options_(std::move(options)) {}
+  SeriesParallelSolver(SeriesParallelOptions options, std::uint64_t budget)
+      : options_(std::move(options)), budget_(static_cast<double>(budget)) {}
   const SolverInfo& info() const override { return series_parallel_info(); }
-  Result solve(const ScaledModels& models) const override {
+  // Every maximum (and what is built on it) is a numerical grid of two lattices, kept for the
+  // whole reduction; the tree is the approximate model's, a few nodes per phase.
+  MemoryPlan plan_memory(const ScaledModels& models) const override {
     if (models.approximate == nullptr) throw std::invalid_argument("series-parallel solver: no approximate model");
+    double grids = 0.0;
+    for (const graph::SpNode& node : models.approximate->nodes()) grids += node.kind == graph::SpKind::Leaf ? 0.0 : 1.0;
+    MemoryPlan plan;
+    plan.bytes = grids * (16.0 * static_cast<double>(options_.grid.max_points) + 256.0);
+    if (plan.bytes > budget_) {
+      plan.refusal = over_budget(MemoryBudgetExceeded("approx: the grids of the reduction", plan.bytes, budget_),
+                                 static_cast<double>(models.approximate->expanded_node_count()));
+    }
+    return plan;
+  }
+  Result solve(const ScaledModels& models) const override {
+    if (const MemoryPlan plan = plan_memory(models); plan.refusal) return refused(Method::SeriesParallel, *plan.refusal);
     return solve_series_parallel(*models.approximate, options_);
   }
 
  private:
   SeriesParallelOptions options_;
+  double budget_;
 };
 
 }  // namespace
@@ -38,7 +54,7 @@ const SolverInfo& series_parallel_info() {
 }
 
 std::unique_ptr<Solver> make_series_parallel(const SolverOptions& options) {
-  return std::make_unique<SeriesParallelSolver>(options.series_parallel);
+  return std::make_unique<SeriesParallelSolver>(options.series_parallel, options.memory_budget_bytes);
 }
 
 }  // namespace solvers::methods

@@ -7,6 +7,7 @@
 
 #include "distributions/queries.hpp"
 #include "solvers/solver_methods.hpp"
+#include "solvers/state_space_model.hpp"
 
 namespace solvers::methods {
 
@@ -50,6 +51,27 @@ class StateSpaceSolver final : public Solver {
     options_.fit_non_phase_type = false;  // "exact" is exact: a fitted model is refused
   }
   const SolverInfo& info() const override { return state_space_info(); }
+  // The estimate of the largest scenario's sweep. A model beyond the budget or max_states, or
+  // with a runtime that has no phase-type form, is refused by solve() itself at once (with its
+  // estimate or the reason), so its plan holds nothing.
+  MemoryPlan plan_memory(const ScaledModels& models) const override {
+    if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
+    MemoryPlan plan;
+    if (first_dynamic_pool(models.exact) != nullptr || deterministic_result(models.exact)) return plan;
+    for (const WeightedGraph& scenario : models.exact) {
+      StateSpaceEstimate estimate;
+      try {
+        estimate = estimate_state_count(*scenario.graph, options_);
+      } catch (const state_space_detail::UnusableRuntime&) {
+        return MemoryPlan{};  // solve() refuses it with the reason
+      }
+      const bool fits = estimate.bytes <= static_cast<double>(options_.memory_budget_bytes) &&
+                        (options_.max_states == 0 || estimate.states <= static_cast<double>(options_.max_states));
+      if (!fits) return MemoryPlan{};
+      plan.bytes = std::max(plan.bytes, estimate.bytes);
+    }
+    return plan;
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
     if (const std::string* pool = first_dynamic_pool(models.exact)) {
@@ -104,7 +126,9 @@ const SolverInfo& state_space_info() {
 }
 
 std::unique_ptr<Solver> make_state_space(const SolverOptions& options) {
-  return std::make_unique<StateSpaceSolver>(options.state_space);
+  StateSpaceOptions state_space = options.state_space;
+  state_space.memory_budget_bytes = options.memory_budget_bytes;
+  return std::make_unique<StateSpaceSolver>(std::move(state_space));
 }
 
 }  // namespace solvers::methods

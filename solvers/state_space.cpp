@@ -1,7 +1,5 @@
 #include "solvers/state_space.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -48,18 +46,6 @@ bool StateSpaceOptions::IsValid(std::string* why) const {
   }
   if (fit_cv2_tolerance < 1.0 / 4096) return fail("fit_cv2_tolerance must be >= 1/4096 (at most 4096 fitted phases)");
   return true;
-}
-
-std::uint64_t physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return 0;
-  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size);
-}
-
-std::uint64_t default_state_space_budget() {
-  const std::uint64_t physical = physical_memory_bytes();
-  return physical == 0 ? std::uint64_t{1} << 30 : physical / 4;
 }
 
 StateSpaceTooLarge::StateSpaceTooLarge(const std::string& message, StateSpaceEstimate estimate)

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "graph/task_graph.hpp"
+#include "solvers/memory.hpp"
 #include "solvers/monte_carlo.hpp"  // WeightedGraph
 #include "solvers/result.hpp"
 
@@ -37,10 +38,10 @@ namespace solvers {
 
 struct StateSpaceOptions {
   // Largest memory the sweep may hold (states of the live levels, hash indexes and the
-  // successor buffers). Default 1 GiB; a command line passes default_state_space_budget()
-  // (a quarter of the machine's physical memory). The model is refused before exploring when
-  // the estimate exceeds it, and the sweep stops with StateSpaceTooLarge if it ever would.
-  std::uint64_t memory_budget_bytes = std::uint64_t{1} << 30;
+  // successor buffers). The model is refused before exploring when the estimate exceeds it, and
+  // the sweep stops with StateSpaceTooLarge if it ever would. The solver behind the command
+  // gets the run's budget (--memory) less the exact model it solves.
+  std::uint64_t memory_budget_bytes = kDefaultMemoryBudget;
   // Largest number of states explored; 0 = no limit other than memory. A model whose
   // estimated state count exceeds it is refused like one past the memory budget (a way to
   // bound the time: the sweep visits about 10 million states per second on 2 cores).
@@ -71,12 +72,6 @@ struct StateSpaceOptions {
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
   bool IsValid(std::string* why) const;
 };
-
-// Physical memory of the machine in bytes (sysconf), 0 if unknown.
-std::uint64_t physical_memory_bytes();
-// A quarter of physical_memory_bytes(), or 1 GiB when it is unknown: the default the command
-// line passes as StateSpaceOptions::memory_budget_bytes.
-std::uint64_t default_state_space_budget();
 
 // What a sweep of the graph would hold, computed before exploring: the exact number of
 // reachable sets of completed tasks (the downsets of the precedence order) is enumerated

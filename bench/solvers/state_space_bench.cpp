@@ -23,7 +23,7 @@ void BM_StateSpaceNeighbor(benchmark::State& state) {
   const graph::TaskGraph g = example_graph(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   solvers::StateSpaceOptions options;
   options.threads = static_cast<int>(state.range(2));
-  options.memory_budget_bytes = solvers::default_state_space_budget();
+  options.memory_budget_bytes = solvers::quarter_of(solvers::physical_memory_bytes());
   std::int64_t states = 0;
   double mean = 0.0;
   for (auto _ : state) {

@@ -161,7 +161,9 @@ TEST(Study, ProgressCountsTheModelsSolved) {
   ASSERT_FALSE(calls.empty());
   for (std::size_t i = 0; i < calls.size(); ++i) {
     EXPECT_EQ(calls[i].second, 3u);
-    if (i > 0) EXPECT_GE(calls[i].first, calls[i - 1].first);
+    if (i > 0) {
+      EXPECT_GE(calls[i].first, calls[i - 1].first);
+    }
   }
   EXPECT_NEAR(calls.back().first, 3.0, 1e-12);
 }

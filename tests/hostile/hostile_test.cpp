@@ -129,7 +129,7 @@ void expect_handled(const hostile::Case& one) {
   std::ofstream(program) << one.program;
   if (!one.data.empty()) std::ofstream(dir / "data.txt") << one.data;
   std::vector<std::string> args{program.string(), "--method", "all", "--p", "1,2,3", "--samples", "300",
-                                "--max-exact-tasks", "3000", "--max-states", "50000", "--state-budget", "256M",
+                                "--max-exact-tasks", "3000", "--max-states", "50000", "--memory", "256M",
                                 "--threads", "1", "--format", "csv", "--quiet"};
   if (!one.machine.empty()) {
     const fs::path machine = dir / "m.machine";

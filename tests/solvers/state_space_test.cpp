@@ -234,7 +234,8 @@ TEST(StateSpace, RejectsInvalidInput) {
   node.pool_processors = 2;
   pool.add_node(node);
   EXPECT_THROW(solvers::solve_state_space(pool, options()), std::invalid_argument);
-  EXPECT_GT(solvers::default_state_space_budget(), 0u);
+  EXPECT_GT(solvers::quarter_of(solvers::physical_memory_bytes()), 0u);
+  EXPECT_EQ(solvers::quarter_of(0), solvers::kDefaultMemoryBudget);
 }
 
 // ---- The paper's section 5.1 example -------------------------------------------------------
