@@ -8,6 +8,7 @@
 #include "tests/hostile/hostile_cases.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -117,8 +118,25 @@ struct Tally {
   int refused = 0;
 } tally;
 
+// Peak resident memory of this process so far (ru_maxrss is in KiB on Linux).
+double peak_resident_mib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+// Every case runs with --memory 64M. ctest runs each test in its own process, so the peak
+// resident memory at the end of a test is that of its largest case, plus the test binary and the
+// parsed program, which the budget does not cover (docs/cli.md): 48 MiB allow for them (this
+// binary alone is about 10 MiB resident).
+constexpr double kBudgetMib = 64.0;
+constexpr double kOutsideBudgetMib = 48.0;
+
 void print_tally(const std::string& what) {
-  std::printf("%s: %d analysed (exit 0), %d refused (exit 2)\n", what.c_str(), tally.analysed, tally.refused);
+  const double peak = peak_resident_mib();
+  std::printf("%s: %d analysed (exit 0), %d refused (exit 2); peak resident memory %.1f MiB\n", what.c_str(),
+              tally.analysed, tally.refused, peak);
+  EXPECT_LE(peak, kBudgetMib + kOutsideBudgetMib) << what << ": the methods went past --memory 64M";
   tally = {};
 }
 
@@ -129,7 +147,7 @@ void expect_handled(const hostile::Case& one) {
   std::ofstream(program) << one.program;
   if (!one.data.empty()) std::ofstream(dir / "data.txt") << one.data;
   std::vector<std::string> args{program.string(), "--method", "all", "--p", "1,2,3", "--samples", "300",
-                                "--max-exact-tasks", "3000", "--max-states", "50000", "--memory", "256M",
+                                "--max-exact-tasks", "3000", "--max-states", "50000", "--memory", "64M",
                                 "--threads", "1", "--format", "csv", "--quiet"};
   if (!one.machine.empty()) {
     const fs::path machine = dir / "m.machine";
