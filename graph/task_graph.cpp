@@ -18,7 +18,17 @@ std::string_view to_string(NodeKind kind) {
   return "unknown";
 }
 
-NodeId TaskGraph::add_node(TaskNode node) { return boost::add_vertex(std::move(node), graph_); }
+const AdjacencyList& TaskGraph::view() const {
+  static const AdjacencyList empty;
+  return graph_ ? *graph_ : empty;
+}
+
+AdjacencyList& TaskGraph::edit() {
+  if (!graph_) graph_ = std::make_unique<AdjacencyList>();
+  return *graph_;
+}
+
+NodeId TaskGraph::add_node(TaskNode node) { return boost::add_vertex(std::move(node), edit()); }
 
 void TaskGraph::check_id(NodeId id) const {
   if (id >= node_count()) {
@@ -33,37 +43,37 @@ void TaskGraph::add_arc(NodeId from, NodeId to) {
   if (from == to) {
     throw std::invalid_argument("task graph: self-loop on node '" + node(from).label + "'");
   }
-  if (!boost::edge(from, to, graph_).second) boost::add_edge(from, to, graph_);
+  if (!boost::edge(from, to, view()).second) boost::add_edge(from, to, edit());
 }
 
 void TaskGraph::remove_arc(NodeId from, NodeId to) {
   check_id(from);
   check_id(to);
-  boost::remove_edge(from, to, graph_);
+  boost::remove_edge(from, to, edit());
 }
 
 const TaskNode& TaskGraph::node(NodeId id) const {
   check_id(id);
-  return graph_[id];
+  return view()[id];
 }
 
 TaskNode& TaskGraph::node(NodeId id) {
   check_id(id);
-  return graph_[id];
+  return edit()[id];
 }
 
 std::vector<NodeId> TaskGraph::successors(NodeId id) const {
   check_id(id);
   std::vector<NodeId> result;
-  for (auto [it, end] = boost::adjacent_vertices(id, graph_); it != end; ++it) result.push_back(*it);
+  for (auto [it, end] = boost::adjacent_vertices(id, view()); it != end; ++it) result.push_back(*it);
   return result;
 }
 
 std::vector<NodeId> TaskGraph::predecessors(NodeId id) const {
   check_id(id);
   std::vector<NodeId> result;
-  for (auto [it, end] = boost::in_edges(id, graph_); it != end; ++it) {
-    result.push_back(boost::source(*it, graph_));
+  for (auto [it, end] = boost::in_edges(id, view()); it != end; ++it) {
+    result.push_back(boost::source(*it, view()));
   }
   return result;
 }

@@ -10,7 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "distributions/distribution.hpp"
@@ -45,6 +47,19 @@ using AdjacencyList =
 
 class TaskGraph {
  public:
+  // Boost 1.74's adjacency_list declares a copy but no move, so moving one copies every node:
+  // the graph lives behind a pointer, which moves in O(1) (a 2e5-task exact model was copied
+  // several times on its way from the builder to the solvers). A moved-from graph is empty.
+  TaskGraph() = default;
+  TaskGraph(const TaskGraph& other) : graph_(other.graph_ ? std::make_unique<AdjacencyList>(*other.graph_) : nullptr) {}
+  TaskGraph(TaskGraph&& other) noexcept = default;
+  TaskGraph& operator=(const TaskGraph& other) {
+    if (this != &other) graph_ = other.graph_ ? std::make_unique<AdjacencyList>(*other.graph_) : nullptr;
+    return *this;
+  }
+  TaskGraph& operator=(TaskGraph&& other) noexcept = default;
+  ~TaskGraph() = default;
+
   NodeId add_node(TaskNode node);
   // Adds u -> v once; a repeated arc is ignored. Throws std::out_of_range for unknown ids and
   // std::invalid_argument for a self-loop.
@@ -52,20 +67,23 @@ class TaskGraph {
   // Removes u -> v if present (the scaler splices a node into a processor's order).
   void remove_arc(NodeId from, NodeId to);
 
-  std::size_t node_count() const { return boost::num_vertices(graph_); }
-  std::size_t arc_count() const { return boost::num_edges(graph_); }
+  std::size_t node_count() const { return boost::num_vertices(view()); }
+  std::size_t arc_count() const { return boost::num_edges(view()); }
   const TaskNode& node(NodeId id) const;
   TaskNode& node(NodeId id);
   std::vector<NodeId> successors(NodeId id) const;
   std::vector<NodeId> predecessors(NodeId id) const;
-  std::size_t in_degree(NodeId id) const { return boost::in_degree(id, graph_); }
-  std::size_t out_degree(NodeId id) const { return boost::out_degree(id, graph_); }
+  std::size_t in_degree(NodeId id) const { return boost::in_degree(id, view()); }
+  std::size_t out_degree(NodeId id) const { return boost::out_degree(id, view()); }
 
-  const AdjacencyList& boost_graph() const { return graph_; }
+  const AdjacencyList& boost_graph() const { return view(); }
 
  private:
   void check_id(NodeId id) const;
-  AdjacencyList graph_;
+  // Null until the first node (and after a move).
+  const AdjacencyList& view() const;
+  AdjacencyList& edit();
+  std::unique_ptr<AdjacencyList> graph_;
 };
 
 // The nodes in an order where every arc goes forward. Throws std::invalid_argument naming

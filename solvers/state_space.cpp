@@ -120,7 +120,7 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   settings.threads = options.threads;
   settings.payload = options.keep_distribution ? Payload::Moments : Payload::None;
   settings.width = options.keep_distribution ? 2 : 0;
-  SweepOutcome first = m.tasks.empty() ? SweepOutcome{0.0, 1.0, {0.0, 0.0}, 1, 0.0} : sweep(m, settings, estimate);
+  SweepOutcome first = m.law_of.empty() ? SweepOutcome{0.0, 1.0, {0.0, 0.0}, 1, 0.0} : sweep(m, settings, estimate);
   if (std::abs(first.absorbed - 1.0) > 1e-6) {
     throw std::logic_error("state space: the end is reached with probability " + std::to_string(first.absorbed));
   }
@@ -128,7 +128,7 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   result.statistics.states = first.states;
   std::string distribution_note;
   if (options.keep_distribution) {
-    if (m.tasks.empty()) {
+    if (m.law_of.empty()) {
       result.distribution = distributions::deterministic(0.0);
     } else {
       const double variance = std::max(0.0, first.end_payload[1] - first.mean * first.mean);

@@ -35,29 +35,53 @@ constexpr double kEstimateWork = 6e7;
 // states reach further is reported as at least what was counted.
 constexpr std::size_t kEstimateLevels = std::size_t{1} << 24;
 
+// The phases a task's runtime can be in: those entered at its start and those a move from a
+// reachable phase leads to.
+double reachable_phases(const PhaseTask& task) {
+  std::vector<bool> reached(static_cast<std::size_t>(task.size), false);
+  std::vector<int> pending;
+  for (int i = 1; i <= task.size; ++i) {
+    if (task.alpha[static_cast<std::size_t>(i - 1)] > 0.0) {
+      reached[static_cast<std::size_t>(i - 1)] = true;
+      pending.push_back(i);
+    }
+  }
+  while (!pending.empty()) {
+    const int i = pending.back();
+    pending.pop_back();
+    for (const auto& [j, rate] : task.moves[static_cast<std::size_t>(i - 1)]) {
+      if (rate > 0.0 && !reached[static_cast<std::size_t>(j - 1)]) {
+        reached[static_cast<std::size_t>(j - 1)] = true;
+        pending.push_back(j);
+      }
+    }
+  }
+  return static_cast<double>(std::count(reached.begin(), reached.end(), true));
+}
+
 template <int W>
 StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes) {
   StateSpaceEstimate e;
-  e.tasks = static_cast<std::int64_t>(m.tasks.size());
+  e.tasks = static_cast<std::int64_t>(m.task_count());
   e.chains = static_cast<std::int64_t>(m.chains.size());
   e.key_bits = m.key_bits;
-  const std::size_t tasks = m.tasks.size();
-  // Phases of each task by potential: the generating polynomial of its running states.
-  std::vector<std::vector<double>> by_potential(tasks);
-  for (std::size_t t = 0; t < tasks; ++t) {
-    const PhaseTask& task = m.tasks[t];
-    by_potential[t].assign(static_cast<std::size_t>(std::max(1, task.done_potential)), 0.0);
+  // Phases of each runtime by potential: the generating polynomial of its running states
+  // (by_potential[m.law_of[t]] for task t).
+  std::vector<std::vector<double>> by_potential(m.laws.size());
+  for (std::size_t law = 0; law < m.laws.size(); ++law) {
+    const PhaseTask& task = m.laws[law];
+    by_potential[law].assign(static_cast<std::size_t>(std::max(1, task.done_potential)), 0.0);
     for (int p : task.potential) {
       // compile() guarantees 0 <= p < done_potential (every phase is left); never write past.
       if (p < 0 || p >= task.done_potential) throw std::logic_error("state-space estimate: a phase's level is out of range");
-      by_potential[t][static_cast<std::size_t>(p)] += 1.0;
+      by_potential[law][static_cast<std::size_t>(p)] += 1.0;
     }
   }
   // Potential of the completed prefix of each chain (64-bit: the sums reach past 2^31).
   std::vector<std::vector<std::int64_t>> prefix(m.chains.size());
   for (std::size_t c = 0; c < m.chains.size(); ++c) {
     prefix[c].push_back(0);
-    for (int t : m.chains[c]) prefix[c].push_back(prefix[c].back() + m.tasks[static_cast<std::size_t>(t)].done_potential);
+    for (int t : m.chains[c]) prefix[c].push_back(prefix[c].back() + m.task(static_cast<std::size_t>(t)).done_potential);
   }
   // States per level, for the levels the enumeration reaches: grown on demand rather than
   // sized by the absorbing level up front, which may be billions of levels away.
@@ -88,7 +112,7 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
           }
         }
         if (!ready) continue;
-        const std::vector<double>& g = by_potential[v];
+        const std::vector<double>& g = by_potential[static_cast<std::size_t>(m.law_of[v])];
         next_poly.assign(poly.size() + g.size() - 1, 0.0);
         for (std::size_t i = 0; i < poly.size(); ++i) {
           for (std::size_t j = 0; j < g.size(); ++j) next_poly[i + j] += poly[i] * g[j];
@@ -112,6 +136,16 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
     }
     std::swap(current, next);
     next = Shard<W>{};
+  }
+  if (!e.complete) {
+    // Every reachable phase of every task is in a state of its own (the task's chain progress
+    // and phase tell them apart): a floor for an enumeration cut short, which on a long chain
+    // of many-phase tasks (1e5 tasks of 4096 phases) sees only its first levels.
+    std::vector<double> reachable_of_law(m.laws.size());
+    for (std::size_t law = 0; law < m.laws.size(); ++law) reachable_of_law[law] = reachable_phases(m.laws[law]);
+    double floor = 1.0;
+    for (const int law : m.law_of) floor += reachable_of_law[static_cast<std::size_t>(law)];
+    e.states = std::max(e.states, floor);
   }
   // The sweep holds the level it processes and the levels its successors can reach.
   const auto window = static_cast<std::size_t>(m.largest_jump) + 1;
@@ -137,7 +171,7 @@ std::size_t batch_bytes_for(const CompiledGraph& m, std::uint64_t budget, std::s
 StateSpaceEstimate estimate_model(const CompiledGraph& m, const StateSpaceOptions& options, std::size_t width) {
   if (m.words > kMostWords) {
     StateSpaceEstimate e;
-    e.tasks = static_cast<std::int64_t>(m.tasks.size());
+    e.tasks = static_cast<std::int64_t>(m.task_count());
     e.chains = static_cast<std::int64_t>(m.chains.size());
     e.key_bits = m.key_bits;
     e.complete = false;

@@ -4,12 +4,14 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
 
 #include "distributions/queries.hpp"
+#include "solvers/law_key.hpp"
 
 namespace solvers::state_space_detail {
 
@@ -314,18 +316,28 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
   std::vector<std::vector<int>> task_predecessors;
   std::vector<int> processor;
   std::vector<std::string> fitted_examples;
+  std::map<solvers::detail::LawKey, int> law_index;  // into conversions
+  std::vector<Conversion> conversions;
+  std::vector<int> law_of_conversion;                 // conversion -> out.laws, once a task uses it
   for (graph::NodeId v : order) {
     const graph::TaskNode& node = g.node(v);
     if (node.kind == graph::NodeKind::DynamicPool) {
       throw std::invalid_argument("state space: node '" + node.label +
                                   "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
     }
-    Conversion c = to_phase_task(node.runtime, fit_cv2_tolerance);
-    if (const std::string why = unusable(c.task); !why.empty()) {
-      throw UnusableRuntime("state space: the runtime of task '" + node.label + "' (" + d::describe(node.runtime) +
-                            ") has no usable phase-type form" + (c.fitted ? " (fitted as " + c.fit + ")" : "") +
-                            ": " + why);
+    // One conversion per distinct runtime; the tasks that share it share its phase table.
+    const auto [known, is_new] = law_index.try_emplace(solvers::detail::law_key(node.runtime), -1);
+    if (is_new) {
+      Conversion converted = to_phase_task(node.runtime, fit_cv2_tolerance);
+      if (const std::string why = unusable(converted.task); !why.empty()) {
+        throw UnusableRuntime("state space: the runtime of task '" + node.label + "' (" + d::describe(node.runtime) +
+                              ") has no usable phase-type form" +
+                              (converted.fitted ? " (fitted as " + converted.fit + ")" : "") + ": " + why);
+      }
+      known->second = static_cast<int>(conversions.size());
+      conversions.push_back(std::move(converted));
     }
+    const Conversion& c = conversions[static_cast<std::size_t>(known->second)];
     std::vector<int> preds;
     for (graph::NodeId u : g.predecessors(v)) {
       if (new_id[u] >= 0) {
@@ -347,8 +359,14 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
         fitted_examples.push_back("'" + node.label + "' " + d::describe(node.runtime) + " as " + c.fit);
       }
     }
-    new_id[v] = static_cast<int>(out.tasks.size());
-    out.tasks.push_back(std::move(c.task));
+    new_id[v] = static_cast<int>(out.law_of.size());
+    const auto conversion = static_cast<std::size_t>(known->second);
+    if (law_of_conversion.size() <= conversion) law_of_conversion.resize(conversion + 1, -1);
+    if (law_of_conversion[conversion] < 0) {
+      law_of_conversion[conversion] = static_cast<int>(out.laws.size());
+      out.laws.push_back(c.task);
+    }
+    out.law_of.push_back(law_of_conversion[conversion]);
     out.labels.push_back(node.label);
     processor.push_back(node.processor);
     task_predecessors.push_back(std::move(preds));
@@ -360,7 +378,7 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
     }
   }
 
-  const std::size_t tasks = out.tasks.size();
+  const std::size_t tasks = out.law_of.size();
   out.successors.assign(tasks, {});
   for (std::size_t v = 0; v < tasks; ++v) {
     for (int u : task_predecessors[v]) out.successors[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
@@ -415,13 +433,18 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
     used += width;
     return f;
   };
+  // Per runtime, not per task: a runtime of 4096 phases shared by 2e5 tasks is scanned once.
+  std::vector<double> fastest_of_law(out.laws.size(), 0.0);
+  for (std::size_t law = 0; law < out.laws.size(); ++law) {
+    for (double r : out.laws[law].exit_rate) fastest_of_law[law] = std::max(fastest_of_law[law], r);
+  }
   for (const std::vector<int>& chain : out.chains) {
     int largest = 0;
     double fastest = 0.0;
     for (int t : chain) {
-      const PhaseTask& task = out.tasks[static_cast<std::size_t>(t)];
-      largest = std::max(largest, task.size);
-      for (double r : task.exit_rate) fastest = std::max(fastest, r);
+      const auto task = static_cast<std::size_t>(t);
+      largest = std::max(largest, out.task(task).size);
+      fastest = std::max(fastest, fastest_of_law[static_cast<std::size_t>(out.law_of[task])]);
     }
     const int progress_width = bit_width_of(chain.size());
     const int phase_width = bit_width_of(static_cast<std::uint64_t>(largest));
@@ -433,10 +456,7 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
   out.words = out.chains.empty() ? 1 : word + 1;
 
   int largest_rise = 1, largest_start = 0;
-  std::vector<double> finish_time(tasks, 0.0);
-  for (std::size_t v = 0; v < tasks; ++v) {
-    const PhaseTask& t = out.tasks[v];
-    out.total_potential += t.done_potential;
+  for (const PhaseTask& t : out.laws) {
     for (std::size_t i = 0; i < t.potential.size(); ++i) {
       if (t.absorb_rate[i] > 0.0) largest_rise = std::max(largest_rise, t.done_potential - t.potential[i]);
       for (const auto& [j, rate] : t.moves[i]) {
@@ -445,6 +465,11 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
       if (t.alpha[i] > 0.0) largest_start = std::max(largest_start, t.potential[i]);
     }
     if (t.atom > 0.0) largest_start = std::max(largest_start, t.done_potential);
+  }
+  std::vector<double> finish_time(tasks, 0.0);
+  for (std::size_t v = 0; v < tasks; ++v) {
+    const PhaseTask& t = out.task(v);
+    out.total_potential += t.done_potential;
     double start = 0.0;
     for (int u : task_predecessors[v]) start = std::max(start, finish_time[static_cast<std::size_t>(u)]);
     finish_time[v] = start + t.mean;

@@ -54,7 +54,13 @@ struct Field {
 
 // The graph with instantaneous tasks contracted, covered by chains, and the state layout.
 struct CompiledGraph {
-  std::vector<PhaseTask> tasks;
+  // Each distinct runtime once (tasks with equal closed-form runtimes share one, as in the
+  // bounds: 2e5 tasks of ERLANG(4096, ...) would otherwise hold 2e5 tables of 4096 phases,
+  // tens of GB, before the estimate could refuse them), and the runtime of each task.
+  std::vector<PhaseTask> laws;
+  std::vector<int> law_of;
+  const PhaseTask& task(std::size_t t) const { return laws[static_cast<std::size_t>(law_of[t])]; }
+  std::size_t task_count() const { return law_of.size(); }
   std::vector<std::string> labels;
   std::vector<std::vector<int>> successors;
   // Predecessors as (chain, position): done when the chain's progress exceeds the position.

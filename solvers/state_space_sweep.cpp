@@ -51,9 +51,9 @@ class Sweeper {
  public:
   Sweeper(const CompiledGraph& model, const SweepSettings& settings, const StateSpaceEstimate& estimate)
       : m_(model), s_(settings), estimate_(estimate) {
-    single_start_.resize(m_.tasks.size());
-    for (std::size_t t = 0; t < m_.tasks.size(); ++t) {
-      single_start_[t] = m_.tasks[t].single_start() ? m_.tasks[t].start_phase() : 0;
+    single_start_.resize(m_.task_count());
+    for (std::size_t t = 0; t < m_.task_count(); ++t) {
+      single_start_[t] = m_.task(t).single_start() ? m_.task(t).start_phase() : 0;
     }
   }
 
@@ -181,7 +181,7 @@ class Sweeper {
       const int v = candidates[k];
       if (!ready(key, v)) continue;
       const auto vv = static_cast<std::size_t>(v);
-      const PhaseTask& task = m_.tasks[vv];
+      const PhaseTask& task = m_.task(vv);
       const auto c = static_cast<std::size_t>(m_.chain_of[vv]);
       if (single_start_[vv] != 0) {
         const int start = single_start_[vv];
@@ -233,7 +233,7 @@ class Sweeper {
         const std::uint64_t phase = get(key, m_.phase_field[c]);
         if (phase == 0) continue;
         const auto t = static_cast<std::size_t>(m_.chains[c][get(key, m_.progress_field[c])]);
-        q += m_.tasks[t].exit_rate[phase - 1];
+        q += m_.task(t).exit_rate[phase - 1];
       }
       w.exit_prob[source] = p;
       if (q == 0.0) {  // the absorbing state: every task done
@@ -263,7 +263,7 @@ class Sweeper {
         if (phase == 0) continue;
         const std::uint64_t progress = get(key, m_.progress_field[c]);
         const auto t = static_cast<std::size_t>(m_.chains[c][progress]);
-        const PhaseTask& task = m_.tasks[t];
+        const PhaseTask& task = m_.task(t);
         const int here = task.potential[phase - 1];
         for (const auto& [to, rate] : task.moves[phase - 1]) {
           Key<W> next = key;
