@@ -31,9 +31,10 @@ namespace {
 // Work limit of the estimate: downsets visited and polynomial multiply-adds (about 0.2 s).
 constexpr double kEstimateDownsets = 2e6;
 constexpr double kEstimateWork = 6e7;
-// Levels the estimate's histogram may span (128 MB of doubles): a model whose enumerated
-// states reach further is reported as at least what was counted.
-constexpr std::size_t kEstimateLevels = std::size_t{1} << 24;
+// Levels the estimate's histogram may span (16 MB of doubles; 2^24 levels took 128 MB, which
+// no budget accounted for): a model whose enumerated states reach further is reported as at
+// least what was counted.
+constexpr std::size_t kEstimateLevels = std::size_t{1} << 21;
 
 // The phases a task's runtime can be in: those entered at its start and those a move from a
 // reachable phase leads to.

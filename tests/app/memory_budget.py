@@ -70,6 +70,15 @@ CASES = {
                 r"more than the 64 MiB of --memory left for it",
                 r"mc not computed for p = 64: the exact model"],
     ),
+    # 20,000 tasks of ERLANG(4096, 1): the equal runtimes share one phase table; the state
+    # space is refused with its estimate (at least one state per phase of every task) instead
+    # of 6 GB of tables per task.
+    "erlang_4096_state_space_refused": dict(
+        budget_mib=128,
+        args=[os.path.join(ROOT, "tests", "app", "data", "erlang_4096_bag.pdl"), "--p", "1,4", "--method", "exact"],
+        expect=[r"exact not computed for p = 1: at least about 8\.2e\+07 states",
+                r"exact not computed for p = 4: at least about \S+ states"],
+    ),
     # A random ARBITRARY DAG of 30,000 tasks (bench/random_dag.py): bounds used to end in
     # std::bad_alloc; now a finite, ordered pair. Parsing the 2.9 MB program alone takes about
     # 130 MiB, which the budget does not cover: a wide allowance.
