@@ -207,6 +207,11 @@ int run_isoefficiency(const Options& options, const std::vector<Loaded>& machine
 
 int run_isospeed(const Options& options, const std::vector<Loaded>& machines, const ReportInputs& inputs,
                  std::ostream& out, std::ostream& err) {
+  if (!isospeed_fraction(options) && inputs.per_processor_variables.count(options.iso_variable) != 0) {
+    return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "
+                                        "to hold: give it with --set {}=N",
+                                        options.iso_variable, options.iso_variable));
+  }
   analysis::IsospeedOptions iso;
   iso.variable = options.iso_variable;
   iso.fraction = isospeed_fraction(options);
