@@ -10,6 +10,7 @@
 #include "analysis/loss.hpp"
 #include "analysis/memory_gate.hpp"
 #include "analysis/parallel.hpp"
+#include "analysis/scaled_speedup.hpp"
 #include "analysis/sequential_time.hpp"
 #include "distributions/fingerprint.hpp"
 #include "graph/fingerprint.hpp"
@@ -455,6 +456,16 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
                 results.begin() + static_cast<std::ptrdiff_t>(k * methods));
   }
 
+  // Weak scaling: each p's speedup is against T1(W(p)), the one-processor time of its own problem.
+  std::vector<std::optional<solvers::Result>> scaled_bases(representative.size());
+  outcome.failure = run_items(scaled_bases.size(), request.threads, [&](std::size_t k) -> std::optional<Failure> {
+    const Case& one = cases[k % cases.size()];
+    if (k < cases.size() || !is_weak_scaling(one.environment)) return std::nullopt;
+    scaled_bases[k] = scaled_sequential_time(*one.program, *one.machine, one.environment, counts[k / cases.size()], request);
+    return std::nullopt;
+  }, [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
+  if (outcome.failure) return outcome;
+
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
   for (std::size_t c = 0; c < cases.size(); ++c) {
@@ -467,7 +478,11 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
         row.result = results[(i * cases.size() + c) * methods + j];
         const std::size_t shared = representative[i * cases.size() + c];
         if (shared != i * cases.size() + c) row.same_model_as = counts[shared / cases.size()];
-        add_speedups(row, bases[c] ? *bases[c] : results[c * methods + j]);
+        if (is_weak_scaling(cases[c].environment) && i > 0) {
+          if (const auto& scaled = scaled_bases[i * cases.size() + c]) add_speedups(row, *scaled);
+        } else {
+          add_speedups(row, bases[c] ? *bases[c] : results[c * methods + j]);
+        }
         rows.push_back(std::move(row));
       }
     }

@@ -70,7 +70,8 @@ struct Row {
   std::size_t case_index = 0;
   int p = 1;
   solvers::Result result;
-  // T(1) / T(p) and speedup / p, from the same method's means; empty where the method has no
+  // T(1) / T(p) and speedup / p, from the same method's means (weak scaling: T1(W(p)) / T(p),
+  // analysis/scaled_speedup.hpp); empty where the method has no
   // mean for p = 1 or p (not solved).
   std::optional<double> speedup;
   std::optional<double> efficiency;

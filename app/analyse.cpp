@@ -2,7 +2,11 @@
 // its result rendered.
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cmath>
+
 #include "analysis/isoefficiency.hpp"
+#include "analysis/isospeed.hpp"
 #include "analysis/study.hpp"
 #include "app/commands.hpp"
 #include "app/destinations.hpp"
@@ -11,6 +15,7 @@
 #include "app/plot.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
+#include "app/report_isospeed.hpp"
 #include "models/bind.hpp"
 
 namespace app {
@@ -46,10 +51,51 @@ std::optional<std::vector<analysis::SweepVariable>> parse_sweeps(const Options& 
   return sweeps;
 }
 
+std::optional<double> fraction_of(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// --isospeed A: the fraction of one processor's speed; empty for "base" (or no --isospeed).
+std::optional<double> isospeed_fraction(const Options& options) {
+  if (!options.isospeed || *options.isospeed == "base") return std::nullopt;
+  return fraction_of(*options.isospeed);
+}
+
+// The isospeed options against each other and the rest; empty when fine.
+std::optional<std::string> isospeed_usage(const Options& options, bool sweeps) {
+  if (options.isoefficiency) return "--isospeed and --isoefficiency each make their own table: give one";
+  if (*options.isospeed != "base") {
+    const std::optional<double> fraction = fraction_of(*options.isospeed);
+    if (!fraction || !(*fraction > 0.0 && *fraction <= 1.0)) {
+      return fmt::format("--isospeed {}: expected 'base' or a fraction of one processor's speed in (0, 1]",
+                         *options.isospeed);
+    }
+    for (const std::string& set : options.sets) {
+      if (set.substr(0, set.find('=')) == options.iso_variable) {
+        return fmt::format("--iso-variable {}: the variable is also bound by --set (with --isospeed A the search "
+                           "sets it; with --isospeed base, --set gives the base size)",
+                           options.iso_variable);
+      }
+    }
+  }
+  if (options.iso_variable.empty()) return "--isospeed needs --iso-variable NAME: the variable that sets the problem size";
+  if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
+    return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
+  }
+  if (sweeps || options.loss || options.plot || options.format == Format::Jsonl) {
+    return "--isospeed makes its own table: no --sweep, --loss, --plot or --format jsonl with it";
+  }
+  return std::nullopt;
+}
+
 // The isoefficiency options against each other and the rest; empty when fine.
 std::optional<std::string> isoefficiency_usage(const Options& options, bool sweeps) {
+  if (options.isospeed) return isospeed_usage(options, sweeps);
   if (!options.isoefficiency) {
-    if (!options.iso_variable.empty()) return "--iso-variable needs --isoefficiency E";
+    if (!options.iso_variable.empty()) return "--iso-variable needs --isoefficiency E or --isospeed";
     return std::nullopt;
   }
   const double target = *options.isoefficiency;
@@ -118,18 +164,22 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   inputs.loss = options.loss;
   std::map<std::string, double> values = machines.front().sets;
   for (const auto& [name, value] : check_values) values[name] = value;
-  if (options.isoefficiency) values[options.iso_variable] = 1;
+  if (options.isoefficiency || isospeed_fraction(options)) values[options.iso_variable] = 1;
+  inputs.scaling_laws = options.scaling_laws;
   const models::Binding binding = models::bind(program, machines.front().machine, values);
   if (!binding.ok()) {
     print_bind_errors(binding.errors, err);
     return std::nullopt;
+  }
+  for (const auto& variable : binding.environment.per_processor) {
+    inputs.per_processor_variables[variable.name] = models::to_string(variable.value);
   }
   for (const models::Variable& variable : program.variables) {
     const auto found = binding.environment.values.find(variable.name);
     if (found != binding.environment.values.end()) inputs.variables[variable.name] = found->second;
   }
   for (const analysis::SweepVariable& sweep : sweeps) inputs.variables.erase(sweep.name);
-  if (options.isoefficiency) inputs.variables.erase(options.iso_variable);
+  if (options.isoefficiency || isospeed_fraction(options)) inputs.variables.erase(options.iso_variable);
   return inputs;
 }
 
@@ -153,6 +203,27 @@ int run_isoefficiency(const Options& options, const std::vector<Loaded>& machine
     return kExitInput;
   }
   return emit(options, render_isoefficiency(*points.value, iso, inputs, options.format), out, err);
+}
+
+int run_isospeed(const Options& options, const std::vector<Loaded>& machines, const ReportInputs& inputs,
+                 std::ostream& out, std::ostream& err) {
+  if (!isospeed_fraction(options) && inputs.per_processor_variables.count(options.iso_variable) != 0) {
+    return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "
+                                        "to hold: give it with --set {}=N",
+                                        options.iso_variable, options.iso_variable));
+  }
+  analysis::IsospeedOptions iso;
+  iso.variable = options.iso_variable;
+  iso.fraction = isospeed_fraction(options);
+  iso.max_size = options.iso_max;
+  iso.series_parallel.grid = inputs.request.solver_options.series_parallel.grid;
+  std::vector<analysis::MachineInput> searched = machine_inputs(machines);
+  const auto result = analysis::run_isospeed(searched, inputs.request.processors, iso, inputs.request.threads);
+  if (!result.ok()) {
+    print_failure(*result.failure, machines, err);
+    return kExitInput;
+  }
+  return emit(options, render_isospeed(*result.value, iso, inputs, options.format), out, err);
 }
 
 // Every (machine, combination of swept values) and, for --loss, every phase alone, solved over
@@ -190,6 +261,11 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   const auto sweeps = parse_sweeps(options, &error);
   if (!sweeps) return usage_error(err, error);
   if (const auto iso_error = isoefficiency_usage(options, !sweeps->empty())) return usage_error(err, *iso_error);
+  if (options.scaling_laws && (options.isoefficiency || options.isospeed || options.format == Format::Csv ||
+                               options.format == Format::Jsonl)) {
+    return usage_error(err, "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
+                            "--isoefficiency or --isospeed)");
+  }
 
   std::map<std::string, double> check_values;
   for (const analysis::SweepVariable& sweep : *sweeps) check_values[sweep.name] = sweep.values.front();
@@ -200,13 +276,14 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   for (const analysis::SweepVariable& sweep : *sweeps) {
     if (!is_program_variable(program, sweep.name, "--sweep", err)) return kExitInput;
   }
-  if (options.isoefficiency && !is_program_variable(program, options.iso_variable, "--iso-variable", err)) {
+  if ((options.isoefficiency || options.isospeed) && !is_program_variable(program, options.iso_variable, "--iso-variable", err)) {
     return kExitInput;
   }
   auto inputs = report_inputs(options, *machines, *sweeps, check_values, err);
   if (!inputs) return kExitInput;
   inputs->request = *request;
   if (options.isoefficiency) return run_isoefficiency(options, *machines, *inputs, out, err);
+  if (options.isospeed) return run_isospeed(options, *machines, *inputs, out, err);
   return run_speedups(options, *machines, *inputs, out, err, terminal);
 }
 

@@ -21,6 +21,7 @@ namespace {
 struct Raw {  // values CLI11 cannot put into Options directly
   int pmax = 0;
   double isoefficiency = 0;
+  std::string isospeed;
   std::string plot, output, memory, methods;
   std::int64_t samples = 0;
   int graph = 0;
@@ -157,7 +158,14 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
                                   "per p, the smallest size of --iso-variable whose efficiency (approximate model) "
                                   "is at least E, in (0, 1]; replaces the speedup table")
                        ->type_name("E");
-  cli.add_option("--iso-variable", options.iso_variable, "the program variable --isoefficiency searches over (integers)")
+  cli.add_option("--isospeed", raw.isospeed,
+                 "per p, the smallest size of --iso-variable whose average speed per processor holds that of the "
+                 "smallest p ('base') or the fraction A of one processor's speed, and Sun and Zhu's psi(p, p')")
+      ->type_name("base|A");
+  cli.add_flag("--scaling-laws", options.scaling_laws,
+               "under the table, per p: the Karp-Flatt serial fraction and Amdahl's and Gustafson's speedups");
+  cli.add_option("--iso-variable", options.iso_variable,
+                 "the program variable --isoefficiency or --isospeed searches over (integers)")
       ->type_name("NAME");
   cli.add_option("--iso-max", options.iso_max, "the largest size --isoefficiency tries")
       ->type_name("N")
@@ -233,6 +241,7 @@ void build(CLI::App& cli, Options& options, Raw& raw) {
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
 bool finish(const Raw& raw, Options& options) {
   if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
+  if (!raw.isospeed.empty()) options.isospeed = raw.isospeed;
   if (!raw.plot.empty()) options.plot = raw.plot;
   if (!raw.output.empty()) options.output = raw.output;
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -9,6 +10,7 @@
 
 #include "app/output_file.hpp"
 #include "app/wording.hpp"
+#include "models/bind.hpp"
 #include "pdl/check.hpp"
 #include "pdl/parse.hpp"
 
@@ -74,7 +76,7 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
                            const std::map<std::string, double>& check_values, std::ostream& err) {
   Loaded loaded;
   std::string error;
-  const auto sets = parse_sets(options.sets, &error);
+  const auto sets = parse_sets(options.sets, &error, &loaded.set_expressions);
   if (!sets) {
     usage_error(err, error);
     return std::nullopt;
@@ -95,10 +97,18 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
   pdl::CheckOptions check_options;
   check_options.machine = &loaded.machine;
   check_options.sets = loaded.sets;
+  check_options.set_expressions = loaded.set_expressions;
   for (const auto& [name, value] : check_values) check_options.sets[name] = value;
   pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
   print(checked.diagnostics, err);
   if (!checked.program) return std::nullopt;
+  for (const auto& [name, text] : loaded.set_expressions) {
+    const auto& variables = checked.program->variables;
+    if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
+      print_bind_errors({{models::BindError::Code::UnknownVariable, name, "", {}}}, err);
+      return std::nullopt;
+    }
+  }
   loaded.program = std::make_shared<const models::Program>(std::move(*checked.program));
   loaded.program_source = parsed.source;
   return loaded;

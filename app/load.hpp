@@ -26,6 +26,7 @@ struct Loaded {
   models::Machine machine;
   std::string machine_file;  // empty for the built-in ideal machine
   std::map<std::string, double> sets;  // --set
+  std::map<std::string, std::string> set_expressions;  // --set NAME=EXPR (weak scaling: 100*P)
   pdl::Source program_source;
   std::optional<pdl::Source> machine_source;
 };

@@ -104,7 +104,8 @@ std::optional<std::vector<int>> processor_counts(const Options& options, std::st
   return counts;
 }
 
-std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error) {
+std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error,
+                                                        std::map<std::string, std::string>* expressions) {
   std::map<std::string, double> out;
   for (const std::string& set : sets) {
     const std::size_t eq = set.find('=');
@@ -116,11 +117,20 @@ std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::s
     }
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    const bool number = ec == std::errc() && end == text.data() + text.size();
+    if (!number && expressions != nullptr) {
+      // An expression (e.g. 100*P): the checker parses it as the variable's default.
+      if (out.count(name) != 0 || !expressions->emplace(name, text).second) {
+        *error = fmt::format("--set {}: given twice", name);
+        return std::nullopt;
+      }
+      continue;
+    }
+    if (!number || !std::isfinite(value)) {
       *error = fmt::format("--set {}: '{}' is not a finite number", name, text);
       return std::nullopt;
     }
-    if (!out.emplace(name, value).second) {
+    if (!out.emplace(name, value).second || (expressions != nullptr && expressions->count(name) != 0)) {
       *error = fmt::format("--set {}: given twice", name);
       return std::nullopt;
     }

@@ -56,6 +56,11 @@ struct Options {
   std::optional<double> isoefficiency;
   std::string iso_variable;
   double iso_max = analysis::IsoefficiencyOptions{}.max_size;
+  // --isospeed base|A --iso-variable NAME (docs/scaling.md): per p, the size and work that hold
+  // the average speed per processor; "base" holds the smallest p's at the bound size, a number
+  // holds that fraction of one processor's speed. Replaces the speedup table.
+  std::optional<std::string> isospeed;
+  bool scaling_laws = false;              // --scaling-laws: Karp-Flatt, Amdahl, Gustafson per p
   std::optional<std::string> plot;        // --plot FILE.svg: the speedup and efficiency chart
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
@@ -75,8 +80,10 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text);
 // returns nullopt and sets *error.
 std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error);
 
-// Parses "name=value" strings; on failure returns nullopt and sets *error.
-std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error);
+// Parses "name=value" strings; on failure returns nullopt and sets *error. With `expressions`,
+// a value that is not a number is an expression (e.g. "100*P", docs/pdl.md) and goes there.
+std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error,
+                                                        std::map<std::string, std::string>* expressions = nullptr);
 
 // Parses "name=LIST". LIST is comma-separated items, each
 //   v          a number

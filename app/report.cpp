@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/report_data.hpp"
+#include "app/report_scaling.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
 #include "solvers/solver.hpp"
@@ -216,7 +217,7 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
     out += fmt::format("{} for p = {}: {} (it is up to {:.3g} of the mean)\n", what.first, ranges(caveat.processors),
                        what.second, caveat.widest);
   }
-  return out + same_model_notes(study, inputs) + far_off_notes(study);
+  return out + same_model_notes(study, inputs) + far_off_notes(study) + report_scaling::text(study, inputs);
 }
 
 // --loss: per (case, p), the whole program's runtime and each phase alone: its speedup and its

@@ -30,6 +30,8 @@ struct ReportInputs {
   std::map<std::string, double> variables;           // every program variable not swept, as bound
   std::vector<analysis::SweepVariable> sweeps;       // --sweep
   bool loss = false;                                 // --loss: the study has a case per phase alone
+  bool scaling_laws = false;                         // --scaling-laws (report_scaling.hpp)
+  std::map<std::string, std::string> per_processor_variables;  // weak scaling: name -> expression of P
   analysis::Request request;
 };
 

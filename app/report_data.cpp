@@ -1,4 +1,5 @@
 #include "app/report_data.hpp"
+#include "app/report_scaling.hpp"
 
 #include <fmt/format.h>
 
@@ -128,6 +129,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
   }
   document["results"] = std::move(results);
   if (inputs.loss) document["loss"] = std::move(loss);
+  report_scaling::add_json(document, study, inputs);
   document["seconds"] = study.seconds();
   return document.dump(2) + "\n";
 }

@@ -29,6 +29,15 @@ Binding bind(const Program& program, const Machine& machine, const std::map<std:
                                       [&](const Variable& v) { return v.name == name; });
     if (!declared) binding.errors.push_back({BindError::Code::UnknownVariable, name, "", {}});
   }
+  // Names whose value waits for the processor count: P, then every variable whose default
+  // mentions one of them (weak scaling, docs/scaling.md).
+  std::vector<std::string> per_processor{"P"};
+  const auto depends_on_p = [&](const Expr& expr) {
+    for (const std::string& name : identifiers(expr)) {
+      if (std::find(per_processor.begin(), per_processor.end(), name) != per_processor.end()) return true;
+    }
+    return false;
+  };
   for (const Variable& variable : program.variables) {
     if (machine.constants.count(variable.name) != 0) {
       binding.errors.push_back({BindError::Code::ClashWithMachine, variable.name, machine.name, variable.location});
@@ -40,6 +49,11 @@ Binding bind(const Program& program, const Machine& machine, const std::map<std:
     }
     if (!variable.default_value) {
       binding.errors.push_back({BindError::Code::NoValue, variable.name, "", variable.location});
+      continue;
+    }
+    if (depends_on_p(*variable.default_value)) {
+      per_processor.push_back(variable.name);
+      env.per_processor.push_back({variable.name, *variable.default_value, variable.location});
       continue;
     }
     const Evaluation value = evaluate(*variable.default_value, env);

@@ -38,7 +38,10 @@ struct Binding {
 
 // Builds the environment of `program` on `machine`: the machine's constants, "RTFactor" and
 // its SIZEOF table, then the program's variables in declaration order, each from `values`
-// when given there, else from its default evaluated in the variables before it. Every error
+// when given there, else from its default evaluated in the variables before it. A default that
+// mentions P, or a variable that does, is not evaluated here: it goes to
+// environment.per_processor, evaluated for each processor count by models::with_processors
+// when the model is scaled (weak scaling). Every error
 // is reported, in this order: values for names the program does not declare, then per
 // variable a clash with a machine constant, a missing value or a default that cannot be
 // evaluated.

@@ -125,4 +125,21 @@ Evaluation evaluate(const Expr& expr, const Environment& environment) {
   return failure("unknown expression kind");
 }
 
+std::optional<PerProcessorError> with_processors(Environment& environment, int p) {
+  const double problem = static_cast<double>(environment.problem_processors.value_or(p));
+  environment.values["P"] = problem;
+  for (const Environment::PerProcessorVariable& variable : environment.per_processor) {
+    const Evaluation value = evaluate(variable.value, environment);
+    if (!value.ok()) {
+      environment.values["P"] = static_cast<double>(p);
+      return PerProcessorError{fmt::format("variable '{}' (= {} at P = {:g}): {}", variable.name,
+                                           to_string(variable.value), problem, value.error),
+                               variable.location};
+    }
+    environment.values[variable.name] = value.value;
+  }
+  environment.values["P"] = static_cast<double>(p);
+  return std::nullopt;
+}
+
 }  // namespace models

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "models/expr.hpp"
+#include "models/program.hpp"
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace models {
 
@@ -16,6 +19,19 @@ namespace models {
 struct Environment {
   std::map<std::string, double, std::less<>> values;
   std::map<std::string, double, std::less<>> sizes;
+
+  // Weak scaling: the program variables whose value depends on the processor count (a default
+  // or --set expression that mentions P, or a variable before it that does), in declaration
+  // order. They have no entry in `values` until with_processors() evaluates them for one p.
+  struct PerProcessorVariable {
+    std::string name;
+    Expr value;
+    SourceLocation location;  // the variable's declaration
+  };
+  std::vector<PerProcessorVariable> per_processor;
+  // The P at which with_processors() evaluates `per_processor` when it is not the model's own
+  // processor count: the scaled speedup's one-processor time of the problem of p processors.
+  std::optional<int> problem_processors;
 };
 
 struct Evaluation {
@@ -28,5 +44,15 @@ struct Evaluation {
 // Evaluates the expression. Fails with a message naming the identifier when a name is not
 // bound, and on division by zero, a call outside its domain, or a non-finite result.
 Evaluation evaluate(const Expr& expr, const Environment& environment);
+
+// Why a per-processor variable could not be evaluated.
+struct PerProcessorError {
+  std::string message;      // e.g. "variable 'n' (= 100*P at P = 3): division by zero"
+  SourceLocation location;  // the variable's declaration
+};
+
+// Sets P to `p` and evaluates the per-processor variables in order, each at P =
+// problem_processors (when set) or p; the first failure is returned and leaves the rest unset.
+std::optional<PerProcessorError> with_processors(Environment& environment, int p);
 
 }  // namespace models

@@ -20,6 +20,10 @@ struct CheckOptions {
   const models::Machine* machine = nullptr;
   // Variable values given by the caller; they replace defaults when parameters are checked.
   std::map<std::string, double> sets;
+  // --set NAME=EXPR values that are expressions, not numbers (e.g. "100*P"): each replaces the
+  // default of the variable NAME, parsed and checked as a default (it may use P and the
+  // variables declared before NAME); a diagnostic names the source "--set NAME".
+  std::map<std::string, std::string> set_expressions;
   // Read the files of NUMERICAL('file') (with $ARCH replaced by the machine's name, relative to
   // the directory of the program's file) into the model, reporting their errors. Off: only the
   // syntax of the name is checked, and the model cannot be analysed (a syntax-only check).

@@ -13,6 +13,7 @@
 #include "pdl/diagnostic.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -38,6 +39,9 @@ class ProgramContext {
   models::Expr quantity(const ast::Expression& e, Requirement requirement, std::string_view what);
 
   Reporter& reporter() { return reporter_; }
+  // The value of --set NAME=EXPR as the default of NAME, converted in `scope`; its diagnostics
+  // (in the source "--set NAME") go with the program's. Empty after an error.
+  std::optional<models::Expr> set_expression(const std::string& name, const std::string& text, const Scope& scope);
   const models::Machine& machine() const { return machine_; }
   const models::Environment& environment() const { return environment_; }
   bool read_measurements() const { return read_measurements_; }
@@ -46,6 +50,7 @@ class ProgramContext {
   Reporter reporter_;
   models::Machine machine_;
   std::map<std::string, double> sets_;
+  std::map<std::string, std::string> set_expressions_;
   bool read_measurements_ = true;
   models::Environment environment_;
   Scope program_scope_;

@@ -1,6 +1,7 @@
 // The program's variables, and the expressions and quantities that may use them.
 #include "models/limits.hpp"
 #include "pdl/check_program.hpp"
+#include "pdl/parse.hpp"
 
 #include <fmt/format.h>
 
@@ -10,14 +11,17 @@ namespace pdl::detail {
 
 ProgramContext::ProgramContext(const Source& source, std::vector<Diagnostic>& out, const CheckOptions& options)
     : reporter_(source, out), machine_(options.machine ? *options.machine : models::ideal_machine()),
-      sets_(options.sets), read_measurements_(options.read_measurements) {
+      sets_(options.sets), set_expressions_(options.set_expressions), read_measurements_(options.read_measurements) {
   environment_.values["RTFactor"] = machine_.rt_factor;
   for (const auto& [type, bytes] : machine_.sizes) environment_.sizes[type] = bytes;
 }
 
 void ProgramContext::declare_variables(const ast::Program& program, models::Program& model) {
   Scope scope;
-  scope.context = "in a default value, which may use the variables declared before it";
+  // P in a default makes the variable a function of the processor count (weak scaling): it is
+  // evaluated per p when the model is scaled (models::bind, models::with_processors).
+  scope.names.insert("P");
+  scope.context = "in a default value, which may use P and the variables declared before it";
   for (const ast::VariableDecl& decl : program.variables) {
     const std::string& name = decl.name.name;
     if (lower(name) == "rtfactor" || name == "P") {
@@ -34,20 +38,40 @@ void ProgramContext::declare_variables(const ast::Program& program, models::Prog
     if (decl.value) {
       variable.default_value = convert(decl.value->value, scope, reporter_, nullptr);
     }
+    if (const auto text = set_expressions_.find(name); text != set_expressions_.end()) {
+      variable.default_value = set_expression(name, text->second, scope);
+    }
     if (const auto set = sets_.find(name); set != sets_.end()) {
       environment_.values[name] = set->second;
-    } else if (variable.default_value) {
+    } else if (variable.default_value && decl.value && set_expressions_.count(name) == 0) {
       if (auto value = constant_value(*variable.default_value, environment_, decl.value->value, reporter_)) {
         environment_.values[name] = *value;
+      }
+    } else if (variable.default_value) {
+      // A --set expression: its errors of value surface when the model is bound.
+      if (const models::Evaluation value = models::evaluate(*variable.default_value, environment_); value.ok()) {
+        environment_.values[name] = value.value;
       }
     }
     scope.names.insert(name);
     model.variables.push_back(std::move(variable));
   }
   program_scope_.names = scope.names;
-  program_scope_.names.insert("P");
   program_scope_.names.insert("RTFactor");
   program_scope_.context = "";
+}
+
+std::optional<models::Expr> ProgramContext::set_expression(const std::string& name, const std::string& text,
+                                                          const Scope& scope) {
+  SetParseResult parsed = parse_set_value(name, text);
+  for (Diagnostic& diagnostic : parsed.diagnostics) reporter_.add(std::move(diagnostic));
+  if (!parsed.value || !parsed.value->value) return std::nullopt;
+  std::vector<Diagnostic> problems;
+  Reporter reporter(parsed.source, problems);
+  models::Expr expr = convert(parsed.value->value->value, scope, reporter, nullptr);
+  for (Diagnostic& diagnostic : problems) reporter_.add(std::move(diagnostic));
+  if (!problems.empty()) return std::nullopt;
+  return expr;
 }
 
 models::Expr ProgramContext::expression(const ast::Expression& e) {

@@ -181,6 +181,19 @@ class Driver {
     return program;
   }
 
+  // One VARIABLE declaration filling the whole text (a --set NAME=EXPR value).
+  std::optional<ast::VariableDecl> variable_statement() {
+    skip();
+    ast::VariableDecl decl;
+    if (!call(parser::variable_decl(), decl)) return std::nullopt;
+    skip();
+    if (!at_end()) {
+      error(fmt::format("expected the end of the value but found {}", parser::describe_token(it_, end_)));
+      return std::nullopt;
+    }
+    return decl;
+  }
+
   ast::Machine machine() {
     ast::Machine machine;
     skip();
@@ -444,6 +457,16 @@ ParseResult parse(std::string_view text, std::string filename) {
   Driver driver(result.source, result.diagnostics);
   ast::Program program = driver.program();
   if (!has_errors(result.diagnostics)) result.ast = std::move(program);
+  return result;
+}
+
+SetParseResult parse_set_value(std::string_view name, std::string_view text) {
+  SetParseResult result;
+  result.source = Source("--set " + std::string(name), fmt::format("VARIABLE {} = {};", name, text));
+  if (!lexical_check(result.source, result.diagnostics)) return result;
+  Driver driver(result.source, result.diagnostics);
+  std::optional<ast::VariableDecl> decl = driver.variable_statement();
+  if (decl && decl->value && !has_errors(result.diagnostics)) result.value = std::move(*decl);
   return result;
 }
 

@@ -33,6 +33,17 @@ struct MachineParseResult {
   Source source;
 };
 
+// The value of `--set NAME=EXPR` when EXPR is not a number: parsed by the VARIABLE rule as the
+// declaration "VARIABLE NAME = EXPR;", in a source named "--set NAME" whose text is that
+// declaration (so that a diagnostic shows the value in its place). `value` is set exactly when
+// there are no errors.
+struct SetParseResult {
+  std::optional<ast::VariableDecl> value;
+  std::vector<Diagnostic> diagnostics;
+  Source source;
+};
+SetParseResult parse_set_value(std::string_view name, std::string_view text);
+
 // Parses a PDL program. Recovers at the next ';' or statement after a syntax error, so
 // that one run reports several (at most kMaxErrors).
 ParseResult parse(std::string_view text, std::string filename);

@@ -15,7 +15,8 @@ namespace scaling::detail {
 BoundQuantities::BoundQuantities(const models::Machine& machine, const models::Environment& environment,
                                  int p)
     : machine_(machine), environment_(environment), p_(p) {
-  environment_.values["P"] = static_cast<double>(p);
+  // Variables that are expressions of P (weak scaling) take their value for this p here.
+  if (const auto error = models::with_processors(environment_, p)) throw ScalingError(error->location, error->message);
 }
 
 double BoundQuantities::value(const models::Expr& expr, const models::SourceLocation& where,
@@ -38,7 +39,9 @@ std::int64_t BoundQuantities::count(const models::Expr& expr, const models::Sour
     throw ScalingError(where, fmt::format("{} is {:g}, more than the largest count, {:g}", what, v, models::kLargestCount));
   }
   if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0) {
-    throw ScalingError(where, fmt::format("{} must be a non-negative whole number, got {}", what, v));
+    // With variables that are expressions of P, the count may be whole at some p only: say which.
+    const std::string at_p = environment_.per_processor.empty() ? std::string() : fmt::format(" at P = {}", environment_.problem_processors.value_or(static_cast<int>(p_)));
+    throw ScalingError(where, fmt::format("{} must be a non-negative whole number, got {}{}", what, v, at_p));
   }
   return static_cast<std::int64_t>(rounded);
 }

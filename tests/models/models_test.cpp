@@ -94,6 +94,40 @@ TEST(Bind, DefaultsSetsAndErrors) {
   EXPECT_EQ(b.errors[1].message(), "variable 'c' has no default value");
 }
 
+TEST(Bind, VariablesOfPAreEvaluatedPerProcessorCount) {
+  Program p;
+  p.variables.push_back({"a", n(2), {}});
+  p.variables.push_back({"cols", Expr::multiply(n(100), id("P")), {"x.pdl", 3, 1}});  // weak scaling
+  p.variables.push_back({"half", Expr::divide(id("cols"), id("a")), {"x.pdl", 4, 1}});  // through cols
+  p.variables.push_back({"inv", Expr::divide(n(6), Expr::subtract(id("P"), n(1))), {"x.pdl", 5, 1}});
+  p.variables.push_back({"b", Expr::multiply(id("a"), n(10)), {}});  // no P: bound now
+  Binding b = bind(p, ideal_machine(), {});
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b.environment.values.at("b"), 20);
+  EXPECT_EQ(b.environment.values.count("cols"), 0u);
+  ASSERT_EQ(b.environment.per_processor.size(), 3u);
+  EXPECT_EQ(b.environment.per_processor[1].name, "half");
+  Environment at = b.environment;
+  ASSERT_FALSE(with_processors(at, 3));
+  EXPECT_EQ(at.values.at("cols"), 300);
+  EXPECT_EQ(at.values.at("half"), 150);
+  EXPECT_EQ(at.values.at("inv"), 3);
+  EXPECT_EQ(at.values.at("P"), 3);
+  // A value given for the variable is a number: no longer a function of P.
+  b = bind(p, ideal_machine(), {{"cols", 40}});
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b.environment.values.at("cols"), 40);
+  EXPECT_EQ(b.environment.values.at("half"), 20);     // half follows the number
+  EXPECT_EQ(b.environment.per_processor.size(), 1u);  // inv is still of P
+  // 6/(P - 1) at P = 1: the error names the variable, its expression and P, at its declaration.
+  at = b.environment;
+  const auto error = with_processors(at, 1);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->location.line, 5u);
+  EXPECT_NE(error->message.find("variable 'inv'"), std::string::npos) << error->message;
+  EXPECT_NE(error->message.find("at P = 1"), std::string::npos) << error->message;
+}
+
 TEST(Validate, ParameterConventions) {
   const auto ok = [](DistKind k, std::vector<double> v, std::size_t order = 0) {
     return check_parameters(k, order, v).empty();
