@@ -162,6 +162,8 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   for (const Loaded& loaded : machines) inputs.machines.push_back({loaded.machine.name, loaded.machine_file});
   inputs.sweeps = sweeps;
   inputs.loss = options.loss;
+  inputs.time_unit = options.time_unit;
+  inputs.command = options.command;
   std::map<std::string, double> values = machines.front().sets;
   for (const auto& [name, value] : check_values) values[name] = value;
   if (options.isoefficiency || isospeed_fraction(options)) values[options.iso_variable] = 1;

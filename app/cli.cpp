@@ -19,6 +19,7 @@ namespace app {
 namespace {
 
 struct Raw {  // values CLI11 cannot put into Options directly
+  std::string time_unit = "us";
   int pmax = 0;
   double isoefficiency = 0;
   std::string isospeed;
@@ -136,6 +137,9 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
       ->type_name("FORMAT")
       ->transform(names_of<Format>(
           {{"table", Format::Table}, {"csv", Format::Csv}, {"json", Format::Json}, {"jsonl", Format::Jsonl}}));
+  cli.add_option("--time-unit", raw.time_unit, "print times in ns, us (the default: the program's unit), ms or s")
+      ->type_name("UNIT")
+      ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
   cli.add_option("-o,--output", raw.output, "write the report to FILE (whole or not at all) instead of stdout")
       ->type_name("FILE");
   cli.add_option("--threads", options.request.threads, "worker threads for the analysis (0: every core)")
@@ -240,6 +244,7 @@ void build(CLI::App& cli, Options& options, Raw& raw) {
 
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
 bool finish(const Raw& raw, Options& options) {
+  options.time_unit = *time_unit_named(raw.time_unit);  // CLI11 checked the name
   if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
   if (!raw.isospeed.empty()) options.isospeed = raw.isospeed;
   if (!raw.plot.empty()) options.plot = raw.plot;
@@ -287,6 +292,7 @@ std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
     return kExitInput;
   }
   if (!finish(raw, *options)) return kExitInput;
+  options->command.assign(argv, argv + argc);
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "app/report.hpp"
+#include "app/time_unit.hpp"
 
 namespace app {
 
@@ -42,6 +43,8 @@ struct Options {
   Format format = Format::Table;          // --format table|csv|json|jsonl
   std::optional<std::string> output;      // -o FILE: written whole or not at all
   bool quiet = false;                     // --quiet: no progress bar
+  TimeUnit time_unit;                     // --time-unit ns|us|ms|s: the reports' times
+  std::vector<std::string> command;       // argv as given, echoed by CSV and JSON
   std::optional<std::int64_t> samples;    // --samples N: exactly N Monte Carlo samples
   // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
   // --max-states, --precision, --seed.

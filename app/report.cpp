@@ -7,6 +7,7 @@
 #include <map>
 #include <utility>
 
+#include "analysis/prediction.hpp"
 #include "app/report_data.hpp"
 #include "app/report_scaling.hpp"
 #include "app/report_text.hpp"
@@ -19,48 +20,68 @@ namespace {
 
 using namespace report_text;
 
-// The header of the speedup table: the keys, p, each method's figure columns, each method's
-// speedup, the first method's efficiency.
-std::vector<std::string> table_header(const std::vector<solvers::Method>& methods, const ReportInputs& inputs) {
-  std::vector<std::string> header = key_header(inputs);
-  header.push_back("p");
-  for (solvers::Method method : methods) {
-    const solvers::SolverInfo& info = solvers::info(method);
-    header.emplace_back(info.title);
-    if (info.presentation == solvers::Presentation::EstimateAndInterval) header.emplace_back(info.interval_title);
+// The widest a table may be before its column groups wrap into blocks (docs/cli.md).
+constexpr std::size_t kTableWidth = 100;
+
+std::string unit_title(const std::string& name, const ReportInputs& inputs) {
+  return fmt::format("{} [{}]", name, inputs.time_unit.symbol);
+}
+
+std::string time_text(double microseconds, const ReportInputs& inputs) {
+  return number(inputs.time_unit.of(microseconds));
+}
+
+std::string interval_text(double lower, double upper, const ReportInputs& inputs) {
+  return fmt::format("[{}, {}]", time_text(lower, inputs), time_text(upper, inputs));
+}
+
+// A method's column titles: its figure in the time unit, and its interval's where it has one.
+std::vector<std::string> method_header(solvers::Method method, const ReportInputs& inputs) {
+  const solvers::SolverInfo& info = solvers::info(method);
+  const std::string name{solvers::to_string(method)};
+  switch (info.presentation) {
+    case solvers::Presentation::EstimateAndInterval: return {unit_title(name, inputs), unit_title("bracket", inputs)};
+    case solvers::Presentation::EstimatePlusMinus: return {unit_title(name + " ± 95%", inputs)};
+    case solvers::Presentation::IntervalOnly:
+    case solvers::Presentation::EstimateOnly: break;
   }
-  for (solvers::Method method : methods) {
-    header.push_back(methods.size() == 1 ? std::string{"speedup"} : "speedup " + std::string{solvers::to_string(method)});
-  }
-  header.push_back("efficiency");
-  return header;
+  return {unit_title(name, inputs)};
 }
 
 // A method's figure cells, as its info says to present it.
-void add_figure(std::vector<std::string>& line, const solvers::Result& result) {
+std::vector<std::string> method_cells(const solvers::Result& result, const ReportInputs& inputs) {
   const solvers::SolverInfo& info = solvers::info(result.method);
-  const std::string interval = fmt::format("[{}, {}]", number(result.lower), number(result.upper));
+  if (!result.solved()) {
+    return std::vector<std::string>(info.presentation == solvers::Presentation::EstimateAndInterval ? 2 : 1, "-");
+  }
   switch (info.presentation) {
     case solvers::Presentation::EstimateAndInterval:
-      line.push_back(number(result.mean));
-      line.push_back(interval);
-      break;
-    case solvers::Presentation::IntervalOnly: line.push_back(interval); break;
+      return {time_text(result.mean, inputs), interval_text(result.lower, result.upper, inputs)};
+    case solvers::Presentation::IntervalOnly: return {interval_text(result.lower, result.upper, inputs)};
     case solvers::Presentation::EstimatePlusMinus:
-      line.push_back(fmt::format("{} ± {}", number(result.mean), number(result.upper - result.mean)));
-      break;
-    case solvers::Presentation::EstimateOnly: line.push_back(number(result.mean)); break;
+      return {fmt::format("{} ± {}", time_text(result.mean, inputs), time_text(result.upper - result.mean, inputs))};
+    case solvers::Presentation::EstimateOnly: break;
   }
+  return {time_text(result.mean, inputs)};
 }
 
-void add_speedup(std::vector<std::string>& line, const analysis::Row& row) {
-  if (solvers::info(row.result.method).speedup_as_interval) {
-    line.push_back(row.speedup_lower && row.speedup_upper
-                       ? fmt::format("[{}, {}]", number(*row.speedup_lower), number(*row.speedup_upper))
-                       : std::string{"-"});
+// The prediction's cells: its estimate ± the larger distance to its interval's ends (exactly
+// the half-width for bounds and Monte Carlo; for a bracket, which need not be centred, the
+// larger side), or the interval alone for wide bounds; the method; speedup and efficiency.
+std::vector<std::string> prediction_cells(const std::optional<analysis::Prediction>& prediction,
+                                          const ReportInputs& inputs) {
+  if (!prediction) return {"-", "-", "-", "-"};
+  std::string figure;
+  if (!prediction->estimate) {
+    figure = interval_text(prediction->lower, prediction->upper, inputs);
+  } else if (prediction->interval == solvers::IntervalKind::ExactOrProven || prediction->upper == prediction->lower) {
+    figure = time_text(*prediction->estimate, inputs);
   } else {
-    line.push_back(optional_number(row.speedup));
+    const double half = std::max(prediction->upper - *prediction->estimate, *prediction->estimate - prediction->lower);
+    figure = fmt::format("{} ± {}", time_text(*prediction->estimate, inputs), time_text(half, inputs));
   }
+  return {figure, std::string{solvers::to_string(prediction->method)}, optional_number(prediction->speedup),
+          optional_number(prediction->efficiency)};
 }
 
 // (method, reason) -> the processor counts it was not solved for, in order of first p.
@@ -92,24 +113,55 @@ void add_caveat(Caveats& caveats, const solvers::Result& result, int p) {
   }
 }
 
-std::vector<std::string> table_line(const analysis::StudyResult& study, std::size_t c, int p,
-                                    const ReportInputs& inputs, Unsolved& unsolved, Caveats& caveats) {
-  std::vector<std::string> line = key_cells(inputs, study.cases()[c]);
-  line.push_back(std::to_string(p));
+// One line's column groups: the keys and p, the prediction, then each method's figure.
+std::vector<std::vector<std::string>> table_line(const analysis::StudyResult& study, std::size_t c, int p,
+                                                 const ReportInputs& inputs, Unsolved& unsolved, Caveats& caveats) {
+  std::vector<std::vector<std::string>> groups;
+  groups.push_back(key_cells(inputs, study.cases()[c]));
+  groups.back().push_back(std::to_string(p));
+  groups.push_back(prediction_cells(analysis::predict(study, c, p), inputs));
   for (solvers::Method method : study.methods()) {
     const solvers::Result& result = study.at(c, p, method).result;
+    groups.push_back(method_cells(result, inputs));
     if (result.solved()) {
-      add_figure(line, result);
       add_caveat(caveats, result, p);
-      continue;
+    } else {
+      unsolved_for(unsolved, {std::string{solvers::to_string(method)}, unsolved_text(*result.unsolved)}).push_back(p);
     }
-    line.push_back("-");
-    if (solvers::info(method).presentation == solvers::Presentation::EstimateAndInterval) line.push_back("-");
-    unsolved_for(unsolved, {std::string{solvers::to_string(method)}, unsolved_text(*result.unsolved)}).push_back(p);
   }
-  for (solvers::Method method : study.methods()) add_speedup(line, study.at(c, p, method));
-  line.push_back(optional_number(study.at(c, p, study.methods().front()).efficiency));
-  return line;
+  return groups;
+}
+
+// The lines' column groups as blocks no wider than kTableWidth: each block repeats the first
+// group (the keys and p) and takes the next groups while they fit; a group wider than the
+// limit alone gets a block of its own.
+std::string wrapped(const std::vector<std::vector<std::vector<std::string>>>& lines, std::size_t p_column,
+                    std::size_t left) {
+  const std::size_t groups = lines.front().size();
+  std::vector<std::size_t> width(groups, 0);  // each group's width, its columns two spaces apart
+  for (std::size_t g = 0; g < groups; ++g) {
+    std::vector<std::size_t> columns;
+    for (const auto& line : lines) {
+      if (columns.size() < line[g].size()) columns.resize(line[g].size(), 0);
+      for (std::size_t k = 0; k < line[g].size(); ++k) columns[k] = std::max(columns[k], display_width(line[g][k]));
+    }
+    for (std::size_t k = 0; k < columns.size(); ++k) width[g] += columns[k] + (k > 0 ? 2 : 0);
+    if (g == 0) width[g] = std::max<std::size_t>(width[g], 4);
+  }
+  std::string out;
+  for (std::size_t g = 1; g < groups;) {
+    std::size_t end = g + 1, used = width[0] + 2 + width[g];
+    while (end < groups && used + 2 + width[end] <= kTableWidth) used += 2 + width[end++];
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& line : lines) {
+      std::vector<std::string> row = line[0];
+      for (std::size_t k = g; k < end; ++k) row.insert(row.end(), line[k].begin(), line[k].end());
+      cells.push_back(std::move(row));
+    }
+    out += (out.empty() ? "" : "\n") + align(cells, p_column, left);
+    g = end;
+  }
+  return out;
 }
 
 // Where an approximation (a method whose interval is a discretisation bracket) lies far from
@@ -175,41 +227,71 @@ std::string far_off_notes(const analysis::StudyResult& study) {
   return out;
 }
 
-// Processor counts whose models equal a smaller count's (the extra processors have no work):
-// one note per case and shared model, e.g. "p = 11-64: the same model as p = 10 ...". With
-// several machines or swept values the note starts with the case's key.
-std::string same_model_notes(const analysis::StudyResult& study, const ReportInputs& inputs) {
+// The bottom line of each case, from the prediction column: the least runtime, the largest p
+// still efficient, where extra processors are idle; then where one configuration overtakes
+// another. With several machines or swept values each line starts with the case's key.
+std::string summary(const analysis::StudyResult& study, const ReportInputs& inputs) {
   std::string out;
-  const solvers::Method first = study.methods().front();
+  const auto key_of = [&](std::size_t c) {
+    std::string key;
+    for (const std::string& cell : key_cells(inputs, study.cases()[c])) key += (key.empty() ? "" : " ") + cell;
+    return key;
+  };
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
-    std::map<int, std::vector<int>> shared;
-    for (int p : study.processors()) {
-      if (const auto& same = study.at(c, p, first).same_model_as) shared[*same].push_back(p);
+    const analysis::ScalingSummary s = analysis::summarise(study, c);
+    std::vector<std::string> parts;
+    if (s.fastest_p) {
+      parts.push_back(fmt::format("least runtime at p = {} ({} {})", *s.fastest_p, time_text(*s.fastest_time, inputs),
+                                  inputs.time_unit.symbol));
     }
-    std::string key;
-    for (const std::string& cell : key_cells(inputs, study.cases()[c])) key += cell + " ";
-    if (!key.empty()) key = key.substr(0, key.size() - 1) + ": ";
-    for (const auto& [solved, processors] : shared) {
-      out += fmt::format("{}p = {}: the same model as p = {} (the extra processors have no work), solved once\n", key,
-                         ranges(processors), solved);
+    const auto efficient = [](const std::optional<int>& p) { return p ? fmt::format("p = {}", *p) : std::string("none"); };
+    parts.push_back(fmt::format("largest p with efficiency >= 0.8: {}; >= 0.5: {}", efficient(s.efficient_80),
+                                efficient(s.efficient_half)));
+    if (!s.idle.empty()) {
+      parts.push_back(fmt::format("p = {}: the same model as p = {} (the extra processors have no work), solved once",
+                                  ranges(s.idle), *s.idle_model_of));
     }
+    const std::string key = key_of(c);
+    for (const std::string& part : parts) out += "  " + (key.empty() ? "" : key + ": ") + part + "\n";
+  }
+  for (const analysis::Crossover& crossing : analysis::crossovers(study)) {
+    out += fmt::format("  {} is faster below p = {}, {} from p = {} on\n", key_of(crossing.faster_first), crossing.at,
+                       key_of(crossing.faster_after), crossing.at);
+  }
+  return out.empty() ? out : "summary (from the prediction):\n" + out;
+}
+
+// What the columns are, for the methods of this run.
+std::string legend(const analysis::StudyResult& study) {
+  std::string out = fmt::format(
+      "prediction: exact if computed, else mc, else bounds within {:g}% of each other (their midpoint), else approx, "
+      "else bounds; ± the larger distance to its interval's ends\n",
+      100.0 * analysis::kTightBounds);
+  for (solvers::Method method : study.methods()) {
+    out += fmt::format("{}: {}\n", solvers::to_string(method), solvers::info(method).description);
   }
   return out;
 }
 
-// One line per (case, processor count), a group of columns per method: the estimate with its
-// error bar (bracket, bound interval or confidence interval), then the speedups. Several
-// machines or swept values add key columns in front and a line per case and p.
+// One line per (case, processor count): the keys and p, the prediction with its speedup and
+// efficiency, then each method's figure with its error bar (bracket, bound interval or
+// confidence interval), wrapped into blocks of at most kTableWidth columns. Several machines
+// or swept values add key columns in front and a line per case and p.
 std::string table(const analysis::StudyResult& study, const ReportInputs& inputs) {
-  std::vector<std::vector<std::string>> cells{table_header(study.methods(), inputs)};
+  std::vector<std::vector<std::vector<std::string>>> lines;
+  std::vector<std::vector<std::string>> header{key_header(inputs)};
+  header.back().push_back("p");
+  header.push_back({unit_title("prediction", inputs), "from", "speedup", "efficiency"});
+  for (solvers::Method method : study.methods()) header.push_back(method_header(method, inputs));
+  lines.push_back(std::move(header));
   Unsolved unsolved;
   Caveats caveats;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
-    for (int p : study.processors()) cells.push_back(table_line(study, c, p, inputs, unsolved, caveats));
+    for (int p : study.processors()) lines.push_back(table_line(study, c, p, inputs, unsolved, caveats));
   }
-  std::string out = heading(inputs) + align(cells, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0);
+  std::string out = heading(inputs) + wrapped(lines, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0);
   for (auto& [what, processors] : unsolved) {
     out += fmt::format("{} not computed for p = {}: {}\n", what.first, ranges(processors), what.second);
   }
@@ -217,7 +299,7 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
     out += fmt::format("{} for p = {}: {} (it is up to {:.3g} of the mean)\n", what.first, ranges(caveat.processors),
                        what.second, caveat.widest);
   }
-  return out + same_model_notes(study, inputs) + far_off_notes(study) + report_scaling::text(study, inputs);
+  return out + far_off_notes(study) + report_scaling::text(study, inputs) + summary(study, inputs) + legend(study);
 }
 
 // --loss: per (case, p), the whole program's runtime and each phase alone: its speedup and its

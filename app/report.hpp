@@ -11,6 +11,7 @@
 #include "analysis/isoefficiency.hpp"
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
+#include "app/time_unit.hpp"
 
 namespace app {
 
@@ -33,12 +34,16 @@ struct ReportInputs {
   bool scaling_laws = false;                         // --scaling-laws (report_scaling.hpp)
   std::map<std::string, std::string> per_processor_variables;  // weak scaling: name -> expression of P
   analysis::Request request;
+  TimeUnit time_unit;                                // --time-unit: every time printed is in it
+  std::vector<std::string> command;                  // the command line as given, for CSV and JSON
 };
 
 // The version of the JSON layout; bumped whenever a field changes meaning or disappears.
 // 2: inputs.machine became inputs.machines (a list), inputs.sweep and "machine" and "sweep" in
 // every result were added, and "loss" and "isoefficiency" sections.
-inline constexpr std::string_view kJsonSchema = "pdl-scale/2";
+// 3: "mean" became "estimate" (null for bounds, never their midpoint) with "interval_kind";
+// times in "time_unit"; "tool", "command", "predictions", "summary" and "crossovers" were added.
+inline constexpr std::string_view kJsonSchema = "pdl-scale/3";
 
 std::string render(const analysis::StudyResult& study, const ReportInputs& inputs, Format format);
 

@@ -1,4 +1,6 @@
 #include "app/report_data.hpp"
+
+#include "analysis/prediction.hpp"
 #include "app/report_scaling.hpp"
 
 #include <fmt/format.h>
@@ -26,7 +28,27 @@ std::optional<double> figure(const solvers::Result& result, double value) {
   return result.solved() ? std::optional<double>(value) : std::nullopt;
 }
 
-std::string csv_line(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row,
+// The figure in the report's time unit, where the method solved it.
+std::optional<double> time_figure(const solvers::Result& result, double microseconds, const ReportInputs& inputs) {
+  return result.solved() ? std::optional<double>(inputs.time_unit.of(microseconds)) : std::nullopt;
+}
+
+// A row's speedup and efficiency: none for bounds, whose midpoint is no estimate (their
+// speedup interval stands).
+std::optional<double> point_speedup(const analysis::Row& row) {
+  return solvers::info(row.result.method).interval == solvers::IntervalKind::BoundPair ? std::nullopt : row.speedup;
+}
+std::optional<double> point_efficiency(const analysis::Row& row) {
+  return solvers::info(row.result.method).interval == solvers::IntervalKind::BoundPair ? std::nullopt : row.efficiency;
+}
+
+// A method's own estimate: none for bounds, whose midpoint is no estimate.
+std::optional<double> estimate_of(const solvers::Result& result, const ReportInputs& inputs) {
+  if (solvers::info(result.method).interval == solvers::IntervalKind::BoundPair) return std::nullopt;
+  return time_figure(result, result.mean, inputs);
+}
+
+std::string csv_keys(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row,
                      const ReportInputs& inputs) {
   const analysis::CaseLabel& label = study.cases()[c];
   std::string line = csv_text(label.machine) + ",";
@@ -35,39 +57,157 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
     const analysis::Row& whole = study.at(whole_program_case(study, c), row.p, row.result.method);
     line += csv_text(label.phase) + "," + (label.phase.empty() ? std::string() : csv_number(share_of(row, whole))) + ",";
   }
-  const solvers::Result& result = row.result;
-  return line + fmt::format("{},{},{},{},{},{},{},{},{}\n", row.p, solvers::to_string(result.method),
-                            csv_number(figure(result, result.mean)), csv_number(figure(result, result.lower)),
-                            csv_number(figure(result, result.upper)), csv_number(row.speedup),
-                            csv_number(row.efficiency), csv_number(row.speedup_lower), csv_number(row.speedup_upper));
+  return line;
 }
 
-nlohmann::ordered_json json_entry(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row) {
+std::string csv_line(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row,
+                     const ReportInputs& inputs) {
+  const solvers::Result& result = row.result;
+  return csv_keys(study, c, row, inputs) +
+         fmt::format("{},{},{},{},{},{},{},{},{},{},\n", row.p, solvers::to_string(result.method),
+                     csv_number(estimate_of(result, inputs)), csv_number(time_figure(result, result.lower, inputs)),
+                     csv_number(time_figure(result, result.upper, inputs)),
+                     result.solved() ? interval_kind_name(solvers::info(result.method).interval) : "",
+                     csv_number(point_speedup(row)), csv_number(point_efficiency(row)), csv_number(row.speedup_lower),
+                     csv_number(row.speedup_upper));
+}
+
+// The prediction of one (case, p) as a CSV line whose method is "prediction" and whose last
+// field names the method it comes from.
+std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t c, int p, const ReportInputs& inputs) {
+  const analysis::Row& row = study.at(c, p, study.methods().front());
+  const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
+  if (!prediction) return csv_keys(study, c, row, inputs) + fmt::format("{},prediction,,,,,,,,,\n", p);
+  const auto in_unit = [&](std::optional<double> value) {
+    return value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt;
+  };
+  return csv_keys(study, c, row, inputs) +
+         fmt::format("{},prediction,{},{},{},{},{},{},{},{},{}\n", p, csv_number(in_unit(prediction->estimate)),
+                     csv_number(in_unit(prediction->lower)), csv_number(in_unit(prediction->upper)),
+                     interval_kind_name(prediction->interval), csv_number(prediction->speedup),
+                     csv_number(prediction->efficiency), csv_number(prediction->speedup_lower),
+                     csv_number(prediction->speedup_upper), solvers::to_string(prediction->method));
+}
+
+// The command as the user typed it, the program named "pdl-scale" whatever its path.
+std::string command_text(const ReportInputs& inputs) {
+  std::string text = "pdl-scale";
+  for (std::size_t i = 1; i < inputs.command.size(); ++i) {
+    const std::string& arg = inputs.command[i];
+    const bool plain = !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos;
+    if (plain) {
+      text += " " + arg;
+    } else {
+      std::string quoted = "'";
+      for (char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+      text += " " + quoted + "'";
+    }
+  }
+  return text;
+}
+
+nlohmann::ordered_json command_json(const ReportInputs& inputs) {
+  nlohmann::ordered_json args = nlohmann::ordered_json::array();
+  args.push_back("pdl-scale");
+  for (std::size_t i = 1; i < inputs.command.size(); ++i) args.push_back(inputs.command[i]);
+  return args;
+}
+
+nlohmann::ordered_json json_entry(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row,
+                                  const ReportInputs& inputs) {
   const analysis::CaseLabel& label = study.cases()[c];
   const solvers::Result& result = row.result;
   nlohmann::ordered_json entry = {{"machine", label.machine}, {"sweep", swept_json(label.swept)}};
   if (!label.phase.empty()) entry["phase"] = label.phase;
-  entry.update(nlohmann::ordered_json{{"p", row.p},
-                                      {"method", solvers::to_string(result.method)},
-                                      {"mean", json_number(figure(result, result.mean))},
-                                      {"lower", json_number(figure(result, result.lower))},
-                                      {"upper", json_number(figure(result, result.upper))},
-                                      {"speedup", json_number(row.speedup)},
-                                      {"efficiency", json_number(row.efficiency)},
-                                      {"speedup_lower", json_number(row.speedup_lower)},
-                                      {"speedup_upper", json_number(row.speedup_upper)}});
+  entry.update(nlohmann::ordered_json{
+      {"p", row.p},
+      {"method", solvers::to_string(result.method)},
+      {"estimate", json_number(estimate_of(result, inputs))},
+      {"lower", json_number(time_figure(result, result.lower, inputs))},
+      {"upper", json_number(time_figure(result, result.upper, inputs))},
+      {"interval_kind", result.solved() ? nlohmann::ordered_json(interval_kind_name(solvers::info(result.method).interval))
+                                        : nlohmann::ordered_json(nullptr)},
+      {"speedup", json_number(point_speedup(row))},
+      {"efficiency", json_number(point_efficiency(row))},
+      {"speedup_lower", json_number(row.speedup_lower)},
+      {"speedup_upper", json_number(row.speedup_upper)}});
   return entry;
+}
+
+nlohmann::ordered_json prediction_json(const analysis::StudyResult& study, std::size_t c, int p,
+                                       const ReportInputs& inputs) {
+  const analysis::CaseLabel& label = study.cases()[c];
+  nlohmann::ordered_json entry = {{"machine", label.machine}, {"sweep", swept_json(label.swept)}, {"p", p}};
+  const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
+  if (!prediction) {
+    entry["method"] = nullptr;
+    return entry;
+  }
+  const auto in_unit = [&](std::optional<double> value) {
+    return json_number(value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt);
+  };
+  entry.update(nlohmann::ordered_json{{"method", solvers::to_string(prediction->method)},
+                                      {"estimate", in_unit(prediction->estimate)},
+                                      {"lower", in_unit(prediction->lower)},
+                                      {"upper", in_unit(prediction->upper)},
+                                      {"interval_kind", interval_kind_name(prediction->interval)},
+                                      {"speedup", json_number(prediction->speedup)},
+                                      {"efficiency", json_number(prediction->efficiency)},
+                                      {"speedup_lower", json_number(prediction->speedup_lower)},
+                                      {"speedup_upper", json_number(prediction->speedup_upper)}});
+  return entry;
+}
+
+nlohmann::ordered_json summary_json(const analysis::StudyResult& study, const ReportInputs& inputs) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (std::size_t c = 0; c < study.cases().size(); ++c) {
+    const analysis::CaseLabel& label = study.cases()[c];
+    if (!label.phase.empty()) continue;
+    const analysis::ScalingSummary summary = analysis::summarise(study, c);
+    const auto optional_int = [](const std::optional<int>& value) {
+      return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+    };
+    list.push_back({{"machine", label.machine},
+                    {"sweep", swept_json(label.swept)},
+                    {"fastest_p", optional_int(summary.fastest_p)},
+                    {"fastest_time", json_number(summary.fastest_time
+                                                     ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
+                                                     : std::nullopt)},
+                    {"largest_p_efficiency_0_8", optional_int(summary.efficient_80)},
+                    {"largest_p_efficiency_0_5", optional_int(summary.efficient_half)},
+                    {"idle_processor_counts", summary.idle},
+                    {"idle_same_model_as", optional_int(summary.idle_model_of)}});
+  }
+  return list;
+}
+
+nlohmann::ordered_json crossovers_json(const analysis::StudyResult& study) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const analysis::Crossover& crossing : analysis::crossovers(study)) {
+    const analysis::CaseLabel& first = study.cases()[crossing.faster_first];
+    const analysis::CaseLabel& after = study.cases()[crossing.faster_after];
+    list.push_back({{"faster_first", {{"machine", first.machine}, {"sweep", swept_json(first.swept)}}},
+                    {"faster_from", {{"machine", after.machine}, {"sweep", swept_json(after.swept)}}},
+                    {"p", crossing.at}});
+  }
+  return list;
 }
 
 }  // namespace
 
 std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) {
-  std::string out = "machine,";
+  const std::string& unit = inputs.time_unit.name;
+  std::string out = fmt::format("# pdl-scale {}\n# command: {}\n# seed: {}\n# times in {}\n", PDL_SCALE_VERSION,
+                                command_text(inputs), inputs.request.solver_options.monte_carlo.seed, unit);
+  out += "machine,";
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
-  out += "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper\n";
+  out += fmt::format("p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
+                     "speedup_upper,from\n",
+                     unit);
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
+      if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs);
       for (solvers::Method method : study.methods()) out += csv_line(study, c, study.at(c, p, method), inputs);
     }
   }
@@ -103,6 +243,9 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
 std::string json(const analysis::StudyResult& study, const ReportInputs& inputs) {
   nlohmann::ordered_json document;
   document["schema"] = kJsonSchema;
+  document["tool"] = {{"name", "pdl-scale"}, {"version", PDL_SCALE_VERSION}};
+  document["command"] = command_json(inputs);
+  document["time_unit"] = inputs.time_unit.name;
   document["inputs"] = inputs_json(inputs);
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   nlohmann::ordered_json loss = nlohmann::ordered_json::array();
@@ -111,7 +254,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
     for (int p : study.processors()) {
       for (solvers::Method method : study.methods()) {
         const analysis::Row& row = study.at(c, p, method);
-        nlohmann::ordered_json entry = json_entry(study, c, row);
+        nlohmann::ordered_json entry = json_entry(study, c, row, inputs);
         if (phase_alone) {
           entry["share"] = json_number(share_of(row, study.at(whole_program_case(study, c), p, method)));
           loss.push_back(std::move(entry));
@@ -128,6 +271,14 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
     }
   }
   document["results"] = std::move(results);
+  nlohmann::ordered_json predictions = nlohmann::ordered_json::array();
+  for (std::size_t c = 0; c < study.cases().size(); ++c) {
+    if (!study.cases()[c].phase.empty()) continue;
+    for (int p : study.processors()) predictions.push_back(prediction_json(study, c, p, inputs));
+  }
+  document["predictions"] = std::move(predictions);
+  document["summary"] = summary_json(study, inputs);
+  document["crossovers"] = crossovers_json(study);
   if (inputs.loss) document["loss"] = std::move(loss);
   report_scaling::add_json(document, study, inputs);
   document["seconds"] = study.seconds();
@@ -151,8 +302,11 @@ std::string jsonl(const analysis::StudyResult& study, const ReportInputs& inputs
         nlohmann::ordered_json params = {{"p", row.p}};
         for (const auto& [name, value] : label.swept) params[name] = value;
         const std::string method_name{solvers::to_string(method)};
+        // Bounds have no estimate of the time (their midpoint is none): no time line for them.
         const std::pair<std::string, std::optional<double>> metrics[] = {
-            {"time", row.result.mean}, {"speedup", row.speedup}, {"efficiency", row.efficiency}};
+            {"time [" + inputs.time_unit.name + "]", estimate_of(row.result, inputs)},
+            {"speedup", point_speedup(row)},
+            {"efficiency", point_efficiency(row)}};
         for (const auto& [metric, value] : metrics) {
           if (!value) continue;
           const nlohmann::ordered_json line = {{"params", params},

@@ -8,14 +8,23 @@
 
 namespace app::report_text {
 
-namespace {
-
-// Characters on screen: "±" is two bytes of UTF-8 but one column.
 std::size_t display_width(const std::string& text) {
   std::size_t columns = 0;
   for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
   return columns;
 }
+
+std::string_view interval_kind_name(solvers::IntervalKind kind) {
+  switch (kind) {
+    case solvers::IntervalKind::DiscretisationBracket: return "bracket";
+    case solvers::IntervalKind::BoundPair: return "bounds";
+    case solvers::IntervalKind::Confidence95: return "confidence";
+    case solvers::IntervalKind::ExactOrProven: return "exact";
+  }
+  return "exact";
+}
+
+namespace {
 
 std::string variables_text(const std::map<std::string, double>& variables) {
   std::string text;

@@ -4,12 +4,18 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/report.hpp"
+#include "solvers/solver.hpp"
 
 namespace app::report_text {
 
+// Characters on screen: "±" is two bytes of UTF-8 but one column.
+std::size_t display_width(const std::string& text);
+// What an interval is, as CSV and JSON name it: bracket, bounds, confidence, exact.
+std::string_view interval_kind_name(solvers::IntervalKind kind);
 // Enough digits to see the bracket, never scientific notation for ordinary runtimes.
 std::string number(double value);
 std::string optional_number(const std::optional<double>& value);
