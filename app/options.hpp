@@ -25,6 +25,11 @@ inline constexpr int kExitInput = 2;     // bad usage or bad input: diagnostics 
 // Which scaled model --graph draws.
 enum class GraphModel { Approximate, Exact };
 
+// A run estimated to take longer than this is refused unless --allow-long (--time-limit).
+inline constexpr double kDefaultTimeLimitSeconds = 600.0;
+// A run estimated to take longer than this says so on stderr first, when stderr is a terminal.
+inline constexpr double kAnnounceEstimateSeconds = 10.0;
+
 struct Options {
   std::string file;  // the PDL program
   // --machine FILE, repeatable: the analysis compares the machines side by side; --check,
@@ -41,7 +46,11 @@ struct Options {
   std::optional<std::string> methods;     // --method LIST (default: the request's)
   Format format = Format::Table;          // --format table|csv|json|jsonl
   std::optional<std::string> output;      // -o FILE: written whole or not at all
-  bool quiet = false;                     // --quiet: no progress bar
+  bool quiet = false;                     // --quiet: no progress bar (nor the time estimate)
+  // The analysis's estimated wall time (analysis/cost.hpp) beyond which the command refuses to
+  // start (exit 2) unless --allow-long: --time-limit DURATION.
+  double time_limit_seconds = kDefaultTimeLimitSeconds;
+  bool allow_long = false;                // --allow-long
   std::optional<std::int64_t> samples;    // --samples N: exactly N Monte Carlo samples
   // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
   // --max-states, --precision, --seed.
@@ -74,6 +83,9 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text);
 // The processor counts the options ask for, ascending and without repeats; on failure
 // returns nullopt and sets *error.
 std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error);
+
+// "90", "90s", "10m", "2h": a duration in seconds, > 0; nullopt when malformed.
+std::optional<double> parse_duration(const std::string& text);
 
 // Parses "name=value" strings; on failure returns nullopt and sets *error.
 std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error);
