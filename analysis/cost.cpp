@@ -97,7 +97,8 @@ StateCost state_space_cost(const Case& one, int p, const Request& request, const
       cost.refused = true;
       return cost;
     }
-    if (estimate.states > limit) {
+    // As the solver: beyond max_states or the memory budget (a lower bound when incomplete).
+    if (estimate.states > limit || estimate.bytes > static_cast<double>(request.memory_budget_bytes)) {
       cost.seconds += costs.state_estimate;
       cost.refused = true;
       return cost;
