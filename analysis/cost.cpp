@@ -98,7 +98,9 @@ StateCost state_space_cost(const Case& one, int p, const Request& request, const
       return cost;
     }
     // As the solver: beyond max_states or the memory budget (a lower bound when incomplete).
-    if (estimate.states > limit || estimate.bytes > static_cast<double>(request.memory_budget_bytes)) {
+    const std::int64_t most = request.solver_options.state_space.max_states;
+    if ((most > 0 && estimate.states > static_cast<double>(most)) ||
+        estimate.bytes > static_cast<double>(request.memory_budget_bytes)) {
       cost.seconds += costs.state_estimate;
       cost.refused = true;
       return cost;
