@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "analysis/cost.hpp"
 #include "analysis/isoefficiency.hpp"
 #include "analysis/isospeed.hpp"
 #include "analysis/study.hpp"
@@ -228,6 +229,43 @@ int run_isospeed(const Options& options, const std::vector<Loaded>& machines, co
   return emit(options, render_isospeed(*result.value, iso, inputs, options.format), out, err);
 }
 
+// "10 min", "1 h", "90 s": --time-limit as given.
+std::string limit_text(double seconds) {
+  if (seconds >= 3600.0 && std::fmod(seconds, 3600.0) == 0.0) return fmt::format("{:g} h", seconds / 3600.0);
+  if (seconds >= 60.0 && std::fmod(seconds, 60.0) == 0.0) return fmt::format("{:g} min", seconds / 60.0);
+  return fmt::format("{:g} s", seconds);
+}
+
+// The run's estimated wall time against --time-limit: false (with the message, exit 2) when
+// over it without --allow-long; said on stderr once when long and stderr is a terminal.
+bool within_time_limit(const Options& options, const std::vector<analysis::Case>& cases,
+                       const analysis::Request& request, std::ostream& err, bool terminal) {
+  const bool announce = terminal && !options.quiet;
+  if (options.allow_long && !announce) return true;
+  const auto cost = analysis::estimate_cost(cases, request);
+  if (!cost) return true;  // a model cannot be built: the study says why
+  std::string largest;
+  for (std::size_t k = 0; k < cost->parts.size() && k < 3; ++k) {
+    largest += (k == 0 ? "" : "; ") + analysis::describe(cost->parts[k]);
+  }
+  const std::string bound = cost->states_at_limit ? " (at most: some state spaces counted at --max-states)" : "";
+  if (cost->seconds > options.time_limit_seconds && !options.allow_long) {
+    err << fmt::format("pdl-scale: error: this analysis would take {}{} (estimated for {} distinct models on the "
+                       "reference machine of docs/performance.md), more than the limit of {}; the largest parts: "
+                       "{}. Give --allow-long to run it anyway, or --time-limit to raise the limit; fewer processor "
+                       "counts (--p) or methods (--method) make it shorter\n",
+                       analysis::duration_text(cost->seconds), bound, cost->models,
+                       limit_text(options.time_limit_seconds), largest);
+    return false;
+  }
+  if (announce && cost->seconds > kAnnounceEstimateSeconds) {
+    err << fmt::format("pdl-scale: this analysis will take {}{} (estimated; largest part: {})\n",
+                       analysis::duration_text(cost->seconds), bound,
+                       cost->parts.empty() ? std::string("none") : analysis::describe(cost->parts.front()));
+  }
+  return true;
+}
+
 // Every (machine, combination of swept values) and, for --loss, every phase alone, solved over
 // the processor counts; the report, and the chart first when asked (when it cannot be
 // written, the report is not written either).
@@ -238,6 +276,7 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
     print_failure(*cases.failure, machines, err);
     return kExitInput;
   }
+  if (!within_time_limit(options, *cases.value, inputs.request, err, terminal)) return kExitInput;
   ProgressBar bar(terminal && !options.quiet, stderr);
   const auto study = analysis::run_study(*cases.value, inputs.request,
                                          [&bar](double done, std::size_t total) { bar.update(done, total); });

@@ -23,7 +23,7 @@ struct Raw {  // values CLI11 cannot put into Options directly
   int pmax = 0;
   double isoefficiency = 0;
   std::string isospeed;
-  std::string plot, output, memory, methods;
+  std::string plot, output, memory, methods, time_limit;
   std::int64_t samples = 0;
   int graph = 0;
   CLI::Option* pmax_option = nullptr;
@@ -146,7 +146,13 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
       ->type_name("N")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
-  cli.add_flag("--quiet", options.quiet, "no progress bar");
+  cli.add_flag("--quiet", options.quiet, "no progress bar, nor the time estimate of a long run");
+  cli.add_option("--time-limit", raw.time_limit,
+                 fmt::format("refuse to start an analysis estimated to take longer than DURATION on the reference "
+                             "machine, e.g. 90s, 10m, 2h (default {:.0f}m)",
+                             kDefaultTimeLimitSeconds / 60.0))
+      ->type_name("DURATION");
+  cli.add_flag("--allow-long", options.allow_long, "run the analysis however long it is estimated to take");
 }
 
 void add_studies(CLI::App& cli, Options& options, Raw& raw) {
@@ -253,6 +259,15 @@ bool finish(const Raw& raw, Options& options) {
   if (raw.samples_option->count() > 0) options.samples = raw.samples;
   if (raw.graph_option->count() > 0) options.graph = raw.graph;
   if (raw.methods_option->count() > 0) options.methods = raw.methods;
+  if (!raw.time_limit.empty()) {
+    const auto seconds = parse_duration(raw.time_limit);
+    if (!seconds) {
+      fmt::print(stderr, "pdl-scale: error: --time-limit {}: expected a duration > 0, such as 90s, 10m or 2h\n",
+                 raw.time_limit);
+      return false;
+    }
+    options.time_limit_seconds = *seconds;
+  }
   if (!raw.memory.empty()) {
     const auto bytes = parse_bytes(raw.memory);
     if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {

@@ -27,6 +27,17 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text) {
   return value << shift;
 }
 
+std::optional<double> parse_duration(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end == text.data() || !std::isfinite(value) || !(value > 0.0)) return std::nullopt;
+  const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
+  if (unit.empty() || unit == "s") return value;
+  if (unit == "m" || unit == "min") return value * 60.0;
+  if (unit == "h") return value * 3600.0;
+  return std::nullopt;
+}
+
 std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error) {
   // "auto": the approximate model, the bounds, and the exact mean wherever the state space
   // fits (a p beyond the budget gets a note instead).

@@ -26,6 +26,11 @@ inline constexpr int kExitInput = 2;     // bad usage or bad input: diagnostics 
 // Which scaled model --graph draws.
 enum class GraphModel { Approximate, Exact };
 
+// A run estimated to take longer than this is refused unless --allow-long (--time-limit).
+inline constexpr double kDefaultTimeLimitSeconds = 600.0;
+// A run estimated to take longer than this says so on stderr first, when stderr is a terminal.
+inline constexpr double kAnnounceEstimateSeconds = 10.0;
+
 struct Options {
   std::string file;  // the PDL program
   // --machine FILE, repeatable: the analysis compares the machines side by side; --check,
@@ -42,9 +47,13 @@ struct Options {
   std::optional<std::string> methods;     // --method LIST (default: the request's)
   Format format = Format::Table;          // --format table|csv|json|jsonl
   std::optional<std::string> output;      // -o FILE: written whole or not at all
-  bool quiet = false;                     // --quiet: no progress bar
+  bool quiet = false;                     // --quiet: no progress bar (nor the time estimate)
   TimeUnit time_unit;                     // --time-unit ns|us|ms|s: the reports' times
   std::vector<std::string> command;       // argv as given, echoed by CSV and JSON
+  // The analysis's estimated wall time (analysis/cost.hpp) beyond which the command refuses to
+  // start (exit 2) unless --allow-long: --time-limit DURATION.
+  double time_limit_seconds = kDefaultTimeLimitSeconds;
+  bool allow_long = false;                // --allow-long
   std::optional<std::int64_t> samples;    // --samples N: exactly N Monte Carlo samples
   // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
   // --max-states, --precision, --seed.
@@ -82,6 +91,9 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text);
 // The processor counts the options ask for, ascending and without repeats; on failure
 // returns nullopt and sets *error.
 std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error);
+
+// "90", "90s", "10m", "2h": a duration in seconds, > 0; nullopt when malformed.
+std::optional<double> parse_duration(const std::string& text);
 
 // Parses "name=value" strings; on failure returns nullopt and sets *error. With `expressions`,
 // a value that is not a number is an expression (e.g. "100*P", docs/pdl.md) and goes there.

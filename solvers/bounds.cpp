@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <mutex>
 
 #include "solvers/bounds_detail.hpp"
 
@@ -130,11 +131,18 @@ double estimate_bounds_memory(const graph::TaskGraph& graph, const BoundsOptions
   return plan(graph, options).total;
 }
 
-BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options) {
+BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options,
+                             const ProgressFunction& progress) {
   const auto begin = std::chrono::steady_clock::now();
   const bounds_detail::MemoryPlan memory = plan(graph, options);
   const bounds_detail::Dag dag =
       bounds_detail::build_dag(graph, lattice_points(graph, options), options.grid, options.transitive_search_budget);
+  // Steps: the DAG above, then each method; every step shows (interval 0), there are few.
+  ProgressReporter reporter(progress, std::chrono::milliseconds(0));
+  const auto steps = static_cast<double>(options.methods.size() + 1);
+  std::size_t steps_done = 1;
+  std::mutex steps_lock;  // methods may finish side by side: count and report as one
+  reporter(1.0 / steps);
 
   BoundsSummary summary;
   summary.memory_bytes = memory.total;
@@ -168,6 +176,10 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
     value.value = outcome.value;
     value.note = std::move(outcome.note);
     value.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (reporter.active()) {
+      std::lock_guard<std::mutex> guard(steps_lock);
+      reporter(static_cast<double>(++steps_done) / steps);
+    }
   };
   if (options.parallel) {
     tbb::task_group group;
@@ -176,6 +188,7 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
   } else {
     for (std::size_t i = 0; i < options.methods.size(); ++i) run(i);
   }
+  reporter.finish();
 
   summary.lower = 0.0;
   summary.upper = std::numeric_limits<double>::infinity();
@@ -195,12 +208,12 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
   return summary;
 }
 
-Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options) {
+Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options, const ProgressFunction& progress) {
   Result result;
   result.method = Method::Bounds;
   BoundsSummary summary;
   try {
-    summary = compute_bounds(graph, options);
+    summary = compute_bounds(graph, options, progress);
   } catch (const MemoryBudgetExceeded& over) {
     Unsolved& why = result.unsolved.emplace();
     why.reason = Unsolved::Reason::OverMemoryBudget;

@@ -28,6 +28,7 @@
 #include "distributions/distribution.hpp"
 #include "graph/task_graph.hpp"
 #include "solvers/memory.hpp"
+#include "solvers/progress.hpp"
 #include "solvers/result.hpp"
 
 namespace solvers {
@@ -147,8 +148,11 @@ class UnsupportedGraph : public std::invalid_argument {
 // Every requested bound. Throws std::invalid_argument for invalid options, an empty graph or
 // a cycle, UnsupportedGraph for nodes that are not static tasks, MemoryBudgetExceeded when
 // not even the cheapest bounds fit options.memory_budget_bytes (within a fraction of a second:
-// before any work).
-BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options);
+// before any work). `progress`, when set, hears the fraction of the steps done (the graph's
+// preparation, then each method as it finishes, equal steps; progress.hpp); the figures are
+// the same with or without it.
+BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions& options,
+                             const ProgressFunction& progress = {});
 
 // The planned peak memory of compute_bounds on this graph (what its summary's memory_bytes
 // will say), from the graph's size alone; throws as compute_bounds does when over budget.
@@ -157,7 +161,9 @@ double estimate_bounds_memory(const graph::TaskGraph& graph, const BoundsOptions
 // The tightest pair as a Result: method Bounds, lower/upper the bounds, mean their midpoint
 // (the lower bound when no upper bound was computed), detail = which methods gave them and
 // every method's figure and time. Over the memory budget: a Result whose `unsolved` says so
-// (Reason::OverMemoryBudget, with the estimate), instead of MemoryBudgetExceeded.
-Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options);
+// (Reason::OverMemoryBudget, with the estimate), instead of MemoryBudgetExceeded. `progress`
+// as for compute_bounds.
+Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options,
+                    const ProgressFunction& progress = {});
 
 }  // namespace solvers

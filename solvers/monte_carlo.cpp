@@ -94,13 +94,14 @@ bool MonteCarloOptions::IsValid(std::string* why) const {
   return true;
 }
 
-Result solve_monte_carlo(const graph::TaskGraph& graph, const MonteCarloOptions& options, MonteCarloSummary* summary) {
+Result solve_monte_carlo(const graph::TaskGraph& graph, const MonteCarloOptions& options, MonteCarloSummary* summary,
+                         const ProgressFunction& progress) {
   const WeightedGraph one{1.0, &graph};
-  return solve_monte_carlo(std::span<const WeightedGraph>(&one, 1), options, summary);
+  return solve_monte_carlo(std::span<const WeightedGraph>(&one, 1), options, summary, progress);
 }
 
 Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
-                         MonteCarloSummary* summary) {
+                         MonteCarloSummary* summary, const ProgressFunction& progress) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("Monte Carlo options: " + why);
   if (mixture.empty()) throw std::invalid_argument("Monte Carlo: the mixture has no scenario");
@@ -179,7 +180,7 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
                               : "Monte Carlo simulation of a mixture of " + std::to_string(flats.size()) + " task graphs";
   return monte_carlo_detail::simulate(sampler, monte_carlo_detail::block_cost(largest),
                                       static_cast<std::int64_t>(std::llround(expected_tasks)), options, std::move(detail),
-                                      summary, thread_limit);
+                                      summary, thread_limit, progress);
 }
 
 }  // namespace solvers

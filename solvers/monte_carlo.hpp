@@ -24,6 +24,7 @@
 #include "graph/sp_tree.hpp"
 #include "graph/task_graph.hpp"
 #include "solvers/memory.hpp"
+#include "solvers/progress.hpp"
 #include "solvers/result.hpp"
 
 namespace solvers {
@@ -113,15 +114,16 @@ struct WeightedGraph {
 // confidence interval of the mean, statistics.samples the sample count; `summary`, when not
 // null, receives the full statistics. Throws std::invalid_argument for invalid options or a
 // graph with a cycle, MemoryBudgetExceeded when the compiled graph does not fit
-// options.memory_budget_bytes (before sampling).
+// options.memory_budget_bytes (before sampling). `progress`, when set, hears the fraction of
+// the samples drawn (progress.hpp); the figures are the same with or without it.
 Result solve_monte_carlo(const graph::TaskGraph& graph, const MonteCarloOptions& options,
-                         MonteCarloSummary* summary = nullptr);
+                         MonteCarloSummary* summary = nullptr, const ProgressFunction& progress = {});
 
 // A mixture of graphs (the scenarios of an exact model with probabilistic alternatives): each
 // sample picks its scenario by the probabilities (which must sum to 1 within 1e-9) from its
 // own stream, then samples that graph.
 Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
-                         MonteCarloSummary* summary = nullptr);
+                         MonteCarloSummary* summary = nullptr, const ProgressFunction& progress = {});
 
 // What solve_monte_carlo of the mixture would hold at its peak besides the graphs, from their
 // sizes alone (before compiling them), with `threads` workers each holding scratch for every

@@ -5,6 +5,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,8 +21,11 @@ int thread_count(const MonteCarloOptions& options, int thread_limit) {
   return thread_limit > 0 ? std::min(threads, thread_limit) : threads;
 }
 
+// `on_blocks` hears, after each chunk of blocks, how many of this round's are done (from any
+// worker; ProgressReporter serialises). It only counts: the samples do not depend on it.
 void run_blocks(const BlockSampler& sampler, std::int64_t first_block, std::int64_t blocks, double* out,
-                tbb::task_arena& arena, std::int64_t grain) {
+                tbb::task_arena& arena, std::int64_t grain, const std::function<void(std::int64_t)>& on_blocks) {
+  std::atomic<std::int64_t> done{0};
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::int64_t>(first_block, first_block + blocks, grain),
                       [&](const tbb::blocked_range<std::int64_t>& range) {
@@ -29,6 +33,9 @@ void run_blocks(const BlockSampler& sampler, std::int64_t first_block, std::int6
                         for (std::int64_t b = range.begin(); b != range.end(); ++b) {
                           sampler(static_cast<std::uint64_t>(b), out + (b - first_block) * kMonteCarloBlock, scratch);
                         }
+                        const std::int64_t now = done.fetch_add(static_cast<std::int64_t>(range.size())) +
+                                                 static_cast<std::int64_t>(range.size());
+                        if (on_blocks) on_blocks(now);
                       });
   });
 }
@@ -87,7 +94,8 @@ double RunningMoments::variance() const {
 }
 
 Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::int64_t task_samples_per_sample,
-                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary, int thread_limit) {
+                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary, int thread_limit,
+                const ProgressFunction& progress) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("Monte Carlo options: " + why);
   const auto start = std::chrono::steady_clock::now();
@@ -108,10 +116,23 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   Histogram histogram(static_cast<std::size_t>(options.histogram_bins));
   std::int64_t wanted = fixed ? options.samples : options.min_samples;
   std::int64_t blocks_done = 0;
+  ProgressReporter reporter(progress);
+  // The samples drawn of those planned. In precision mode the first round (min_samples) is a
+  // pilot whose variance plans the rest: it counts as the first tenth, the rounds it plans as
+  // the other nine, short of 1 until the last round is folded (a round may plan another).
+  std::function<void(std::int64_t)> on_blocks;
+  if (reporter.active()) {
+    on_blocks = [&](std::int64_t in_round) {
+      const double share = static_cast<double>(blocks_done + in_round) / static_cast<double>(blocks_for(wanted));
+      if (fixed) reporter(share);
+      else if (wanted == options.min_samples) reporter(0.1 * share);
+      else reporter(std::min(0.999, 0.1 + 0.9 * share));
+    };
+  }
   for (;;) {
     while (blocks_done < blocks_for(wanted)) {
       const std::int64_t blocks = std::min(kRoundBlocks, blocks_for(wanted) - blocks_done);
-      run_blocks(sampler, blocks_done, blocks, round.data(), arena, grain);
+      run_blocks(sampler, blocks_done, blocks, round.data(), arena, grain, on_blocks);
       const std::int64_t first = blocks_done * kMonteCarloBlock;
       const std::int64_t count = std::min(blocks * kMonteCarloBlock, limit - first);
       for (std::int64_t b = 0; b * kMonteCarloBlock < count; ++b) {
@@ -137,6 +158,8 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
                       std::max(have + have / 2, static_cast<std::int64_t>(std::min(needed, 9e15))));
     wanted = std::max(wanted, have + kMonteCarloBlock);
   }
+
+  reporter.finish();
 
   MonteCarloSummary s;
   s.samples = moments.samples;

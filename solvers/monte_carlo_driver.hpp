@@ -11,6 +11,7 @@
 
 #include "solvers/monte_carlo.hpp"
 #include "solvers/monte_carlo_kernels.hpp"
+#include "solvers/progress.hpp"
 #include "solvers/result.hpp"
 
 namespace solvers::monte_carlo_detail {
@@ -48,9 +49,11 @@ inline double simulation_bytes(const MonteCarloOptions& options) {
 // Samples blocks in order of their index (options.samples samples, or rounds of blocks until
 // the precision asked for) and returns the result of the method MonteCarlo; `detail` names
 // the model. At most thread_limit threads when > 0 (their scratch must fit the memory budget).
-// Throws std::invalid_argument for invalid options.
+// Throws std::invalid_argument for invalid options. `progress` hears the samples drawn over the
+// samples planned, as the blocks finish (in precision mode the plan is the current round's
+// and the fraction stays below 1 until the last round is folded).
 Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::int64_t task_samples_per_sample,
                 const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary,
-                int thread_limit = 0);
+                int thread_limit = 0, const ProgressFunction& progress = {});
 
 }  // namespace solvers::monte_carlo_detail

@@ -76,9 +76,11 @@ const SolverInfo& info(Method method);
 struct ScaledModels {
   const graph::SpTree* approximate = nullptr;
   std::span<const WeightedGraph> exact;
-  // Where set, the solver reports now and then the fraction of its work done, in [0, 1], for a
-  // progress display (Monte Carlo per round of samples, the state space per sweep, the bounds
-  // per method). May be called from any of the solver's threads, but not from two at once.
+  // Where set, the solver reports now and then the fraction of its work done, in [0, 1], never
+  // falling, for a progress display (Monte Carlo per chunk of samples, the state space per
+  // batch of states, the bounds per method; the series-parallel reduction not at all), at most
+  // every 5 ms or so (solvers/progress.hpp). May be called from any of the solver's threads,
+  // but not from two at once. No figure depends on it.
   std::function<void(double)> report_progress = {};
 };
 

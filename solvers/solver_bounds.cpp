@@ -37,12 +37,16 @@ class BoundsSolver final : public Solver {
                                                "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
     }
     if (const MemoryPlan plan = plan_memory(models); plan.refusal) return refused(Method::Bounds, *plan.refusal);
-    if (models.exact.size() == 1) return solve_bounds(*models.exact.front().graph, options_);
+    if (models.exact.size() == 1) return solve_bounds(*models.exact.front().graph, options_, models.report_progress);
     // A mixture: E[T] = sum of P(scenario) E[T | scenario], so the weighted bounds bound it.
     Result mixture;
     mixture.method = Method::Bounds;
-    for (const WeightedGraph& scenario : models.exact) {
-      const Result one = solve_bounds(*scenario.graph, options_);
+    const auto shares = static_cast<double>(models.exact.size());
+    for (std::size_t i = 0; i < models.exact.size(); ++i) {
+      const WeightedGraph& scenario = models.exact[i];
+      const ProgressFunction part = progress_part(models.report_progress, static_cast<double>(i) / shares,
+                                                  static_cast<double>(i + 1) / shares);
+      const Result one = solve_bounds(*scenario.graph, options_, part);
       mixture.lower += scenario.probability * one.lower;
       mixture.upper += scenario.probability * one.upper;
       mixture.statistics.seconds += one.statistics.seconds;

@@ -32,7 +32,7 @@ class MonteCarloSolver final : public Solver {
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
     try {
-      return solve_monte_carlo(models.exact, options_);
+      return solve_monte_carlo(models.exact, options_, nullptr, models.report_progress);
     } catch (const MemoryBudgetExceeded& over) {
       return refused(Method::MonteCarlo, over_budget(over, largest_graph(models.exact)));
     }

@@ -81,7 +81,7 @@ class StateSpaceSolver final : public Solver {
     // Point masses are not of phase type, but a deterministic graph needs no state space.
     if (auto deterministic = deterministic_result(models.exact)) return *deterministic;
     try {
-      return solve_state_space(models.exact, options_);
+      return solve_state_space(models.exact, options_, models.report_progress);
     } catch (const StateSpaceTooLarge& too_large) {
       return too_large_result(too_large.estimate());
     }

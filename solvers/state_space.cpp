@@ -76,7 +76,8 @@ StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const Sta
   return estimate_model(m, options, width);
 }
 
-Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options) {
+Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options,
+                         const ProgressFunction& progress) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
   const auto start = std::chrono::steady_clock::now();
@@ -120,7 +121,10 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   settings.threads = options.threads;
   settings.payload = options.keep_distribution ? Payload::Moments : Payload::None;
   settings.width = options.keep_distribution ? 2 : 0;
-  SweepOutcome first = m.law_of.empty() ? SweepOutcome{0.0, 1.0, {0.0, 0.0}, 1, 0.0} : sweep(m, settings, estimate);
+  const double first_share = options.keep_distribution ? 0.5 : 1.0;
+  const ProgressFunction first_part = progress_part(progress, 0.0, first_share);
+  SweepOutcome first =
+      m.law_of.empty() ? SweepOutcome{0.0, 1.0, {0.0, 0.0}, 1, 0.0} : sweep(m, settings, estimate, first_part);
   if (std::abs(first.absorbed - 1.0) > 1e-6) {
     throw std::logic_error("state space: the end is reached with probability " + std::to_string(first.absorbed));
   }
@@ -138,7 +142,8 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
       settings.width = jumps_for(settings.uniform_rate, first.mean + 12.0 * sd);
       StateSpaceEstimate second = estimate_model(m, options, settings.width);
       refuse_if_too_large(second, options);
-      const SweepOutcome jumps = sweep(m, settings, second);
+      const ProgressFunction second_part = progress_part(progress, first_share, 1.0);
+      const SweepOutcome jumps = sweep(m, settings, second, second_part);
       double beyond = 0.0;
       result.distribution = distribution_from_jumps(jumps.end_payload, settings.uniform_rate, first.mean + 8.0 * sd,
                                                     options.distribution_points, &beyond);
@@ -167,7 +172,8 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   return result;
 }
 
-Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSpaceOptions& options) {
+Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSpaceOptions& options,
+                         const ProgressFunction& progress) {
   if (scenarios.empty()) throw std::invalid_argument("state space: no scenario");
   double total = 0.0;
   for (const WeightedGraph& s : scenarios) {
@@ -185,8 +191,11 @@ Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSp
   std::vector<double> weights;
   std::vector<distributions::Distribution> parts;
   bool exact = true;
-  for (const WeightedGraph& s : scenarios) {
-    const Result r = solve_state_space(*s.graph, options);
+  const auto shares = static_cast<double>(scenarios.size());
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    const WeightedGraph& s = scenarios[i];
+    const ProgressFunction part = progress_part(progress, static_cast<double>(i) / shares, static_cast<double>(i + 1) / shares);
+    const Result r = solve_state_space(*s.graph, options, part);
     if (!r.solved()) return r;
     out.mean += s.probability * r.mean;
     out.lower += s.probability * r.lower;

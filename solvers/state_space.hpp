@@ -32,6 +32,7 @@
 #include "graph/task_graph.hpp"
 #include "solvers/memory.hpp"
 #include "solvers/monte_carlo.hpp"  // WeightedGraph
+#include "solvers/progress.hpp"
 #include "solvers/result.hpp"
 
 namespace solvers {
@@ -121,12 +122,17 @@ StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const Sta
 //   * options.keep_distribution: distribution holds the runtime distribution (the fitted
 //     model's when fitted), a grid of options.distribution_points points.
 // Throws StateSpaceTooLarge when the estimate (or, later, the sweep) exceeds the budget,
-// std::invalid_argument as estimate_state_count does.
-Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options);
+// std::invalid_argument as estimate_state_count does. `progress`, when set, hears the fraction
+// of the sweep done (of each sweep in turn, half each, with keep_distribution; progress.hpp);
+// the figures are the same with or without it.
+Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options,
+                         const ProgressFunction& progress = {});
 
 // A mixture of graphs (the scenarios of an exact model with probabilistic alternatives,
 // probabilities summing to 1 within 1e-9): each scenario is solved in turn and mean, lower,
 // upper and the distribution are weighted by the probabilities; statistics.states is the sum.
-Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSpaceOptions& options);
+// `progress` hears each scenario's sweep as an equal part of the whole.
+Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSpaceOptions& options,
+                         const ProgressFunction& progress = {});
 
 }  // namespace solvers

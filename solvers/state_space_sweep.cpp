@@ -49,8 +49,9 @@ struct ChunkWork {
 template <int W>
 class Sweeper {
  public:
-  Sweeper(const CompiledGraph& model, const SweepSettings& settings, const StateSpaceEstimate& estimate)
-      : m_(model), s_(settings), estimate_(estimate) {
+  Sweeper(const CompiledGraph& model, const SweepSettings& settings, const StateSpaceEstimate& estimate,
+          const ProgressFunction& progress)
+      : m_(model), s_(settings), estimate_(estimate), progress_(progress) {
     single_start_.resize(m_.task_count());
     for (std::size_t t = 0; t < m_.task_count(); ++t) {
       single_start_[t] = m_.task(t).single_start() ? m_.task(t).start_phase() : 0;
@@ -86,6 +87,12 @@ class Sweeper {
     const std::size_t batch_chunks = std::max<std::size_t>(1, batch_states / chunk_states);
     std::vector<ChunkWork<W>> work(batch_chunks);
     std::vector<double> chunk_means;
+    // The levels are swept in order; a complete estimate counts the states exactly, a better
+    // measure of the work than the levels (the middle ones hold most states).
+    ProgressReporter reporter(progress_);
+    std::int64_t levels_done = 0;
+    const bool by_states = estimate_.complete && estimate_.states > 0.0;
+    const double levels = static_cast<double>(m_.total_potential) + 1.0;
 
     while (!window.empty()) {
       Level<W>& level = window.front();
@@ -150,9 +157,15 @@ class Sweeper {
                                        "); use bounds or Monte Carlo instead",
                                    estimate_);
         }
+        if (reporter.active()) {
+          reporter(std::min(0.999, by_states ? static_cast<double>(out.states) / estimate_.states
+                                             : static_cast<double>(levels_done) / levels));
+        }
       }
       window.pop_front();
+      ++levels_done;
     }
+    reporter.finish();
     out.mean = 0.0;
     for (double part : chunk_means) out.mean += part;
     return out;
@@ -312,14 +325,16 @@ class Sweeper {
   const CompiledGraph& m_;
   SweepSettings s_;
   StateSpaceEstimate estimate_;
+  const ProgressFunction& progress_;
   std::vector<int> single_start_;  // the start phase of a task that never branches, else 0
 };
 
 }  // namespace
 
-SweepOutcome sweep(const CompiledGraph& m, const SweepSettings& settings, const StateSpaceEstimate& estimate) {
+SweepOutcome sweep(const CompiledGraph& m, const SweepSettings& settings, const StateSpaceEstimate& estimate,
+                   const ProgressFunction& progress) {
   return with_key_width(m.words, [&](auto words) {
-    Sweeper<decltype(words)::value> sweeper(m, settings, estimate);
+    Sweeper<decltype(words)::value> sweeper(m, settings, estimate, progress);
     return sweeper.run();
   });
 }

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "solvers/progress.hpp"
 #include "solvers/state_space.hpp"
 #include "solvers/state_space_model.hpp"
 
@@ -35,7 +36,10 @@ struct SweepOutcome {
 };
 
 // Sweeps the chain of m once. Throws StateSpaceTooLarge (quoting `estimate`) when the live
-// levels outgrow settings.budget or the states visited settings.max_states.
-SweepOutcome sweep(const CompiledGraph& m, const SweepSettings& settings, const StateSpaceEstimate& estimate);
+// levels outgrow settings.budget or the states visited settings.max_states. `progress` hears,
+// after each batch of states, the states visited over the estimate's count when the estimate
+// is complete, else the levels swept over the absorbing state's level.
+SweepOutcome sweep(const CompiledGraph& m, const SweepSettings& settings, const StateSpaceEstimate& estimate,
+                   const ProgressFunction& progress = {});
 
 }  // namespace solvers::state_space_detail

@@ -1,0 +1,121 @@
+// The cost estimate of a study (analysis/cost.hpp), with one unit cost at a time set to 1 so
+// that the estimate counts units the program's definition fixes: the neighbor program of
+// `columns` columns and `iterations` iterations has columns × iterations tasks on every p, and
+// p > columns processors leave the extra ones idle, so p = columns.. share one model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "analysis/cost.hpp"
+#include "analysis/request.hpp"
+#include "tests/support/program_builders.hpp"
+
+namespace {
+
+using namespace test_support;
+
+std::vector<analysis::Case> neighbor(double columns, double iterations) {
+  analysis::Case one;
+  one.program = std::make_shared<const models::Program>(neighbor_program());
+  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
+  one.environment = neighbor_environment(columns, iterations);
+  one.label.machine = "ideal";
+  return {one};
+}
+
+analysis::Request request_for(int pmax, std::vector<solvers::Method> methods) {
+  analysis::Request request;
+  request.processors.clear();
+  for (int p = 1; p <= pmax; ++p) request.processors.push_back(p);
+  request.methods = std::move(methods);
+  return request;
+}
+
+double estimate(const std::vector<analysis::Case>& cases, const analysis::Request& request,
+                const analysis::UnitCosts& costs) {
+  const auto cost = analysis::estimate_cost(cases, request, costs);
+  EXPECT_TRUE(cost.has_value());
+  return cost ? cost->seconds : -1.0;
+}
+
+TEST(CostEstimate, CountsEachDistinctModelOnce) {
+  // 10 columns: p = 1..10 are distinct, p = 11..65536 the model of p = 10.
+  const auto cases = neighbor(10, 2);
+  const analysis::Request request = request_for(65536, {solvers::Method::Bounds});
+  analysis::UnitCosts per_model;
+  per_model.bounds_model = 1.0;
+  const auto cost = analysis::estimate_cost(cases, request, per_model);
+  ASSERT_TRUE(cost.has_value());
+  EXPECT_EQ(cost->models, 10u);
+  EXPECT_DOUBLE_EQ(cost->seconds, 10.0);
+  // Largest first, per power-of-two range of p: 4-7 (4 models), 8-10 (3), 2-3 (2), 1.
+  ASSERT_EQ(cost->parts.size(), 4u);
+  EXPECT_EQ(analysis::describe(cost->parts[0]), "bounds on p = 4-7: about 4 s");
+  EXPECT_EQ(analysis::describe(cost->parts[1]), "bounds on p = 8-10: about 3 s");
+  EXPECT_EQ(analysis::describe(cost->parts[3]), "bounds on p = 1: about 1 s");
+
+  analysis::UnitCosts per_task;
+  per_task.bounds_task = 1.0;
+  EXPECT_DOUBLE_EQ(estimate(cases, request, per_task), 10.0 * 20.0);
+}
+
+TEST(CostEstimate, CountsTheExactModelsTheRunCompares) {
+  // The 65527 counts p >= 10 share an approximate model: the run builds each one's exact model
+  // to compare them, and each of the 10 distinct models once more to solve it.
+  const auto cases = neighbor(10, 2);
+  analysis::UnitCosts per_exact_model;
+  per_exact_model.exact_model = 1.0;
+  EXPECT_DOUBLE_EQ(estimate(cases, request_for(65536, {solvers::Method::Bounds}), per_exact_model), 65527.0 + 10.0);
+  // Without a method on the exact model only T(1)'s is built.
+  EXPECT_DOUBLE_EQ(estimate(cases, request_for(65536, {solvers::Method::SeriesParallel}), per_exact_model), 1.0);
+}
+
+TEST(CostEstimate, MonteCarloCountsTaskSamples) {
+  const auto cases = neighbor(10, 2);
+  analysis::Request request = request_for(16, {solvers::Method::MonteCarlo});
+  analysis::UnitCosts per_sample;
+  per_sample.task_sample = 1.0;
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 1000;
+  EXPECT_DOUBLE_EQ(estimate(cases, request, per_sample), 1000.0 * 20.0 * 10.0);
+  // Precision 1e-3 and the assumed coefficient of variation 0.05: (1.96 x 0.05 / 1e-3)^2.
+  request.solver_options.monte_carlo.relative_precision = 1e-3;
+  const double samples = std::pow(1.959963984540054 * 0.05 / 1e-3, 2.0);
+  EXPECT_NEAR(estimate(cases, request, per_sample), samples * 20.0 * 10.0, 1e-6 * samples * 200.0);
+}
+
+TEST(CostEstimate, MethodsOnTheExactModelCostNothingBeyondTheTaskLimit) {
+  const auto cases = neighbor(10, 2);
+  analysis::Request request = request_for(16, {solvers::Method::Bounds, solvers::Method::MonteCarlo});
+  request.max_exact_tasks = 19;  // the 20 tasks are over it: the run refuses them at once
+  analysis::UnitCosts costs;
+  costs.bounds_model = 1.0;
+  costs.task_sample = 1.0;
+  costs.exact_model = 1.0;
+  EXPECT_DOUBLE_EQ(estimate(cases, request, costs), 0.0);
+}
+
+TEST(CostEstimate, StateSpacesByTheirSizeOrTheirRefusal) {
+  // p = 1 is a chain of 20 Erlang(8) tasks: 20 x 8 states and the absorbing one. p = 2 has
+  // two running at once, more than the limit of 200: refused, as every larger p is taken to be.
+  const auto cases = neighbor(10, 2);
+  analysis::Request request = request_for(16, {solvers::Method::StateSpace});
+  request.solver_options.state_space.max_states = 200;
+  analysis::UnitCosts costs;
+  costs.state = 1.0;
+  costs.state_estimate = 1000.0;
+  const auto cost = analysis::estimate_cost(cases, request, costs);
+  ASSERT_TRUE(cost.has_value());
+  EXPECT_DOUBLE_EQ(cost->seconds, 161.0 + 9.0 * 1000.0);
+  EXPECT_FALSE(cost->states_at_limit);
+}
+
+TEST(CostEstimate, Durations) {
+  EXPECT_EQ(analysis::duration_text(0.5), "under 1 s");
+  EXPECT_EQ(analysis::duration_text(40.0), "about 40 s");
+  EXPECT_EQ(analysis::duration_text(14.2 * 60.0), "about 14 min");
+  EXPECT_EQ(analysis::duration_text(3.0 * 3600.0), "about 3.0 h");
+}
+
+}  // namespace
