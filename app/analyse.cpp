@@ -140,13 +140,10 @@ std::optional<std::vector<Loaded>> load_machines(const Options& options, const s
 // An error unless `name` is a variable of the program.
 bool is_program_variable(const models::Program& program, const std::string& name, const std::string& option,
                          std::ostream& err) {
-  std::string known;
   for (const models::Variable& variable : program.variables) {
     if (variable.name == name) return true;
-    known += (known.empty() ? "" : ", ") + variable.name;
   }
-  err << fmt::format("pdl-scale: error: {} {}: the program declares no variable '{}' ({})\n", option, name, name,
-                     known.empty() ? std::string("it declares none") : "it declares " + known);
+  usage_error(err, unknown_variable_text(program, name, option));
   return false;
 }
 
@@ -299,6 +296,9 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   std::string error;
   const auto request = analysis_request(options, &error);
   if (!request) return usage_error(err, error);
+  std::vector<std::string> notes;
+  if (const auto problem = method_option_problems(options, request->methods, &notes)) return usage_error(err, *problem);
+  for (const std::string& note : notes) err << "pdl-scale: note: " << note << '\n';
   const auto sweeps = parse_sweeps(options, &error);
   if (!sweeps) return usage_error(err, error);
   if (const auto iso_error = isoefficiency_usage(options, !sweeps->empty())) return usage_error(err, *iso_error);

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/suggest.hpp"
 #include "solvers/solver.hpp"
 
 namespace app {
@@ -241,6 +243,7 @@ void add_graph(CLI::App& cli, Options& options, Raw& raw) {
 
 void build(CLI::App& cli, Options& options, Raw& raw) {
   cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
+  cli.footer("pdl-scale fit DATAFILE: the best fitting PDL distributions of measured runtimes (pdl-scale fit --help)");
   add_inputs(cli, options);
   add_processors_and_output(cli, options, raw);
   add_studies(cli, options, raw);
@@ -248,9 +251,62 @@ void build(CLI::App& cli, Options& options, Raw& raw) {
   add_graph(cli, options, raw);
 }
 
+// Every name an option answers to: "--pmax", "-o", ...
+std::vector<std::string> option_names(const CLI::App& cli) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : cli.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+// An argument CLI11 did not take that looks like an option ("-5" is a number, not an option).
+bool looks_like_option(const std::string& argument) {
+  if (argument.size() < 2 || argument[0] != '-') return false;
+  return !(std::isdigit(static_cast<unsigned char>(argument[1])) != 0 || argument[1] == '.');
+}
+
+// The arguments CLI11 left over: an unknown option with the known ones it may mean (a value
+// after it is then left over too, and not worth a word), else the extra arguments. False with
+// the message printed when there are any.
+bool no_extras(const CLI::App& cli) {
+  const std::vector<std::string> extras = cli.remaining();
+  if (extras.empty()) return true;
+  for (const std::string& extra : extras) {
+    if (!looks_like_option(extra)) continue;
+    const std::string name = extra.substr(0, extra.find('='));
+    // "-pmax" and "pmax" are compared with the options' names as "--pmax" is.
+    const std::size_t start = name.find_first_not_of('-');
+    const std::string bare = start == std::string::npos ? std::string() : name.substr(start);
+    std::vector<std::string> known;
+    std::map<std::string, std::string> written;  // "pmax" -> "--pmax", "o" -> "-o"
+    for (const std::string& option : option_names(cli)) {
+      const std::string bare_option = option.substr(option.find_first_not_of('-'));
+      if (written.emplace(bare_option, option).second) known.push_back(bare_option);
+    }
+    std::vector<std::string> meant = bare.empty() ? std::vector<std::string>() : nearest(bare, known);
+    for (std::string& one : meant) one = written.at(one);
+    if (meant.empty()) {
+      fmt::print(stderr, "pdl-scale: error: unknown option '{}' (pdl-scale --help lists them)\n", name);
+    } else {
+      fmt::print(stderr, "pdl-scale: error: unknown option '{}'; did you mean {}?\n", name, quoted_alternatives(meant));
+    }
+    return false;
+  }
+  std::string list;
+  for (const std::string& extra : extras) list += (list.empty() ? "'" : " '") + extra + "'";
+  fmt::print(stderr, "pdl-scale: error: unexpected argument{} {}: pdl-scale takes one program FILE\n",
+             extras.size() == 1 ? "" : "s", list);
+  return false;
+}
+
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
-bool finish(const Raw& raw, Options& options) {
+bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   options.time_unit = *time_unit_named(raw.time_unit);  // CLI11 checked the name
+  for (const CLI::Option* option : cli.get_options()) {
+    if (option->count() > 0 && !option->get_lnames().empty()) options.given.insert("--" + option->get_lnames().front());
+  }
   if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
   if (!raw.isospeed.empty()) options.isospeed = raw.isospeed;
   if (!raw.plot.empty()) options.plot = raw.plot;
@@ -295,6 +351,9 @@ std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
   Raw raw;
   set_machine_defaults(*options);
   build(cli, *options, raw);
+  // Left-over arguments are collected rather than refused, so that an unknown option is named
+  // with the options it may mean (no_extras).
+  cli.allow_extras();
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -306,7 +365,7 @@ std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
     fmt::print(stderr, "pdl-scale: error: {}\n", error.what());
     return kExitInput;
   }
-  if (!finish(raw, *options)) return kExitInput;
+  if (!no_extras(cli) || !finish(cli, raw, *options)) return kExitInput;
   options->command.assign(argv, argv + argc);
   return std::nullopt;
 }

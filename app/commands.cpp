@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <sstream>
+#include <stdexcept>
 
 #include "app/destinations.hpp"
 #include "app/load.hpp"
@@ -105,6 +106,10 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
                                         "--graph draws; draw fewer processors, a smaller problem (--set), or the "
                                         "approximate model (--model approx)",
                                         p, too_large.limit()));
+  } catch (const std::length_error& too_large) {  // the approximate model's drawing (graph/dot.hpp)
+    return usage_error(err, fmt::format("--graph {}: {}, more than anyone can read; draw fewer processors or a smaller "
+                                        "problem (--set)",
+                                        p, too_large.what()));
   } catch (const scaling::ScalingError& scaling_error) {
     analysis::Failure failure;
     failure.message = scaling_error.what();

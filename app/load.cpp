@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "app/output_file.hpp"
+#include "app/suggest.hpp"
 #include "app/wording.hpp"
 #include "models/bind.hpp"
 #include "pdl/check.hpp"
@@ -111,6 +112,14 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
   }
   loaded.program = std::make_shared<const models::Program>(std::move(*checked.program));
   loaded.program_source = parsed.source;
+  // Refused here, before any binding, with the names the program does declare.
+  for (const auto& [name, value] : loaded.sets) {
+    const auto& variables = loaded.program->variables;
+    if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
+      usage_error(err, unknown_variable_text(*loaded.program, name, "--set"));
+      return std::nullopt;
+    }
+  }
   return loaded;
 }
 
@@ -122,6 +131,17 @@ std::optional<Loaded> load_one(const Options& options, std::ostream& err) {
   const std::optional<std::string> machine_file =
       options.machine_files.empty() ? std::nullopt : std::optional<std::string>(options.machine_files.front());
   return load(options, machine_file, {}, err);
+}
+
+std::string unknown_variable_text(const models::Program& program, const std::string& name, const std::string& option) {
+  std::vector<std::string> names;
+  for (const models::Variable& variable : program.variables) names.push_back(variable.name);
+  const std::vector<std::string> meant = nearest(name, names);
+  std::string declared;
+  for (const std::string& one : names) declared += (declared.empty() ? "" : ", ") + one;
+  return fmt::format("{} {}: the program declares no variable '{}'{} ({})", option, name, name,
+                     meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
+                     names.empty() ? std::string("it declares none") : "it declares " + declared);
 }
 
 void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err) {

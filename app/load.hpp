@@ -49,6 +49,11 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
 // --check, --dump and --graph: the program on at most one machine.
 std::optional<Loaded> load_one(const Options& options, std::ostream& err);
 
+// A name the program does not declare, given to OPTION (--set, --sweep, --iso-variable):
+// "OPTION NAME: the program declares no variable 'NAME'; did you mean 'columns'? (it declares
+// columns, iterations)", without "pdl-scale: error: ".
+std::string unknown_variable_text(const models::Program& program, const std::string& name, const std::string& option);
+
 // Every binding error, worded for the command line.
 void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err);
 

@@ -13,10 +13,14 @@
 
 #include "app/cli.hpp"
 #include "app/commands.hpp"
+#include "tools/fit_command.hpp"
 
 namespace {
 
 int run(int argc, char** argv) {
+  // `pdl-scale fit FILE`: the fitting tool (pdl-fit) as a subcommand. A program file named
+  // "fit" is still reachable as ./fit.
+  if (argc >= 2 && std::strcmp(argv[1], "fit") == 0) return fitting::fit_main("pdl-scale fit", argc - 1, argv + 1);
   app::Options options;
   if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
   if (options.file.empty()) {

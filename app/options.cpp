@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string_view>
 
@@ -235,7 +237,78 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
 
 
 
+namespace {
+
+std::string method_list(const std::vector<solvers::Method>& methods) {
+  std::string list;
+  for (solvers::Method method : methods) {
+    if (!list.empty()) list += ',';
+    list += solvers::to_string(method);
+  }
+  return list;
+}
+
+}  // namespace
+
+std::optional<std::string> method_option_problems(const Options& options, const std::vector<solvers::Method>& methods,
+                                                  std::vector<std::string>* notes) {
+  const bool isoefficiency = options.isoefficiency.has_value();
+  if (isoefficiency && options.given.contains("--method")) {
+    return "--method: --isoefficiency solves the approximate model alone (approx); give no --method with it";
+  }
+  // What the run solves, for the messages.
+  const std::string run = isoefficiency ? std::string("--isoefficiency solves the approximate model alone")
+                          : options.given.contains("--method")
+                              ? fmt::format("--method {} does not include it", *options.methods)
+                              : fmt::format("the default methods ({}) do not include it", method_list(methods));
+  auto uses = [&](solvers::Method method) {
+    if (isoefficiency) return method == solvers::Method::SeriesParallel;
+    return std::find(methods.begin(), methods.end(), method) != methods.end();
+  };
+  struct OneMethod {
+    const char* option;
+    solvers::Method method;
+    const char* what;  // the method in a few words
+  };
+  static constexpr OneMethod kOptions[] = {
+      {"--samples", solvers::Method::MonteCarlo, "Monte Carlo"},
+      {"--precision", solvers::Method::MonteCarlo, "Monte Carlo"},
+      {"--max-states", solvers::Method::StateSpace, "the state-space analysis"},
+      // The bounds' grids have their own size (solvers/bounds.hpp): only the approximate
+      // model's reduction reads --grid-points.
+      {"--grid-points", solvers::Method::SeriesParallel, "the approximate model's reduction"}};
+  for (const OneMethod& one : kOptions) {
+    if (!options.given.contains(one.option) || uses(one.method)) continue;
+    const std::string name(solvers::to_string(one.method));
+    return fmt::format("{}: only {} ({}) uses it, and {}{}", one.option, name, one.what, run,
+                       isoefficiency ? "" : fmt::format(" (add {} to --method, or drop {})", name, one.option));
+  }
+  if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo)) {
+    notes->push_back(fmt::format("--seed has no effect: only mc draws random numbers, and {}", run));
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> plot_path_problem(const Options& options) {
+  if (!options.plot) return std::nullopt;
+  const std::filesystem::path path(*options.plot);
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == ".svg") return std::nullopt;
+  // A device or a pipe takes whatever is written to it (/dev/null, /dev/stdout, a FIFO).
+  std::error_code ignored;
+  const auto status = std::filesystem::status(path, ignored);
+  if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) return std::nullopt;
+  return fmt::format("--plot {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
+                     "FILE.svg (and convert it, e.g. rsvg-convert -o chart.png chart.svg)",
+                     *options.plot);
+}
+
 std::optional<analysis::Request> analysis_request(const Options& options, std::string* error) {
+  if (const auto problem = plot_path_problem(options)) {
+    *error = *problem;
+    return std::nullopt;
+  }
   analysis::Request request = options.request;
   const auto counts = processor_counts(options, error);
   if (!counts) return std::nullopt;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct Options {
   // --dump and --graph take at most one. The built-in ideal machine when none is given.
   std::vector<std::string> machine_files;
   std::vector<std::string> sets;  // --set name=value, repeatable
+  // The options given on the command line, by their long names ("--samples", "--output"):
+  // an option that tunes a method the run does not use is refused (method_option_problems).
+  std::set<std::string> given;
   bool check = false;             // --check
   bool dump = false;              // --dump
 
@@ -111,6 +115,20 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
 
 // At most this many values per --sweep, and configurations (their cross product) in all.
 inline constexpr std::size_t kMaxSweepValues = 10'000;
+
+// Options given for a method the run does not use (docs/cli.md, "Options of one method"):
+// --samples and --precision without mc, --max-states without exact, --grid-points without
+// approx, and --method with --isoefficiency (which solves the approximate model alone) are
+// errors: the message, worded for the command line, names the method the option needs.
+// --seed without mc is a note (appended to *notes): no figure is random, so it changes
+// nothing, and a script may pass it to every run. `methods` are the run's, as
+// analysis_request made them.
+std::optional<std::string> method_option_problems(const Options& options, const std::vector<solvers::Method>& methods,
+                                                  std::vector<std::string>* notes);
+
+// A --plot destination that is not an SVG file (FILE.svg, any case): the chart is SVG only,
+// and a .png or .pdf name would hold an SVG. The error message, or nothing.
+std::optional<std::string> plot_path_problem(const Options& options);
 
 // The analysis request the options make: processor counts, methods and the Monte Carlo
 // stopping rule filled in, checked with Request::IsValid; nullopt with *error (worded for the

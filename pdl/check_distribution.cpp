@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 
 namespace pdl::detail {
@@ -152,7 +153,31 @@ class DistributionChecker {
     }
     if (const std::string problem = models::check_parameters(spec.kind, spec.order, values); !problem.empty()) {
       reporter_.error(d, "invalid distribution: " + problem);
+      return;
     }
+    if (spec.kind == models::DistKind::Erlang) erlang_phases(d, values[0], values[1]);
+  }
+
+  // ERLANG(k, s) is k phases each of mean s. Typical phase counts are small (the paper's are 8
+  // and 100); a count far above them is most often the arguments read the other way round,
+  // ERLANG(mean, k) for ERLANG(k, mean/k), which multiplies the mean. Warned (docs/pdl.md,
+  // "Warnings"): k > kManyPhases, or k > kSwappedPhases with a scale that reads as a phase
+  // count (a whole number from 2 to kSwappedPhases).
+  void erlang_phases(const ast::Distribution& d, double k, double s) {
+    constexpr double kManyPhases = 1000;
+    constexpr double kSwappedPhases = 100;
+    const bool scale_is_a_count = s == std::floor(s) && s >= 2 && s <= kSwappedPhases;
+    if (!(k > kManyPhases || (k > kSwappedPhases && scale_is_a_count))) return;
+    std::string message =
+        fmt::format("ERLANG({:g}, {:g}) has {:g} phases, each of mean {:g}: a mean of {:g} with a coefficient of variation "
+                    "of only {:.3g}; ERLANG takes the phase count first",
+                    k, s, k, s, k * s, 1.0 / std::sqrt(k));
+    if (scale_is_a_count) {
+      message += fmt::format(" (for {:g} phases and a mean of {:g}, write ERLANG({:g}, {:g}))", s, k, s, k / s);
+    } else {
+      message += fmt::format(" (for a constant runtime, write DETERMINISTIC({:g}))", k * s);
+    }
+    reporter_.warning(d, message);
   }
 
   // True when the name is usable.

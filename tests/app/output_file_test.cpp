@@ -216,6 +216,9 @@ TEST_F(OutputFile, AnInputOfTheRunIsRefused) {
   const std::string machine = copy("examples/machines/cluster.machine");
   fs::create_symlink("figures.pdl", directory_ / "link-to-program.pdl");
   fs::create_hard_link(machine, directory_ / "hard-link.machine");
+  // --plot takes FILE.svg names only (issue 13): links so named reach the inputs.
+  fs::create_symlink("figures.pdl", directory_ / "chart-is-the-program.svg");
+  fs::create_symlink("dur_b.dis.cluster", directory_ / "chart-is-the-data.svg");
   const std::string dot_program = (fs::path(path("")) / "." / "figures.pdl").string();
   const std::vector<Refusal> refusals = {
       {program, "", "-o " + program + " would overwrite an input of this run (the program, '" + program + "')"},
@@ -224,8 +227,9 @@ TEST_F(OutputFile, AnInputOfTheRunIsRefused) {
       {machine, "", "-o " + machine + " would overwrite an input of this run (the machine file, '" + machine + "')"},
       {path("hard-link.machine"), "", "would overwrite an input of this run (the machine file"},
       {data, "", "would overwrite an input of this run (measured data of NUMERICAL('dur_b.dis.$ARCH'), '" + data},
-      {"", program, "--plot " + program + " would overwrite an input of this run (the program"},
-      {"", data, "--plot " + data + " would overwrite an input of this run (measured data"},
+      {"", program, "--plot " + program + ": the chart is an SVG drawing"},  // refused by its name
+      {"", path("chart-is-the-program.svg"), "would overwrite an input of this run (the program"},
+      {"", path("chart-is-the-data.svg"), "would overwrite an input of this run (measured data"},
   };
   const std::string program_text = read(program), data_text = read(data), machine_text = read(machine);
   for (const Refusal& refusal : refusals) {
@@ -270,14 +274,22 @@ TEST_F(OutputFile, TheReportAndTheChartIntoOneFileAreRefused) {
 // the unwritable destination is. (app.output_unwritable_fails_before_the_analysis times a long
 // run.)
 TEST_F(OutputFile, AnUnwritableDestinationIsRefusedBeforeTheAnalysis) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {path("no/such/directory/report.txt"), "the directory '" + path("no/such/directory") + "' does not exist"},
-      {path(""), "it is a directory"},
-      {path("file/report.txt"), "'" + path("file") + "' is not a directory"},
+  struct Case {
+    std::string output, plot;  // the same problem for -o and for --plot (whose names end in .svg)
+    std::string why;
+  };
+  const std::vector<Case> cases = {
+      {path("no/such/directory/report.txt"), path("no/such/directory/chart.svg"),
+       "the directory '" + path("no/such/directory") + "' does not exist"},
+      {path(""), path("directory.svg"), "it is a directory"},
+      {path("file/report.txt"), path("file/chart.svg"), "'" + path("file") + "' is not a directory"},
   };
   write(path("file"), "a file, not a directory\n");
-  for (const auto& [output, why] : cases) {
+  fs::create_directory(directory_ / "directory.svg");
+  for (const Case& one : cases) {
     for (const bool plot : {false, true}) {
+      const std::string& output = plot ? one.plot : one.output;
+      const std::string& why = one.why;
       app::Options options = neighbor("1,2");
       options.file = "tests/app/data/no_default.pdl";  // columns has no value: an error once bound
       (plot ? options.plot : options.output) = output;

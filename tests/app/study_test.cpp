@@ -189,7 +189,9 @@ TEST(ProblemSize, TwoSweptVariablesAndTwoMachinesMakeEveryCombination) {
 
 TEST(ProblemSize, BadSweepsExitTwoNamingTheProblem) {
   const std::pair<std::vector<std::string>, std::string> cases[] = {
-      {{"colums=10,20"}, "--sweep colums: the program declares no variable 'colums' (it declares columns, iterations)"},
+      {{"colums=10,20"},
+       "--sweep colums: the program declares no variable 'colums'; did you mean 'columns'? (it declares columns, "
+       "iterations)"},
       {{"columns=10..5"}, "runs backwards"},
       {{"columns=10,,20"}, "is empty"},
       {{"columns=1", "columns=2"}, "--sweep columns: the variable is swept twice"},

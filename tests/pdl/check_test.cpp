@@ -86,6 +86,33 @@ TEST(Check, UnusedPhaseAndUnusedConcatenationAreWarnings) {
   EXPECT_NE(r.checked.diagnostics[1].message.find("'a, b' is never used"), std::string::npos);
 }
 
+// docs/pdl.md, "Warnings": an ERLANG phase count above 1000, or above 100 with a scale that
+// reads as a phase count, is warned at the distribution; the program still checks.
+TEST(Check, ErlangPhaseCountFarAboveTypicalIsAWarning) {
+  const auto diagnostics = [](const std::string& runtime) {
+    const auto r = parse_and_check(program_with("a", "SEQUENTIAL PHASE a IS: RUNTIME IS " + runtime + "; END;"));
+    EXPECT_TRUE(r.ok()) << runtime << "\n" << r.text();
+    return r.checked.diagnostics;
+  };
+  const auto swapped = diagnostics("ERLANG(2560, 4)");
+  ASSERT_EQ(swapped.size(), 1u);
+  EXPECT_EQ(swapped[0].severity, Severity::Warning);
+  // 2560 phases of mean 4: mean 10240, cv 1/sqrt(2560) = 0.0198; meant: 4 phases of mean 640.
+  EXPECT_EQ(swapped[0].message, "ERLANG(2560, 4) has 2560 phases, each of mean 4: a mean of 10240 with a coefficient of "
+                                "variation of only 0.0198; ERLANG takes the phase count first (for 4 phases and a mean "
+                                "of 2560, write ERLANG(4, 640))");
+  const auto many = diagnostics("ERLANG(1001, 0.5)");
+  ASSERT_EQ(many.size(), 1u);
+  EXPECT_NE(many[0].message.find("(for a constant runtime, write DETERMINISTIC(500.5))"), std::string::npos)
+      << many[0].message;
+  // Under the thresholds: the paper's 100 phases, 1000 phases of a scale that is no count, 101
+  // phases of scale 1 (1 phase would be an exponential: no count) or 101 (above 100).
+  for (const char* fine : {"ERLANG(100, 4)", "ERLANG(1000, 2.5)", "ERLANG(101, 1)", "ERLANG(101, 101)", "ERLANG(8, 1)"}) {
+    EXPECT_TRUE(diagnostics(fine).empty()) << fine;
+  }
+  EXPECT_EQ(diagnostics("ERLANG(101, 2)").size(), 1u);
+}
+
 TEST(Check, SequentialPhaseAndSyncNeedNoConcatenation) {
   const auto r = parse_and_check(program_with("a -> s -> a -> sync -> a",
                                               independent("a") + "SEQUENTIAL PHASE s IS: RUNTIME IS DETERMINISTIC(1); END;"));
