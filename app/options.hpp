@@ -57,6 +57,10 @@ struct Options {
   std::string iso_variable;
   double iso_max = analysis::IsoefficiencyOptions{}.max_size;
   std::optional<std::string> plot;        // --plot FILE.svg: the speedup and efficiency chart
+  // --quantiles LIST: percent levels in (0, 100), e.g. "50,95,99"; when absent, a JSON report
+  // gets analysis::kJsonQuantileLevels and the other formats none.
+  std::optional<std::string> quantiles;
+  std::optional<std::string> tail_plot;   // --tail-plot FILE.svg: p95 / mean against p
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;
@@ -89,6 +93,13 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
 
 // At most this many values per --sweep, and configurations (their cross product) in all.
 inline constexpr std::size_t kMaxSweepValues = 10'000;
+
+// The level --tail-plot draws against the mean; added to the levels when --tail-plot is given.
+inline constexpr double kTailLevel = 0.95;
+
+// The levels of --quantiles ("50,95,99" -> 0.5, 0.95, 0.99), ascending without repeats, each
+// percentage in (0, 100); on failure returns nullopt and sets *error.
+std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error);
 
 // The analysis request the options make: processor counts, methods and the Monte Carlo
 // stopping rule filled in, checked with Request::IsValid; nullopt with *error (worded for the

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "app/report_data.hpp"
+#include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
 #include "solvers/solver.hpp"
@@ -266,7 +267,9 @@ std::string loss_table(const analysis::StudyResult& study, const ReportInputs& i
 
 std::string render(const analysis::StudyResult& study, const ReportInputs& inputs, Format format) {
   switch (format) {
-    case Format::Table: return inputs.loss ? table(study, inputs) + loss_table(study, inputs) : table(study, inputs);
+    case Format::Table:
+      return table(study, inputs) + report_quantiles::table_block(study, inputs) +
+             (inputs.loss ? loss_table(study, inputs) : std::string{});
     case Format::Csv: return report_data::csv(study, inputs);
     case Format::Json: return report_data::json(study, inputs);
     case Format::Jsonl: return report_data::jsonl(study, inputs);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
 
@@ -35,10 +36,11 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
     line += csv_text(label.phase) + "," + (label.phase.empty() ? std::string() : csv_number(share_of(row, whole))) + ",";
   }
   const solvers::Result& result = row.result;
-  return line + fmt::format("{},{},{},{},{},{},{},{},{}\n", row.p, solvers::to_string(result.method),
+  return line + fmt::format("{},{},{},{},{},{},{},{},{}{}\n", row.p, solvers::to_string(result.method),
                             csv_number(figure(result, result.mean)), csv_number(figure(result, result.lower)),
                             csv_number(figure(result, result.upper)), csv_number(row.speedup),
-                            csv_number(row.efficiency), csv_number(row.speedup_lower), csv_number(row.speedup_upper));
+                            csv_number(row.efficiency), csv_number(row.speedup_lower), csv_number(row.speedup_upper),
+                            report_quantiles::csv_fields(inputs, result));
 }
 
 nlohmann::ordered_json json_entry(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row) {
@@ -64,7 +66,8 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   std::string out = "machine,";
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
-  out += "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper\n";
+  out += "p,method,mean,lower,upper,speedup,efficiency,speedup_lower,speedup_upper" +
+         report_quantiles::csv_header(inputs) + "\n";
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
       for (solvers::Method method : study.methods()) out += csv_line(study, c, study.at(c, p, method), inputs);
@@ -96,6 +99,7 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
             {"tail_mass", solver_options.series_parallel.grid.tail_mass},
             {"threads", inputs.request.threads},
             {"seed", solver_options.monte_carlo.seed},
+            {"quantiles", solver_options.quantiles},
             {"loss", inputs.loss}}}};
 }
 
@@ -121,6 +125,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
             {"seconds", row.result.statistics.seconds},
             {"tree_nodes", row.result.statistics.tree_nodes},
             {"represented_tasks", row.result.statistics.represented_tasks},
+            {"quantiles", report_quantiles::json_field(row.result)},
             {"same_model_as", row.same_model_as ? nlohmann::ordered_json(*row.same_model_as) : nlohmann::ordered_json()}});
         results.push_back(std::move(entry));
       }
