@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <span>
 #include <optional>
@@ -121,37 +122,36 @@ void linear_mean(const graph::SpNode& node, const std::vector<Value>& value, Val
   throw std::logic_error("series-parallel reduction: a maximum without its distribution");
 }
 
-// `root_distribution`: the root's distribution is reduced too. `linear_means`: the nodes whose
-// distribution only the root needs (sums and mixtures above the last maxima) take their mean
-// and bracket from their children's, as without the root's distribution, so asking for
-// quantiles does not change the mean reported beside them.
-Value reduce(const graph::SpTree& tree, const distributions::GridOptions& grid, bool root_distribution,
-             bool linear_means) {
+// Reduces every node, children before parents: its distribution where `needed` says so,
+// otherwise its mean and bracket from its children's (maxima always have their distribution,
+// as their children do, so what is reduced on the means alone is linear).
+std::vector<Value> reduce(const graph::SpTree& tree, const distributions::GridOptions& grid,
+                          const std::vector<bool>& needed) {
   const auto& nodes = tree.nodes();
-  const std::vector<bool> for_maxima = distributions_needed(tree, false);
-  const std::vector<bool> needed = root_distribution ? distributions_needed(tree, true) : for_maxima;
-  // Children precede parents, so one forward sweep reduces the tree.
   std::vector<Value> value(nodes.size());
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const graph::SpNode& node = nodes[i];
     if (node.kind == graph::SpKind::Leaf) {
       value[i] = from_distribution(node.task.runtime);
-      continue;
-    }
-    // Maxima always have their distribution (their children do), so what is reduced on the
-    // means alone is linear in the children's means and brackets.
-    if (!needed[i]) {
+    } else if (needed[i]) {
+      value[i] = from_distribution(reduce_node(node, value, grid));
+    } else {
       linear_mean(node, value, value[i]);
-      continue;
     }
-    if (linear_means && !for_maxima[i]) {
-      linear_mean(node, value, value[i]);
-      value[i].distribution = reduce_node(node, value, grid);
-      continue;
-    }
-    value[i] = from_distribution(reduce_node(node, value, grid));
   }
-  return value[tree.root()];
+  return value;
+}
+
+// The root's distribution after a reduction on the means (for its quantiles): the nodes that
+// only the root needs get their distributions, their means and brackets left as they were, so
+// the mean reported does not depend on whether quantiles were asked for.
+const distributions::Distribution& root_distribution(const graph::SpTree& tree, const distributions::GridOptions& grid,
+                                                     std::vector<Value>& value) {
+  const std::vector<bool> needed = distributions_needed(tree, true);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (needed[i] && !value[i].distribution) value[i].distribution = reduce_node(tree.nodes()[i], value, grid);
+  }
+  return *value[tree.root()].distribution;
 }
 
 // The smallest lattice point x_i with P(Y <= x_i) >= level (the last point when rounding keeps
@@ -214,10 +214,8 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("series-parallel options: " + why);
   const auto start = std::chrono::steady_clock::now();
-  // Quantiles need the root's distribution even when it is not kept; the mean beside them is
-  // then the one reduced without it (linear above the last maxima).
-  const bool quantiles = !options.quantiles.empty();
-  Value value = reduce(tree, options.grid, options.keep_distribution || quantiles, !options.keep_distribution);
+  std::vector<Value> values = reduce(tree, options.grid, distributions_needed(tree, options.keep_distribution));
+  Value& value = values[tree.root()];
   Result result;
   result.method = Method::SeriesParallel;
   result.mean = value.mean;
@@ -228,9 +226,24 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
                         : "series-parallel reduction, numerical grid";
   result.statistics.tree_nodes = static_cast<std::int64_t>(tree.nodes().size());
   result.statistics.represented_tasks = tree.expanded_node_count();
+  if (!options.quantiles.empty()) {
+    // A runtime whose mean is finite may still have a distribution beyond the grid's range (a
+    // sum of 10^12 iterations): then the mean stands without quantiles, and the detail says so.
+    try {
+      result.quantiles = distribution_quantiles(root_distribution(tree, options.grid, values), options.quantiles);
+    } catch (const std::overflow_error& error) {
+      result.detail += std::string("; no quantiles: the runtime's distribution overflows the grid (") + error.what() + ")";
+    }
+    const bool finite = std::all_of(result.quantiles.begin(), result.quantiles.end(), [](const Quantile& q) {
+      return std::isfinite(q.estimate) && !std::isnan(q.lower) && !std::isnan(q.upper);
+    });
+    if (!finite) {
+      result.quantiles.clear();
+      result.detail += "; no quantiles: they are not finite";
+    }
+  }
   if (value.distribution) {
     result.statistics.grid_points = static_cast<std::int64_t>(distributions::grid_size(*value.distribution));
-    if (quantiles) result.quantiles = distribution_quantiles(*value.distribution, options.quantiles);
     if (options.keep_distribution) result.distribution = std::move(value.distribution);
   }
   result.statistics.seconds =

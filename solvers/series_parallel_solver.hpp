@@ -25,7 +25,9 @@ struct SeriesParallelOptions {
   bool keep_distribution = true;
   // Levels in (0, 1), ascending, of the quantiles to report (Result::quantiles), each with the
   // bracket its lower and upper lattices give (docs/methods.md, "Quantiles"). Asking for any
-  // reduces the root's distribution even without keep_distribution.
+  // reduces the root's distribution even without keep_distribution (after the mean, which does
+  // not change); a distribution that overflows the grid leaves the quantiles empty, said in
+  // Result::detail.
   std::vector<double> quantiles;
 
   bool IsValid(std::string* why) const;
