@@ -2,6 +2,7 @@
 // solver options it holds), checked by IsValid before anything runs.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@ inline constexpr std::size_t kMaxProcessorCounts = 65536;
 // The processor counts analysed when none are given: 1..kDefaultPmax.
 inline constexpr int kDefaultPmax = 16;
 
+// The quantile levels a JSON report carries when none are asked for (the command's --quantiles):
+// the median and the two tails a performance engineer reads.
+inline constexpr std::array<double, 3> kJsonQuantileLevels{0.5, 0.95, 0.99};
+
 struct Request {
   // Processor counts to analyse, each in [1, scaling::kMaxProcessors], at most
   // kMaxProcessorCounts of them. p = 1 is solved too when absent, as the base of the speedups,
@@ -29,6 +34,8 @@ struct Request {
   //  - Monte Carlo samples until the 95% half-width is at most 0.001 of the mean;
   //  - the state space explores at most 2e7 states (a study asks for many p; a larger state
   //    space takes minutes each).
+  // Its `quantiles` are the levels every row reports (Row::result.quantiles, approx and mc
+  // only): none unless asked for.
   // Their memory_budget_bytes is not read: each solve gets its share of memory_budget_bytes.
   solvers::SolverOptions solver_options = [] {
     solvers::SolverOptions options;

@@ -14,6 +14,7 @@
 #include "app/load.hpp"
 #include "app/output_file.hpp"
 #include "app/plot.hpp"
+#include "app/plot_tail.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/report_isospeed.hpp"
@@ -110,8 +111,9 @@ std::optional<std::string> isoefficiency_usage(const Options& options, bool swee
   if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
     return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
   }
-  if (sweeps || options.loss || options.plot || options.format == Format::Jsonl) {
-    return "--isoefficiency makes its own table: no --sweep, --loss, --plot or --format jsonl with it";
+  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot || options.format == Format::Jsonl) {
+    return "--isoefficiency makes its own table: no --sweep, --loss, --plot, --quantiles, --tail-plot or --format jsonl "
+           "with it";
   }
   return std::nullopt;
 }
@@ -285,6 +287,11 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
   if (options.plot) {
     if (const auto error = write_output_file(*options.plot, render_plot(*study.value, inputs))) {
       return usage_error(err, "--plot: " + *error);
+    }
+  }
+  if (options.tail_plot) {
+    if (const auto error = write_output_file(*options.tail_plot, render_tail_plot(*study.value, inputs))) {
+      return usage_error(err, "--tail-plot: " + *error);
     }
   }
   return emit(options, render(*study.value, inputs, options.format), out, err);

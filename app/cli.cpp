@@ -25,7 +25,7 @@ struct Raw {  // values CLI11 cannot put into Options directly
   int pmax = 0;
   double isoefficiency = 0;
   std::string isospeed;
-  std::string plot, output, memory, methods, time_limit;
+  std::string plot, output, memory, methods, time_limit, quantiles, tail_plot;
   std::int64_t samples = 0;
   int graph = 0;
   CLI::Option* pmax_option = nullptr;
@@ -185,6 +185,13 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--plot", raw.plot,
                  "also draw speedup and efficiency against p as an SVG chart into FILE (whole or not at all)")
       ->type_name("FILE.svg");
+  cli.add_option("--quantiles", raw.quantiles,
+                 "also report these runtime quantiles in percent, e.g. 50,95,99, from approx (with their bracket) "
+                 "and mc (with a 95% confidence interval) (default: none, 50,95,99 in JSON)")
+      ->type_name("LIST");
+  cli.add_option("--tail-plot", raw.tail_plot,
+                 "also draw p95 / mean against p for approx and mc as an SVG chart into FILE (whole or not at all)")
+      ->type_name("FILE.svg");
 }
 
 void add_methods(CLI::App& cli, Options& options, Raw& raw) {
@@ -310,6 +317,8 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
   if (!raw.isospeed.empty()) options.isospeed = raw.isospeed;
   if (!raw.plot.empty()) options.plot = raw.plot;
+  if (!raw.quantiles.empty()) options.quantiles = raw.quantiles;
+  if (!raw.tail_plot.empty()) options.tail_plot = raw.tail_plot;
   if (!raw.output.empty()) options.output = raw.output;
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;

@@ -96,6 +96,7 @@ bool check_destinations(const Options& options, const std::vector<Loaded>& machi
   std::vector<Destination> destinations;
   if (options.output) destinations.push_back({"-o", *options.output});
   if (options.plot) destinations.push_back({"--plot", *options.plot});
+  if (options.tail_plot) destinations.push_back({"--tail-plot", *options.tail_plot});
   for (const Destination& destination : destinations) {
     if (const auto problem = check_output_path(destination.path)) {
       usage_error(err, fmt::format("{}: {}", destination.option, *problem));
@@ -110,11 +111,14 @@ bool check_destinations(const Options& options, const std::vector<Loaded>& machi
       return false;
     }
   }
-  if (destinations.size() == 2 && same_file(destinations[0], destinations[1])) {
-    usage_error(err, fmt::format("-o {} and --plot {} are the same file: the chart and the report would overwrite "
-                                 "each other",
-                                 destinations[0].path, destinations[1].path));
-    return false;
+  for (std::size_t a = 0; a < destinations.size(); ++a) {
+    for (std::size_t b = a + 1; b < destinations.size(); ++b) {
+      if (!same_file(destinations[a], destinations[b])) continue;
+      usage_error(err, fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
+                                   destinations[a].option, destinations[a].path, destinations[b].option,
+                                   destinations[b].path));
+      return false;
+    }
   }
   return true;
 }

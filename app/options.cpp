@@ -304,6 +304,26 @@ std::optional<std::string> plot_path_problem(const Options& options) {
                      *options.plot);
 }
 
+std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error) {
+  std::vector<double> levels;
+  std::string_view rest = list;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const auto percent = parse_number(item);
+    if (!percent || !(*percent > 0.0 && *percent < 100.0)) {
+      *error = fmt::format("--quantiles {}: '{}' is not a percentage in (0, 100), e.g. 50,95,99", list, item);
+      return std::nullopt;
+    }
+    levels.push_back(*percent / 100.0);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  std::sort(levels.begin(), levels.end());
+  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
+  return levels;
+}
+
 std::optional<analysis::Request> analysis_request(const Options& options, std::string* error) {
   if (const auto problem = plot_path_problem(options)) {
     *error = *problem;
@@ -321,6 +341,20 @@ std::optional<analysis::Request> analysis_request(const Options& options, std::s
   if (options.samples) {
     request.solver_options.monte_carlo.samples = *options.samples;
     request.solver_options.monte_carlo.relative_precision = 0.0;
+  }
+  if (options.quantiles) {
+    const auto levels = parse_quantiles(*options.quantiles, error);
+    if (!levels) return std::nullopt;
+    request.solver_options.quantiles = *levels;
+  } else if (options.format == Format::Json && !options.isoefficiency) {
+    request.solver_options.quantiles.assign(analysis::kJsonQuantileLevels.begin(), analysis::kJsonQuantileLevels.end());
+  }
+  // The tail chart draws the 95% quantile: it is computed (and reported) with the others.
+  if (options.tail_plot) {
+    std::vector<double>& levels = request.solver_options.quantiles;
+    if (std::find(levels.begin(), levels.end(), kTailLevel) == levels.end()) {
+      levels.insert(std::upper_bound(levels.begin(), levels.end(), kTailLevel), kTailLevel);
+    }
   }
   if (!request.IsValid(error)) return std::nullopt;
   return request;

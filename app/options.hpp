@@ -78,6 +78,10 @@ struct Options {
   std::optional<std::string> isospeed;
   bool scaling_laws = false;              // --scaling-laws: Karp-Flatt, Amdahl, Gustafson per p
   std::optional<std::string> plot;        // --plot FILE.svg: the speedup and efficiency chart
+  // --quantiles LIST: percent levels in (0, 100), e.g. "50,95,99"; when absent, a JSON report
+  // gets analysis::kJsonQuantileLevels and the other formats none.
+  std::optional<std::string> quantiles;
+  std::optional<std::string> tail_plot;   // --tail-plot FILE.svg: p95 / mean against p
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;
@@ -129,6 +133,13 @@ std::optional<std::string> method_option_problems(const Options& options, const 
 // A --plot destination that is not an SVG file (FILE.svg, any case): the chart is SVG only,
 // and a .png or .pdf name would hold an SVG. The error message, or nothing.
 std::optional<std::string> plot_path_problem(const Options& options);
+
+// The level --tail-plot draws against the mean; added to the levels when --tail-plot is given.
+inline constexpr double kTailLevel = 0.95;
+
+// The levels of --quantiles ("50,95,99" -> 0.5, 0.95, 0.99), ascending without repeats, each
+// percentage in (0, 100); on failure returns nullopt and sets *error.
+std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error);
 
 // The analysis request the options make: processor counts, methods and the Monte Carlo
 // stopping rule filled in, checked with Request::IsValid; nullopt with *error (worded for the

@@ -10,6 +10,7 @@
 #include "analysis/prediction.hpp"
 #include "app/report_data.hpp"
 #include "app/report_scaling.hpp"
+#include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
 #include "solvers/solver.hpp"
@@ -349,7 +350,9 @@ std::string loss_table(const analysis::StudyResult& study, const ReportInputs& i
 
 std::string render(const analysis::StudyResult& study, const ReportInputs& inputs, Format format) {
   switch (format) {
-    case Format::Table: return inputs.loss ? table(study, inputs) + loss_table(study, inputs) : table(study, inputs);
+    case Format::Table:
+      return table(study, inputs) + report_quantiles::table_block(study, inputs) +
+             (inputs.loss ? loss_table(study, inputs) : std::string{});
     case Format::Csv: return report_data::csv(study, inputs);
     case Format::Json: return report_data::json(study, inputs);
     case Format::Jsonl: return report_data::jsonl(study, inputs);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
 
@@ -64,12 +65,13 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
                      const ReportInputs& inputs) {
   const solvers::Result& result = row.result;
   return csv_keys(study, c, row, inputs) +
-         fmt::format("{},{},{},{},{},{},{},{},{},{},\n", row.p, solvers::to_string(result.method),
+         fmt::format("{},{},{},{},{},{},{},{},{},{},", row.p, solvers::to_string(result.method),
                      csv_number(estimate_of(result, inputs)), csv_number(time_figure(result, result.lower, inputs)),
                      csv_number(time_figure(result, result.upper, inputs)),
                      result.solved() ? interval_kind_name(solvers::info(result.method).interval) : "",
                      csv_number(point_speedup(row)), csv_number(point_efficiency(row)), csv_number(row.speedup_lower),
-                     csv_number(row.speedup_upper));
+                     csv_number(row.speedup_upper)) +
+         report_quantiles::csv_fields(inputs, result) + "\n";
 }
 
 // The prediction of one (case, p) as a CSV line whose method is "prediction" and whose last
@@ -77,16 +79,19 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
 std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t c, int p, const ReportInputs& inputs) {
   const analysis::Row& row = study.at(c, p, study.methods().front());
   const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
-  if (!prediction) return csv_keys(study, c, row, inputs) + fmt::format("{},prediction,,,,,,,,,\n", p);
+  // The prediction has no quantiles of its own: its quantile fields stay empty.
+  const std::string no_quantiles = report_quantiles::csv_fields(inputs, solvers::Result{}) + "\n";
+  if (!prediction) return csv_keys(study, c, row, inputs) + fmt::format("{},prediction,,,,,,,,,", p) + no_quantiles;
   const auto in_unit = [&](std::optional<double> value) {
     return value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt;
   };
   return csv_keys(study, c, row, inputs) +
-         fmt::format("{},prediction,{},{},{},{},{},{},{},{},{}\n", p, csv_number(in_unit(prediction->estimate)),
+         fmt::format("{},prediction,{},{},{},{},{},{},{},{},{}", p, csv_number(in_unit(prediction->estimate)),
                      csv_number(in_unit(prediction->lower)), csv_number(in_unit(prediction->upper)),
                      interval_kind_name(prediction->interval), csv_number(prediction->speedup),
                      csv_number(prediction->efficiency), csv_number(prediction->speedup_lower),
-                     csv_number(prediction->speedup_upper), solvers::to_string(prediction->method));
+                     csv_number(prediction->speedup_upper), solvers::to_string(prediction->method)) +
+         no_quantiles;
 }
 
 // The command as the user typed it, the program named "pdl-scale" whatever its path.
@@ -203,8 +208,8 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
   out += fmt::format("p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
-                     "speedup_upper,from\n",
-                     unit);
+                     "speedup_upper,from{1}\n",
+                     unit, report_quantiles::csv_header(inputs));
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
       if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs);
@@ -237,6 +242,7 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
             {"tail_mass", solver_options.series_parallel.grid.tail_mass},
             {"threads", inputs.request.threads},
             {"seed", solver_options.monte_carlo.seed},
+            {"quantiles", solver_options.quantiles},
             {"loss", inputs.loss}}}};
 }
 
@@ -265,6 +271,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
             {"seconds", row.result.statistics.seconds},
             {"tree_nodes", row.result.statistics.tree_nodes},
             {"represented_tasks", row.result.statistics.represented_tasks},
+            {"quantiles", report_quantiles::json_field(row.result, inputs)},
             {"same_model_as", row.same_model_as ? nlohmann::ordered_json(*row.same_model_as) : nlohmann::ordered_json()}});
         results.push_back(std::move(entry));
       }

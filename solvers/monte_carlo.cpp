@@ -81,6 +81,7 @@ bool MonteCarloOptions::IsValid(std::string* why) const {
   const std::int64_t most = relative_precision > 0.0 ? max_samples : samples;
   if (most > (std::int64_t{1} << 40)) return fail("at most 2^40 samples, got " + std::to_string(most));
   if (threads < 0) return fail("threads must be >= 0 (0: all cores), got " + std::to_string(threads));
+  if (!valid_quantile_levels(quantiles, why)) return false;
   if (summary_samples < 1) return fail("summary_samples must be >= 1, got " + std::to_string(summary_samples));
   if (memory_budget_bytes < kSmallestMemoryBudget) {
     return fail("memory_budget_bytes must be >= 1 MiB, got " + std::to_string(memory_budget_bytes));

@@ -72,6 +72,10 @@ struct MonteCarloOptions {
   // code and ignores it). An instruction set the CPU lacks is not replaced by another: IsValid
   // rejects it, and the solvers throw std::invalid_argument.
   MonteCarloIsa isa = MonteCarloIsa::Auto;
+  // Levels in (0, 1), ascending, of the quantiles the result reports (Result::quantiles): order
+  // statistics of the first summary_samples samples with a distribution-free 95% confidence
+  // interval (order_statistic_quantiles). None by default.
+  std::vector<double> quantiles;
 
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
   bool IsValid(std::string* why) const;
@@ -103,6 +107,15 @@ struct MonteCarloSummary {
   // Several lines: the above, variance, quantiles and the histogram.
   std::string FullReport() const;
 };
+
+// The q-quantile of the law the samples `sorted` (ascending, n of them, iid) come from, for
+// each level q: the estimate is the order statistic x_(ceil(n q)) and [x_(r), x_(s)] a
+// confidence interval of at least 95% whatever the law: with B ~ Binomial(n, q), r - 1 is the
+// largest k with P(B <= k) <= 0.025 and s - 1 the smallest with P(B <= k) >= 0.975, so
+// P(x_(r) <= Q(q) <= x_(s)) >= P(r <= B <= s - 1) >= 0.95 (docs/methods.md, "Quantiles").
+// Where no such r exists the lower end is 0 (runtimes are >= 0); where no such s <= n exists
+// the upper end is +infinity. Quantile::samples is n. Empty when `sorted` is.
+std::vector<Quantile> order_statistic_quantiles(std::span<const double> sorted, const std::vector<double>& levels);
 
 // A scenario of a mixture: a graph that runs with the given probability.
 struct WeightedGraph {

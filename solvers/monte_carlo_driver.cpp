@@ -205,6 +205,7 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
     result.detail += text;
   }
   result.statistics.samples = s.samples;
+  result.quantiles = order_statistic_quantiles(kept, options.quantiles);
   result.statistics.seconds = s.seconds;
   if (summary != nullptr) *summary = std::move(s);
   return result;

@@ -36,4 +36,17 @@ Result finite_or_unsolved(Result result) {
   return result;
 }
 
+bool valid_quantile_levels(const std::vector<double>& levels, std::string* why) {
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    std::string problem;
+    if (!(levels[k] > 0.0 && levels[k] < 1.0)) problem = "quantile level " + std::to_string(levels[k]) + " is outside (0, 1)";
+    else if (k > 0 && !(levels[k] > levels[k - 1])) problem = "quantile levels must ascend without repeats";
+    if (!problem.empty()) {
+      if (why != nullptr) *why = std::move(problem);
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace solvers

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "distributions/distribution.hpp"
 
@@ -50,6 +51,20 @@ struct Statistics {
   std::int64_t states = 0;         // state-space states
 };
 
+// One quantile of the runtime: the level q in (0, 1), the method's estimate of the q-quantile
+// and an interval [lower, upper] that contains it in the same sense as the mean's interval
+// (docs/methods.md, "Quantiles"): the series-parallel reduction brackets the q-quantile of the
+// approximate model by those of its lower and upper lattices; Monte Carlo gives an order
+// statistic of its first `samples` samples with a distribution-free 95% confidence interval
+// (binomial ranks), whose upper end is +infinity when n is too small for the level.
+struct Quantile {
+  double level = 0.0;
+  double estimate = 0.0;
+  double lower = 0.0;
+  double upper = 0.0;
+  std::int64_t samples = 0;  // Monte Carlo: the n the order statistics are over; 0 otherwise
+};
+
 struct Result {
   Method method = Method::SeriesParallel;
   // The estimate of the mean runtime and an interval that contains the exact value of what
@@ -60,6 +75,9 @@ struct Result {
   double lower = 0.0;
   double upper = 0.0;
   std::optional<distributions::Distribution> distribution;  // the whole runtime distribution
+  // The quantiles asked for (SolverOptions::quantiles), by ascending level; empty for a method
+  // that computes the mean only (bounds, the state space) and for an unsolved result.
+  std::vector<Quantile> quantiles;
   std::string detail;  // how the figure was obtained, e.g. "closed form" or "numerical grid"
   // A caveat on a solved figure that a report shows under its table, the same words for every
   // p it applies to (e.g. Monte Carlo stopped at its most samples before the precision asked);
@@ -79,5 +97,9 @@ struct Result {
 // explanation gives the figures. Every solver made by make_solver passes its results through
 // it, and turns a std::overflow_error from its arithmetic into the same outcome.
 Result finite_or_unsolved(Result result);
+
+// True when every level lies in (0, 1) and they ascend without repeats; otherwise false and,
+// if why != nullptr, a message.
+bool valid_quantile_levels(const std::vector<double>& levels, std::string* why);
 
 }  // namespace solvers

@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "distributions/distribution.hpp"
 #include "graph/series_parallel.hpp"
@@ -22,6 +23,12 @@ struct SeriesParallelOptions {
   // children's means and brackets alone (exact: the mean is linear), which spares the FFT
   // powers over iterations.
   bool keep_distribution = true;
+  // Levels in (0, 1), ascending, of the quantiles to report (Result::quantiles), each with the
+  // bracket its lower and upper lattices give (docs/methods.md, "Quantiles"). Asking for any
+  // reduces the root's distribution even without keep_distribution (after the mean, which does
+  // not change); a distribution that overflows the grid leaves the quantiles empty, said in
+  // Result::detail.
+  std::vector<double> quantiles;
 
   bool IsValid(std::string* why) const;
 };
@@ -40,6 +47,13 @@ class NotSeriesParallel : public std::invalid_argument {
 // bracket of the mean (lower == upper when every step had an exact closed form). Throws
 // std::invalid_argument for invalid options.
 Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOptions& options);
+
+// The q-quantile of `d` for each level: the estimate is distributions::quantile (the central
+// estimate of a grid, the exact inverse of a closed form) and [lower, upper] contains the
+// q-quantile of the law the grid brackets: quantiles of the lower and upper lattices at levels
+// q -/+ delta, widened by slack / delta (the best of a few delta). Exact closed forms give
+// lower == upper == estimate.
+std::vector<Quantile> distribution_quantiles(const distributions::Distribution& d, const std::vector<double>& levels);
 
 // Recognises the graph first; throws NotSeriesParallel with the offending subgraph when it is
 // not series-parallel.

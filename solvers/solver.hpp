@@ -62,6 +62,9 @@ struct SolverInfo {
   // True when the speedup is best shown as the interval [T1.lower / Tp.upper, T1.upper / Tp.lower]
   // rather than as the ratio of the means (the means of bounds are midpoints).
   bool speedup_as_interval = false;
+  // True when the method reports the quantiles asked for (SolverOptions::quantiles) with an
+  // interval of the same kind as its mean's; false for a method that computes the mean only.
+  bool gives_quantiles = false;
   // One sentence for help texts and documentation.
   std::string_view description;
 };
@@ -94,6 +97,11 @@ struct SolverOptions {
   // each method's own memory_budget_bytes. A study gives every solve the run's budget less the
   // exact model (analysis::Request::memory_budget_bytes).
   std::uint64_t memory_budget_bytes = kDefaultMemoryBudget;
+  // Levels in (0, 1), ascending, of the quantiles every method with a distribution or samples
+  // reports in Result::quantiles (approx and mc; bounds and exact compute means only). None by
+  // default; the command asks for 0.5, 0.95, 0.99 in JSON (analysis::kJsonQuantileLevels).
+  // make_solver puts them in place of the series-parallel and Monte Carlo options' own.
+  std::vector<double> quantiles;
 
   bool IsValid(std::string* why) const;
 };

@@ -88,6 +88,7 @@ bool SolverOptions::IsValid(std::string* why) const {
     if (why != nullptr) *why = "memory_budget_bytes must be >= 1 MiB, got " + std::to_string(memory_budget_bytes);
     return false;
   }
+  if (!valid_quantile_levels(quantiles, why)) return false;
   return series_parallel.IsValid(why) && bounds.IsValid(why) && monte_carlo.IsValid(why) && state_space.IsValid(why);
 }
 

@@ -54,6 +54,7 @@ const SolverInfo& monte_carlo_info() {
       .interval = IntervalKind::Confidence95,
       .needs_exact_model = true,
       .speedup_as_interval = false,
+      .gives_quantiles = true,
       .description = "Monte Carlo simulation of the exact model, with a 95% confidence interval",
   };
   return info;
@@ -62,6 +63,7 @@ const SolverInfo& monte_carlo_info() {
 std::unique_ptr<Solver> make_monte_carlo(const SolverOptions& options) {
   MonteCarloOptions monte_carlo = options.monte_carlo;
   monte_carlo.memory_budget_bytes = options.memory_budget_bytes;
+  monte_carlo.quantiles = options.quantiles;
   return std::make_unique<MonteCarloSolver>(std::move(monte_carlo));
 }
 

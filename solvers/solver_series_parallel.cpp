@@ -48,13 +48,16 @@ const SolverInfo& series_parallel_info() {
       .interval = IntervalKind::DiscretisationBracket,
       .needs_exact_model = false,
       .speedup_as_interval = false,
+      .gives_quantiles = true,
       .description = "the approximate (barrier) model, reduced exactly up to a discretisation bracket",
   };
   return info;
 }
 
 std::unique_ptr<Solver> make_series_parallel(const SolverOptions& options) {
-  return std::make_unique<SeriesParallelSolver>(options.series_parallel, options.memory_budget_bytes);
+  SeriesParallelOptions series_parallel = options.series_parallel;
+  series_parallel.quantiles = options.quantiles;
+  return std::make_unique<SeriesParallelSolver>(std::move(series_parallel), options.memory_budget_bytes);
 }
 
 }  // namespace solvers::methods

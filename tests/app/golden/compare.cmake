@@ -7,6 +7,10 @@ execute_process(COMMAND ${PDL_SCALE} ${arguments} --threads 2
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "exit status ${status}, expected 0\nstderr:\n${err}")
 endif()
+# JSON reports carry wall-clock seconds and the thread count asked for (the update script runs
+# with every core, this test with two): both are normalised to 0 on either side.
+string(REGEX REPLACE "\"seconds\": [-+0-9.eE]+" "\"seconds\": 0" out "${out}")
+string(REGEX REPLACE "\"threads\": [0-9]+" "\"threads\": 0" out "${out}")
 file(READ ${EXPECTED} expected)
 if(NOT out STREQUAL expected)
   message(FATAL_ERROR "the output differs from ${EXPECTED}\n--- got:\n${out}\n--- expected:\n${expected}")

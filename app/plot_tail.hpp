@@ -1,0 +1,19 @@
+// --tail-plot FILE.svg: how the runtime's tail grows with p, as p95 / mean against p.
+#pragma once
+
+#include <string>
+
+#include "analysis/study.hpp"
+#include "app/report.hpp"
+
+namespace app {
+
+// One line per (machine or swept value, method that gives quantiles: approx, mc) of the
+// 95% quantile's estimate over the same method's mean, against p; a marker at every point,
+// a dashed reference at 1 (no tail beyond the mean), round-number ticks (nice_ticks of
+// plot.hpp), a title naming the program and a legend. The --loss cases are not drawn; a p where
+// the method has no figure is left out of its line. The intervals of the quantile are in the
+// reports (--quantiles), not drawn. A self-contained SVG 1.1 document.
+std::string render_tail_plot(const analysis::StudyResult& study, const ReportInputs& inputs);
+
+}  // namespace app
