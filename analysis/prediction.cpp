@@ -106,6 +106,8 @@ std::vector<Crossover> crossovers(const StudyResult& study) {
   for (std::size_t i = 0; i < whole.size(); ++i) {
     for (std::size_t j = i + 1; j < whole.size(); ++j) {
       const std::size_t a = whole[i], b = whole[j];
+      // Configurations of one problem: the same swept values, another machine.
+      if (study.cases()[a].swept != study.cases()[b].swept) continue;
       int first_order = 0;  // -1: a faster, 1: b faster
       for (int p : study.processors()) {
         const auto pa = predict(study, a, p);

@@ -56,8 +56,8 @@ struct Crossover {
   std::size_t faster_after = 0;  // case faster from `at` on
   int at = 0;
 };
-// Every pair of whole-program cases (not the --loss ones) whose order by predicted runtime
-// changes along p.
+// Every pair of whole-program cases (not the --loss ones) with the same swept values (so: two
+// machines on one problem) whose order by predicted runtime changes along p.
 std::vector<Crossover> crossovers(const StudyResult& study);
 
 }  // namespace analysis

@@ -103,10 +103,10 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
   pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
   print(checked.diagnostics, err);
   if (!checked.program) return std::nullopt;
-  for (const auto& [name, text] : loaded.set_expressions) {
+  for (const auto& [name, expression] : loaded.set_expressions) {
     const auto& variables = checked.program->variables;
     if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
-      print_bind_errors({{models::BindError::Code::UnknownVariable, name, "", {}}}, err);
+      usage_error(err, unknown_variable_text(*checked.program, name, "--set"));
       return std::nullopt;
     }
   }

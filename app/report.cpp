@@ -36,28 +36,25 @@ std::string interval_text(double lower, double upper, const ReportInputs& inputs
   return fmt::format("[{}, {}]", time_text(lower, inputs), time_text(upper, inputs));
 }
 
-// A method's column titles: its figure in the time unit, and its interval's where it has one.
+// A method's column title: its name and the time unit (and "± 95%" for a confidence interval).
 std::vector<std::string> method_header(solvers::Method method, const ReportInputs& inputs) {
   const solvers::SolverInfo& info = solvers::info(method);
   const std::string name{solvers::to_string(method)};
-  switch (info.presentation) {
-    case solvers::Presentation::EstimateAndInterval: return {unit_title(name, inputs), unit_title("bracket", inputs)};
-    case solvers::Presentation::EstimatePlusMinus: return {unit_title(name + " ± 95%", inputs)};
-    case solvers::Presentation::IntervalOnly:
-    case solvers::Presentation::EstimateOnly: break;
-  }
+  if (info.presentation == solvers::Presentation::EstimatePlusMinus) return {unit_title(name + " ± 95%", inputs)};
   return {unit_title(name, inputs)};
 }
 
-// A method's figure cells, as its info says to present it.
+// A method's figure cell, as its info says to present it.
 std::vector<std::string> method_cells(const solvers::Result& result, const ReportInputs& inputs) {
   const solvers::SolverInfo& info = solvers::info(result.method);
-  if (!result.solved()) {
-    return std::vector<std::string>(info.presentation == solvers::Presentation::EstimateAndInterval ? 2 : 1, "-");
-  }
+  if (!result.solved()) return {"-"};
   switch (info.presentation) {
-    case solvers::Presentation::EstimateAndInterval:
-      return {time_text(result.mean, inputs), interval_text(result.lower, result.upper, inputs)};
+    case solvers::Presentation::EstimateAndInterval: {
+      // One column, as narrow as the prediction's: the bracket need not be centred, so ± its
+      // larger side (CSV and JSON give both ends).
+      const double half = std::max(result.upper - result.mean, result.mean - result.lower);
+      return {fmt::format("{} ± {}", time_text(result.mean, inputs), time_text(half, inputs))};
+    }
     case solvers::Presentation::IntervalOnly: return {interval_text(result.lower, result.upper, inputs)};
     case solvers::Presentation::EstimatePlusMinus:
       return {fmt::format("{} ± {}", time_text(result.mean, inputs), time_text(result.upper - result.mean, inputs))};
@@ -267,7 +264,7 @@ std::string summary(const analysis::StudyResult& study, const ReportInputs& inpu
 std::string legend(const analysis::StudyResult& study) {
   std::string out = fmt::format(
       "prediction: exact if computed, else mc, else bounds within {:g}% of each other (their midpoint), else approx, "
-      "else bounds; ± the larger distance to its interval's ends\n",
+      "else bounds; a ± is the larger distance from the figure to its interval's ends\n",
       100.0 * analysis::kTightBounds);
   for (solvers::Method method : study.methods()) {
     out += fmt::format("{}: {}\n", solvers::to_string(method), solvers::info(method).description);

@@ -25,9 +25,6 @@ nlohmann::ordered_json swept_json(const std::vector<std::pair<std::string, doubl
   return object;
 }
 
-std::optional<double> figure(const solvers::Result& result, double value) {
-  return result.solved() ? std::optional<double>(value) : std::nullopt;
-}
 
 // The figure in the report's time unit, where the method solved it.
 std::optional<double> time_figure(const solvers::Result& result, double microseconds, const ReportInputs& inputs) {

@@ -33,7 +33,8 @@ def run(binary, args):
 
 def bounds_rows(text):
     """(lower, upper) of every bounds row of a CSV report."""
-    return [(float(r["lower"]), float(r["upper"])) for r in csv.DictReader(io.StringIO(text))
+    lines = [line for line in text.splitlines() if not line.startswith("#")]  # version, command, seed, unit
+    return [(float(r["lower_us"]), float(r["upper_us"])) for r in csv.DictReader(lines)
             if r["method"] == "bounds"]
 
 

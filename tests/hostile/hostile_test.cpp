@@ -78,10 +78,20 @@ std::vector<std::string> split(const std::string& line) {
 std::string check_report(const std::string& csv) {
   std::istringstream in(csv);
   std::string line;
-  if (!std::getline(in, line)) return "no CSV header";
+  // The comment lines (version, command, seed, unit) come first.
+  while (std::getline(in, line) && line.rfind("#", 0) == 0) {
+  }
+  if (line.empty()) return "no CSV header";
   const std::vector<std::string> header = split(line);
   std::map<std::string, std::size_t> column;
-  for (std::size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+  // Times in microseconds (the default unit) under their CSV names.
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    std::string name = header[i];
+    if (name == "estimate_us") name = "mean";
+    if (name == "lower_us") name = "lower";
+    if (name == "upper_us") name = "upper";
+    column[name] = i;
+  }
   for (const char* name : {"mean", "lower", "upper", "speedup", "efficiency", "speedup_lower", "speedup_upper"}) {
     if (column.count(name) == 0) return std::string("no column ") + name;
   }
@@ -91,7 +101,10 @@ std::string check_report(const std::string& csv) {
     const std::vector<std::string> fields = split(line);
     std::map<std::string, double> figure;
     for (const auto& [name, index] : column) {
-      if (name == "machine" || name == "p" || name == "method" || index >= fields.size() || fields[index].empty()) continue;
+      if (name == "machine" || name == "p" || name == "method" || name == "interval_kind" || name == "from" ||
+          index >= fields.size() || fields[index].empty()) {
+        continue;
+      }
       char* end = nullptr;
       const double value = std::strtod(fields[index].c_str(), &end);
       if (!std::isfinite(value)) return "not finite: " + name + " in '" + line + "'";

@@ -1,0 +1,124 @@
+// The prediction's choice, its speedups and the summary, on study results written by hand
+// (docs/cli.md, "Table"): every expected figure is worked out here from the rule.
+#include "analysis/prediction.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <vector>
+
+namespace {
+
+using solvers::Method;
+
+solvers::Result solved(Method method, double mean, double lower, double upper) {
+  solvers::Result result;
+  result.method = method;
+  result.mean = mean;
+  result.lower = lower;
+  result.upper = upper;
+  return result;
+}
+
+solvers::Result unsolved(Method method) {
+  solvers::Result result;
+  result.method = method;
+  result.unsolved.emplace().explanation = "not run";
+  return result;
+}
+
+analysis::Row row(std::size_t c, int p, solvers::Result result) {
+  analysis::Row r;
+  r.case_index = c;
+  r.p = p;
+  r.result = std::move(result);
+  return r;
+}
+
+analysis::CaseLabel label(const char* machine) {
+  analysis::CaseLabel l;
+  l.machine = machine;
+  return l;
+}
+
+// One case, methods approx, bounds, mc, p = 1, 2, 4, 8, with T(1) = 100 exact:
+//   p = 1: mc solved                         -> mc
+//   p = 2: mc unsolved, bounds [50, 50.9]    -> bounds within 2%: midpoint 50.45
+//   p = 4: bounds [25, 30] wide, approx 29   -> approx
+//   p = 8: only bounds [20, 30]              -> bounds, no estimate
+analysis::StudyResult one_case() {
+  const std::vector<Method> methods{Method::SeriesParallel, Method::Bounds, Method::MonteCarlo};
+  std::vector<analysis::Row> rows{
+      row(0, 1, solved(Method::SeriesParallel, 100, 100, 100)), row(0, 1, solved(Method::Bounds, 100, 100, 100)),
+      row(0, 1, solved(Method::MonteCarlo, 100.2, 99.9, 100.5)),
+      row(0, 2, solved(Method::SeriesParallel, 52, 51.9, 52.1)), row(0, 2, solved(Method::Bounds, 50.45, 50, 50.9)),
+      row(0, 2, unsolved(Method::MonteCarlo)),
+      row(0, 4, solved(Method::SeriesParallel, 29, 28.9, 29.2)), row(0, 4, solved(Method::Bounds, 27.5, 25, 30)),
+      row(0, 4, unsolved(Method::MonteCarlo)),
+      row(0, 8, unsolved(Method::SeriesParallel)), row(0, 8, solved(Method::Bounds, 25, 20, 30)),
+      row(0, 8, unsolved(Method::MonteCarlo))};
+  std::vector<std::optional<solvers::Result>> bases{solved(Method::StateSpace, 100, 100, 100)};
+  return analysis::StudyResult({label("m")}, {1, 2, 4, 8}, methods, std::move(rows), std::move(bases), 0.0);
+}
+
+TEST(Prediction, TakesTheBestJustifiedFigureInTheDocumentedOrder) {
+  const analysis::StudyResult study = one_case();
+  const auto at1 = analysis::predict(study, 0, 1);
+  ASSERT_TRUE(at1);
+  EXPECT_EQ(at1->method, Method::MonteCarlo);
+  EXPECT_DOUBLE_EQ(*at1->estimate, 100.2);
+
+  const auto at2 = analysis::predict(study, 0, 2);
+  ASSERT_TRUE(at2);
+  EXPECT_EQ(at2->method, Method::Bounds);  // 0.9 <= 2% of 50
+  EXPECT_DOUBLE_EQ(*at2->estimate, 50.45);
+  EXPECT_DOUBLE_EQ(*at2->speedup, 100.0 / 50.45);
+  EXPECT_DOUBLE_EQ(*at2->efficiency, 100.0 / 50.45 / 2);
+  EXPECT_DOUBLE_EQ(*at2->speedup_lower, 100.0 / 50.9);
+  EXPECT_DOUBLE_EQ(*at2->speedup_upper, 100.0 / 50.0);
+
+  const auto at4 = analysis::predict(study, 0, 4);
+  ASSERT_TRUE(at4);
+  EXPECT_EQ(at4->method, Method::SeriesParallel);  // bounds 5 wide: 20% of 25
+  EXPECT_DOUBLE_EQ(*at4->estimate, 29.0);
+
+  const auto at8 = analysis::predict(study, 0, 8);
+  ASSERT_TRUE(at8);
+  EXPECT_EQ(at8->method, Method::Bounds);
+  EXPECT_FALSE(at8->estimate);  // no midpoint of wide bounds
+  EXPECT_FALSE(at8->speedup);
+  EXPECT_DOUBLE_EQ(*at8->speedup_lower, 100.0 / 30);
+  EXPECT_DOUBLE_EQ(*at8->speedup_upper, 100.0 / 20);
+}
+
+TEST(Prediction, SummarySaysTheFastestAndTheLargestEfficientProcessorCount) {
+  const analysis::ScalingSummary summary = analysis::summarise(one_case(), 0);
+  // Estimates 100.2, 50.45, 29 and none: least at p = 4. Efficiencies 100/100.2 = 0.998,
+  // 0.991, 100/29/4 = 0.862, none: >= 0.8 up to p = 4, and so >= 0.5.
+  EXPECT_EQ(summary.fastest_p, 4);
+  EXPECT_DOUBLE_EQ(*summary.fastest_time, 29.0);
+  EXPECT_EQ(summary.efficient_80, 4);
+  EXPECT_EQ(summary.efficient_half, 4);
+  EXPECT_TRUE(summary.idle.empty());
+}
+
+TEST(Prediction, CrossoverIsTheFirstProcessorCountWhereTheOrderChanges) {
+  // Machine a: 100, 60, 40; machine b: 80, 60.5, 30 (mc only, no T(1)): b is faster at p = 1,
+  // a at p = 2, b again at p = 4; the first change is at p = 2.
+  const std::vector<Method> methods{Method::MonteCarlo};
+  std::vector<analysis::Row> rows{row(0, 1, solved(Method::MonteCarlo, 100, 99, 101)),
+                                  row(0, 2, solved(Method::MonteCarlo, 60, 59, 61)),
+                                  row(0, 4, solved(Method::MonteCarlo, 40, 39, 41)),
+                                  row(1, 1, solved(Method::MonteCarlo, 80, 79, 81)),
+                                  row(1, 2, solved(Method::MonteCarlo, 60.5, 60, 61)),
+                                  row(1, 4, solved(Method::MonteCarlo, 30, 29, 31))};
+  const analysis::StudyResult study({label("a"), label("b")}, {1, 2, 4}, methods, std::move(rows),
+                                    {std::nullopt, std::nullopt}, 0.0);
+  const auto found = analysis::crossovers(study);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].faster_first, 1u);
+  EXPECT_EQ(found[0].faster_after, 0u);
+  EXPECT_EQ(found[0].at, 2);
+}
+
+}  // namespace
