@@ -219,6 +219,13 @@ class DistributionChecker {
       return std::nullopt;
     }
     read.measurements->machine = machine.name;
+    // A unit other than the program's (microseconds) is converted silently otherwise: say it.
+    const std::string& unit = read.measurements->unit;
+    if (!unit.empty() && unit != "us" && unit != "\xC2\xB5s" && unit != "\xCE\xBCs") {
+      reporter_.note(file, fmt::format("the measured data '{}'{} is in {}: converted to µs, the program's time unit "
+                                       "(every time the report prints is in --time-unit, µs by default)",
+                                       shown, via, unit));
+    }
     return std::move(read.measurements);
   }
 
