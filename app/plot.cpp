@@ -30,9 +30,7 @@ std::vector<double> nice_ticks(double low, double high, int target, bool integer
   return ticks;
 }
 
-namespace {
-
-std::string escape(const std::string& text) {
+std::string svg_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
@@ -46,16 +44,18 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+std::string tick_label(double value) {
+  if (value == std::round(value)) return fmt::format("{:.0f}", value);
+  return fmt::format("{:g}", value);
+}
+
+namespace {
+
 // Characters on screen: "·" is two bytes of UTF-8 but one character.
 std::size_t display_length(const std::string& text) {
   std::size_t n = 0;
   for (unsigned char c : text) n += (c & 0xC0) != 0x80;
   return n;
-}
-
-std::string tick_label(double value) {
-  if (value == std::round(value)) return fmt::format("{:.0f}", value);
-  return fmt::format("{:g}", value);
 }
 
 // Colour-blind-safe (Okabe and Ito), dark enough on white.
@@ -121,11 +121,11 @@ std::string axes(const Panel& panel, const std::vector<double>& x_ticks, const s
       "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" stroke=\"#333333\" stroke-width=\"1\"/>\n",
       panel.left, panel.top, panel.width, panel.height);
   out += fmt::format("<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
-                     panel.left + panel.width / 2, panel.top + panel.height + 40, escape(x_label));
+                     panel.left + panel.width / 2, panel.top + panel.height + 40, svg_escape(x_label));
   const double y_middle = panel.top + panel.height / 2;
   out += fmt::format(
       "<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\" transform=\"rotate(-90 {:.2f} {:.2f})\">{}</text>\n",
-      panel.left - 48, y_middle, panel.left - 48, y_middle, escape(y_label));
+      panel.left - 48, y_middle, panel.left - 48, y_middle, svg_escape(y_label));
   return out + "</g>\n";
 }
 
@@ -148,7 +148,7 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
     }
     if (upper.empty()) continue;
     out += fmt::format("<path class=\"band\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"><title>{}</title></path>\n",
-                       upper, lower, one.colour, escape(one.label + " interval"));
+                       upper, lower, one.colour, svg_escape(one.label + " interval"));
   }
   for (const Series& one : series) {
     // A polyline through the solved points; where a method has a hole (a p it could not
@@ -173,10 +173,10 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
         "fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}", one.colour,
         one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash));
     if (broken) {
-      out += fmt::format("<path class=\"series\" d=\"{}\" {}><title>{}</title></path>\n", pieces, style, escape(one.label));
+      out += fmt::format("<path class=\"series\" d=\"{}\" {}><title>{}</title></path>\n", pieces, style, svg_escape(one.label));
     } else {
       out += fmt::format("<polyline class=\"series\" points=\"{}\" {}><title>{}</title></polyline>\n", points, style,
-                         escape(one.label));
+                         svg_escape(one.label));
     }
     if (one.p.size() <= 24) {
       for (std::size_t i = 0; i < one.p.size(); ++i) {
@@ -347,7 +347,7 @@ std::string opening(double width, double height, const std::string& title, const
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
       "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
       width, height);
-  svg += fmt::format("<title>{}</title>\n", escape(title));
+  svg += fmt::format("<title>{}</title>\n", svg_escape(title));
   svg += "<defs>\n";
   for (const auto& [id, panel] : {std::pair<const char*, const Panel*>{"clip-speedup", &speedup_panel},
                                   std::pair<const char*, const Panel*>{"clip-efficiency", &efficiency_panel}}) {
@@ -357,9 +357,9 @@ std::string opening(double width, double height, const std::string& title, const
   svg += "</defs>\n";
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, height);
   svg += fmt::format("<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"20\" font-weight=\"bold\">{}</text>\n",
-                     width / 2, escape(title));
+                     width / 2, svg_escape(title));
   svg += fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"58\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
-                     width / 2, escape(subtitle));
+                     width / 2, svg_escape(subtitle));
   return svg;
 }
 
@@ -394,7 +394,7 @@ std::string legend(const std::vector<Series>& series, const std::vector<solvers:
     svg += fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"{}/>", x, y - 4,
                        x + 30, y - 4, one.colour,
                        one.dash.empty() ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", one.dash));
-    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n", x + 38, y, escape(one.label));
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n", x + 38, y, svg_escape(one.label));
     y += row_height;
   }
   svg += fmt::format(

@@ -20,4 +20,9 @@ std::string render_plot(const analysis::StudyResult& study, const ReportInputs& 
 // `target` of them; integers only when `integers`.
 std::vector<double> nice_ticks(double low, double high, int target, bool integers);
 
+// Text for SVG content and attributes: & < > " escaped.
+std::string svg_escape(const std::string& text);
+// A tick's label: whole values without decimals, others as {:g}.
+std::string tick_label(double value);
+
 }  // namespace app

@@ -22,24 +22,6 @@ struct TailLine {
   std::vector<std::pair<double, double>> points;  // (p, p95 / mean)
 };
 
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string tick_text(double value) {
-  return value == std::round(value) ? fmt::format("{:.0f}", value) : fmt::format("{:g}", value);
-}
-
 // Colour-blind-safe (Okabe and Ito) colours by case; a dash by method (solid approx, dashed mc).
 constexpr const char* kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
 constexpr const char* kDashes[] = {"", "7,4", "2,3", "10,3,2,3"};
@@ -112,27 +94,27 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
       "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 "
       "{0:.0f} {1:.0f}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
       width, kTotalHeight);
-  svg += fmt::format("<title>{}</title>\n", escape(title));
+  svg += fmt::format("<title>{}</title>\n", svg_escape(title));
   svg += fmt::format("<defs><clipPath id=\"clip-tail\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>"
                      "</clipPath></defs>\n",
                      kLeft, kTop, kWidth, kHeight);
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, kTotalHeight);
   svg += fmt::format("<text class=\"title\" x=\"{:.0f}\" y=\"40\" text-anchor=\"middle\" font-size=\"18\" "
                      "font-weight=\"bold\">{}</text>\n",
-                     width / 2, escape(title));
+                     width / 2, svg_escape(title));
   // Axes, grid and ticks.
   svg += "<g class=\"axes\">\n";
   for (double tick : y_ticks) {
     svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n", kLeft,
                        y_of(tick), kLeft + kWidth, y_of(tick));
     svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n", kLeft - 8, y_of(tick) + 4,
-                       tick_text(tick));
+                       tick_label(tick));
   }
   for (double tick : x_ticks) {
     svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n", x_of(tick),
                        kTop, x_of(tick), kTop + kHeight);
     svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n", x_of(tick),
-                       kTop + kHeight + 18, tick_text(tick));
+                       kTop + kHeight + 18, tick_label(tick));
   }
   svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" "
                      "stroke=\"#333333\"/>\n",
@@ -167,7 +149,7 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
     const std::string dash = line.dash[0] == '\0' ? std::string() : fmt::format(" stroke-dasharray=\"{}\"", line.dash);
     svg += fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"{}/>"
                        "<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n",
-                       x, y - 4, x + 30, y - 4, line.colour, dash, x + 38, y, escape(line.label));
+                       x, y - 4, x + 30, y - 4, line.colour, dash, x + 38, y, svg_escape(line.label));
     y += 20;
   }
   svg += fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\" stroke=\"#888888\" "

@@ -118,4 +118,7 @@ struct ShiftedLattice {
 };
 double expected_maximum(std::vector<ShiftedLattice>& terms);
 
+// A method's detail text: `pattern` (printf, up to two doubles) filled in.
+std::string format(const char* pattern, double a, double b = 0.0);
+
 }  // namespace solvers::bounds_detail

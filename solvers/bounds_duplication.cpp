@@ -13,16 +13,6 @@
 
 namespace solvers::bounds_detail {
 
-namespace {
-
-std::string format(const char* pattern, double a, double b = 0.0) {
-  char buffer[200];
-  std::snprintf(buffer, sizeof buffer, pattern, a, b);
-  return buffer;
-}
-
-}  // namespace
-
 // ---- Node duplication (Dodin) ------------------------------------------------------------------
 
 Outcome node_duplication(const Dag& dag, const BoundsOptions& options) {

@@ -16,15 +16,11 @@
 
 namespace solvers::bounds_detail {
 
-namespace {
-
-std::string format(const char* pattern, double a, double b = 0.0) {
-  char buffer[160];
+std::string format(const char* pattern, double a, double b) {
+  char buffer[200];
   std::snprintf(buffer, sizeof buffer, pattern, a, b);
   return buffer;
 }
-
-}  // namespace
 
 // ---- Critical path of means ---------------------------------------------------------------
 

@@ -21,12 +21,6 @@ namespace solvers::bounds_detail {
 
 namespace {
 
-std::string format(const char* pattern, double a, double b = 0.0) {
-  char buffer[200];
-  std::snprintf(buffer, sizeof buffer, pattern, a, b);
-  return buffer;
-}
-
 // Closed forms whose results stay closed (a sum of Erlangs of one rate) or are cheap to put
 // on a grid. Others (exponentials, whose maxima become long hypoexponentials, phase-type,
 // mixtures) enter the reductions as grids: their exact cdfs cost far more per grid point.
