@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
+#include <utility>
 
 namespace analysis {
 
@@ -98,32 +101,37 @@ ScalingSummary summarise(const StudyResult& study, std::size_t c) {
 }
 
 std::vector<Crossover> crossovers(const StudyResult& study) {
-  std::vector<std::size_t> whole;
+  // Configurations of one problem (the same swept values, another machine), grouped first:
+  // a sweep of 10,000 values would otherwise compare 5e7 pairs of cases.
+  std::map<std::vector<std::pair<std::string, double>>, std::vector<std::size_t>> problems;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
-    if (study.cases()[c].phase.empty()) whole.push_back(c);
+    if (study.cases()[c].phase.empty()) problems[study.cases()[c].swept].push_back(c);
   }
-  std::vector<Crossover> found;
-  for (std::size_t i = 0; i < whole.size(); ++i) {
-    for (std::size_t j = i + 1; j < whole.size(); ++j) {
-      const std::size_t a = whole[i], b = whole[j];
-      // Configurations of one problem: the same swept values, another machine.
-      if (study.cases()[a].swept != study.cases()[b].swept) continue;
-      int first_order = 0;  // -1: a faster, 1: b faster
-      for (int p : study.processors()) {
-        const auto pa = predict(study, a, p);
-        const auto pb = predict(study, b, p);
-        if (!pa || !pb || !pa->estimate || !pb->estimate || *pa->estimate == *pb->estimate) continue;
-        const int order = *pa->estimate < *pb->estimate ? -1 : 1;
-        if (first_order == 0) {
-          first_order = order;
-        } else if (order != first_order) {
-          found.push_back({order < 0 ? b : a, order < 0 ? a : b, p});
-          break;
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, Crossover>> found;  // by (a, b)
+  for (const auto& [swept, cases] : problems) {
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      for (std::size_t j = i + 1; j < cases.size(); ++j) {
+        const std::size_t a = cases[i], b = cases[j];
+        int first_order = 0;  // -1: a faster, 1: b faster
+        for (int p : study.processors()) {
+          const auto pa = predict(study, a, p);
+          const auto pb = predict(study, b, p);
+          if (!pa || !pb || !pa->estimate || !pb->estimate || *pa->estimate == *pb->estimate) continue;
+          const int order = *pa->estimate < *pb->estimate ? -1 : 1;
+          if (first_order == 0) {
+            first_order = order;
+          } else if (order != first_order) {
+            found.push_back({{a, b}, {order < 0 ? b : a, order < 0 ? a : b, p}});
+            break;
+          }
         }
       }
     }
   }
-  return found;
+  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<Crossover> ordered;
+  for (const auto& [pair, crossing] : found) ordered.push_back(crossing);
+  return ordered;
 }
 
 }  // namespace analysis
