@@ -59,6 +59,10 @@ struct Request {
   // tasks than this (Unsolved::Reason::ExactModelTooLarge) rather than take minutes: the
   // approximate model's cost does not grow with the tasks, theirs does.
   std::int64_t max_exact_tasks = 200'000;
+  // Split each p's prediction into computation, communication, synchronisation and idle time
+  // (analysis/breakdown.hpp): builds the exact model of every p (within max_exact_tasks and the
+  // memory budget) even when no method needs it.
+  bool breakdown = false;
   // Worker threads of the study; 0 lets TBB use every core. No figure depends on it.
   int threads = 0;
 

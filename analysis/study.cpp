@@ -17,6 +17,7 @@
 #include "models/bind.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
+#include "analysis/processor_time.hpp"
 #include "solvers/solver.hpp"
 
 namespace analysis {
@@ -92,6 +93,23 @@ StudyResult::StudyResult(std::vector<CaseLabel> cases, std::vector<int> processo
   }
 }
 
+void StudyResult::set_processor_times(std::vector<std::optional<ProcessorTime>> times) {
+  if (times.size() != cases_.size() * processors_.size()) {
+    throw std::logic_error("StudyResult: the processor times do not cover every (case, p)");
+  }
+  processor_times_ = std::move(times);
+}
+
+const std::optional<ProcessorTime>& StudyResult::processor_time(std::size_t case_index, int p) const {
+  static const std::optional<ProcessorTime> none;
+  if (processor_times_.empty()) return none;
+  const auto p_at = std::lower_bound(processors_.begin(), processors_.end(), p);
+  if (case_index >= cases_.size() || p_at == processors_.end() || *p_at != p) {
+    throw std::out_of_range("StudyResult::processor_time: no such case or processor count");
+  }
+  return processor_times_[case_index * processors_.size() + static_cast<std::size_t>(p_at - processors_.begin())];
+}
+
 const Row& StudyResult::at(std::size_t case_index, int p, solvers::Method method) const {
   const auto p_at = std::lower_bound(processors_.begin(), processors_.end(), p);
   const auto method_at = std::find(methods_.begin(), methods_.end(), method);
@@ -139,7 +157,7 @@ solvers::Result exact_model_over_budget(solvers::Method method, std::int64_t tas
 }
 
 bool exact_model_needed(int p, const Request& request) {
-  return p == 1 || std::any_of(request.methods.begin(), request.methods.end(),
+  return p == 1 || request.breakdown || std::any_of(request.methods.begin(), request.methods.end(),
                                [](solvers::Method method) { return solvers::info(method).needs_exact_model; });
 }
 
@@ -201,6 +219,7 @@ std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const
 struct Solved {
   std::vector<solvers::Result> results;
   std::optional<solvers::Result> one_processor_time;
+  std::optional<ProcessorTime> processor_time;  // with Request::breakdown, where the exact model was built
 };
 
 // The memory of one (case, p): the exact model while it is built, then the model and the
@@ -264,6 +283,7 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
       solved.one_processor_time = std::move(base);
     }
   }
+  if (request.breakdown && exact) solved.processor_time = processor_time(*exact);
   for (std::size_t j = 0; j < solvers.size(); ++j) {
     const solvers::SolverInfo& info = solvers[j]->info();
     if (info.needs_exact_model && !exact) {
@@ -431,6 +451,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::vector<solvers::Result> results(counts.size() * cases.size() * methods);
   // T(1) of every case, exact where it can be, for every method's speedups (item k < cases).
   std::vector<std::optional<solvers::Result>> bases(cases.size());
+  std::vector<std::optional<ProcessorTime>> busy(counts.size() * cases.size());  // by item
   ProgressTally tally(to_solve.size(), progress);
   const auto item = [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_solve[i];
@@ -444,6 +465,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
         [&] { return solve_case(one, counts[k / cases.size()], request, gate, report); });
     std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
+    busy[k] = solved.processor_time;
     tally.finished(i);
     return std::nullopt;
   };
@@ -454,6 +476,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     if (representative[k] == k) continue;
     std::copy_n(results.begin() + static_cast<std::ptrdiff_t>(representative[k] * methods), methods,
                 results.begin() + static_cast<std::ptrdiff_t>(k * methods));
+    busy[k] = busy[representative[k]];
   }
 
   // Weak scaling: each p's speedup is against T1(W(p)), the one-processor time of its own problem.
@@ -468,9 +491,11 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
 
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
+  std::vector<std::optional<ProcessorTime>> processor_times;  // by case, then reported p
   for (std::size_t c = 0; c < cases.size(); ++c) {
     labels.push_back(cases[c].label);
     for (std::size_t i = base_requested ? 0 : 1; i < counts.size(); ++i) {
+      processor_times.push_back(busy[i * cases.size() + c]);
       for (std::size_t j = 0; j < methods; ++j) {
         Row row;
         row.case_index = c;
@@ -490,6 +515,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   outcome.value = StudyResult(std::move(labels), request.processors, request.methods, std::move(rows),
                               std::move(bases), seconds);
+  if (request.breakdown) outcome.value->set_processor_times(std::move(processor_times));
   return outcome;
 }
 

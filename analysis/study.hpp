@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analysis/failure.hpp"
+#include "analysis/processor_time.hpp"
 #include "analysis/request.hpp"
 #include "models/environment.hpp"
 #include "models/machine.hpp"
@@ -102,6 +103,11 @@ class StudyResult {
   const std::optional<solvers::Result>& one_processor_time(std::size_t case_index) const {
     return one_processor_times_.at(case_index);
   }
+  // With Request::breakdown: the busy processor time of the exact model of (case, p), empty
+  // where that model was not built (over max_exact_tasks or the memory budget) and for every
+  // (case, p) of a study without a breakdown.
+  const std::optional<ProcessorTime>& processor_time(std::size_t case_index, int p) const;
+  void set_processor_times(std::vector<std::optional<ProcessorTime>> times);  // by case, then p
   // Wall-clock time of the whole study.
   double seconds() const { return seconds_; }
 
@@ -111,6 +117,7 @@ class StudyResult {
   std::vector<solvers::Method> methods_;
   std::vector<Row> rows_;  // by case, then processor count, then method
   std::vector<std::optional<solvers::Result>> one_processor_times_;  // by case
+  std::vector<std::optional<ProcessorTime>> processor_times_;         // by case, then p; empty: none
   double seconds_ = 0.0;
 };
 

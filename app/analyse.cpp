@@ -14,6 +14,7 @@
 #include "app/load.hpp"
 #include "app/output_file.hpp"
 #include "app/plot.hpp"
+#include "app/plot_breakdown.hpp"
 #include "app/plot_tail.hpp"
 #include "app/progress.hpp"
 #include "app/report.hpp"
@@ -294,6 +295,11 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
       return usage_error(err, "--tail-plot: " + *error);
     }
   }
+  if (options.breakdown_plot) {
+    if (const auto error = write_output_file(*options.breakdown_plot, render_breakdown_plot(*study.value, inputs))) {
+      return usage_error(err, "--breakdown-plot: " + *error);
+    }
+  }
   return emit(options, render(*study.value, inputs, options.format), out, err);
 }
 
@@ -313,6 +319,11 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
                                options.format == Format::Jsonl)) {
     return usage_error(err, "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
                             "--isoefficiency or --isospeed)");
+  }
+  if (options.breakdown && (options.isoefficiency || options.isospeed || options.format == Format::Jsonl)) {
+    return usage_error(err, fmt::format("{}: the split of each p's prediction goes with the speedup table, its CSV and "
+                                        "JSON (not with jsonl, --isoefficiency or --isospeed)",
+                                        options.breakdown_plot ? "--breakdown-plot" : "--breakdown"));
   }
 
   std::map<std::string, double> check_values;

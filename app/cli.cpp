@@ -25,7 +25,7 @@ struct Raw {  // values CLI11 cannot put into Options directly
   int pmax = 0;
   double isoefficiency = 0;
   std::string isospeed;
-  std::string plot, output, memory, methods, time_limit, quantiles, tail_plot;
+  std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot;
   std::int64_t samples = 0;
   int graph = 0;
   CLI::Option* pmax_option = nullptr;
@@ -192,6 +192,13 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--tail-plot", raw.tail_plot,
                  "also draw p95 / mean against p for approx and mc as an SVG chart into FILE (whole or not at all)")
       ->type_name("FILE.svg");
+  cli.add_flag("--breakdown", options.breakdown,
+               "under the table, per p: the prediction per processor split into computation, communication, "
+               "synchronisation and idle time (builds the exact model of every p)");
+  cli.add_option("--breakdown-plot", raw.breakdown_plot,
+                 "also draw that split against p as a stacked SVG chart into FILE (whole or not at all; implies "
+                 "--breakdown)")
+      ->type_name("FILE.svg");
 }
 
 void add_methods(CLI::App& cli, Options& options, Raw& raw) {
@@ -319,6 +326,10 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   if (!raw.plot.empty()) options.plot = raw.plot;
   if (!raw.quantiles.empty()) options.quantiles = raw.quantiles;
   if (!raw.tail_plot.empty()) options.tail_plot = raw.tail_plot;
+  if (!raw.breakdown_plot.empty()) {
+    options.breakdown_plot = raw.breakdown_plot;
+    options.breakdown = true;
+  }
   if (!raw.output.empty()) options.output = raw.output;
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;

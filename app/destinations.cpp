@@ -97,6 +97,7 @@ bool check_destinations(const Options& options, const std::vector<Loaded>& machi
   if (options.output) destinations.push_back({"-o", *options.output});
   if (options.plot) destinations.push_back({"--plot", *options.plot});
   if (options.tail_plot) destinations.push_back({"--tail-plot", *options.tail_plot});
+  if (options.breakdown_plot) destinations.push_back({"--breakdown-plot", *options.breakdown_plot});
   for (const Destination& destination : destinations) {
     if (const auto problem = check_output_path(destination.path)) {
       usage_error(err, fmt::format("{}: {}", destination.option, *problem));

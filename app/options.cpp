@@ -289,9 +289,10 @@ std::optional<std::string> method_option_problems(const Options& options, const 
   return std::nullopt;
 }
 
-std::optional<std::string> plot_path_problem(const Options& options) {
-  if (!options.plot) return std::nullopt;
-  const std::filesystem::path path(*options.plot);
+namespace {
+
+std::optional<std::string> svg_path_problem(const std::string& option, const std::string& file) {
+  const std::filesystem::path path(file);
   std::string extension = path.extension().string();
   for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (extension == ".svg") return std::nullopt;
@@ -299,9 +300,21 @@ std::optional<std::string> plot_path_problem(const Options& options) {
   std::error_code ignored;
   const auto status = std::filesystem::status(path, ignored);
   if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) return std::nullopt;
-  return fmt::format("--plot {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
+  return fmt::format("{} {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
                      "FILE.svg (and convert it, e.g. rsvg-convert -o chart.png chart.svg)",
-                     *options.plot);
+                     option, file);
+}
+
+}  // namespace
+
+std::optional<std::string> plot_path_problem(const Options& options) {
+  const std::pair<const char*, const std::optional<std::string>*> charts[] = {
+      {"--plot", &options.plot}, {"--tail-plot", &options.tail_plot}, {"--breakdown-plot", &options.breakdown_plot}};
+  for (const auto& [option, file] : charts) {
+    if (!*file) continue;
+    if (auto problem = svg_path_problem(option, **file)) return problem;
+  }
+  return std::nullopt;
 }
 
 std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error) {
@@ -356,6 +369,7 @@ std::optional<analysis::Request> analysis_request(const Options& options, std::s
       levels.insert(std::upper_bound(levels.begin(), levels.end(), kTailLevel), kTailLevel);
     }
   }
+  request.breakdown = options.breakdown;
   if (!request.IsValid(error)) return std::nullopt;
   return request;
 }

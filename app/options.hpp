@@ -82,6 +82,10 @@ struct Options {
   // gets analysis::kJsonQuantileLevels and the other formats none.
   std::optional<std::string> quantiles;
   std::optional<std::string> tail_plot;   // --tail-plot FILE.svg: p95 / mean against p
+  // --breakdown: each p's prediction split into computation, communication, synchronisation and
+  // idle time (analysis/breakdown.hpp); --breakdown-plot FILE.svg draws it (and implies it).
+  bool breakdown = false;
+  std::optional<std::string> breakdown_plot;
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;
@@ -130,8 +134,9 @@ inline constexpr std::size_t kMaxSweepValues = 10'000;
 std::optional<std::string> method_option_problems(const Options& options, const std::vector<solvers::Method>& methods,
                                                   std::vector<std::string>* notes);
 
-// A --plot destination that is not an SVG file (FILE.svg, any case): the chart is SVG only,
-// and a .png or .pdf name would hold an SVG. The error message, or nothing.
+// A chart destination (--plot, --tail-plot, --breakdown-plot) that is not an SVG file
+// (FILE.svg, any case): the charts are SVG only, and a .png or .pdf name would hold an SVG.
+// The error message, or nothing.
 std::optional<std::string> plot_path_problem(const Options& options);
 
 // The level --tail-plot draws against the mean; added to the levels when --tail-plot is given.

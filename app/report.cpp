@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analysis/prediction.hpp"
+#include "app/report_breakdown.hpp"
 #include "app/report_data.hpp"
 #include "app/report_scaling.hpp"
 #include "app/report_quantiles.hpp"
@@ -349,6 +350,7 @@ std::string render(const analysis::StudyResult& study, const ReportInputs& input
   switch (format) {
     case Format::Table:
       return table(study, inputs) + report_quantiles::table_block(study, inputs) +
+             report_breakdown::table_block(study, inputs) +
              (inputs.loss ? loss_table(study, inputs) : std::string{});
     case Format::Csv: return report_data::csv(study, inputs);
     case Format::Json: return report_data::json(study, inputs);

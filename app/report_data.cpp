@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "app/report_breakdown.hpp"
 #include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
@@ -68,16 +69,17 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
                      result.solved() ? interval_kind_name(solvers::info(result.method).interval) : "",
                      csv_number(point_speedup(row)), csv_number(point_efficiency(row)), csv_number(row.speedup_lower),
                      csv_number(row.speedup_upper)) +
-         report_quantiles::csv_fields(inputs, result) + "\n";
+         report_quantiles::csv_fields(inputs, result) + report_breakdown::csv_fields(study, c, row.p, false, inputs) + "\n";
 }
 
-// The prediction of one (case, p) as a CSV line whose method is "prediction" and whose last
-// field names the method it comes from.
+// The prediction of one (case, p) as a CSV line whose method is "prediction" and whose field
+// `from` names the method it comes from; with --breakdown, its split ends the line.
 std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t c, int p, const ReportInputs& inputs) {
   const analysis::Row& row = study.at(c, p, study.methods().front());
   const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
   // The prediction has no quantiles of its own: its quantile fields stay empty.
-  const std::string no_quantiles = report_quantiles::csv_fields(inputs, solvers::Result{}) + "\n";
+  const std::string no_quantiles = report_quantiles::csv_fields(inputs, solvers::Result{}) +
+                                   report_breakdown::csv_fields(study, c, p, true, inputs) + "\n";
   if (!prediction) return csv_keys(study, c, row, inputs) + fmt::format("{},prediction,,,,,,,,,", p) + no_quantiles;
   const auto in_unit = [&](std::optional<double> value) {
     return value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt;
@@ -157,6 +159,7 @@ nlohmann::ordered_json prediction_json(const analysis::StudyResult& study, std::
                                       {"efficiency", json_number(prediction->efficiency)},
                                       {"speedup_lower", json_number(prediction->speedup_lower)},
                                       {"speedup_upper", json_number(prediction->speedup_upper)}});
+  if (inputs.request.breakdown) entry["breakdown"] = report_breakdown::json_field(study, c, p, inputs);
   return entry;
 }
 
@@ -206,7 +209,7 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   if (inputs.loss) out += "phase,share,";
   out += fmt::format("p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
                      "speedup_upper,from{1}\n",
-                     unit, report_quantiles::csv_header(inputs));
+                     unit, report_quantiles::csv_header(inputs) + report_breakdown::csv_header(inputs));
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
       if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs);

@@ -39,6 +39,9 @@ struct TaskNode {
   // DynamicPool only: the number of tasks and of processors sharing the queue.
   std::int64_t pool_tasks = 0;
   int pool_processors = 0;
+  // Communication only: a message in transit (the machine's latency), which delays its
+  // receiver but keeps no processor busy; the breakdown counts the wait for it as idle.
+  bool in_flight = false;
 };
 
 using NodeId = std::size_t;

@@ -75,6 +75,7 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
   }
   if (transfer > 0.0) {
     const NodeId in_flight = deterministic_node("message " + size, NodeKind::Communication, transfer, -1, sent_at);
+    graph_.node(in_flight).in_flight = true;
     arc(at, in_flight);
     at = in_flight;
   }

@@ -22,6 +22,8 @@
 
 #include <oneapi/tbb/task_arena.h>
 
+#include "analysis/breakdown.hpp"
+#include "analysis/prediction.hpp"
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "models/bind.hpp"
@@ -81,6 +83,7 @@ analysis::Request request_for(std::uint64_t seed) {
   request.solver_options.monte_carlo.samples = 4000;
   request.solver_options.monte_carlo.seed = seed;
   request.solver_options.state_space.max_states = 100'000;
+  request.breakdown = true;
   return request;
 }
 
@@ -333,6 +336,23 @@ std::string check_properties(const analysis::Case& one, const test_support::Gene
     const solvers::Result tree_mc = solvers::solve_monte_carlo(tree, tree_options);
     if (std::abs(tree_mc.mean - approx.mean) > five_se(tree_mc) + (approx.upper - approx.lower) + slack(approx.mean)) {
       fail("series-parallel reduction of the approximate model = its Monte Carlo", approx.mean, tree_mc.mean);
+    }
+    // The breakdown: the processors cannot be busy longer than the program runs (idle >= 0,
+    // against Monte Carlo and the exact figure), and the split of the prediction adds up to it.
+    if (const auto& busy = study.value->processor_time(0, p)) {
+      const double n = static_cast<double>(p);
+      const double busy_lower = busy->computation.lower / n + busy->communication.lower / n + busy->stall.lower +
+                                busy->contention.lower / n;
+      if (busy_lower > mc.mean + five_se(mc) + slack(mc.mean)) fail("busy processor time / p <= Monte Carlo", busy_lower, mc.mean);
+      if (exact.solved() && busy_lower > exact.mean + slack(exact.mean)) fail("busy processor time / p <= exact", busy_lower, exact.mean);
+      if (const auto prediction = analysis::predict(*study.value, 0, p); prediction && prediction->estimate) {
+        const analysis::Breakdown split = analysis::split(*busy, p, *prediction);
+        const double sum = *split.computation.estimate + *split.communication.estimate +
+                           *split.synchronisation.estimate + *split.idle.estimate;
+        if (std::abs(sum - *prediction->estimate) > slack(sum)) fail("the breakdown adds up to the prediction", sum, *prediction->estimate);
+      }
+    } else {
+      fail("the breakdown has the exact model's processor time", 0, 1);
     }
     if (p == 1 && t1 && (approx.upper < t1->lower - slack(t1->lower) || approx.lower > t1->upper + slack(t1->upper))) {
       fail("approx = the sum of the task means", approx.mean, t1->mean);

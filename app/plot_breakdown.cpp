@@ -1,0 +1,148 @@
+#include "app/plot_breakdown.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "app/plot.hpp"
+#include "app/report_breakdown.hpp"
+#include "app/report_text.hpp"
+
+namespace app {
+
+namespace {
+
+constexpr double kWidth = 760.0;
+constexpr double kLeft = 80.0;    // room for the time axis' labels
+constexpr double kRight = 20.0;
+constexpr double kTop = 70.0;     // the title and the legend
+constexpr double kPanelHeight = 190.0;
+constexpr double kPanelGap = 56.0;  // the p labels and the next panel's title
+
+struct Part {
+  const char* name;
+  const char* colour;  // Okabe and Ito's colour-blind-safe palette; idle in grey
+};
+constexpr std::array<Part, 4> kParts{{{"computation", "#0072B2"},
+                                      {"communication", "#E69F00"},
+                                      {"synchronisation", "#009E73"},
+                                      {"idle", "#BBBBBB"}}};
+
+// The heights drawn for one split: the estimates, an idle without one from its lower end, and
+// nothing below 0.
+std::array<double, 4> heights(const analysis::Breakdown& split) {
+  const analysis::Share* shares[] = {&split.computation, &split.communication, &split.synchronisation, &split.idle};
+  std::array<double, 4> out{};
+  for (std::size_t k = 0; k < 4; ++k) out[k] = std::max(0.0, shares[k]->estimate.value_or(shares[k]->lower));
+  return out;
+}
+
+std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs, std::size_t c, double top) {
+  const TimeUnit& unit = inputs.time_unit;
+  const std::vector<int>& processors = study.processors();
+  std::vector<std::optional<analysis::Breakdown>> splits;
+  double highest = 0.0;
+  for (int p : processors) {
+    splits.push_back(report_breakdown::of(study, c, p));
+    if (!splits.back()) continue;
+    const auto h = heights(*splits.back());
+    highest = std::max({highest, unit.of(h[0] + h[1] + h[2] + h[3]),
+                        unit.of(h[0] + h[1] + h[2] + std::max(0.0, splits.back()->idle.upper))});
+  }
+  std::string title;
+  for (const std::string& cell : report_text::key_cells(inputs, study.cases()[c])) title += (title.empty() ? "" : ", ") + cell;
+  if (title.empty()) title = inputs.program_name;
+  std::string out = fmt::format(R"(<text x="{}" y="{}" font-size="13" font-weight="bold">{}</text>)" "\n", kLeft,
+                                top - 8.0, svg_escape(title));
+  const double plot_width = kWidth - kLeft - kRight;
+  const double bottom = top + kPanelHeight;
+  if (!(highest > 0.0)) {
+    out += fmt::format(R"(<text x="{}" y="{}" font-size="12">no breakdown: no exact model or no prediction</text>)" "\n",
+                       kLeft + 10.0, top + kPanelHeight / 2.0);
+    return out;
+  }
+  const std::vector<double> ticks = nice_ticks(0.0, highest, 5, false);
+  const double top_value = std::max(highest * 1.05, ticks.back());
+  const auto y_of = [&](double value) { return bottom - value / top_value * kPanelHeight; };
+  for (double tick : ticks) {
+    out += fmt::format(R"(<line x1="{0}" y1="{1:.2f}" x2="{2}" y2="{1:.2f}" stroke="#e0e0e0"/>)"
+                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}</text>)" "\n",
+                       kLeft, y_of(tick), kWidth - kRight, kLeft - 6.0, y_of(tick) + 4.0, tick_label(tick));
+  }
+  out += fmt::format(R"~(<text transform="translate({},{:.2f}) rotate(-90)" font-size="11" text-anchor="middle">)~"
+                     "time per processor [{}]</text>\n",
+                     kLeft - 58.0, top + kPanelHeight / 2.0, svg_escape(unit.symbol));
+  const double slot = plot_width / static_cast<double>(processors.size());
+  const double bar = std::max(1.0, slot * 0.7);
+  // Label at most about 20 of the p, evenly.
+  const std::size_t label_every = std::max<std::size_t>(1, (processors.size() + 19) / 20);
+  for (std::size_t i = 0; i < processors.size(); ++i) {
+    const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
+    if (i % label_every == 0) {
+      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="11" text-anchor="middle">{}</text>)" "\n", x,
+                         bottom + 14.0, processors[i]);
+    }
+    if (!splits[i]) continue;
+    const auto h = heights(*splits[i]);
+    double base = 0.0;
+    for (std::size_t k = 0; k < kParts.size(); ++k) {
+      const double value = unit.of(h[k]);
+      if (value > 0.0) {
+        out += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {}</title></rect>)" "\n",
+                           x - bar / 2.0, y_of(base + value), bar, y_of(base) - y_of(base + value), kParts[k].colour,
+                           processors[i], kParts[k].name, report_text::number(value), svg_escape(unit.symbol));
+      }
+      base += value;
+    }
+    // The idle part's interval, which is the prediction's.
+    const analysis::Share& idle = splits[i]->idle;
+    const double busy = unit.of(h[0] + h[1] + h[2]);
+    const double low = busy + unit.of(std::max(0.0, idle.lower));
+    const double high = busy + unit.of(std::max(0.0, idle.upper));
+    if (high > low) {
+      out += fmt::format(R"(<line x1="{0:.2f}" y1="{1:.2f}" x2="{0:.2f}" y2="{2:.2f}" stroke="#000000" stroke-width="1"/>)" "\n",
+                         x, y_of(low), y_of(high));
+    }
+  }
+  out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)" "\n", kLeft, bottom, kWidth - kRight);
+  out += fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors)</text>)" "\n",
+                     kLeft + plot_width / 2.0, bottom + 30.0);
+  return out;
+}
+
+}  // namespace
+
+std::string render_breakdown_plot(const analysis::StudyResult& study, const ReportInputs& inputs) {
+  std::vector<std::size_t> cases;
+  std::size_t whole = 0;
+  for (std::size_t c = 0; c < study.cases().size(); ++c) {
+    if (!study.cases()[c].phase.empty()) continue;
+    ++whole;
+    if (cases.size() < kBreakdownPanels) cases.push_back(c);
+  }
+  const double height = kTop + static_cast<double>(cases.size()) * (kPanelHeight + kPanelGap) + 10.0;
+  std::string out = fmt::format(
+      R"(<?xml version="1.0" encoding="UTF-8"?>)" "\n"
+      R"(<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{0}" height="{1:.0f}" viewBox="0 0 {0} {1:.0f}" font-family="sans-serif">)" "\n"
+      R"(<rect width="100%" height="100%" fill="#ffffff"/>)" "\n",
+      kWidth, height);
+  std::string title = "Where the time goes: " + inputs.program_name;
+  if (whole > cases.size()) title += fmt::format(" (the first {} of {} cases)", cases.size(), whole);
+  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)" "\n",
+                     kWidth / 2.0, svg_escape(title));
+  double x = kLeft;
+  for (const Part& part : kParts) {
+    out += fmt::format(R"(<rect x="{:.1f}" y="34" width="12" height="12" fill="{}"/><text x="{:.1f}" y="44" font-size="12">{}</text>)" "\n",
+                       x, part.colour, x + 16.0, part.name);
+    x += 130.0;
+  }
+  out += fmt::format(R"(<text x="{:.1f}" y="44" font-size="12">| the prediction's interval</text>)" "\n", x);
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    out += panel(study, inputs, cases[k], kTop + static_cast<double>(k) * (kPanelHeight + kPanelGap) + 14.0);
+  }
+  return out + "</svg>\n";
+}
+
+}  // namespace app
