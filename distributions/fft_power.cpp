@@ -2,10 +2,15 @@
 //
 // FFTW's planner is not thread-safe, its execution is: plan creation and destruction are
 // serialised by one mutex, execution runs concurrently. Plans use FFTW_ESTIMATE (no timing
-// runs), so creating one per call costs microseconds and keeps the code free of plan caches.
+// runs), but even so a plan computes its size's twiddle factors and hashes the problem: with a
+// plan per call that was a fifth of the bounds' time on the README's command (perf: sincos and
+// fftw_md5). So each thread keeps its plans, with their buffers, by size.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 
@@ -18,8 +23,10 @@ namespace distributions::detail {
 namespace {
 
 std::mutex& fftw_planner_mutex() {
-  static std::mutex planner_mutex;  // the one global this library has: FFTW's planner lock
-  return planner_mutex;
+  // The one global this library has: FFTW's planner lock. Never destroyed, so that a thread's
+  // plan cache may be destroyed at any point of the process' exit.
+  static std::mutex* const planner_mutex = new std::mutex;
+  return *planner_mutex;
 }
 
 // A real <-> half-complex transform pair of one size with its own buffers.
@@ -67,6 +74,44 @@ class RealFft {
   fftw_plan backward_ = nullptr;
 };
 
+// `count` (1 or 2) transforms of `size` for the calling thread: a convolution needs two at once.
+// A thread keeps plans of at most kCachedBytes of buffers between them: the grids' sizes are few
+// (up to twice GridOptions::max_points; 74 plans on the README's command), and a thread that
+// meets more starts over rather than hold them all — before it hands out any of the call's
+// transforms, so none is freed while in use. Transforms larger than a quarter of that are made
+// for the call and freed after it (`scratch`).
+constexpr std::size_t kCachedBytes = std::size_t{8} << 20;
+std::size_t buffer_bytes(std::size_t size) { return size * sizeof(double) + (size / 2 + 1) * sizeof(fftw_complex); }
+
+std::array<RealFft*, 2> thread_ffts(std::size_t size, int count, std::array<std::unique_ptr<RealFft>, 2>& scratch) {
+  struct Cache {
+    std::map<std::pair<std::size_t, int>, std::unique_ptr<RealFft>> plans;
+    std::size_t bytes = 0;
+  };
+  thread_local Cache cache;
+  std::array<RealFft*, 2> out{nullptr, nullptr};
+  const std::size_t bytes = buffer_bytes(size);
+  if (bytes > kCachedBytes / 4) {
+    for (int slot = 0; slot < count; ++slot) out[slot] = (scratch[slot] = std::make_unique<RealFft>(size)).get();
+    return out;
+  }
+  std::size_t missing = 0;
+  for (int slot = 0; slot < count; ++slot) missing += cache.plans.contains({size, slot}) ? 0 : bytes;
+  if (cache.bytes + missing > kCachedBytes) {
+    cache.plans.clear();
+    cache.bytes = 0;
+  }
+  for (int slot = 0; slot < count; ++slot) {
+    auto found = cache.plans.find({size, slot});
+    if (found == cache.plans.end()) {
+      found = cache.plans.emplace(std::make_pair(size, slot), std::make_unique<RealFft>(size)).first;
+      cache.bytes += bytes;
+    }
+    out[slot] = found->second.get();
+  }
+  return out;
+}
+
 // Sizes 2^a 3^b 5^c 7^d are fast for FFTW; the smallest one >= n.
 std::size_t fast_fft_size(std::size_t n) {
   std::size_t best = 1;
@@ -108,8 +153,10 @@ FftResult convolve(std::span<const double> a, std::span<const double> b) {
     return {std::move(result), 0.0};
   }
   const std::size_t size = fast_fft_size(result_size);
-  RealFft fa(size);
-  RealFft fb(size);
+  std::array<std::unique_ptr<RealFft>, 2> scratch;
+  const std::array<RealFft*, 2> transforms = thread_ffts(size, 2, scratch);
+  RealFft& fa = *transforms[0];
+  RealFft& fb = *transforms[1];
   std::fill(fa.real(), fa.real() + size, 0.0);
   std::fill(fb.real(), fb.real() + size, 0.0);
   std::copy(a.begin(), a.end(), fa.real());
@@ -127,7 +174,8 @@ FftResult convolve(std::span<const double> a, std::span<const double> b) {
 FftResult convolution_power_window(std::span<const double> pmf, std::int64_t n,
                                    std::int64_t first, std::size_t size) {
   const std::size_t fft_size = fast_fft_size(size);
-  RealFft f(fft_size);
+  std::array<std::unique_ptr<RealFft>, 2> scratch;
+  RealFft& f = *thread_ffts(fft_size, 1, scratch)[0];
   std::fill(f.real(), f.real() + fft_size, 0.0);
   // Wrapping the input onto the cycle is exact: the power of the cyclic transform is the
   // cyclic image of the linear power.
