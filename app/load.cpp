@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -37,13 +38,20 @@ std::optional<std::string> read_source(const std::string& path, std::ostream& er
     err << fmt::format("pdl-scale: error: cannot open '{}': {}\n", path, std::strerror(errno));
     return std::nullopt;
   }
-  std::string text(pdl::kMaxSourceBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // Read in chunks up to one byte past the limit: a buffer of the limit's size, zeroed, was a
+  // tenth of the README's command (page faults on 64 MB for a 2 KB program).
+  std::string text;
+  std::array<char, 1 << 16> chunk;
+  while (text.size() <= pdl::kMaxSourceBytes) {
+    in.read(chunk.data(), static_cast<std::streamsize>(
+                              std::min(chunk.size(), pdl::kMaxSourceBytes + 1 - text.size())));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (!in) break;
+  }
   if (in.bad()) {
     err << fmt::format("pdl-scale: error: cannot read '{}'\n", path);
     return std::nullopt;
   }
-  text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > pdl::kMaxSourceBytes) {
     // Refused here, by its real size, rather than by the parser on the part that was read.
     std::error_code ec;
