@@ -294,7 +294,9 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   inputs.program_file = inputs.programs.front().file;
   inputs.variables = inputs.programs.front().variables;
   if (inputs.programs.size() > 1) {
-    // The charts' titles name the programs as their legends do.
+    // The charts' titles name the programs as their legends do; their subtitles, which show
+    // `variables`, show none rather than the first program's.
+    inputs.variables.clear();
     inputs.program_name.clear();
     inputs.program_file.clear();
     for (const ProgramInput& program : inputs.programs) {

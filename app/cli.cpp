@@ -101,7 +101,7 @@ std::string size_text(std::uint64_t bytes) {
 void add_inputs(CLI::App& cli, Options& options, Raw& raw) {
   // Every positional argument is a program: `pdl-scale a.pdl b.pdl` analyses them side by side.
   cli.add_option("file", raw.files, "the PDL program; give several to compare them side by side")
-      ->type_name("FILE...");
+      ->type_name("FILE");
   auto* check = cli.add_flag("--check", options.check,
                              "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
   cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")

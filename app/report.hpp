@@ -41,7 +41,8 @@ struct ReportInputs {
   // (table, CSV) or field (JSON). Empty or one: a study of one program, reported as before.
   std::vector<ProgramInput> programs;
   std::vector<MachineInput> machines;                // in the order of --machine
-  std::map<std::string, double> variables;           // every program variable not swept, as bound (the first program's)
+  // Every program variable not swept, as bound; empty with several programs (see `programs`).
+  std::map<std::string, double> variables;
   std::vector<analysis::SweepVariable> sweeps;       // --sweep
   bool loss = false;                                 // --loss: the study has a case per phase alone
   bool scaling_laws = false;                         // --scaling-laws (report_scaling.hpp)

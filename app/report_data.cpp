@@ -181,14 +181,13 @@ nlohmann::ordered_json summary_json(const analysis::StudyResult& study, const Re
     };
     nlohmann::ordered_json entry = case_json(inputs, label);
     entry.update(nlohmann::ordered_json{
-                    {"fastest_p", optional_int(summary.fastest_p)},
-                    {"fastest_time", json_number(summary.fastest_time
-                                                     ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
-                                                     : std::nullopt)},
-                    {"largest_p_efficiency_0_8", optional_int(summary.efficient_80)},
-                    {"largest_p_efficiency_0_5", optional_int(summary.efficient_half)},
-                    {"idle_processor_counts", summary.idle},
-                    {"idle_same_model_as", optional_int(summary.idle_model_of)}});
+        {"fastest_p", optional_int(summary.fastest_p)},
+        {"fastest_time", json_number(summary.fastest_time ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
+                                                          : std::nullopt)},
+        {"largest_p_efficiency_0_8", optional_int(summary.efficient_80)},
+        {"largest_p_efficiency_0_5", optional_int(summary.efficient_half)},
+        {"idle_processor_counts", summary.idle},
+        {"idle_same_model_as", optional_int(summary.idle_model_of)}});
     list.push_back(std::move(entry));
   }
   return list;
@@ -252,17 +251,16 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
               {"machines", machines},
               {"variables", inputs.variables}};
   }
-  echoed.update(nlohmann::ordered_json{
-          {"sweep", sweeps},
-          {"options",
-           {{"processors", inputs.request.processors},
-            {"methods", methods},
-            {"grid_points", solver_options.series_parallel.grid.max_points},
-            {"tail_mass", solver_options.series_parallel.grid.tail_mass},
-            {"threads", inputs.request.threads},
-            {"seed", solver_options.monte_carlo.seed},
-            {"quantiles", solver_options.quantiles},
-            {"loss", inputs.loss}}}});
+  echoed.update(nlohmann::ordered_json{{"sweep", sweeps},
+                                       {"options",
+                                        {{"processors", inputs.request.processors},
+                                         {"methods", methods},
+                                         {"grid_points", solver_options.series_parallel.grid.max_points},
+                                         {"tail_mass", solver_options.series_parallel.grid.tail_mass},
+                                         {"threads", inputs.request.threads},
+                                         {"seed", solver_options.monte_carlo.seed},
+                                         {"quantiles", solver_options.quantiles},
+                                         {"loss", inputs.loss}}}});
   return echoed;
 }
 

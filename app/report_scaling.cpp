@@ -95,13 +95,13 @@ void add_json(nlohmann::ordered_json& document, const analysis::StudyResult& stu
     nlohmann::ordered_json keys = several_programs(inputs) ? nlohmann::ordered_json{{"program", label.program}}
                                                            : nlohmann::ordered_json::object();
     keys.update(nlohmann::ordered_json{
-                    {"machine", label.machine},
-                     {"sweep", sweep},
-                     {"method", std::string{solvers::to_string(study.methods().front())}},
-                     {"p0", laws.alpha_p > 0 ? nlohmann::ordered_json(laws.alpha_p) : nlohmann::ordered_json(nullptr)},
-                     {"amdahl_alpha", number(laws.amdahl_alpha)},
-                     {"gustafson_alpha", number(laws.gustafson_alpha)},
-                     {"rows", rows}});
+        {"machine", label.machine},
+        {"sweep", sweep},
+        {"method", std::string{solvers::to_string(study.methods().front())}},
+        {"p0", laws.alpha_p > 0 ? nlohmann::ordered_json(laws.alpha_p) : nlohmann::ordered_json(nullptr)},
+        {"amdahl_alpha", number(laws.amdahl_alpha)},
+        {"gustafson_alpha", number(laws.gustafson_alpha)},
+        {"rows", rows}});
     cases.push_back(std::move(keys));
   }
   document["scaling_laws"] = cases;
