@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -220,6 +221,36 @@ TEST(Programs, CheckTakesEveryFileAndFailsWhenOneFails) {
   EXPECT_EQ(app::run_check(options, out2, err2), app::kExitInput);
   EXPECT_EQ(out2.str(), std::string(kPrecompute) + ": ok\n" + kRecompute + ": ok\n");
   EXPECT_NE(err2.str().find("cannot open 'no/such.pdl'"), std::string::npos) << err2.str();
+}
+
+TEST(Programs, TheChartLegendAndTitleNameThePrograms) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() /
+      ("pdl-scale-programs-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::create_directories(directory);
+  app::Options options = two_programs("1,2,4");
+  options.plot = (directory / "speedup.svg").string();
+  const Outcome run = analyse(options);
+  const std::string svg = read(*options.plot);
+  std::filesystem::remove_all(directory);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  for (const char* label : {">precompute.pdl · approx<", ">precompute.pdl · bounds<", ">recompute.pdl · approx<",
+                            ">recompute.pdl · bounds<", "of precompute.pdl, recompute.pdl<"}) {
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  }
+  // The subtitle shows no program's variables (each program has its own).
+  EXPECT_EQ(svg.find("setup=25"), std::string::npos);
+}
+
+TEST(Programs, EveryProgramFileIsAnInputThatOutputMayNotOverwrite) {
+  app::Options options = two_programs("1");
+  options.output = kRecompute;
+  const Outcome run = analyse(options);
+  EXPECT_EQ(run.status, app::kExitInput);
+  EXPECT_NE(run.err.find("-o examples/variants/recompute.pdl would overwrite an input of this run (the program, "
+                         "'examples/variants/recompute.pdl')"),
+            std::string::npos)
+      << run.err;
 }
 
 }  // namespace
