@@ -101,7 +101,7 @@ ScalingSummary summarise(const StudyResult& study, std::size_t c) {
 }
 
 std::vector<Crossover> crossovers(const StudyResult& study) {
-  // Configurations of one problem (the same swept values, another machine), grouped first:
+  // Configurations of one problem (the same swept values, another machine or program), grouped first:
   // a sweep of 10,000 values would otherwise compare 5e7 pairs of cases.
   std::map<std::vector<std::pair<std::string, double>>, std::vector<std::size_t>> problems;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
@@ -112,6 +112,9 @@ std::vector<Crossover> crossovers(const StudyResult& study) {
     for (std::size_t i = 0; i < cases.size(); ++i) {
       for (std::size_t j = i + 1; j < cases.size(); ++j) {
         const std::size_t a = cases[i], b = cases[j];
+        const CaseLabel& label_a = study.cases()[a];
+        const CaseLabel& label_b = study.cases()[b];
+        if (label_a.program_index != label_b.program_index && label_a.machine != label_b.machine) continue;
         int first_order = 0;  // -1: a faster, 1: b faster
         for (int p : study.processors()) {
           const auto pa = predict(study, a, p);

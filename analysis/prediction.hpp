@@ -56,8 +56,10 @@ struct Crossover {
   std::size_t faster_after = 0;  // case faster from `at` on
   int at = 0;
 };
-// Every pair of whole-program cases (not the --loss ones) with the same swept values (so: two
-// machines on one problem) whose order by predicted runtime changes along p.
+// Every pair of whole-program cases (not the --loss ones) with the same swept values that
+// differ in one thing only, the machine (one program on two machines) or the program (two
+// programs on one machine), whose order by predicted runtime changes along p; in the order of
+// the pairs' case indices. Two programs on two different machines are not compared.
 std::vector<Crossover> crossovers(const StudyResult& study);
 
 }  // namespace analysis

@@ -38,6 +38,15 @@ std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
   return combinations;
 }
 
+namespace {
+
+bool declares(const models::Program& program, const std::string& name) {
+  return std::any_of(program.variables.begin(), program.variables.end(),
+                     [&](const models::Variable& variable) { return variable.name == name; });
+}
+
+}  // namespace
+
 Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
                                       const std::vector<SweepVariable>& sweeps, bool loss) {
   Outcome<std::vector<Case>> outcome;
@@ -58,7 +67,9 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
     }
     for (const auto& combination : sweep_combinations(sweeps)) {
       std::map<std::string, double> values = input.values;
-      for (const auto& [name, value] : combination) values[name] = value;
+      for (const auto& [name, value] : combination) {
+        if (declares(*input.program, name)) values[name] = value;
+      }
       models::Binding binding = models::bind(*input.program, input.machine, values);
       if (!binding.ok()) {
         outcome.failure = Failure::of_binding(m, binding.errors.front());
@@ -69,7 +80,8 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
         one.program = program;
         one.machine = machine;
         one.environment = binding.environment;
-        one.label = {m, input.machine.name, input.machine_file, combination, phase};
+        one.label = {m, input.machine.name, input.machine_file, combination, phase, input.program_index,
+                     input.program_label};
         cases.push_back(std::move(one));
       }
     }

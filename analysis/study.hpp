@@ -1,5 +1,5 @@
-// A study: one program on one or more machines, at every combination of swept variable values,
-// and for a loss analysis each phase alone, solved over the processor counts by the requested
+// A study: one or more programs on one or more machines, at every combination of swept variable
+// values, and for a loss analysis each phase alone, solved over the processor counts by the requested
 // methods. Results are addressed by (case, p, method), whatever the order they were computed in.
 #pragma once
 
@@ -29,6 +29,10 @@ struct MachineInput {
   models::Machine machine;
   std::string machine_file;  // empty for the built-in ideal machine
   std::map<std::string, double> values;
+  // Several programs side by side (pdl-scale a.pdl b.pdl): which one this is, and its name in
+  // the reports (the file name, unique in the run); empty for a study of one program.
+  std::size_t program_index = 0;
+  std::string program_label;
 };
 
 // One swept variable: its values in the order given, without repeats.
@@ -44,13 +48,18 @@ std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
 
 // What one analysed configuration is, as the reports name it.
 struct CaseLabel {
-  std::size_t machine_index = 0;  // into the study's machines
+  // Into the study's MachineInputs: one per (program, machine), so a failure names both.
+  std::size_t machine_index = 0;
   std::string machine;            // the machine's name
   std::string machine_file;       // empty for the built-in ideal machine
   // The swept variables' values of this configuration, in the order of the sweep.
   std::vector<std::pair<std::string, double>> swept;
   // Loss analysis: the one phase kept (every other phase costs 0); empty for the whole program.
   std::string phase;
+  // The program (MachineInput::program_index and program_label): the outermost dimension of the
+  // cases; the label is empty for a study of one program.
+  std::size_t program_index = 0;
+  std::string program;
 };
 
 // One configuration to solve over p: a program on a machine with its variables bound.
@@ -61,9 +70,12 @@ struct Case {
   CaseLabel label;
 };
 
-// The cases of a study, in report order: per machine, per combination of swept values, the
+// The cases of a study, in report order: per machine input (program-major when there are
+// several programs, so the program is the outermost dimension), per combination of swept values, the
 // whole program and then (with `loss`) each phase of the pattern alone and, when the pattern has
 // a SYNC, the barriers alone (kBarriersOnly). A value that cannot be bound is a Binding failure.
+// A swept variable that the program does not declare is left out of its binding (with several
+// programs, one that lacks it ignores it; the command refuses a name no program declares).
 Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
                                       const std::vector<SweepVariable>& sweeps, bool loss);
 

@@ -2,8 +2,10 @@
 // its result rendered.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "analysis/cost.hpp"
 #include "analysis/isoefficiency.hpp"
@@ -19,6 +21,8 @@
 #include "app/progress.hpp"
 #include "app/report.hpp"
 #include "app/report_isospeed.hpp"
+#include "app/suggest.hpp"
+#include "app/wording.hpp"
 #include "models/bind.hpp"
 
 namespace app {
@@ -119,25 +123,105 @@ std::optional<std::string> isoefficiency_usage(const Options& options, bool swee
   return std::nullopt;
 }
 
-// Every machine, with the program checked on it; two machines of one name are an error.
+// The name of each program in the reports when there are several: its file name without the
+// directories; where two are equal, the path as given; where those are equal too (one file given
+// twice), "#2", "#3", ... after the later ones.
+std::vector<std::string> program_labels(const std::vector<std::string>& files) {
+  std::vector<std::string> labels;
+  for (const std::string& file : files) labels.push_back(std::filesystem::path(file).filename().string());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (std::count(labels.begin(), labels.end(), labels[i]) > 1) {
+      const std::string shared = labels[i];
+      for (std::size_t j = 0; j < files.size(); ++j) {
+        if (labels[j] == shared) labels[j] = files[j];
+      }
+    }
+  }
+  std::map<std::string, int> seen;
+  for (std::string& label : labels) {
+    const int count = ++seen[label];
+    if (count > 1) label += "#" + std::to_string(count);
+  }
+  return labels;
+}
+
+// Every program on every machine (program-major: the program is the cases' outermost
+// dimension), each checked there; two machines of one name are an error. With several
+// programs, each is labelled and ignores the --set and swept names it does not declare.
 std::optional<std::vector<Loaded>> load_machines(const Options& options, const std::map<std::string, double>& check_values,
                                                  std::ostream& err) {
   std::vector<std::optional<std::string>> files(options.machine_files.begin(), options.machine_files.end());
   if (files.empty()) files.emplace_back(std::nullopt);
+  const std::vector<std::string> programs = program_files(options);
+  const bool several = programs.size() > 1;
+  const std::vector<std::string> labels = program_labels(programs);
   std::vector<Loaded> machines;
-  for (const auto& file : files) {
-    auto loaded = load(options, file, check_values, err);
-    if (!loaded) return std::nullopt;
-    for (const Loaded& known : machines) {
-      if (known.machine.name == loaded->machine.name) {
-        usage_error(err, fmt::format("--machine {}: a machine named '{}' is already given", file.value_or("(ideal)"),
-                                     known.machine.name));
-        return std::nullopt;
+  for (std::size_t k = 0; k < programs.size(); ++k) {
+    for (std::size_t m = 0; m < files.size(); ++m) {
+      auto loaded = load(options, programs[k], files[m], check_values, several, err);
+      if (!loaded) return std::nullopt;
+      for (std::size_t known = machines.size() - m; known < machines.size(); ++known) {
+        if (machines[known].machine.name == loaded->machine.name) {
+          usage_error(err, fmt::format("--machine {}: a machine named '{}' is already given",
+                                       files[m].value_or("(ideal)"), loaded->machine.name));
+          return std::nullopt;
+        }
       }
+      if (several) loaded->program_label = labels[k];
+      loaded->program_index = k;
+      machines.push_back(std::move(*loaded));
     }
-    machines.push_back(std::move(*loaded));
   }
   return machines;
+}
+
+// The first Loaded of each program (they repeat per machine).
+std::vector<const Loaded*> one_per_program(const std::vector<Loaded>& machines, std::size_t machine_count) {
+  std::vector<const Loaded*> programs;
+  for (std::size_t i = 0; i < machines.size(); i += machine_count) programs.push_back(&machines[i]);
+  return programs;
+}
+
+// Several programs: a --set or --sweep name that no program declares is an error naming every
+// program's variables; one that only some declare is a note for each program that ignores it.
+bool names_declared_somewhere(const Options& options, const std::vector<const Loaded*>& programs,
+                              const std::vector<analysis::SweepVariable>& sweeps, std::ostream& err) {
+  std::vector<std::pair<std::string, std::string>> names;  // (option, name) in the order given
+  for (const std::string& set : options.sets) names.emplace_back("--set", set.substr(0, set.find('=')));
+  for (const analysis::SweepVariable& sweep : sweeps) names.emplace_back("--sweep", sweep.name);
+  for (const auto& [option, name] : names) {
+    std::vector<std::string> ignoring;
+    for (const Loaded* program : programs) {
+      if (std::binary_search(program->ignored.begin(), program->ignored.end(), name)) {
+        ignoring.push_back(program->program_label);
+      }
+    }
+    if (ignoring.size() == programs.size()) {
+      std::vector<std::string> every;
+      std::string declared;
+      for (const Loaded* program : programs) {
+        std::string list;
+        for (const models::Variable& variable : program->program->variables) {
+          every.push_back(variable.name);
+          list += (list.empty() ? "" : ", ") + variable.name;
+        }
+        declared += fmt::format("{}{} declares {}", declared.empty() ? "" : "; ", program->program_label,
+                                list.empty() ? std::string("none") : list);
+      }
+      std::sort(every.begin(), every.end());
+      every.erase(std::unique(every.begin(), every.end()), every.end());
+      const std::vector<std::string> meant = nearest(name, every);
+      usage_error(err, fmt::format("{} {}: no program declares a variable '{}'{} ({})", option, name, name,
+                                   meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
+                                   declared));
+      return false;
+    }
+    for (const std::string& label : ignoring) {
+      err << fmt::format("pdl-scale: note: {} {}: {} declares no variable '{}' and ignores it\n", option, name, label,
+                         name);
+    }
+  }
+  return true;
 }
 
 // An error unless `name` is a variable of the program.
@@ -150,45 +234,86 @@ bool is_program_variable(const models::Program& program, const std::string& name
   return false;
 }
 
-// What the reports echo: the program, the machines and the variables as bound on the first
-// machine, with the first swept value (or size 1) for a variable that is swept or searched,
-// which may have no default.
+// A program's variables as bound on the first machine, with the first swept value (or size 1) for
+// a variable that is swept or searched, which may have no default: those not swept into
+// `variables`, the expressions of P (weak scaling) into `per_processor`. False with the errors
+// printed (named with the program's label when there are several).
+bool bound_variables(const Options& options, const Loaded& loaded, const std::vector<analysis::SweepVariable>& sweeps,
+                     const std::map<std::string, double>& check_values, std::map<std::string, double>& variables,
+                     std::map<std::string, std::string>& per_processor, std::ostream& err) {
+  const models::Program& program = *loaded.program;
+  std::map<std::string, double> values = loaded.sets;
+  for (const auto& [name, value] : check_values) {
+    if (!std::binary_search(loaded.ignored.begin(), loaded.ignored.end(), name)) values[name] = value;
+  }
+  if (options.isoefficiency || isospeed_fraction(options)) values[options.iso_variable] = 1;
+  const models::Binding binding = models::bind(program, loaded.machine, values);
+  if (!binding.ok()) {
+    const std::string label = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
+    for (const models::BindError& error : binding.errors) err << "pdl-scale: error: " << label << bind_error_text(error) << '\n';
+    return false;
+  }
+  for (const auto& variable : binding.environment.per_processor) {
+    per_processor.emplace(variable.name, models::to_string(variable.value));
+  }
+  for (const models::Variable& variable : program.variables) {
+    const auto found = binding.environment.values.find(variable.name);
+    if (found != binding.environment.values.end()) variables[variable.name] = found->second;
+  }
+  for (const analysis::SweepVariable& sweep : sweeps) variables.erase(sweep.name);
+  if (options.isoefficiency || isospeed_fraction(options)) variables.erase(options.iso_variable);
+  return true;
+}
+
+// What the reports echo: the program(s), the machines and the variables as bound on the first
+// machine. With several programs each has its own variables (ReportInputs::programs), and the
+// weak-scaling expressions are those of every program (the first program's where two differ).
 std::optional<ReportInputs> report_inputs(const Options& options, const std::vector<Loaded>& machines,
                                           const std::vector<analysis::SweepVariable>& sweeps,
                                           const std::map<std::string, double>& check_values, std::ostream& err) {
   ReportInputs inputs;
-  const models::Program& program = *machines.front().program;
-  inputs.program_name = program.name;
-  inputs.program_file = options.file;
-  for (const Loaded& loaded : machines) inputs.machines.push_back({loaded.machine.name, loaded.machine_file});
+  const std::size_t machine_count = std::max<std::size_t>(options.machine_files.size(), 1);
+  const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
+  const std::vector<std::string> files = program_files(options);
+  for (std::size_t m = 0; m < machine_count; ++m) {
+    inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file});
+  }
   inputs.sweeps = sweeps;
   inputs.loss = options.loss;
   inputs.time_unit = options.time_unit;
   inputs.command = options.command;
-  std::map<std::string, double> values = machines.front().sets;
-  for (const auto& [name, value] : check_values) values[name] = value;
-  if (options.isoefficiency || isospeed_fraction(options)) values[options.iso_variable] = 1;
   inputs.scaling_laws = options.scaling_laws;
-  const models::Binding binding = models::bind(program, machines.front().machine, values);
-  if (!binding.ok()) {
-    print_bind_errors(binding.errors, err);
-    return std::nullopt;
+  for (std::size_t k = 0; k < programs.size(); ++k) {
+    ProgramInput program{programs[k]->program_label, programs[k]->program->name, files[k], {}};
+    if (!bound_variables(options, *programs[k], sweeps, check_values, program.variables,
+                         inputs.per_processor_variables, err)) {
+      return std::nullopt;
+    }
+    inputs.programs.push_back(std::move(program));
   }
-  for (const auto& variable : binding.environment.per_processor) {
-    inputs.per_processor_variables[variable.name] = models::to_string(variable.value);
+  inputs.program_name = inputs.programs.front().name;
+  inputs.program_file = inputs.programs.front().file;
+  inputs.variables = inputs.programs.front().variables;
+  if (inputs.programs.size() > 1) {
+    // The charts' titles name the programs as their legends do; their subtitles, which show
+    // `variables`, show none rather than the first program's.
+    inputs.variables.clear();
+    inputs.program_name.clear();
+    inputs.program_file.clear();
+    for (const ProgramInput& program : inputs.programs) {
+      inputs.program_name += (inputs.program_name.empty() ? "" : ", ") + program.label;
+      inputs.program_file += (inputs.program_file.empty() ? "" : ", ") + program.file;
+    }
   }
-  for (const models::Variable& variable : program.variables) {
-    const auto found = binding.environment.values.find(variable.name);
-    if (found != binding.environment.values.end()) inputs.variables[variable.name] = found->second;
-  }
-  for (const analysis::SweepVariable& sweep : sweeps) inputs.variables.erase(sweep.name);
-  if (options.isoefficiency || isospeed_fraction(options)) inputs.variables.erase(options.iso_variable);
   return inputs;
 }
 
 std::vector<analysis::MachineInput> machine_inputs(const std::vector<Loaded>& machines) {
   std::vector<analysis::MachineInput> inputs;
-  for (const Loaded& loaded : machines) inputs.push_back({loaded.program, loaded.machine, loaded.machine_file, loaded.sets});
+  for (const Loaded& loaded : machines) {
+    inputs.push_back({loaded.program, loaded.machine, loaded.machine_file, loaded.sets, loaded.program_index,
+                      loaded.program_label});
+  }
   return inputs;
 }
 
@@ -306,6 +431,7 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
 }  // namespace
 
 int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal) {
+  if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
   std::string error;
   const auto request = analysis_request(options, &error);
   if (!request) return usage_error(err, error);
@@ -332,8 +458,14 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   if (!machines) return kExitInput;
   if (!check_destinations(options, *machines, err)) return kExitInput;
   const models::Program& program = *machines->front().program;
-  for (const analysis::SweepVariable& sweep : *sweeps) {
-    if (!is_program_variable(program, sweep.name, "--sweep", err)) return kExitInput;
+  if (options.other_files.empty()) {
+    for (const analysis::SweepVariable& sweep : *sweeps) {
+      if (!is_program_variable(program, sweep.name, "--sweep", err)) return kExitInput;
+    }
+  } else if (!names_declared_somewhere(
+                 options, one_per_program(*machines, std::max<std::size_t>(options.machine_files.size(), 1)), *sweeps,
+                 err)) {
+    return kExitInput;
   }
   if ((options.isoefficiency || options.isospeed) && !is_program_variable(program, options.iso_variable, "--iso-variable", err)) {
     return kExitInput;

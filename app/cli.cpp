@@ -25,6 +25,7 @@ struct Raw {  // values CLI11 cannot put into Options directly
   int pmax = 0;
   double isoefficiency = 0;
   std::string isospeed;
+  std::vector<std::string> files;  // the positional arguments: the programs
   std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot;
   std::int64_t samples = 0;
   int graph = 0;
@@ -97,8 +98,10 @@ std::string size_text(std::uint64_t bytes) {
   return fmt::format("{:.0f}M", static_cast<double>(bytes) / (1 << 20));
 }
 
-void add_inputs(CLI::App& cli, Options& options) {
-  cli.add_option("file", options.file, "the PDL program");
+void add_inputs(CLI::App& cli, Options& options, Raw& raw) {
+  // Every positional argument is a program: `pdl-scale a.pdl b.pdl` analyses them side by side.
+  cli.add_option("file", raw.files, "the PDL program; give several to compare them side by side")
+      ->type_name("FILE");
   auto* check = cli.add_flag("--check", options.check,
                              "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
   cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
@@ -258,7 +261,7 @@ void add_graph(CLI::App& cli, Options& options, Raw& raw) {
 void build(CLI::App& cli, Options& options, Raw& raw) {
   cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
   cli.footer("pdl-scale fit DATAFILE: the best fitting PDL distributions of measured runtimes (pdl-scale fit --help)");
-  add_inputs(cli, options);
+  add_inputs(cli, options, raw);
   add_processors_and_output(cli, options, raw);
   add_studies(cli, options, raw);
   add_methods(cli, options, raw);
@@ -320,6 +323,10 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   options.time_unit = *time_unit_named(raw.time_unit);  // CLI11 checked the name
   for (const CLI::Option* option : cli.get_options()) {
     if (option->count() > 0 && !option->get_lnames().empty()) options.given.insert("--" + option->get_lnames().front());
+  }
+  if (!raw.files.empty()) {
+    options.file = raw.files.front();
+    options.other_files.assign(raw.files.begin() + 1, raw.files.end());
   }
   if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
   if (!raw.isospeed.empty()) options.isospeed = raw.isospeed;

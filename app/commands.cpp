@@ -52,7 +52,9 @@ std::string dot_of(const Loaded& loaded, const models::Environment& environment,
 
 }  // namespace
 
-int run_check(const Options& options, std::ostream& out, std::ostream& err) {
+namespace {
+
+int check_one(const Options& options, std::ostream& out, std::ostream& err) {
   if (is_machine_file(options.file)) {
     if (!load_machine(options.file, err)) return kExitInput;
     out << options.file << ": ok\n";
@@ -72,7 +74,23 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
   return kExitSuccess;
 }
 
+}  // namespace
+
+// Several files are checked one after the other, each with its diagnostics; the status is 2
+// when any of them fails.
+int run_check(const Options& options, std::ostream& out, std::ostream& err) {
+  int status = kExitSuccess;
+  for (const std::string& file : program_files(options)) {
+    Options one = options;
+    one.file = file;
+    one.other_files.clear();
+    if (check_one(one, out, err) != kExitSuccess) status = kExitInput;
+  }
+  return status;
+}
+
 int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
+  if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
   if (is_machine_file(options.file)) {
     const auto machine = load_machine(options.file, err);
     if (!machine) return kExitInput;
@@ -89,6 +107,7 @@ int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
 }
 
 int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
+  if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
   const int p = options.graph.value_or(1);
   if (p < 1 || p > scaling::kMaxProcessors) {
     return usage_error(err, fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));

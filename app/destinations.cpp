@@ -104,7 +104,8 @@ bool check_destinations(const Options& options, const std::vector<Loaded>& machi
       return false;
     }
   }
-  const std::vector<RunInput> inputs = run_inputs(options.file, machines);
+  std::vector<RunInput> inputs = run_inputs(options.file, machines);
+  for (const std::string& file : options.other_files) inputs.push_back({file, "the program"});
   for (const Destination& destination : destinations) {
     if (const auto input = overwritten_input(destination, inputs)) {
       usage_error(err, fmt::format("{} {} would overwrite an input of this run ({}, '{}')", destination.option,

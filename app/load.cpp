@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "app/output_file.hpp"
 #include "app/suggest.hpp"
@@ -83,6 +84,14 @@ std::optional<models::Machine> load_machine(const std::string& file, std::ostrea
 
 std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
                            const std::map<std::string, double>& check_values, std::ostream& err) {
+  return load(options, options.file, machine_file, check_values, false, err);
+}
+
+std::optional<Loaded> load(const Options& options, const std::string& file,
+                           const std::optional<std::string>& machine_file,
+                           const std::map<std::string, double>& given_check_values, bool tolerate_undeclared,
+                           std::ostream& err) {
+  std::map<std::string, double> check_values = given_check_values;
   Loaded loaded;
   std::string error;
   const auto sets = parse_sets(options.sets, &error, &loaded.set_expressions);
@@ -98,11 +107,30 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
     loaded.machine = std::move(*machine);
     loaded.machine_file = *machine_file;
   }
-  const auto text = read_source(options.file, err);
+  const auto text = read_source(file, err);
   if (!text) return std::nullopt;
-  const pdl::ParseResult parsed = pdl::parse(*text, options.file);
+  const pdl::ParseResult parsed = pdl::parse(*text, file);
   print(parsed.diagnostics, err);
   if (!parsed.ast) return std::nullopt;
+  if (tolerate_undeclared) {
+    // Names this program does not declare are another program's: left out here, not refused.
+    std::set<std::string> declared, ignored;
+    for (const auto& decl : parsed.ast->variables) declared.insert(decl.name.name);
+    const auto drop = [&](auto& values) {
+      for (auto it = values.begin(); it != values.end();) {
+        if (declared.count(it->first) != 0) {
+          ++it;
+          continue;
+        }
+        ignored.insert(it->first);
+        it = values.erase(it);
+      }
+    };
+    drop(loaded.sets);
+    drop(loaded.set_expressions);
+    drop(check_values);
+    loaded.ignored.assign(ignored.begin(), ignored.end());
+  }
   pdl::CheckOptions check_options;
   check_options.machine = &loaded.machine;
   check_options.sets = loaded.sets;
@@ -157,19 +185,21 @@ void print_bind_errors(const std::vector<models::BindError>& errors, std::ostrea
 }
 
 void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& machines, std::ostream& err) {
+  const Loaded& loaded = machines.at(failure.machine);
+  // With several programs, an error without a place in a file says which program it concerns.
+  const std::string program = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
   if (failure.kind == analysis::Failure::Kind::Binding) {
-    print_bind_errors({*failure.binding}, err);
+    err << "pdl-scale: error: " << program << bind_error_text(*failure.binding) << '\n';
     return;
   }
   const models::SourceLocation& where = failure.location;
-  const Loaded& loaded = machines.at(failure.machine);
   const pdl::Source* source = nullptr;
   if (where.line > 0 && where.file == loaded.program_source.filename()) source = &loaded.program_source;
   if (where.line > 0 && loaded.machine_source && where.file == loaded.machine_source->filename()) {
     source = &*loaded.machine_source;
   }
   if (source == nullptr) {
-    err << "pdl-scale: error: " << failure.message << '\n';
+    err << "pdl-scale: error: " << program << failure.message << '\n';
     return;
   }
   err << pdl::format(source->diagnose(pdl::Severity::Error, source->offset(where), failure.message));

@@ -29,6 +29,11 @@ struct Loaded {
   std::map<std::string, std::string> set_expressions;  // --set NAME=EXPR (weak scaling: 100*P)
   pdl::Source program_source;
   std::optional<pdl::Source> machine_source;
+  // Several programs side by side: this one's name in the reports (its file name, unique in the
+  // run), and the --set and swept names it does not declare, which it ignores (sorted).
+  std::string program_label;
+  std::size_t program_index = 0;  // into the run's programs, in the order given
+  std::vector<std::string> ignored;
 };
 
 // True for a machine file (FILE.machine): --check and --dump then read it as one.
@@ -45,6 +50,14 @@ std::optional<models::Machine> load_machine(const std::string& file, std::ostrea
 // the bindings the checker sees besides --set (for a sweep, the first swept values).
 std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
                            const std::map<std::string, double>& check_values, std::ostream& err);
+
+// The program `file` checked on `machine_file`, as above. With `tolerate_undeclared` (one of
+// several programs), a --set or swept name that the program does not declare is left out of
+// its checking and binding and listed in Loaded::ignored, instead of being an error.
+std::optional<Loaded> load(const Options& options, const std::string& file,
+                           const std::optional<std::string>& machine_file,
+                           const std::map<std::string, double>& check_values, bool tolerate_undeclared,
+                           std::ostream& err);
 
 // --check, --dump and --graph: the program on at most one machine.
 std::optional<Loaded> load_one(const Options& options, std::ostream& err);

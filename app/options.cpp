@@ -289,6 +289,28 @@ std::optional<std::string> method_option_problems(const Options& options, const 
   return std::nullopt;
 }
 
+std::vector<std::string> program_files(const Options& options) {
+  std::vector<std::string> files{options.file};
+  files.insert(files.end(), options.other_files.begin(), options.other_files.end());
+  return files;
+}
+
+std::optional<std::string> several_programs_problem(const Options& options) {
+  if (options.other_files.empty()) return std::nullopt;
+  std::string given;
+  for (const std::string& file : program_files(options)) given += (given.empty() ? "" : ", ") + file;
+  const auto refuse = [&](const char* option, const char* what) {
+    return fmt::format("{}: {} one program, and {} are given ({}); give one FILE", option, what,
+                       program_files(options).size(), given);
+  };
+  if (options.dump) return refuse("--dump", "prints the model of");
+  if (options.graph) return refuse("--graph", "draws the model of");
+  if (options.loss) return refuse("--loss", "analyses the phases of");
+  if (options.isoefficiency) return refuse("--isoefficiency", "searches the problem size of");
+  if (options.isospeed) return refuse("--isospeed", "searches the problem size of");
+  return std::nullopt;
+}
+
 namespace {
 
 std::optional<std::string> svg_path_problem(const std::string& option, const std::string& file) {

@@ -33,7 +33,10 @@ inline constexpr double kDefaultTimeLimitSeconds = 600.0;
 inline constexpr double kAnnounceEstimateSeconds = 10.0;
 
 struct Options {
-  std::string file;  // the PDL program
+  std::string file;  // the PDL program (the first, when several are given)
+  // The further programs of `pdl-scale a.pdl b.pdl`: the analysis puts every program side by
+  // side (docs/cli.md, "Programs side by side"); --check, --dump and --graph refuse them.
+  std::vector<std::string> other_files;
   // --machine FILE, repeatable: the analysis compares the machines side by side; --check,
   // --dump and --graph take at most one. The built-in ideal machine when none is given.
   std::vector<std::string> machine_files;
@@ -99,6 +102,13 @@ std::optional<std::vector<solvers::Method>> parse_methods(const std::string& lis
 // "4G", "512M", "64K" or a plain byte count (binary multiples); nullopt when malformed, zero or
 // beyond 2^60.
 std::optional<std::uint64_t> parse_bytes(const std::string& text);
+
+// Every program file, in the order given: `file` and then `other_files`.
+std::vector<std::string> program_files(const Options& options);
+
+// The options a run of several programs refuses (--graph, --check, --dump, --loss,
+// --isoefficiency, --isospeed): the error message naming the first given, or nothing.
+std::optional<std::string> several_programs_problem(const Options& options);
 
 // The processor counts the options ask for, ascending and without repeats; on failure
 // returns nullopt and sets *error.

@@ -208,7 +208,8 @@ std::vector<std::vector<std::size_t>> line_groups(const analysis::StudyResult& s
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
     if (layout.against_size && !groups.empty() &&
-        study.cases()[groups.back().front()].machine == study.cases()[c].machine) {
+        study.cases()[groups.back().front()].machine == study.cases()[c].machine &&
+        study.cases()[groups.back().front()].program_index == study.cases()[c].program_index) {
       groups.back().push_back(c);
     } else {
       groups.push_back({c});
@@ -254,7 +255,8 @@ std::vector<Series> all_series(const analysis::StudyResult& study, const ReportI
   for (std::size_t n = 0; n < groups.size(); ++n) {
     const analysis::CaseLabel& label = study.cases()[groups[n].front()];
     std::string group_name;
-    if (inputs.machines.size() > 1) group_name = label.machine;
+    if (inputs.programs.size() > 1) group_name = label.program;
+    if (inputs.machines.size() > 1) group_name += (group_name.empty() ? "" : ", ") + label.machine;
     if (!layout.against_size) {
       for (const auto& [name, value] : label.swept) {
         group_name += fmt::format("{}{}={:g}", group_name.empty() ? "" : ", ", name, value);

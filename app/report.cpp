@@ -290,7 +290,7 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
     if (!study.cases()[c].phase.empty()) continue;
     for (int p : study.processors()) lines.push_back(table_line(study, c, p, inputs, unsolved, caveats));
   }
-  std::string out = heading(inputs) + wrapped(lines, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0);
+  std::string out = heading(inputs) + wrapped(lines, key_header(inputs).size(), name_columns(inputs));
   for (auto& [what, processors] : unsolved) {
     out += fmt::format("{} not computed for p = {}: {}\n", what.first, ranges(processors), what.second);
   }
@@ -338,7 +338,7 @@ std::string loss_table(const analysis::StudyResult& study, const ReportInputs& i
       cells.push_back(std::move(line));
     }
   }
-  out += align(cells, keys.size(), inputs.machines.size() > 1 ? 1 : 0);
+  out += align(cells, keys.size(), name_columns(inputs));
   out += "share: the phase alone's runtime / the whole program's. SYNC: every phase free, the barriers alone; "
          "they stay in every phase's case too, so the shares need not add up to 1 (nor do maxima over processors)\n";
   return out;

@@ -23,12 +23,26 @@ struct MachineInput {
   std::string file;  // empty for the built-in ideal machine
 };
 
+// One of several programs side by side (pdl-scale a.pdl b.pdl).
+struct ProgramInput {
+  std::string label;  // its name in the reports: the file name, unique in the run (CaseLabel::program)
+  std::string name;   // PROGRAM NAME IS '...'
+  std::string file;   // as given
+  std::map<std::string, double> variables;  // every variable of it not swept, as bound
+};
+
 // What was analysed, echoed in every report so that a result file explains itself.
 struct ReportInputs {
+  // One program: its name and file. Several: their labels and files, comma-separated (the
+  // charts' titles), and `programs` says the rest.
   std::string program_name;
   std::string program_file;
+  // Every program, in the order given; with more than one, the reports get a program column
+  // (table, CSV) or field (JSON). Empty or one: a study of one program, reported as before.
+  std::vector<ProgramInput> programs;
   std::vector<MachineInput> machines;                // in the order of --machine
-  std::map<std::string, double> variables;           // every program variable not swept, as bound
+  // Every program variable not swept, as bound; empty with several programs (see `programs`).
+  std::map<std::string, double> variables;
   std::vector<analysis::SweepVariable> sweeps;       // --sweep
   bool loss = false;                                 // --loss: the study has a case per phase alone
   bool scaling_laws = false;                         // --scaling-laws (report_scaling.hpp)

@@ -79,7 +79,7 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
       cells.push_back(std::move(line));
     }
   }
-  out += align(cells, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0);
+  out += align(cells, key_header(inputs).size(), name_columns(inputs));
   out += "computation: the tasks' processor time / p\n"
          "communication: sends, receives and results on the processors / p (a message in flight keeps no\n"
          "  processor busy: waiting for it is idle time)\n"

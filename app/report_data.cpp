@@ -26,6 +26,14 @@ nlohmann::ordered_json swept_json(const std::vector<std::pair<std::string, doubl
   return object;
 }
 
+// What tells a case apart in JSON: "program" (only with several programs), "machine", "sweep".
+nlohmann::ordered_json case_json(const ReportInputs& inputs, const analysis::CaseLabel& label) {
+  nlohmann::ordered_json keys = nlohmann::ordered_json::object();
+  if (several_programs(inputs)) keys["program"] = label.program;
+  keys["machine"] = label.machine;
+  keys["sweep"] = swept_json(label.swept);
+  return keys;
+}
 
 // The figure in the report's time unit, where the method solved it.
 std::optional<double> time_figure(const solvers::Result& result, double microseconds, const ReportInputs& inputs) {
@@ -50,7 +58,8 @@ std::optional<double> estimate_of(const solvers::Result& result, const ReportInp
 std::string csv_keys(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row,
                      const ReportInputs& inputs) {
   const analysis::CaseLabel& label = study.cases()[c];
-  std::string line = csv_text(label.machine) + ",";
+  std::string line = several_programs(inputs) ? csv_text(label.program) + "," : std::string();
+  line += csv_text(label.machine) + ",";
   for (const auto& [name, value] : label.swept) line += fmt::format("{:.17g},", value);
   if (inputs.loss) {
     const analysis::Row& whole = study.at(whole_program_case(study, c), row.p, row.result.method);
@@ -121,7 +130,7 @@ nlohmann::ordered_json json_entry(const analysis::StudyResult& study, std::size_
                                   const ReportInputs& inputs) {
   const analysis::CaseLabel& label = study.cases()[c];
   const solvers::Result& result = row.result;
-  nlohmann::ordered_json entry = {{"machine", label.machine}, {"sweep", swept_json(label.swept)}};
+  nlohmann::ordered_json entry = case_json(inputs, label);
   if (!label.phase.empty()) entry["phase"] = label.phase;
   entry.update(nlohmann::ordered_json{
       {"p", row.p},
@@ -141,7 +150,8 @@ nlohmann::ordered_json json_entry(const analysis::StudyResult& study, std::size_
 nlohmann::ordered_json prediction_json(const analysis::StudyResult& study, std::size_t c, int p,
                                        const ReportInputs& inputs) {
   const analysis::CaseLabel& label = study.cases()[c];
-  nlohmann::ordered_json entry = {{"machine", label.machine}, {"sweep", swept_json(label.swept)}, {"p", p}};
+  nlohmann::ordered_json entry = case_json(inputs, label);
+  entry["p"] = p;
   const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
   if (!prediction) {
     entry["method"] = nullptr;
@@ -172,27 +182,25 @@ nlohmann::ordered_json summary_json(const analysis::StudyResult& study, const Re
     const auto optional_int = [](const std::optional<int>& value) {
       return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
     };
-    list.push_back({{"machine", label.machine},
-                    {"sweep", swept_json(label.swept)},
-                    {"fastest_p", optional_int(summary.fastest_p)},
-                    {"fastest_time", json_number(summary.fastest_time
-                                                     ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
-                                                     : std::nullopt)},
-                    {"largest_p_efficiency_0_8", optional_int(summary.efficient_80)},
-                    {"largest_p_efficiency_0_5", optional_int(summary.efficient_half)},
-                    {"idle_processor_counts", summary.idle},
-                    {"idle_same_model_as", optional_int(summary.idle_model_of)}});
+    nlohmann::ordered_json entry = case_json(inputs, label);
+    entry.update(nlohmann::ordered_json{
+        {"fastest_p", optional_int(summary.fastest_p)},
+        {"fastest_time", json_number(summary.fastest_time ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
+                                                          : std::nullopt)},
+        {"largest_p_efficiency_0_8", optional_int(summary.efficient_80)},
+        {"largest_p_efficiency_0_5", optional_int(summary.efficient_half)},
+        {"idle_processor_counts", summary.idle},
+        {"idle_same_model_as", optional_int(summary.idle_model_of)}});
+    list.push_back(std::move(entry));
   }
   return list;
 }
 
-nlohmann::ordered_json crossovers_json(const analysis::StudyResult& study) {
+nlohmann::ordered_json crossovers_json(const analysis::StudyResult& study, const ReportInputs& inputs) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const analysis::Crossover& crossing : analysis::crossovers(study)) {
-    const analysis::CaseLabel& first = study.cases()[crossing.faster_first];
-    const analysis::CaseLabel& after = study.cases()[crossing.faster_after];
-    list.push_back({{"faster_first", {{"machine", first.machine}, {"sweep", swept_json(first.swept)}}},
-                    {"faster_from", {{"machine", after.machine}, {"sweep", swept_json(after.swept)}}},
+    list.push_back({{"faster_first", case_json(inputs, study.cases()[crossing.faster_first])},
+                    {"faster_from", case_json(inputs, study.cases()[crossing.faster_after])},
                     {"p", crossing.at}});
   }
   return list;
@@ -204,7 +212,7 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   const std::string& unit = inputs.time_unit.name;
   std::string out = fmt::format("# pdl-scale {}\n# command: {}\n# seed: {}\n# times in {}\n", PDL_SCALE_VERSION,
                                 command_text(inputs), inputs.request.solver_options.monte_carlo.seed, unit);
-  out += "machine,";
+  out += several_programs(inputs) ? "program,machine," : "machine,";
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
   out += fmt::format("p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
@@ -231,19 +239,32 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
   nlohmann::ordered_json sweeps = nlohmann::ordered_json::object();
   for (const analysis::SweepVariable& variable : inputs.sweeps) sweeps[variable.name] = variable.values;
   const solvers::SolverOptions& solver_options = inputs.request.solver_options;
-  return {{"program", {{"name", inputs.program_name}, {"file", inputs.program_file}}},
-          {"machines", machines},
-          {"variables", inputs.variables},
-          {"sweep", sweeps},
-          {"options",
-           {{"processors", inputs.request.processors},
-            {"methods", methods},
-            {"grid_points", solver_options.series_parallel.grid.max_points},
-            {"tail_mass", solver_options.series_parallel.grid.tail_mass},
-            {"threads", inputs.request.threads},
-            {"seed", solver_options.monte_carlo.seed},
-            {"quantiles", solver_options.quantiles},
-            {"loss", inputs.loss}}}};
+  nlohmann::ordered_json echoed;
+  if (several_programs(inputs)) {
+    // Several programs: each with its name, file and variables, in place of "program" and
+    // "variables".
+    nlohmann::ordered_json programs = nlohmann::ordered_json::array();
+    for (const ProgramInput& program : inputs.programs) {
+      programs.push_back(
+          {{"label", program.label}, {"name", program.name}, {"file", program.file}, {"variables", program.variables}});
+    }
+    echoed = {{"programs", programs}, {"machines", machines}};
+  } else {
+    echoed = {{"program", {{"name", inputs.program_name}, {"file", inputs.program_file}}},
+              {"machines", machines},
+              {"variables", inputs.variables}};
+  }
+  echoed.update(nlohmann::ordered_json{{"sweep", sweeps},
+                                       {"options",
+                                        {{"processors", inputs.request.processors},
+                                         {"methods", methods},
+                                         {"grid_points", solver_options.series_parallel.grid.max_points},
+                                         {"tail_mass", solver_options.series_parallel.grid.tail_mass},
+                                         {"threads", inputs.request.threads},
+                                         {"seed", solver_options.monte_carlo.seed},
+                                         {"quantiles", solver_options.quantiles},
+                                         {"loss", inputs.loss}}}});
+  return echoed;
 }
 
 std::string json(const analysis::StudyResult& study, const ReportInputs& inputs) {
@@ -285,7 +306,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
   }
   document["predictions"] = std::move(predictions);
   document["summary"] = summary_json(study, inputs);
-  document["crossovers"] = crossovers_json(study);
+  document["crossovers"] = crossovers_json(study, inputs);
   if (inputs.loss) document["loss"] = std::move(loss);
   report_scaling::add_json(document, study, inputs);
   document["seconds"] = study.seconds();
@@ -300,7 +321,8 @@ std::string jsonl(const analysis::StudyResult& study, const ReportInputs& inputs
   std::string out;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     const analysis::CaseLabel& label = study.cases()[c];
-    std::string callpath = label.machine + "->" + inputs.program_name;
+    // Several programs: each by its label (unique, where PROGRAM NAMEs need not be).
+    std::string callpath = label.machine + "->" + (several_programs(inputs) ? label.program : inputs.program_name);
     if (!label.phase.empty()) callpath += "->" + label.phase;
     for (int p : study.processors()) {
       for (solvers::Method method : study.methods()) {

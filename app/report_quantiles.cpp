@@ -91,7 +91,7 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
         }
       }
     }
-    out += align(cells, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0);
+    out += align(cells, key_header(inputs).size(), name_columns(inputs));
     if (without.empty()) return out;
     out += "no quantiles from ";
   }

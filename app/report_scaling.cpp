@@ -64,7 +64,7 @@ std::string text(const analysis::StudyResult& study, const ReportInputs& inputs)
       cells.push_back(std::move(line));
     }
   }
-  return out + align(cells, key_header(inputs).size(), inputs.machines.size() > 1 ? 1 : 0) + key_line;
+  return out + align(cells, key_header(inputs).size(), name_columns(inputs)) + key_line;
 }
 
 void add_json(nlohmann::ordered_json& document, const analysis::StudyResult& study, const ReportInputs& inputs) {
@@ -92,13 +92,17 @@ void add_json(nlohmann::ordered_json& document, const analysis::StudyResult& stu
     }
     nlohmann::ordered_json sweep = nlohmann::ordered_json::object();
     for (const auto& [name, value] : label.swept) sweep[name] = value;
-    cases.push_back({{"machine", label.machine},
-                     {"sweep", sweep},
-                     {"method", std::string{solvers::to_string(study.methods().front())}},
-                     {"p0", laws.alpha_p > 0 ? nlohmann::ordered_json(laws.alpha_p) : nlohmann::ordered_json(nullptr)},
-                     {"amdahl_alpha", number(laws.amdahl_alpha)},
-                     {"gustafson_alpha", number(laws.gustafson_alpha)},
-                     {"rows", rows}});
+    nlohmann::ordered_json keys = several_programs(inputs) ? nlohmann::ordered_json{{"program", label.program}}
+                                                           : nlohmann::ordered_json::object();
+    keys.update(nlohmann::ordered_json{
+        {"machine", label.machine},
+        {"sweep", sweep},
+        {"method", std::string{solvers::to_string(study.methods().front())}},
+        {"p0", laws.alpha_p > 0 ? nlohmann::ordered_json(laws.alpha_p) : nlohmann::ordered_json(nullptr)},
+        {"amdahl_alpha", number(laws.amdahl_alpha)},
+        {"gustafson_alpha", number(laws.gustafson_alpha)},
+        {"rows", rows}});
+    cases.push_back(std::move(keys));
   }
   document["scaling_laws"] = cases;
 }

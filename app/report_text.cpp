@@ -84,9 +84,21 @@ std::string align(const std::vector<std::vector<std::string>>& cells, std::size_
   return out;
 }
 
+bool several_programs(const ReportInputs& inputs) { return inputs.programs.size() > 1; }
+
 std::string heading(const ReportInputs& inputs) {
-  std::string out = fmt::format("program {} ({}) on {}", inputs.program_name, inputs.program_file, machines_text(inputs));
-  if (!inputs.variables.empty()) out += fmt::format(", {}", variables_text(inputs.variables));
+  std::string out;
+  std::string programs;  // several: a line per program under the heading's first line
+  if (several_programs(inputs)) {
+    out = "programs on " + machines_text(inputs);
+    for (const ProgramInput& program : inputs.programs) {
+      programs += fmt::format("  {}: {} ({}){}\n", program.label, program.name, program.file,
+                              program.variables.empty() ? "" : ", " + variables_text(program.variables));
+    }
+  } else {
+    out = fmt::format("program {} ({}) on {}", inputs.program_name, inputs.program_file, machines_text(inputs));
+    if (!inputs.variables.empty()) out += fmt::format(", {}", variables_text(inputs.variables));
+  }
   for (const analysis::SweepVariable& sweep : inputs.sweeps) {
     // A long list as its ends: the table shows every value anyway.
     constexpr std::size_t kListed = 12;
@@ -100,11 +112,12 @@ std::string heading(const ReportInputs& inputs) {
     }
     out += fmt::format("; {} swept over {}", sweep.name, values);
   }
-  return out + "\n";
+  return out + (programs.empty() ? "\n" : ":\n" + programs);
 }
 
 std::vector<std::string> key_header(const ReportInputs& inputs) {
   std::vector<std::string> header;
+  if (several_programs(inputs)) header.push_back("program");
   if (inputs.machines.size() > 1) header.push_back("machine");
   for (const analysis::SweepVariable& sweep : inputs.sweeps) header.push_back(sweep.name);
   return header;
@@ -112,9 +125,14 @@ std::vector<std::string> key_header(const ReportInputs& inputs) {
 
 std::vector<std::string> key_cells(const ReportInputs& inputs, const analysis::CaseLabel& label) {
   std::vector<std::string> cells;
+  if (several_programs(inputs)) cells.push_back(label.program);
   if (inputs.machines.size() > 1) cells.push_back(label.machine);
   for (const auto& [name, value] : label.swept) cells.push_back(fmt::format("{:g}", value));
   return cells;
+}
+
+std::size_t name_columns(const ReportInputs& inputs) {
+  return (several_programs(inputs) ? 1 : 0) + (inputs.machines.size() > 1 ? 1 : 0);
 }
 
 std::size_t whole_program_case(const analysis::StudyResult& study, std::size_t c) {

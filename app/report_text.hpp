@@ -30,9 +30,15 @@ std::string align(const std::vector<std::vector<std::string>>& cells, std::size_
 // "program NAME (FILE) on machine(s) …, variables; NAME swept over …" and a newline.
 std::string heading(const ReportInputs& inputs);
 
-// The columns that tell the cases apart: the machine when there are several, the swept values.
+// True when the study compares several programs (ReportInputs::programs).
+bool several_programs(const ReportInputs& inputs);
+
+// The columns that tell the cases apart: the program and the machine when there are several,
+// the swept values.
 std::vector<std::string> key_header(const ReportInputs& inputs);
 std::vector<std::string> key_cells(const ReportInputs& inputs, const analysis::CaseLabel& label);
+// How many of the key columns are names (program, machine), aligned left.
+std::size_t name_columns(const ReportInputs& inputs);
 
 // The case of the whole program that a --loss case (one phase alone) belongs to: cases come as
 // the whole program, then each phase alone, for every machine and swept value.

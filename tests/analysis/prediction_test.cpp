@@ -121,4 +121,54 @@ TEST(Prediction, CrossoverIsTheFirstProcessorCountWhereTheOrderChanges) {
   EXPECT_EQ(found[0].at, 2);
 }
 
+analysis::CaseLabel label(const char* machine, std::size_t program_index, const char* program) {
+  analysis::CaseLabel l = label(machine);
+  l.program_index = program_index;
+  l.program = program;
+  return l;
+}
+
+TEST(Prediction, CrossoversCompareProgramsOnOneMachineAndMachinesForOneProgramNeverBothAtOnce) {
+  // Two programs (x, y) on two machines (a, b), cases x/a, x/b, y/a, y/b, mc only:
+  //   x/a: 10, 20, 30     x/b: 11, 16, 17     y/a: 12, 11, 10     y/b: 40, 41, 42
+  // Pairs differing in one thing: x/a-x/b (a faster at 1, b from 2), x/a-y/a (x faster at 1,
+  // y from 2), x/b-y/b and y/a-y/b (no change). Of the pairs differing in both, x/b-y/a would
+  // change order at 2 (11 < 12, then 16 > 11) but is not compared; x/a-y/b never changes.
+  const std::vector<Method> methods{Method::MonteCarlo};
+  const double figures[4][3] = {{10, 20, 30}, {11, 16, 17}, {12, 11, 10}, {40, 41, 42}};
+  std::vector<analysis::Row> rows;
+  const int processors[3] = {1, 2, 4};
+  for (std::size_t c = 0; c < 4; ++c) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      rows.push_back(row(c, processors[k], solved(Method::MonteCarlo, figures[c][k], figures[c][k] - 1,
+                                                  figures[c][k] + 1)));
+    }
+  }
+  const analysis::StudyResult study({label("a", 0, "x"), label("b", 0, "x"), label("a", 1, "y"), label("b", 1, "y")},
+                                    {1, 2, 4}, methods, std::move(rows), {std::nullopt, std::nullopt, std::nullopt,
+                                                                          std::nullopt},
+                                    0.0);
+  const auto found = analysis::crossovers(study);
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_EQ(found[0].faster_first, 0u);  // x/a: 10 < 11 at p = 1
+  EXPECT_EQ(found[0].faster_after, 1u);  // x/b: 16 < 20 from p = 2
+  EXPECT_EQ(found[0].at, 2);
+  EXPECT_EQ(found[1].faster_first, 0u);  // x/a: 10 < 12 at p = 1
+  EXPECT_EQ(found[1].faster_after, 2u);  // y/a: 11 < 20 from p = 2
+  EXPECT_EQ(found[1].at, 2);
+}
+
+TEST(Prediction, ProgramsOnDifferentMachinesAreNotCompared) {
+  // x on a: 10, 30; y on b: 20, 15. Their order changes at p = 2, but they differ in both the
+  // program and the machine: no crossover.
+  const std::vector<Method> methods{Method::MonteCarlo};
+  std::vector<analysis::Row> rows{row(0, 1, solved(Method::MonteCarlo, 10, 9, 11)),
+                                  row(0, 2, solved(Method::MonteCarlo, 30, 29, 31)),
+                                  row(1, 1, solved(Method::MonteCarlo, 20, 19, 21)),
+                                  row(1, 2, solved(Method::MonteCarlo, 15, 14, 16))};
+  const analysis::StudyResult study({label("a", 0, "x"), label("b", 1, "y")}, {1, 2}, methods, std::move(rows),
+                                    {std::nullopt, std::nullopt}, 0.0);
+  EXPECT_TRUE(analysis::crossovers(study).empty());
+}
+
 }  // namespace
