@@ -82,6 +82,7 @@ struct Options {
   // gets analysis::kJsonQuantileLevels and the other formats none.
   std::optional<std::string> quantiles;
   std::optional<std::string> tail_plot;   // --tail-plot FILE.svg: p95 / mean against p
+  bool log_axes = false;                  // --log-axes: the charts' p axis (and speedup axis) log2
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;
