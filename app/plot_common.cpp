@@ -169,15 +169,15 @@ std::string listed(const std::vector<std::string>& items) {
 std::string swept_values(const analysis::SweepVariable& sweep, bool short_form) {
   const std::vector<double>& values = sweep.values;
   if (values.size() == 1) return fmt::format("{} = {:g}", sweep.name, values.front());
-  if (short_form || values.size() > 4) {
-    const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    return fmt::format("{} = {:g}..{:g} ({} values)", sweep.name, *low, *high, values.size());
-  }
+  const auto [low, high] = std::minmax_element(values.begin(), values.end());
+  const std::string range = fmt::format("{} = {:g}..{:g} ({} values)", sweep.name, *low, *high, values.size());
+  if (values.size() > 4) return range;
   std::vector<double> sorted = values;  // in the order of the axis, not of the command line
   std::sort(sorted.begin(), sorted.end());
   std::string out;
   for (double value : sorted) out += fmt::format("{}{:g}", out.empty() ? "" : ", ", value);
-  return fmt::format("{} = {}", sweep.name, out);
+  const std::string list = fmt::format("{} = {}", sweep.name, out);
+  return short_form && range.size() < list.size() ? range : list;
 }
 
 }  // namespace

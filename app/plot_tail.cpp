@@ -27,28 +27,32 @@ std::vector<TailLine> tail_lines(const analysis::StudyResult& study, const Repor
   std::vector<TailLine> lines;
   if (at == levels.end()) return lines;
   const auto k = static_cast<std::size_t>(at - levels.begin());
-  std::size_t groups = 0, kinds = 0;
+  std::size_t groups = 0;
   for (const analysis::CaseLabel& label : study.cases()) groups += label.phase.empty();
-  for (solvers::Method method : study.methods()) kinds += solvers::info(method).gives_quantiles;
-  std::size_t shown_case = 0;
+  const std::size_t kinds = study.methods().size();
+  std::size_t shown_case = 0, shown = 0;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
     std::string key;
     for (const std::string& cell : report_text::key_cells(inputs, study.cases()[c])) key += cell + " ";
-    std::size_t shown_method = 0;
-    for (solvers::Method method : study.methods()) {
+    for (std::size_t m = 0; m < kinds; ++m) {
+      const solvers::Method method = study.methods()[m];
       if (!solvers::info(method).gives_quantiles) continue;
       TailLine line;
       line.label = key + std::string{solvers::to_string(method)};
-      // A colour per case and a dash and marker per method, as the speedup chart's.
-      line.style = line_style(groups == 1 ? shown_method : style_index(shown_case, groups, shown_method, kinds));
+      // The style of the same (case, method) in the speedup chart (a colour per method, or per
+      // case with a dash and marker per method) while that numbering fits; else numbered in
+      // order, so that no two lines share a style below kDistinctLineStyles.
+      line.style = line_style(groups == 1                ? m
+                              : groups <= kLineColours ? style_index(shown_case, groups, m, kinds)
+                                                       : shown);
       for (int p : study.processors()) {
         const solvers::Result& result = study.at(c, p, method).result;
         if (!result.solved() || result.quantiles.size() != levels.size() || !(result.mean > 0.0)) continue;
         line.points.emplace_back(p, result.quantiles[k].estimate / result.mean);
       }
       lines.push_back(std::move(line));
-      ++shown_method;
+      ++shown;
     }
     ++shown_case;
   }

@@ -11,7 +11,9 @@ namespace app {
 
 // One line per (machine or swept value, method that gives quantiles: approx, mc) of the
 // 95% quantile's estimate over the same method's mean, against p; each line in its own style
-// (plot.hpp's line_style: a colour per case, a dash and marker per method), markers on the
+// (plot.hpp's line_style): the style of the same case and method in --plot's chart while there
+// are at most 8 cases (a colour per case, a dash and marker per method), else the lines
+// numbered in order; markers on the
 // points, a dashed reference at 1 (no tail beyond the mean), round-number ticks on the ratio
 // axis, the p axis linear or log2 as the speedup chart's (ChartOptions: log2 when the p are
 // powers of two, at least three, or with --log-axes), the title of chart_title and a legend.
