@@ -81,14 +81,18 @@ std::string band(const Panel& panel, const Series& one, const std::function<doub
   for (std::size_t i = 0; i < one.p.size(); ++i) {
     if (!one.interval[i]) continue;
     const std::string here = point(panel.x(one.x[i]), panel.y(value(one.p[i], one.interval[i]->second)));
-    upper += (upper.empty() ? "M" : " L") + here;
-    upper_edge += (upper_edge.empty() ? "" : " ") + here;
+    upper += upper.empty() ? "M" : " L";
+    upper += here;
+    if (!upper_edge.empty()) upper_edge += ' ';
+    upper_edge += here;
   }
   for (std::size_t i = one.p.size(); i-- > 0;) {
     if (!one.interval[i]) continue;
     const std::string here = point(panel.x(one.x[i]), panel.y(value(one.p[i], one.interval[i]->first)));
-    lower += " L" + here;
-    lower_edge += (lower_edge.empty() ? "" : " ") + here;
+    lower += " L";
+    lower += here;
+    if (!lower_edge.empty()) lower_edge += ' ';
+    lower_edge += here;
   }
   if (upper.empty()) return {};
   std::string out = fmt::format(
@@ -347,7 +351,8 @@ std::string reference(const Panel& panel, const std::function<double(double)>& f
     const double t = static_cast<double>(i) / kSteps;
     const double x = panel.x_axis.log ? panel.x_axis.low * std::pow(panel.x_axis.high / panel.x_axis.low, t)
                                       : panel.x_axis.low + t * (panel.x_axis.high - panel.x_axis.low);
-    points += (i == 0 ? "" : " ") + point(panel.x(x), panel.y(f(x)));
+    if (i > 0) points += ' ';
+    points += point(panel.x(x), panel.y(f(x)));
   }
   return fmt::format("<polyline class=\"ideal\" points=\"{}\" fill=\"none\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
                      points);
@@ -434,11 +439,15 @@ std::string render_plot(const analysis::StudyResult& study, const ReportInputs& 
   // smaller before it is shortened.
   const std::string title = chart_title(inputs, static_cast<std::size_t>((width - 40) / 9.6));
   const double title_size = static_cast<double>(display_length(title)) * 12 <= width - 40 ? 20 : 16;
-  const std::string log_note = " (log scale)";
-  const std::string x_label = (layout.against_size ? "problem size: " + inputs.sweeps.front().name : "processors p") +
-                              (r.x.log ? log_note : "");
+  const char* log_note = " (log scale)";
+  const std::string x_label =
+      fmt::format("{}{}", layout.against_size ? fmt::format("problem size: {}", inputs.sweeps.front().name) : "processors p",
+                  r.x.log ? log_note : "");
   std::string svg = opening(width, kHeight, title, title_size, subtitle_of(study, layout), speedup_panel, efficiency_panel);
-  svg += axes(speedup_panel, x_label, "speedup T(1) / T(p)" + (r.speedup.log ? log_note : ""));
+  // Weak scaling (a variable of P): the speedup is scaled, T1(W(p)) / T(p), as in the reports.
+  const char* speedup_label =
+      inputs.per_processor_variables.empty() ? "speedup T(1) / T(p)" : "scaled speedup T1(W(p)) / T(p)";
+  svg += axes(speedup_panel, x_label, fmt::format("{}{}", speedup_label, r.speedup.log ? log_note : ""));
   svg += axes(efficiency_panel, x_label, "efficiency (speedup / p)");
   svg += ideal_lines(speedup_panel, efficiency_panel, layout);
   svg += curves(speedup_panel, series, "clip-speedup", [](double, double s) { return s; });

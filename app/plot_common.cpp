@@ -185,7 +185,10 @@ std::string swept_values(const analysis::SweepVariable& sweep, bool short_form) 
 std::string chart_title(const ReportInputs& inputs, std::size_t most) {
   const std::string program = std::filesystem::path(inputs.program_file).filename().string();
   std::vector<std::string> machines;
-  for (const MachineInput& machine : inputs.machines) machines.push_back(machine.name);
+  // The built-in machine (no file) is named "ideal", which reads as an adjective in a title.
+  for (const MachineInput& machine : inputs.machines) {
+    machines.push_back(machine.file.empty() ? "the " + machine.name + " machine" : machine.name);
+  }
   for (int level = 0;; ++level) {
     std::vector<std::string> size;
     for (const analysis::SweepVariable& sweep : inputs.sweeps) size.push_back(swept_values(sweep, level >= 1));
