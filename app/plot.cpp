@@ -67,11 +67,11 @@ std::string axes(const Panel& panel, const std::string& x_label, const std::stri
   return out + "</g>\n";
 }
 
-// Markers on every point of a line of up to 24, else on about 16 of them evenly spaced (so the
-// style shows without hiding the line).
-bool marked(std::size_t i, std::size_t n) {
-  const std::size_t stride = n <= 24 ? 1 : (n + 15) / 16;
-  return i % stride == 0 || i + 1 == n;
+// Markers on every point of a line of up to 24, else on points at least a twentieth of the
+// panel's width apart (and the last), so that the style shows without hiding the line and the
+// markers stay evenly spaced on a log axis too.
+bool marked(std::size_t i, std::size_t n, double x, double last_marker, double width) {
+  return n <= 24 || i + 1 == n || x - last_marker >= width / 20;
 }
 
 // The band of one series: along the upper ends, back along the lower ends, over the points that
@@ -119,6 +119,7 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
     // solve between two it could), a path with one piece per run, so the hole stays visible.
     std::string points, pieces, markers;
     bool gap = false, broken = false;
+    double last_marker = -1e300;
     for (std::size_t i = 0; i < one.p.size(); ++i) {
       if (!std::isfinite(one.speedup[i])) {
         gap = !points.empty();
@@ -132,7 +133,10 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
       gap = false;
       if (!points.empty()) points += ' ';
       points += here;
-      if (marked(i, one.p.size())) markers += marker_svg(one.style.marker, x, y, one.style.colour) + "\n";
+      if (marked(i, one.p.size(), x, last_marker, panel.width)) {
+        markers += marker_svg(one.style.marker, x, y, one.style.colour) + "\n";
+        last_marker = x;
+      }
     }
     if (points.empty()) continue;
     const std::string style = "fill=\"none\"" + stroke_attributes(one.style, 2);
@@ -218,9 +222,9 @@ std::vector<Series> all_series(const analysis::StudyResult& study, const ReportI
       const std::string method_name =
           methods.size() > 1 || group_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
       one.label = group_name.empty() ? method_name : method_name.empty() ? group_name : group_name + " · " + method_name;
-      // One group: a colour per method (style_index numbers them); several: a colour per
-      // group and a dash and marker per method.
-      one.style = line_style(groups.size() == 1 ? k : style_index(n, groups.size(), k, methods.size()));
+      // One group: a colour, dash and marker per method; several: a colour per group and a
+      // dash and marker per method (while they fit; style_index).
+      one.style = line_style(style_index(n, groups.size(), k, methods.size()));
       one.interval_only = solvers::info(methods[k]).speedup_as_interval;
       add_points(one, study, groups[n], methods[k], layout);
       series.push_back(std::move(one));

@@ -50,9 +50,10 @@ inline constexpr std::size_t kDistinctLineStyles = 48;
 LineStyle line_style(std::size_t index);
 
 // The style index of the line of `group` (a machine, swept value) and `kind` (a method) among
-// `groups` × `kinds` lines: the group's colour and the kind's dash and marker when there are at
-// most 8 groups and 6 kinds (a legend read by colour and by dash), else the lines numbered in
-// order (group-major). Distinct for every line while groups × kinds <= kDistinctLineStyles.
+// `groups` × `kinds` lines: with one group, kind k's colour and dash and marker k (style 9k);
+// with at most 8 groups and 6 kinds, the group's colour and the kind's dash and marker (a
+// legend read by colour and by dash); else the lines numbered in order (group-major).
+// Distinct for every line while groups × kinds <= kDistinctLineStyles.
 std::size_t style_index(std::size_t group, std::size_t groups, std::size_t kind, std::size_t kinds);
 
 // ` stroke="…" stroke-width="…"` and the dash (if any) of a line of this style.

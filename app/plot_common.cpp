@@ -36,6 +36,7 @@ LineStyle line_style(std::size_t index) {
 }
 
 std::size_t style_index(std::size_t group, std::size_t groups, std::size_t kind, std::size_t kinds) {
+  if (groups == 1 && kinds <= std::size(kDashesAndMarkers)) return kind * (kLineColours + 1);
   if (groups <= kLineColours && kinds <= std::size(kDashesAndMarkers)) return group + kLineColours * kind;
   return group * kinds + kind;
 }

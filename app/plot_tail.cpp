@@ -43,9 +43,7 @@ std::vector<TailLine> tail_lines(const analysis::StudyResult& study, const Repor
       // The style of the same (case, method) in the speedup chart (a colour per method, or per
       // case with a dash and marker per method) while that numbering fits; else numbered in
       // order, so that no two lines share a style below kDistinctLineStyles.
-      line.style = line_style(groups == 1                ? m
-                              : groups <= kLineColours ? style_index(shown_case, groups, m, kinds)
-                                                       : shown);
+      line.style = line_style(groups <= kLineColours ? style_index(shown_case, groups, m, kinds) : shown);
       for (int p : study.processors()) {
         const solvers::Result& result = study.at(c, p, method).result;
         if (!result.solved() || result.quantiles.size() != levels.size() || !(result.mean > 0.0)) continue;
@@ -158,11 +156,14 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
       svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n", points,
                          stroke_attributes(line.style, 2), svg_escape(line.label));
     }
+    // A marker on every point up to 24, else on points a twentieth of the width apart (and the
+    // last), as the speedup chart's.
+    double last_marker = -1e300;
     for (std::size_t i = 0; i < line.points.size(); ++i) {
-      // Every marker up to 24 points, else about 16 evenly spaced (and the last).
-      const std::size_t stride = line.points.size() <= 24 ? 1 : (line.points.size() + 15) / 16;
-      if (i % stride != 0 && i + 1 != line.points.size()) continue;
-      svg += marker_svg(line.style.marker, x_of(line.points[i].first), y_of(line.points[i].second), line.style.colour) + "\n";
+      const double x = x_of(line.points[i].first);
+      if (line.points.size() > 24 && i + 1 != line.points.size() && x - last_marker < kWidth / 20) continue;
+      svg += marker_svg(line.style.marker, x, y_of(line.points[i].second), line.style.colour) + "\n";
+      last_marker = x;
     }
     svg += "</g>\n";
   }

@@ -37,6 +37,10 @@ TEST(LineStyle, FortyEightDistinctStylesThenTheyRepeat) {
 }
 
 TEST(LineStyle, AColourPerGroupAndADashPerKindWhileTheyFit) {
+  // One case: method k has colour k and dash and marker k.
+  EXPECT_EQ(app::style_index(0, 1, 2, 3), 18u);
+  EXPECT_EQ(app::line_style(18).colour, "#009E73");
+  EXPECT_EQ(app::line_style(18).marker, app::Marker::Triangle);
   // 2 machines x 3 methods: machine n has colour n, method k dash and marker k.
   EXPECT_EQ(app::style_index(1, 2, 2, 3), 17u);
   EXPECT_EQ(app::style_index(7, 8, 5, 6), 47u);
