@@ -411,12 +411,12 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
     return kExitInput;
   }
   if (options.plot) {
-    if (const auto error = write_output_file(*options.plot, render_plot(*study.value, inputs))) {
+    if (const auto error = write_output_file(*options.plot, render_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--plot: " + *error);
     }
   }
   if (options.tail_plot) {
-    if (const auto error = write_output_file(*options.tail_plot, render_tail_plot(*study.value, inputs))) {
+    if (const auto error = write_output_file(*options.tail_plot, render_tail_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--tail-plot: " + *error);
     }
   }

@@ -202,6 +202,9 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
                  "also draw that split against p as a stacked SVG chart into FILE (whole or not at all; implies "
                  "--breakdown)")
       ->type_name("FILE.svg");
+  cli.add_flag("--log-axes", options.log_axes,
+               "with --plot or --tail-plot: p (or the swept size) on a log2 axis, and speedup on a log2 axis too "
+               "(p is log2 without it when every p is a power of two, at least three)");
 }
 
 void add_methods(CLI::App& cli, Options& options, Raw& raw) {
@@ -359,6 +362,10 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
       return false;
     }
     options.request.memory_budget_bytes = *bytes;
+  }
+  if (options.log_axes && !options.plot && !options.tail_plot) {
+    fmt::print(stderr, "pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");
+    return false;
   }
   return true;
 }

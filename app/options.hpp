@@ -89,6 +89,7 @@ struct Options {
   // idle time (analysis/breakdown.hpp); --breakdown-plot FILE.svg draws it (and implies it).
   bool breakdown = false;
   std::optional<std::string> breakdown_plot;
+  bool log_axes = false;                  // --log-axes: the charts' p axis (and speedup axis) log2
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;

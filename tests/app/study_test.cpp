@@ -565,18 +565,19 @@ TEST_F(PlotFile, OneLinePerMachineAndMethodWithBandsLegendAxesAndTicks) {
   EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
   EXPECT_NE(svg.find("viewBox=\"0 0 960 820\""), std::string::npos);
   EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
-  // 2 machines x 3 methods, in 2 panels; bands for bounds and mc.
-  EXPECT_EQ(count(svg, "<polyline class=\"series\""), 12u);
-  EXPECT_EQ(count(svg, "<path class=\"band\""), 8u);
-  EXPECT_EQ(count(svg, "<line class=\"ideal\""), 2u);
+  // 2 machines x 3 methods, in 2 panels: a line for approx and mc, a band for each of the three
+  // (approx's bracket, the bounds, mc's confidence interval), the bounds' with its two edges.
+  EXPECT_EQ(count(svg, "<polyline class=\"series\""), 8u);
+  EXPECT_EQ(count(svg, "<path class=\"band\""), 12u);
+  EXPECT_EQ(count(svg, "<polyline class=\"band-edge\""), 8u);
+  EXPECT_EQ(count(svg, "<polyline class=\"ideal\""), 2u);
   EXPECT_EQ(count(svg, "<g class=\"legend-entry\""), 7u);
   for (const char* entry : {">cluster · approx<", ">cluster · bounds<", ">cluster · mc<", ">smp · approx<",
                             ">smp · bounds<", ">smp · mc<", ">ideal (speedup p)<"}) {
     EXPECT_NE(svg.find(entry), std::string::npos) << entry;
   }
-  EXPECT_NE(svg.find(">Predicted speedup and efficiency of neighbor-5.1</text>"), std::string::npos);
-  EXPECT_NE(svg.find(">machines cluster, smp · columns=10, iterations=2 · methods approx, bounds, mc</text>"),
-            std::string::npos);
+  EXPECT_NE(svg.find(">neighbor.pdl on cluster and smp, columns = 10, iterations = 2</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">predicted speedup and efficiency · methods approx, bounds, mc</text>"), std::string::npos);
   EXPECT_EQ(count(svg, ">processors p</text>"), 2u);
   EXPECT_EQ(count(svg, ">speedup T(1) / T(p)</text>"), 1u);
   EXPECT_EQ(count(svg, ">efficiency (speedup / p)</text>"), 1u);
@@ -611,7 +612,8 @@ TEST_F(PlotFile, ASweptSizeIsALinePerValue) {
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const std::string svg = read(*options.plot);
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 6u);
-  EXPECT_EQ(count(svg, "<path class=\"band\""), 0u);
+  EXPECT_EQ(count(svg, "<path class=\"band\""), 6u);  // approx's brackets
+  EXPECT_EQ(count(svg, ">processors p (log scale)</text>"), 2u);  // p = 1, 2, 4, 8
   for (const char* entry : {">columns=10<", ">columns=20<", ">columns=40<"}) {
     EXPECT_NE(svg.find(entry), std::string::npos) << entry;
   }
@@ -626,9 +628,11 @@ TEST_F(PlotFile, OneProcessorCountAndOneSweptVariablePlotAgainstTheSize) {
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const std::string svg = read(*options.plot);
-  EXPECT_NE(svg.find(">Predicted speedup and efficiency of neighbor-5.1 on 8 processors</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">predicted speedup and efficiency on 8 processors · methods approx, bounds</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">neighbor.pdl on smp and cluster, columns = 10, 20, 40, 80, iterations = 2</text>"),
+            std::string::npos);
   EXPECT_EQ(count(svg, ">problem size: columns</text>"), 2u);
-  EXPECT_EQ(count(svg, "<polyline class=\"series\""), 8u);  // 2 machines x 2 methods x 2 panels
+  EXPECT_EQ(count(svg, "<polyline class=\"series\""), 4u);  // 2 machines x approx x 2 panels (bounds: bands)
   EXPECT_NE(svg.find(">ideal (speedup 8)<"), std::string::npos);
   for (const char* entry : {">smp · approx<", ">smp · bounds<", ">cluster · approx<", ">cluster · bounds<"}) {
     EXPECT_NE(svg.find(entry), std::string::npos) << entry;
@@ -691,7 +695,7 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
   app::ReportInputs inputs;
   inputs.program_name = "holes";
   inputs.machines = {{"ideal", ""}};
-  const std::string svg = app::render_plot(study, inputs);
+  const std::string svg = app::render_plot(study, inputs, {});
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 0u);
   EXPECT_EQ(count(svg, "<path class=\"series\" d=\"M"), 2u);  // speedup and efficiency
   const std::size_t at = svg.find("<path class=\"series\" d=\"M");
