@@ -235,10 +235,10 @@ TEST(Programs, TheChartLegendAndTitleNameThePrograms) {
   std::filesystem::remove_all(directory);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   for (const char* label : {">precompute.pdl · approx<", ">precompute.pdl · bounds<", ">recompute.pdl · approx<",
-                            ">recompute.pdl · bounds<", "of precompute.pdl, recompute.pdl<"}) {
+                            ">recompute.pdl · bounds<", ">precompute.pdl and recompute.pdl on the ideal machine<"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
-  // The subtitle shows no program's variables (each program has its own).
+  // The title shows no program's variables (each program has its own).
   EXPECT_EQ(svg.find("setup=25"), std::string::npos);
 }
 
