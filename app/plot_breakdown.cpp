@@ -30,6 +30,13 @@ constexpr std::array<Part, 4> kParts{{{"computation", "#0072B2"},
                                       {"synchronisation", "#009E73"},
                                       {"idle", "#BBBBBB"}}};
 
+// A runtime above its bar, in at most about six characters: 2.62M, 672.5k, 58.14.
+std::string compact(double value) {
+  if (value >= 1e6) return fmt::format("{:.3g}M", value / 1e6);
+  if (value >= 1e3) return fmt::format("{:.4g}k", value / 1e3);
+  return fmt::format("{:.4g}", value);
+}
+
 // The heights drawn for one split: the estimates, an idle without one from its lower end, and
 // nothing below 0.
 std::array<double, 4> heights(const analysis::Breakdown& split) {
@@ -43,14 +50,20 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
   const TimeUnit& unit = inputs.time_unit;
   const std::vector<int>& processors = study.processors();
   std::vector<std::optional<analysis::Breakdown>> splits;
-  double highest = 0.0;
+  // Each bar is its p's runtime (the sum of the drawn parts) as 100%; the axis reaches the
+  // highest end of an idle interval above that.
+  double top_percent = 100.0;
+  bool any = false;
   for (int p : processors) {
     splits.push_back(report_breakdown::of(study, c, p));
     if (!splits.back()) continue;
     const auto h = heights(*splits.back());
-    highest = std::max({highest, unit.of(h[0] + h[1] + h[2] + h[3]),
-                        unit.of(h[0] + h[1] + h[2] + std::max(0.0, splits.back()->idle.upper))});
+    const double total = h[0] + h[1] + h[2] + h[3];
+    if (!(total > 0.0)) continue;
+    any = true;
+    top_percent = std::max(top_percent, 100.0 * (h[0] + h[1] + h[2] + std::max(0.0, splits.back()->idle.upper)) / total);
   }
+  top_percent = std::min(top_percent, 150.0);
   std::string title;
   for (const std::string& cell : report_text::key_cells(inputs, study.cases()[c])) title += (title.empty() ? "" : ", ") + cell;
   if (title.empty()) title = inputs.program_name;
@@ -58,26 +71,26 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
                                 top - 8.0, svg_escape(title));
   const double plot_width = kWidth - kLeft - kRight;
   const double bottom = top + kPanelHeight;
-  if (!(highest > 0.0)) {
+  if (!any) {
     out += fmt::format(R"(<text x="{}" y="{}" font-size="12">no breakdown: no exact model or no prediction</text>)" "\n",
                        kLeft + 10.0, top + kPanelHeight / 2.0);
     return out;
   }
-  const std::vector<double> ticks = nice_ticks(0.0, highest, 5, false);
-  const double top_value = std::max(highest * 1.05, ticks.back());
-  const auto y_of = [&](double value) { return bottom - value / top_value * kPanelHeight; };
-  for (double tick : ticks) {
+  const double axis_top = top_percent * 1.08;  // room for the runtimes above the bars
+  const auto y_of = [&](double percent) { return bottom - percent / axis_top * kPanelHeight; };
+  for (double tick : {0.0, 25.0, 50.0, 75.0, 100.0}) {
     out += fmt::format(R"(<line x1="{0}" y1="{1:.2f}" x2="{2}" y2="{1:.2f}" stroke="#e0e0e0"/>)"
-                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}</text>)" "\n",
+                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}%</text>)" "\n",
                        kLeft, y_of(tick), kWidth - kRight, kLeft - 6.0, y_of(tick) + 4.0, tick_label(tick));
   }
   out += fmt::format(R"~(<text transform="translate({},{:.2f}) rotate(-90)" font-size="11" text-anchor="middle">)~"
-                     "time per processor [{}]</text>\n",
-                     kLeft - 58.0, top + kPanelHeight / 2.0, svg_escape(unit.symbol));
+                     "share of the runtime</text>\n",
+                     kLeft - 50.0, top + kPanelHeight / 2.0);
   const double slot = plot_width / static_cast<double>(processors.size());
   const double bar = std::max(1.0, slot * 0.7);
-  // Label at most about 20 of the p, evenly.
+  // Label at most about 20 of the p, evenly; the runtimes only where they fit.
   const std::size_t label_every = std::max<std::size_t>(1, (processors.size() + 19) / 20);
+  const bool runtimes = slot >= 44.0;
   for (std::size_t i = 0; i < processors.size(); ++i) {
     const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
     if (i % label_every == 0) {
@@ -86,29 +99,37 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
     }
     if (!splits[i]) continue;
     const auto h = heights(*splits[i]);
+    const double total = h[0] + h[1] + h[2] + h[3];
+    if (!(total > 0.0)) continue;
     double base = 0.0;
     for (std::size_t k = 0; k < kParts.size(); ++k) {
-      const double value = unit.of(h[k]);
-      if (value > 0.0) {
-        out += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {}</title></rect>)" "\n",
-                           x - bar / 2.0, y_of(base + value), bar, y_of(base) - y_of(base + value), kParts[k].colour,
-                           processors[i], kParts[k].name, report_text::number(value), svg_escape(unit.symbol));
+      const double percent = 100.0 * h[k] / total;
+      if (percent > 0.0) {
+        out += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {} ({:.1f}%)</title></rect>)" "\n",
+                           x - bar / 2.0, y_of(base + percent), bar, y_of(base) - y_of(base + percent), kParts[k].colour,
+                           processors[i], kParts[k].name, report_text::number(unit.of(h[k])), svg_escape(unit.symbol),
+                           percent);
       }
-      base += value;
+      base += percent;
     }
     // The idle part's interval, which is the prediction's.
     const analysis::Share& idle = splits[i]->idle;
-    const double busy = unit.of(h[0] + h[1] + h[2]);
-    const double low = busy + unit.of(std::max(0.0, idle.lower));
-    const double high = busy + unit.of(std::max(0.0, idle.upper));
+    const double busy = h[0] + h[1] + h[2];
+    const double low = std::min(top_percent, 100.0 * (busy + std::max(0.0, idle.lower)) / total);
+    const double high = std::min(top_percent, 100.0 * (busy + std::max(0.0, idle.upper)) / total);
     if (high > low) {
       out += fmt::format(R"(<line x1="{0:.2f}" y1="{1:.2f}" x2="{0:.2f}" y2="{2:.2f}" stroke="#000000" stroke-width="1"/>)" "\n",
                          x, y_of(low), y_of(high));
     }
+    if (runtimes) {
+      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="10" text-anchor="middle">{}</text>)" "\n", x,
+                         y_of(std::max(100.0, high)) - 4.0, compact(unit.of(total)));
+    }
   }
   out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)" "\n", kLeft, bottom, kWidth - kRight);
-  out += fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors)</text>)" "\n",
-                     kLeft + plot_width / 2.0, bottom + 30.0);
+  out += fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors){}</text>)" "\n",
+                     kLeft + plot_width / 2.0, bottom + 30.0,
+                     runtimes ? fmt::format("; above each bar its runtime [{}]", svg_escape(unit.symbol)) : std::string{});
   return out;
 }
 
