@@ -327,12 +327,7 @@ std::string subtitle_of(const analysis::StudyResult& study, const Layout& layout
 // The document's opening, clip paths, background, title and subtitle.
 std::string opening(double width, double height, const std::string& title, double title_size,
                     const std::string& subtitle, const Panel& speedup_panel, const Panel& efficiency_panel) {
-  std::string svg = fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 {0:.0f} {1:.0f}\" "
-      "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
-      width, height);
-  svg += fmt::format("<title>{}</title>\n", svg_escape(title));
+  std::string svg = svg_opening(width, height, title);
   svg += "<defs>\n";
   for (const auto& [id, panel] : {std::pair<const char*, const Panel*>{"clip-speedup", &speedup_panel},
                                   std::pair<const char*, const Panel*>{"clip-efficiency", &efficiency_panel}}) {

@@ -85,6 +85,9 @@ std::vector<double> nice_ticks(double low, double high, int target, bool integer
 
 // Text for SVG content and attributes: & < > " escaped.
 std::string svg_escape(const std::string& text);
+// An SVG document's opening, shared by the charts: the XML declaration, the <svg> element of
+// width x height with the charts' fonts, and its <title>.
+std::string svg_opening(double width, double height, const std::string& title);
 // A tick's label: whole values without decimals, others as {:g}.
 std::string tick_label(double value);
 // Characters on screen: "·" is two bytes of UTF-8 but one character.

@@ -144,13 +144,9 @@ std::string render_breakdown_plot(const analysis::StudyResult& study, const Repo
     if (cases.size() < kBreakdownPanels) cases.push_back(c);
   }
   const double height = kTop + static_cast<double>(cases.size()) * (kPanelHeight + kPanelGap) + 10.0;
-  std::string out = fmt::format(
-      R"(<?xml version="1.0" encoding="UTF-8"?>)" "\n"
-      R"(<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{0}" height="{1:.0f}" viewBox="0 0 {0} {1:.0f}" font-family="sans-serif">)" "\n"
-      R"(<rect width="100%" height="100%" fill="#ffffff"/>)" "\n",
-      kWidth, height);
   std::string title = "Where the time goes: " + inputs.program_name;
   if (whole > cases.size()) title += fmt::format(" (the first {} of {} cases)", cases.size(), whole);
+  std::string out = svg_opening(kWidth, height, title) + R"(<rect width="100%" height="100%" fill="#ffffff"/>)" "\n";
   out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)" "\n",
                      kWidth / 2.0, svg_escape(title));
   double x = kLeft;

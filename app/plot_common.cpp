@@ -183,6 +183,16 @@ std::string swept_values(const analysis::SweepVariable& sweep, bool short_form) 
 
 }  // namespace
 
+std::string svg_opening(double width, double height, const std::string& title) {
+  return fmt::format(
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+             "viewBox=\"0 0 {0:.0f} {1:.0f}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+             "font-size=\"13\">\n",
+             width, height) +
+         fmt::format("<title>{}</title>\n", svg_escape(title));
+}
+
 std::string chart_title(const ReportInputs& inputs, std::size_t most) {
   // Several programs (pdl-scale a.pdl b.pdl): their labels, which are unique file names.
   std::vector<std::string> programs;

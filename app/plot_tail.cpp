@@ -105,12 +105,7 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
   // smaller before it is shortened.
   const std::string title = chart_title(inputs, static_cast<std::size_t>((width - 40) / 9));
   const double title_size = static_cast<double>(display_length(title)) * 11 <= width - 40 ? 18 : 15;
-  std::string svg = fmt::format(
-      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{0:.0f}\" height=\"{1:.0f}\" viewBox=\"0 0 "
-      "{0:.0f} {1:.0f}\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n",
-      width, total_height);
-  svg += fmt::format("<title>{}</title>\n", svg_escape(title));
+  std::string svg = svg_opening(width, total_height, title);
   svg += fmt::format("<defs><clipPath id=\"clip-tail\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>"
                      "</clipPath></defs>\n",
                      kLeft, kTop, kWidth, kHeight);

@@ -70,15 +70,11 @@ std::vector<std::string> method_cells(const solvers::Result& result, const Repor
 std::vector<std::string> prediction_cells(const std::optional<analysis::Prediction>& prediction,
                                           const ReportInputs& inputs) {
   if (!prediction) return {"-", "-", "-", "-"};
-  std::string figure;
-  if (!prediction->estimate) {
-    figure = interval_text(prediction->lower, prediction->upper, inputs);
-  } else if (prediction->interval == solvers::IntervalKind::ExactOrProven || prediction->upper == prediction->lower) {
-    figure = time_text(*prediction->estimate, inputs);
-  } else {
-    const double half = std::max(prediction->upper - *prediction->estimate, *prediction->estimate - prediction->lower);
-    figure = fmt::format("{} ± {}", time_text(*prediction->estimate, inputs), time_text(half, inputs));
-  }
+  // An exact figure is shown alone, whatever its interval's rounding.
+  const std::string figure = prediction->interval == solvers::IntervalKind::ExactOrProven && prediction->estimate
+                                 ? time_text(*prediction->estimate, inputs)
+                                 : figure_text(prediction->estimate, prediction->lower, prediction->upper,
+                                               inputs.time_unit);
   return {figure, std::string{solvers::to_string(prediction->method)}, optional_number(prediction->speedup),
           optional_number(prediction->efficiency)};
 }
@@ -157,7 +153,8 @@ std::string wrapped(const std::vector<std::vector<std::vector<std::string>>>& li
       for (std::size_t k = g; k < end; ++k) row.insert(row.end(), line[k].begin(), line[k].end());
       cells.push_back(std::move(row));
     }
-    out += (out.empty() ? "" : "\n") + align(cells, p_column, left);
+    if (!out.empty()) out += '\n';
+    out += align(cells, p_column, left);
     g = end;
   }
   return out;

@@ -23,17 +23,12 @@ std::array<std::pair<const char*, const analysis::Share*>, 4> parts_of(const ana
            {"idle", &split.idle}}};
 }
 
-// "12.5", "12.5 ± 0.03" (the larger distance to the interval's ends) or "[2.1, 3.4]" without
-// an estimate.
 std::string share_text(const analysis::Share& share, const TimeUnit& unit) {
-  if (!share.estimate) return fmt::format("[{}, {}]", number(unit.of(share.lower)), number(unit.of(share.upper)));
-  const double half = std::max(share.upper - *share.estimate, *share.estimate - share.lower);
-  if (half == 0.0) return number(unit.of(*share.estimate));
-  return fmt::format("{} ± {}", number(unit.of(*share.estimate)), number(unit.of(half)));
+  return figure_text(share.estimate, share.lower, share.upper, unit);
 }
 
 std::string prediction_text(const analysis::Prediction& prediction, const TimeUnit& unit) {
-  return share_text({prediction.estimate, prediction.lower, prediction.upper}, unit);
+  return figure_text(prediction.estimate, prediction.lower, prediction.upper, unit);
 }
 
 std::optional<double> in_unit(const std::optional<double>& value, const TimeUnit& unit) {

@@ -52,6 +52,13 @@ std::string optional_number(const std::optional<double>& value) {
   return value ? number(*value) : std::string{"-"};
 }
 
+std::string figure_text(const std::optional<double>& estimate, double lower, double upper, const TimeUnit& unit) {
+  if (!estimate) return fmt::format("[{}, {}]", number(unit.of(lower)), number(unit.of(upper)));
+  const double half = std::max(upper - *estimate, *estimate - lower);
+  if (half == 0.0) return number(unit.of(*estimate));
+  return fmt::format("{} ± {}", number(unit.of(*estimate)), number(unit.of(half)));
+}
+
 std::string csv_number(const std::optional<double>& value) {
   return value ? fmt::format("{:.17g}", *value) : std::string{};
 }

@@ -19,6 +19,11 @@ std::string_view interval_kind_name(solvers::IntervalKind kind);
 // Enough digits to see the bracket, never scientific notation for ordinary runtimes.
 std::string number(double value);
 std::string optional_number(const std::optional<double>& value);
+// A time (in microseconds) with its interval, in `unit`, as the table shows a prediction and
+// its parts: "12.5" when the interval is that one point, "12.5 ± 0.03" around an estimate (the
+// larger distance to the interval's ends: a bracket need not be centred), "[2.1, 3.4]" without
+// an estimate (wide bounds).
+std::string figure_text(const std::optional<double>& estimate, double lower, double upper, const TimeUnit& unit);
 // "{:.17g}" or empty; a CSV field quoted when it must be.
 std::string csv_number(const std::optional<double>& value);
 std::string csv_text(const std::string& text);
