@@ -25,6 +25,15 @@ struct Failure {
   // Binding: the first binding error.
   std::optional<models::BindError> binding;
 
+  static Failure of_value(std::size_t machine, std::string message, models::SourceLocation location = {}) {
+    Failure failure;
+    failure.kind = Kind::InvalidValue;
+    failure.machine = machine;
+    failure.message = std::move(message);
+    failure.location = std::move(location);
+    return failure;
+  }
+
   static Failure of_binding(std::size_t machine, models::BindError error) {
     Failure failure;
     failure.kind = Kind::Binding;

@@ -1,10 +1,13 @@
 #include "analysis/isoefficiency.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
 #include "analysis/parallel.hpp"
 #include "models/bind.hpp"
+#include "models/machine_constants.hpp"
 #include "scaling/approximate_model.hpp"
 
 namespace analysis {
@@ -18,6 +21,18 @@ bool IsoefficiencyOptions::IsValid(std::string* why) const {
   if (variable.empty()) return fail("no variable to search over");
   if (!(min_size >= 1.0 && max_size >= min_size && max_size <= 1e15)) {
     return fail("the sizes must satisfy 1 <= min_size <= max_size <= 1e15");
+  }
+  if (constant_min && !(*constant_min > 0.0 && std::isfinite(*constant_min))) {
+    return fail("the smallest value of a machine constant must be a finite number > 0");
+  }
+  if (constant_max && !(*constant_max > 0.0 && std::isfinite(*constant_max))) {
+    return fail("the largest value of a machine constant must be a finite number > 0");
+  }
+  if (constant_min && constant_max && !(*constant_min < *constant_max)) {
+    return fail("the range of a machine constant must have its smallest value below its largest");
+  }
+  if (!(relative_precision >= 1e-12 && relative_precision <= 0.1)) {
+    return fail("the relative precision must be in [1e-12, 0.1]");
   }
   return series_parallel.IsValid(why);
 }
@@ -37,32 +52,53 @@ std::pair<double, double> approximate_efficiency(const models::Program& program,
 
 namespace {
 
-// The search of one (machine, p); a size whose variables cannot be bound ends it with the error.
+// The search of one (machine, p); a value that cannot be bound ends it with the failure.
 struct Search {
   const MachineInput& input;
+  std::size_t machine_index;
   const IsoefficiencyOptions& options;
   IsoefficiencyPoint point;
-  std::optional<models::BindError> bind_error;
+  std::optional<Failure> failure;
 
-  // Whether the target holds at `size`; *efficiency and *mean receive the figures.
-  std::optional<bool> holds(double size, double* efficiency, double* mean) {
+  // Whether the target holds at `value` of the variable; *efficiency and *mean receive the figures.
+  std::optional<bool> holds(double value, double* efficiency, double* mean) {
     ++point.evaluations;
     std::map<std::string, double> values = input.values;
-    values[options.variable] = size;
-    const models::Binding binding = models::bind(*input.program, input.machine, values);
+    const models::Machine* machine = &input.machine;
+    std::optional<models::Machine> changed;
+    if (point.machine_constant) {
+      models::MachineWithConstants with = models::with_constants(input.machine, {{options.variable, value}});
+      if (!with.machine) {
+        failure = Failure::of_value(machine_index, fmt::format("with {} = {}: {}", options.variable, value, with.error),
+                                    models::constant_location(input.machine, options.variable));
+        return std::nullopt;
+      }
+      changed = std::move(with.machine);
+      machine = &*changed;
+    } else {
+      values[options.variable] = value;
+    }
+    const models::Binding binding = models::bind(*input.program, *machine, values);
     if (!binding.ok()) {
-      bind_error = binding.errors.front();
+      failure = Failure::of_binding(machine_index, binding.errors.front());
       return std::nullopt;
     }
-    const auto [e, t] = approximate_efficiency(*input.program, input.machine, binding.environment, point.p,
+    const auto [e, t] = approximate_efficiency(*input.program, *machine, binding.environment, point.p,
                                                options.series_parallel);
     *efficiency = e;
     *mean = t;
     return e >= options.target;
   }
 
-  // Doubling, then bisection; false when a size could not be bound.
   bool run() {
+    const bool in_program = std::any_of(input.program->variables.begin(), input.program->variables.end(),
+                                        [&](const models::Variable& v) { return v.name == options.variable; });
+    if (!in_program && models::declares_constant(input.machine, options.variable)) return run_constant();
+    return run_size();
+  }
+
+  // Doubling, then bisection over the integers; false when a size could not be bound.
+  bool run_size() {
     double efficiency = 0.0, mean = 0.0;
     double low = options.min_size;  // the last size known to fail, once one has
     std::optional<bool> ok = holds(low, &efficiency, &mean);
@@ -100,6 +136,64 @@ struct Search {
     return found(high, high_efficiency, high_mean);
   }
 
+  // The ends of the range decide the direction; then bisection on log(value) between the end
+  // that holds and the end that fails.
+  bool run_constant() {
+    point.machine_constant = true;
+    const double value = input.machine.constants.at(options.variable);
+    if ((!options.constant_min || !options.constant_max) && !(value > 0.0)) {
+      failure = Failure::of_value(
+          machine_index, fmt::format("the constant '{}' of machine '{}' is {}: a search over it needs a range "
+                                     "of values > 0 (give its smallest and largest value)",
+                                     options.variable, input.machine.name, value));
+      return false;
+    }
+    point.range_low = options.constant_min.value_or(value / 1000);
+    point.range_high = options.constant_max.value_or(value * 1000);
+    if (!(point.range_low < point.range_high)) {
+      failure = Failure::of_value(machine_index, fmt::format("the range [{}, {}] of '{}' is empty", point.range_low,
+                                                             point.range_high, options.variable));
+      return false;
+    }
+    double low_e = 0.0, low_t = 0.0, high_e = 0.0, high_t = 0.0;
+    const std::optional<bool> low_ok = holds(point.range_low, &low_e, &low_t);
+    if (!low_ok) return false;
+    const std::optional<bool> high_ok = holds(point.range_high, &high_e, &high_t);
+    if (!high_ok) return false;
+    point.holds = low_e >= high_e ? IsoefficiencyPoint::Holds::AtMost : IsoefficiencyPoint::Holds::AtLeast;
+    if (*low_ok && *high_ok) {
+      point.whole_range = true;
+      return point.holds == IsoefficiencyPoint::Holds::AtMost ? found(point.range_high, high_e, high_t)
+                                                              : found(point.range_low, low_e, low_t);
+    }
+    if (!*low_ok && !*high_ok) {
+      const bool low_better = low_e >= high_e;
+      point.efficiency = low_better ? low_e : high_e;
+      point.mean = low_better ? low_t : high_t;
+      return true;
+    }
+    // `good` holds, `bad` fails; bisect between them on a log scale.
+    double good = *low_ok ? point.range_low : point.range_high;
+    double bad = *low_ok ? point.range_high : point.range_low;
+    point.holds = *low_ok ? IsoefficiencyPoint::Holds::AtMost : IsoefficiencyPoint::Holds::AtLeast;
+    double good_e = *low_ok ? low_e : high_e, good_t = *low_ok ? low_t : high_t;
+    while (std::abs(bad - good) > options.relative_precision * std::min(good, bad)) {
+      const double middle = std::sqrt(good * bad);
+      if (middle == good || middle == bad) break;
+      double e = 0.0, t = 0.0;
+      const std::optional<bool> ok = holds(middle, &e, &t);
+      if (!ok) return false;
+      if (*ok) {
+        good = middle;
+        good_e = e;
+        good_t = t;
+      } else {
+        bad = middle;
+      }
+    }
+    return found(good, good_e, good_t);
+  }
+
   bool found(double size, double efficiency, double mean) {
     point.size = size;
     point.efficiency = efficiency;
@@ -118,10 +212,10 @@ Outcome<std::vector<IsoefficiencyPoint>> run_isoefficiency(const std::vector<Mac
   std::vector<IsoefficiencyPoint> points(machines.size() * processors.size());
   const auto machine_of = [&](std::size_t k) { return k / processors.size(); };
   const auto item = [&](std::size_t k) -> std::optional<Failure> {
-    Search search{machines[machine_of(k)], options, {}, {}};
+    Search search{machines[machine_of(k)], machine_of(k), options, {}, {}};
     search.point.machine_index = machine_of(k);
     search.point.p = processors[k % processors.size()];
-    if (!search.run()) return Failure::of_binding(machine_of(k), *search.bind_error);
+    if (!search.run()) return *search.failure;
     points[k] = search.point;
     return std::nullopt;
   };

@@ -14,9 +14,16 @@ namespace analysis {
 
 struct IsoefficiencyOptions {
   double target = 0.8;        // in (0, 1]
-  std::string variable;       // the program variable that sets the problem size
-  double min_size = 1;        // the search is over the integers in [min_size, max_size]
+  // The program variable that sets the problem size, or a constant of the machine (ts, tw).
+  std::string variable;
+  double min_size = 1;        // a program variable: the search is over the integers in [min_size, max_size]
   double max_size = 1e9;      // in [min_size, 1e15]
+  // A machine constant: the search is over the reals in [constant_min, constant_max], by
+  // default [v / 1000, 1000 v] for the constant's value v in the machine file (which must then be
+  // > 0); both ends > 0, the search bisects on a log scale to `relative_precision`.
+  std::optional<double> constant_min;
+  std::optional<double> constant_max;
+  double relative_precision = 1e-6;  // in [1e-12, 0.1]
   // Means only: no distribution is kept (as in Request).
   solvers::SeriesParallelOptions series_parallel = [] {
     solvers::SeriesParallelOptions options;
@@ -34,6 +41,18 @@ struct IsoefficiencyPoint {
   double efficiency = 0.0;     // at `size` (at the limit when not reached)
   double mean = 0.0;           // T(size, p) of the approximate model
   int evaluations = 0;         // sizes tried
+  // A machine constant (`size` is then its value): the range searched and which side of `size`
+  // holds the target. AtMost: the efficiency falls as the constant grows (a cost such as t_w),
+  // and `size` is the largest value that holds; AtLeast: it rises, and `size` is the smallest.
+  // When both ends of the range hold, `size` is the end on the side that holds and
+  // `whole_range` is set; when neither does, `size` is empty and the figures are at the end
+  // with the higher efficiency.
+  enum class Holds { AtLeast, AtMost };
+  bool machine_constant = false;
+  Holds holds = Holds::AtLeast;  // a problem size: the first crossing from below
+  double range_low = 0.0;
+  double range_high = 0.0;
+  bool whole_range = false;
 };
 
 // The efficiency T(n, 1) / (p T(n, p)) of the approximate model at one binding, and T(n, p).
@@ -43,7 +62,10 @@ std::pair<double, double> approximate_efficiency(const models::Program& program,
                                                  const solvers::SeriesParallelOptions& options);
 
 // For every machine and every processor count of `processors`, the size that holds the
-// efficiency, by machine then by p. Searched by doubling from min_size until the target holds,
+// efficiency, by machine then by p. The variable must be a variable of every program or a
+// constant of every machine (a Binding or InvalidValue failure otherwise); a machine
+// constant is searched as IsoefficiencyPoint describes, by bisection on log(value) between the
+// ends of its range until they are within `relative_precision`. Searched by doubling from min_size until the target holds,
 // then bisection between the last size that failed and the first that held. Efficiency is not
 // always monotone in the size (a block distribution of n units over p processors is balanced
 // only when p divides n), so the result is a size that holds the target whose predecessor does

@@ -1,5 +1,6 @@
 #include "analysis/study.hpp"
 
+#include <fmt/format.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "distributions/fingerprint.hpp"
 #include "graph/fingerprint.hpp"
 #include "models/bind.hpp"
+#include "models/machine_constants.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
 #include "analysis/processor_time.hpp"
@@ -45,6 +47,13 @@ bool declares(const models::Program& program, const std::string& name) {
                      [&](const models::Variable& variable) { return variable.name == name; });
 }
 
+// "ts = 10, tw = 0.1": the constants a machine was given, for a message about them.
+std::string swept_text(const std::map<std::string, double>& constants) {
+  std::string text;
+  for (const auto& [name, value] : constants) text += fmt::format("{}{} = {}", text.empty() ? "" : ", ", name, value);
+  return "with " + text;
+}
+
 }  // namespace
 
 Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
@@ -67,10 +76,22 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
     }
     for (const auto& combination : sweep_combinations(sweeps)) {
       std::map<std::string, double> values = input.values;
+      std::map<std::string, double> constants;  // swept constants of the machine
       for (const auto& [name, value] : combination) {
         if (declares(*input.program, name)) values[name] = value;
+        else if (models::declares_constant(input.machine, name)) constants[name] = value;
       }
-      models::Binding binding = models::bind(*input.program, input.machine, values);
+      std::shared_ptr<const models::Machine> swept_machine = machine;
+      if (!constants.empty()) {
+        models::MachineWithConstants changed = models::with_constants(input.machine, constants);
+        if (!changed.machine) {
+          outcome.failure = Failure::of_value(m, fmt::format("{}: {}", swept_text(constants), changed.error),
+                                              models::constant_location(input.machine, constants.begin()->first));
+          return outcome;
+        }
+        swept_machine = std::make_shared<const models::Machine>(std::move(*changed.machine));
+      }
+      models::Binding binding = models::bind(*input.program, *swept_machine, values);
       if (!binding.ok()) {
         outcome.failure = Failure::of_binding(m, binding.errors.front());
         return outcome;
@@ -78,7 +99,7 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
       for (const auto& [phase, program] : programs) {
         Case one;
         one.program = program;
-        one.machine = machine;
+        one.machine = swept_machine;
         one.environment = binding.environment;
         one.label = {m, input.machine.name, input.machine_file, combination, phase, input.program_index,
                      input.program_label};

@@ -74,8 +74,10 @@ struct Case {
 // several programs, so the program is the outermost dimension), per combination of swept values, the
 // whole program and then (with `loss`) each phase of the pattern alone and, when the pattern has
 // a SYNC, the barriers alone (kBarriersOnly). A value that cannot be bound is a Binding failure.
-// A swept variable that the program does not declare is left out of its binding (with several
-// programs, one that lacks it ignores it; the command refuses a name no program declares).
+// A swept name that is a constant of the machine (and not a variable of the program) gives the
+// case the machine with that value (models::with_constants); one that neither declares is left
+// out (with several programs or machines, one that lacks it ignores it; the command refuses a
+// name nothing declares). A machine that cannot take a swept value is an InvalidValue failure.
 Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
                                       const std::vector<SweepVariable>& sweeps, bool loss);
 

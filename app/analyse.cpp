@@ -24,6 +24,7 @@
 #include "app/suggest.hpp"
 #include "app/wording.hpp"
 #include "models/bind.hpp"
+#include "models/machine_constants.hpp"
 
 namespace app {
 
@@ -65,6 +66,16 @@ std::optional<double> fraction_of(const std::string& text) {
   return value;
 }
 
+// --iso-range LO..HI: both ends finite, 0 < LO < HI; empty when malformed.
+std::optional<std::pair<double, double>> iso_range(const std::string& text) {
+  const std::size_t dots = text.find("..");
+  if (dots == std::string::npos) return std::nullopt;
+  const auto low = fraction_of(text.substr(0, dots));
+  const auto high = fraction_of(text.substr(dots + 2));
+  if (!low || !high || !(*low > 0.0 && *low < *high)) return std::nullopt;
+  return std::pair{*low, *high};
+}
+
 // --isospeed A: the fraction of one processor's speed; empty for "base" (or no --isospeed).
 std::optional<double> isospeed_fraction(const Options& options) {
   if (!options.isospeed || *options.isospeed == "base") return std::nullopt;
@@ -100,6 +111,9 @@ std::optional<std::string> isospeed_usage(const Options& options, bool sweeps) {
 
 // The isoefficiency options against each other and the rest; empty when fine.
 std::optional<std::string> isoefficiency_usage(const Options& options, bool sweeps) {
+  if (!options.iso_range.empty() && !options.isoefficiency) {
+    return "--iso-range needs --isoefficiency E with a machine constant as --iso-variable";
+  }
   if (options.isospeed) return isospeed_usage(options, sweeps);
   if (!options.isoefficiency) {
     if (!options.iso_variable.empty()) return "--iso-variable needs --isoefficiency E or --isospeed";
@@ -115,6 +129,9 @@ std::optional<std::string> isoefficiency_usage(const Options& options, bool swee
   }
   if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
     return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
+  }
+  if (!options.iso_range.empty() && !iso_range(options.iso_range)) {
+    return fmt::format("--iso-range {}: give LO..HI with finite numbers 0 < LO < HI", options.iso_range);
   }
   if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot || options.format == Format::Jsonl) {
     return "--isoefficiency makes its own table: no --sweep, --loss, --plot, --quantiles, --tail-plot or --format jsonl "
@@ -158,7 +175,7 @@ std::optional<std::vector<Loaded>> load_machines(const Options& options, const s
   std::vector<Loaded> machines;
   for (std::size_t k = 0; k < programs.size(); ++k) {
     for (std::size_t m = 0; m < files.size(); ++m) {
-      auto loaded = load(options, programs[k], files[m], check_values, several, err);
+      auto loaded = load(options, programs[k], files[m], check_values, several || files.size() > 1, err);
       if (!loaded) return std::nullopt;
       for (std::size_t known = machines.size() - m; known < machines.size(); ++known) {
         if (machines[known].machine.name == loaded->machine.name) {
@@ -182,21 +199,33 @@ std::vector<const Loaded*> one_per_program(const std::vector<Loaded>& machines, 
   return programs;
 }
 
-// Several programs: a --set or --sweep name that no program declares is an error naming every
-// program's variables; one that only some declare is a note for each program that ignores it.
-bool names_declared_somewhere(const Options& options, const std::vector<const Loaded*>& programs,
+// A variable of the program or a constant of the machine.
+bool declared_by(const Loaded& loaded, const std::string& name) {
+  const auto& variables = loaded.program->variables;
+  return std::any_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; }) ||
+         models::declares_constant(loaded.machine, name);
+}
+
+// Every --set and --sweep name must be a variable of a program or a constant of a machine: an
+// error naming what each declares when none has it; a note for each (program, machine) that
+// lacks one that another has, and ignores it.
+bool names_declared_somewhere(const Options& options, const std::vector<Loaded>& machines,
                               const std::vector<analysis::SweepVariable>& sweeps, std::ostream& err) {
+  const std::size_t machine_count = std::max<std::size_t>(options.machine_files.size(), 1);
+  const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   std::vector<std::pair<std::string, std::string>> names;  // (option, name) in the order given
   for (const std::string& set : options.sets) names.emplace_back("--set", set.substr(0, set.find('=')));
   for (const analysis::SweepVariable& sweep : sweeps) names.emplace_back("--sweep", sweep.name);
   for (const auto& [option, name] : names) {
-    std::vector<std::string> ignoring;
-    for (const Loaded* program : programs) {
-      if (std::binary_search(program->ignored.begin(), program->ignored.end(), name)) {
-        ignoring.push_back(program->program_label);
-      }
+    std::vector<const Loaded*> ignoring;
+    for (const Loaded& loaded : machines) {
+      if (!declared_by(loaded, name)) ignoring.push_back(&loaded);
     }
-    if (ignoring.size() == programs.size()) {
+    if (ignoring.size() == machines.size() && machines.size() == 1) {
+      usage_error(err, unknown_variable_text(*machines.front().program, machines.front().machine, name, option));
+      return false;
+    }
+    if (ignoring.size() == machines.size()) {
       std::vector<std::string> every;
       std::string declared;
       for (const Loaded* program : programs) {
@@ -205,32 +234,72 @@ bool names_declared_somewhere(const Options& options, const std::vector<const Lo
           every.push_back(variable.name);
           list += (list.empty() ? "" : ", ") + variable.name;
         }
-        declared += fmt::format("{}{} declares {}", declared.empty() ? "" : "; ", program->program_label,
+        declared += fmt::format("{}{} declares {}", declared.empty() ? "" : "; ",
+                                program->program_label.empty() ? std::string("the program") : program->program_label,
                                 list.empty() ? std::string("none") : list);
+      }
+      std::string constants;
+      for (std::size_t m = 0; m < machine_count; ++m) {
+        std::string list;
+        for (const auto& [constant, value] : machines[m].machine.constants) {
+          every.push_back(constant);
+          list += (list.empty() ? "" : ", ") + constant;
+        }
+        if (!list.empty()) constants += fmt::format("; machine '{}' has {}", machines[m].machine.name, list);
       }
       std::sort(every.begin(), every.end());
       every.erase(std::unique(every.begin(), every.end()), every.end());
       const std::vector<std::string> meant = nearest(name, every);
-      usage_error(err, fmt::format("{} {}: no program declares a variable '{}'{} ({})", option, name, name,
+      usage_error(err, fmt::format("{} {}: {} variable '{}'{}{} ({}{})", option, name,
+                                   programs.size() > 1 ? "no program declares a" : "the program declares no", name,
+                                   constants.empty() ? std::string() : fmt::format(" nor a machine a constant '{}'", name),
                                    meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
-                                   declared));
+                                   declared, constants));
       return false;
     }
-    for (const std::string& label : ignoring) {
-      err << fmt::format("pdl-scale: note: {} {}: {} declares no variable '{}' and ignores it\n", option, name, label,
-                         name);
+    for (const Loaded* loaded : ignoring) {
+      if (machine_count == 1) {
+        err << fmt::format("pdl-scale: note: {} {}: {} declares no variable '{}' and ignores it\n", option, name,
+                           loaded->program_label, name);
+      } else {
+        err << fmt::format("pdl-scale: note: {} {}: {}machine '{}' has no constant '{}' (nor the program a variable "
+                           "of that name) and ignores it\n",
+                           option, name, loaded->program_label.empty() ? "" : loaded->program_label + " on ",
+                           loaded->machine.name, name);
+      }
     }
   }
   return true;
 }
 
-// An error unless `name` is a variable of the program.
-bool is_program_variable(const models::Program& program, const std::string& name, const std::string& option,
-                         std::ostream& err) {
-  for (const models::Variable& variable : program.variables) {
-    if (variable.name == name) return true;
+// An error unless `name` is a variable of the program (--isospeed), or of the program or a
+// constant of every machine (--isoefficiency).
+bool is_searchable(const Options& options, const std::vector<Loaded>& machines, std::ostream& err) {
+  const std::string& name = options.iso_variable;
+  const Loaded& first = machines.front();
+  const auto& variables = first.program->variables;
+  if (std::any_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
+    if (options.iso_range.empty()) return true;
+    usage_error(err, fmt::format("--iso-range: {} is a program variable, searched over the integers up to --iso-max; "
+                                 "--iso-range is for a machine constant",
+                                 name));
+    return false;
   }
-  usage_error(err, unknown_variable_text(program, name, option));
+  if (options.isoefficiency) {
+    const auto lacking = std::find_if(machines.begin(), machines.end(), [&](const Loaded& loaded) {
+      return !models::declares_constant(loaded.machine, name);
+    });
+    if (lacking == machines.end()) return true;
+    if (lacking != machines.begin()) {
+      usage_error(err, fmt::format("--iso-variable {}: machine '{}' has no constant '{}' (a search over a machine "
+                                   "constant needs it on every machine)",
+                                   name, lacking->machine.name, name));
+      return false;
+    }
+  }
+  usage_error(err, unknown_variable_text(*first.program,
+                                         options.isoefficiency ? first.machine : models::ideal_machine(), name,
+                                         "--iso-variable"));
   return false;
 }
 
@@ -244,9 +313,13 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
   const models::Program& program = *loaded.program;
   std::map<std::string, double> values = loaded.sets;
   for (const auto& [name, value] : check_values) {
-    if (!std::binary_search(loaded.ignored.begin(), loaded.ignored.end(), name)) values[name] = value;
+    const bool of_program = std::any_of(program.variables.begin(), program.variables.end(),
+                                        [&](const models::Variable& v) { return v.name == name; });
+    if (of_program) values[name] = value;  // not a machine constant, nor a name another program has
   }
-  if (options.isoefficiency || isospeed_fraction(options)) values[options.iso_variable] = 1;
+  const bool searched = (options.isoefficiency || isospeed_fraction(options)) && declared_by(loaded, options.iso_variable) &&
+                        !models::declares_constant(loaded.machine, options.iso_variable);
+  if (searched) values[options.iso_variable] = 1;
   const models::Binding binding = models::bind(program, loaded.machine, values);
   if (!binding.ok()) {
     const std::string label = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
@@ -276,7 +349,7 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   const std::vector<std::string> files = program_files(options);
   for (std::size_t m = 0; m < machine_count; ++m) {
-    inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file});
+    inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets});
   }
   inputs.sweeps = sweeps;
   inputs.loss = options.loss;
@@ -323,6 +396,10 @@ int run_isoefficiency(const Options& options, const std::vector<Loaded>& machine
   iso.target = *options.isoefficiency;
   iso.variable = options.iso_variable;
   iso.max_size = options.iso_max;
+  if (const auto range = iso_range(options.iso_range)) {
+    iso.constant_min = range->first;
+    iso.constant_max = range->second;
+  }
   iso.series_parallel.grid = inputs.request.solver_options.series_parallel.grid;
   const auto points = analysis::run_isoefficiency(machine_inputs(machines), inputs.request.processors, iso,
                                                   inputs.request.threads);
@@ -457,19 +534,8 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   const auto machines = load_machines(options, check_values, err);
   if (!machines) return kExitInput;
   if (!check_destinations(options, *machines, err)) return kExitInput;
-  const models::Program& program = *machines->front().program;
-  if (options.other_files.empty()) {
-    for (const analysis::SweepVariable& sweep : *sweeps) {
-      if (!is_program_variable(program, sweep.name, "--sweep", err)) return kExitInput;
-    }
-  } else if (!names_declared_somewhere(
-                 options, one_per_program(*machines, std::max<std::size_t>(options.machine_files.size(), 1)), *sweeps,
-                 err)) {
-    return kExitInput;
-  }
-  if ((options.isoefficiency || options.isospeed) && !is_program_variable(program, options.iso_variable, "--iso-variable", err)) {
-    return kExitInput;
-  }
+  if (!names_declared_somewhere(options, *machines, *sweeps, err)) return kExitInput;
+  if ((options.isoefficiency || options.isospeed) && !is_searchable(options, *machines, err)) return kExitInput;
   auto inputs = report_inputs(options, *machines, *sweeps, check_values, err);
   if (!inputs) return kExitInput;
   inputs->request = *request;

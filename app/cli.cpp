@@ -180,8 +180,13 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_flag("--scaling-laws", options.scaling_laws,
                "under the table, per p: the Karp-Flatt serial fraction and Amdahl's and Gustafson's speedups");
   cli.add_option("--iso-variable", options.iso_variable,
-                 "the program variable --isoefficiency or --isospeed searches over (integers)")
+                 "the program variable --isoefficiency or --isospeed searches over (integers), or a machine constant "
+                 "--isoefficiency searches over (reals)")
       ->type_name("NAME");
+  cli.add_option("--iso-range", options.iso_range,
+                 "with --isoefficiency over a machine constant: the values searched, 0 < LO < HI (default: a thousandth "
+                 "to a thousand times its value in the machine file)")
+      ->type_name("LO..HI");
   cli.add_option("--iso-max", options.iso_max, "the largest size --isoefficiency tries")
       ->type_name("N")
       ->capture_default_str();

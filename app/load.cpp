@@ -14,6 +14,7 @@
 #include "app/suggest.hpp"
 #include "app/wording.hpp"
 #include "models/bind.hpp"
+#include "models/machine_constants.hpp"
 #include "pdl/check.hpp"
 #include "pdl/parse.hpp"
 
@@ -112,10 +113,53 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   const pdl::ParseResult parsed = pdl::parse(*text, file);
   print(parsed.diagnostics, err);
   if (!parsed.ast) return std::nullopt;
+  std::set<std::string> program_names;
+  for (const auto& decl : parsed.ast->variables) program_names.insert(decl.name.name);
+  // A name the program does not declare but the machine has as a constant sets the constant.
+  std::map<std::string, double> constants;
+  for (auto it = loaded.sets.begin(); it != loaded.sets.end();) {
+    if (program_names.count(it->first) != 0 || !models::declares_constant(loaded.machine, it->first)) {
+      ++it;
+      continue;
+    }
+    constants.insert(*it);
+    it = loaded.sets.erase(it);
+  }
+  for (const auto& [name, expression] : loaded.set_expressions) {
+    if (program_names.count(name) == 0 && models::declares_constant(loaded.machine, name)) {
+      usage_error(err, fmt::format("--set {}={}: '{}' is a constant of machine '{}', which takes a number, not an "
+                                   "expression of P",
+                                   name, expression, name, loaded.machine.name));
+      return std::nullopt;
+    }
+  }
+  if (!constants.empty()) {
+    models::MachineWithConstants changed = models::with_constants(loaded.machine, constants);
+    if (!changed.machine) {
+      // At the constant's declaration in the machine file, where the value lands.
+      const auto& [name, value] = *constants.begin();
+      const std::string message = fmt::format("--set {}={}: {}", name, value, changed.error);
+      const models::SourceLocation where = models::constant_location(loaded.machine, name);
+      if (loaded.machine_source && where.line > 0) {
+        err << pdl::format(loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where),
+                                                           message));
+      } else {
+        usage_error(err, message);
+      }
+      return std::nullopt;
+    }
+    loaded.machine = std::move(*changed.machine);
+    loaded.machine_sets = std::move(constants);
+  }
+  for (auto it = check_values.begin(); it != check_values.end();) {
+    const bool constant = program_names.count(it->first) == 0 && models::declares_constant(loaded.machine, it->first);
+    it = constant ? check_values.erase(it) : std::next(it);
+  }
   if (tolerate_undeclared) {
-    // Names this program does not declare are another program's: left out here, not refused.
-    std::set<std::string> declared, ignored;
-    for (const auto& decl : parsed.ast->variables) declared.insert(decl.name.name);
+    // Names this program does not declare are another program's or another machine's: left out
+    // here, not refused.
+    std::set<std::string> declared = program_names, ignored;
+    for (const auto& [name, value] : loaded.machine.constants) declared.insert(name);
     const auto drop = [&](auto& values) {
       for (auto it = values.begin(); it != values.end();) {
         if (declared.count(it->first) != 0) {
@@ -142,7 +186,7 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   for (const auto& [name, expression] : loaded.set_expressions) {
     const auto& variables = checked.program->variables;
     if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
-      usage_error(err, unknown_variable_text(*checked.program, name, "--set"));
+      usage_error(err, unknown_variable_text(*checked.program, loaded.machine, name, "--set"));
       return std::nullopt;
     }
   }
@@ -152,7 +196,7 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   for (const auto& [name, value] : loaded.sets) {
     const auto& variables = loaded.program->variables;
     if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
-      usage_error(err, unknown_variable_text(*loaded.program, name, "--set"));
+      usage_error(err, unknown_variable_text(*loaded.program, loaded.machine, name, "--set"));
       return std::nullopt;
     }
   }
@@ -169,15 +213,26 @@ std::optional<Loaded> load_one(const Options& options, std::ostream& err) {
   return load(options, machine_file, {}, err);
 }
 
-std::string unknown_variable_text(const models::Program& program, const std::string& name, const std::string& option) {
+std::string unknown_variable_text(const models::Program& program, const models::Machine& machine,
+                                  const std::string& name, const std::string& option) {
   std::vector<std::string> names;
   for (const models::Variable& variable : program.variables) names.push_back(variable.name);
-  const std::vector<std::string> meant = nearest(name, names);
+  std::vector<std::string> candidates = names;
+  std::string constants;
+  for (const auto& [constant, value] : machine.constants) {
+    candidates.push_back(constant);
+    constants += (constants.empty() ? "" : ", ") + constant;
+  }
+  const std::vector<std::string> meant = nearest(name, candidates);
   std::string declared;
   for (const std::string& one : names) declared += (declared.empty() ? "" : ", ") + one;
-  return fmt::format("{} {}: the program declares no variable '{}'{} ({})", option, name, name,
-                     meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
-                     names.empty() ? std::string("it declares none") : "it declares " + declared);
+  std::string listing = names.empty() ? std::string("it declares none") : "it declares " + declared;
+  // The machine's part only where it has constants: a name could have been one of them.
+  const std::string no_constant =
+      constants.empty() ? std::string() : fmt::format(" and machine '{}' no constant '{}'", machine.name, name);
+  if (!constants.empty()) listing += fmt::format("; machine '{}' has {}", machine.name, constants);
+  return fmt::format("{} {}: the program declares no variable '{}'{}{} ({})", option, name, name, no_constant,
+                     meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?", listing);
 }
 
 void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err) {

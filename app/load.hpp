@@ -25,7 +25,9 @@ struct Loaded {
   std::shared_ptr<const models::Program> program;
   models::Machine machine;
   std::string machine_file;  // empty for the built-in ideal machine
-  std::map<std::string, double> sets;  // --set
+  // The machine with the constants --set gives applied (models::with_constants).
+  std::map<std::string, double> sets;  // --set, of the program's variables
+  std::map<std::string, double> machine_sets;  // --set, of the machine's constants
   std::map<std::string, std::string> set_expressions;  // --set NAME=EXPR (weak scaling: 100*P)
   pdl::Source program_source;
   std::optional<pdl::Source> machine_source;
@@ -62,10 +64,13 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
 // --check, --dump and --graph: the program on at most one machine.
 std::optional<Loaded> load_one(const Options& options, std::ostream& err);
 
-// A name the program does not declare, given to OPTION (--set, --sweep, --iso-variable):
-// "OPTION NAME: the program declares no variable 'NAME'; did you mean 'columns'? (it declares
-// columns, iterations)", without "pdl-scale: error: ".
-std::string unknown_variable_text(const models::Program& program, const std::string& name, const std::string& option);
+// A name neither the program nor the machine declares, given to OPTION (--set, --sweep,
+// --iso-variable): "OPTION NAME: the program declares no variable 'NAME'; did you mean
+// 'columns'? (it declares columns, iterations)", without "pdl-scale: error: "; for a machine
+// with constants, "... no variable 'NAME' and machine 'M' no constant 'NAME'; did you mean
+// 'ts'? (it declares columns; machine 'M' has ts, tw)".
+std::string unknown_variable_text(const models::Program& program, const models::Machine& machine,
+                                  const std::string& name, const std::string& option);
 
 // Every binding error, worded for the command line.
 void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err);

@@ -75,6 +75,9 @@ struct Options {
   std::optional<double> isoefficiency;
   std::string iso_variable;
   double iso_max = analysis::IsoefficiencyOptions{}.max_size;
+  // --iso-range LO..HI: the values of a machine constant --isoefficiency searches (default
+  // v/1000..1000v around its value v in the machine file); empty when not given.
+  std::string iso_range;
   // --isospeed base|A --iso-variable NAME (docs/scaling.md): per p, the size and work that hold
   // the average speed per processor; "base" holds the smallest p's at the bound size, a number
   // holds that fraction of one processor's speed. Replaces the speedup table.

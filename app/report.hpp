@@ -21,6 +21,7 @@ enum class Format { Table, Csv, Json, Jsonl };
 struct MachineInput {
   std::string name;
   std::string file;  // empty for the built-in ideal machine
+  std::map<std::string, double> constants;  // the constants --set gave it (docs/machine.md)
 };
 
 // One of several programs side by side (pdl-scale a.pdl b.pdl).

@@ -235,6 +235,7 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
     machines.push_back({{"name", machine.name},
                         {"file", machine.file.empty() ? nlohmann::ordered_json(nullptr)
                                                       : nlohmann::ordered_json(machine.file)}});
+    if (!machine.constants.empty()) machines.back()["set"] = machine.constants;
   }
   nlohmann::ordered_json sweeps = nlohmann::ordered_json::object();
   for (const analysis::SweepVariable& variable : inputs.sweeps) sweeps[variable.name] = variable.values;

@@ -37,7 +37,10 @@ std::string variables_text(const std::map<std::string, double>& variables) {
 
 std::string machines_text(const ReportInputs& inputs) {
   std::string text;
-  for (const MachineInput& machine : inputs.machines) text += (text.empty() ? "" : ", ") + machine.name;
+  for (const MachineInput& machine : inputs.machines) {
+    text += (text.empty() ? "" : ", ") + machine.name;
+    if (!machine.constants.empty()) text += " (" + variables_text(machine.constants) + ")";
+  }
   return (inputs.machines.size() == 1 ? "machine " : "machines ") + text;
 }
 

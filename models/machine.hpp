@@ -7,10 +7,20 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace models {
 
 enum class Communication { MessagePassing, SharedMemory };
+
+// A constant of a machine file as written (VARIABLE ts = 50;): kept so that a value given on the
+// command line (--set ts=10, --sweep ts=...) re-evaluates everything that depends on it
+// (models/machine_constants.hpp).
+struct MachineConstant {
+  std::string name;
+  Expr definition;  // of the constants declared before it
+  SourceLocation location;
+};
 const char* to_string(Communication communication);  // "MESSAGE PASSING"
 
 struct Machine {
@@ -20,6 +30,15 @@ struct Machine {
   double rt_factor = 1.0;
   // Named constants of the machine file (VARIABLE ts = 50;), usable in its expressions.
   std::map<std::string, double> constants;
+  // The same constants as declared, in declaration order; empty for a machine built in code
+  // (whose constants are then plain values).
+  std::vector<MachineConstant> constant_definitions;
+  // RTFACTOR and SIZEOF as written, when the file gives them (they may use the constants).
+  std::optional<Expr> rt_factor_definition;
+  std::map<std::string, Expr> size_definitions;
+  // Constants given a value from outside the file (models::with_constants), which a later
+  // re-evaluation keeps instead of their definitions.
+  std::map<std::string, double> given_constants;
   // Bytes per type, upper-case keys; SIZEOF(type) in a program reads this table.
   std::map<std::string, double> sizes;
   Communication communication = Communication::MessagePassing;

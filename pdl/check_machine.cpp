@@ -62,6 +62,7 @@ class MachineChecker {
       if (const auto value = detail::constant_value(expr, environment_, decl->value->value, reporter_)) {
         environment_.values[name] = *value;
         model.constants[name] = *value;
+        model.constant_definitions.push_back({name, expr, reporter_.location(decl->name)});
       }
       constants.names.insert(name);
     }
@@ -93,6 +94,7 @@ class MachineChecker {
                                                   models::kLargestMagnitude, *value));
           }
           model.sizes[type] = *value;
+          model.size_definitions[type] = bytes;
         }
       } else if (const auto* k = boost::get<ast::CommKindDecl>(&statement)) {
         if (seen_kind) {
@@ -146,6 +148,7 @@ class MachineChecker {
                                                models::kLargestMagnitude, *value));
         }
         model.rt_factor = *value;
+        model.rt_factor_definition = std::move(expr);
       }
       return;
     }
