@@ -202,3 +202,36 @@ TEST(Semantics, N7_TheApproximateTwoDimensionalModelBoundsTheExactMean) {
 }
 
 }  // namespace
+
+namespace {
+
+// N7: a block's messages leave after its last point, and a receiver waits for them. GRID
+// g(1, 5) on p = 2 (1 x 2 processors): blocks of 3 and 2 points (tasks of 1), one 1-point edge
+// each way (10 bytes: o = 1 at each end), a transfer of 10. Step 1: processor 0 computes to 3,
+// sends to 4, its message arrives at 14 and processor 1 receives it until 15; processor 1
+// computes to 2, sends to 3, its message arrives at 13 and processor 0 receives until 14.
+// Step 2 (NEIGHBOR): processor 0 from 14 to 17, processor 1 from 15 to 17; both send until 18,
+// the messages arrive at 28 and both receive until 29 (the last exchange is paid, N3). Exact 29.
+// Approximate: per step the most work (3), a send, the transfer and a receive, 15; two 30.
+TEST(Semantics, N7_BlocksSendTheirEdgesAfterTheirLastPoint) {
+  const std::string program =
+      "PROGRAM NAME IS 'grid';\n"
+      "EXECUTION PATTERN IS relax{2};\n"
+      "WORK PHASE relax IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+      "  DECOMPOSITION IS 2D;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
+      "  PROBLEM SIZE IS GRID g(1, 5);\n"
+      "  COMMUNICATION VOLUME IS 10;\n"
+      "END;\n"
+      "CONCATENATION IS: relax, relax : NEIGHBOR; END;\n";
+  const std::string machine =
+      "MACHINE NAME IS 'm';\n"
+      "COMMUNICATION TIME IS 10;\n"
+      "MESSAGE OVERHEAD IS L/10;\n";
+  expect_means(program, machine, 2,
+               {{solvers::Method::SeriesParallel, 30.0}, {solvers::Method::StateSpace, 29.0},
+                {solvers::Method::MonteCarlo, 29.0}});
+}
+
+}  // namespace
