@@ -67,14 +67,19 @@ void work_phase(std::string& out, const WorkPhase& phase, const Environment& env
     for (const Expr& e : size.extents) extents += (extents.empty() ? "" : ", ") + to_string(e);
     out += fmt::format("  PROBLEM SIZE IS {} {}({});", to_string(size.shape), size.name, extents);
     if (phase.units) {
-      const char* unit = phase.scheme == Scheme::Independent ? "tasks"
-                         : phase.scheme == Scheme::Paired    ? "loop iterations"
-                                                             : "columns";
+      const char* unit = phase.scheme == Scheme::Independent             ? "tasks"
+                         : phase.scheme == Scheme::Paired                ? "loop iterations"
+                         : phase.decomposition == Decomposition::TwoD ? "grid points"
+                                                                         : "columns";
       const Evaluation n = evaluate(*phase.units, env);
       if (n.ok()) out += fmt::format("  // {} {}", number(n.value), unit);
       else out += fmt::format("  // {} {}", to_string(*phase.units), unit);
     }
     out += '\n';
+  }
+  // Only a 2-D decomposition is written: 1-D programs dump as before.
+  if (phase.decomposition == Decomposition::TwoD) {
+    out += fmt::format("  DECOMPOSITION IS {};\n", to_string(phase.decomposition));
   }
   if (!phase.dependencies.empty()) {
     std::string list;

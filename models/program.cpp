@@ -164,6 +164,7 @@ const char* to_string(Scheduling scheduling) {
 }
 
 const char* to_string(Shape shape) { return shape == Shape::Vector ? "VECTOR" : "GRID"; }
+const char* to_string(Decomposition decomposition) { return decomposition == Decomposition::OneD ? "1D" : "2D"; }
 
 const char* to_string(Concatenation concatenation) {
   switch (concatenation) {

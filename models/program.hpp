@@ -106,10 +106,15 @@ std::string to_string(const PatternNode& pattern);
 enum class Scheme { Independent, Neighbor, NeighborTorus, Macropipeline, ForkJoin, Paired, Arbitrary };
 enum class Scheduling { Block, Cyclic, Dynamic };
 enum class Shape { Vector, Grid };
+// How a NEIGHBOR phase distributes its problem: in blocks of columns over a row of processors
+// (1D, the default), or a GRID's points in rectangular blocks over a pr x pc grid of
+// processors (2D; docs/pdl.md, "2-D decomposition").
+enum class Decomposition { OneD, TwoD };
 
 const char* to_string(Scheme scheme);          // "NEIGHBOR-TORUS"
 const char* to_string(Scheduling scheduling);  // "BLOCK"
 const char* to_string(Shape shape);            // "GRID"
+const char* to_string(Decomposition decomposition);  // "2D"
 
 // VECTOR A(n) or GRID B(h, w).
 struct ProblemSize {
@@ -151,10 +156,14 @@ struct WorkPhase {
   // INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS, PAIRED.
   std::optional<ProblemSize> problem_size;
   // The unit count derived from the problem size: tasks (INDEPENDENT: n or h*w), columns
-  // (NEIGHBOR*: n or w) or loop iterations (PAIRED: n or w). Empty for the other schemes.
+  // (NEIGHBOR*: n or w; a 2-D NEIGHBOR phase: h*w grid points) or loop iterations (PAIRED: n
+  // or w). Empty for the other schemes.
   std::optional<Expr> units;
-  // Bytes exchanged by the phase (default 0): per task / per column boundary / per job.
+  // Bytes exchanged by the phase (default 0): per task / per column boundary / per job; in a
+  // 2-D NEIGHBOR phase per grid point along a block edge.
   Expr volume;
+  // NEIGHBOR: DECOMPOSITION IS 1D (default) or 2D (only with a GRID).
+  Decomposition decomposition = Decomposition::OneD;
   // INDEPENDENT and PAIRED: BLOCK (default), CYCLIC, DYNAMIC. NEIGHBOR*: always BLOCK.
   Scheduling scheduling = Scheduling::Block;
 

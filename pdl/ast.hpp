@@ -170,6 +170,12 @@ struct SchedulingClause : x3::position_tagged {
   models::Scheduling scheduling;
 };
 
+struct DecompositionClause : x3::position_tagged {
+  DecompositionClause(models::Decomposition decomposition_ = models::Decomposition::OneD)
+      : decomposition(decomposition_) {}
+  models::Decomposition decomposition;
+};
+
 struct DistClause : x3::position_tagged {
   DistRole role;
   Distribution distribution;
@@ -204,7 +210,8 @@ struct ArcClause : x3::position_tagged {
 struct SubtaskBlock;
 
 struct Clause : x3::variant<SchemeClause, SchedulingClause, DistClause, ExprClause, ProblemSizeClause,
-                            DependencyClause, TaskClause, ArcClause, x3::forward_ast<SubtaskBlock>> {
+                            DependencyClause, TaskClause, ArcClause, DecompositionClause,
+                            x3::forward_ast<SubtaskBlock>> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -130,6 +130,7 @@ class ConcatenationChecker {
         }
       }
       if (!valid) continue;
+      check_two_dimensional_joint(entry, model);  // recorded even when wrong: the pair is not "missing"
       const auto key = std::make_pair(entry.first.name, entry.second.name);
       if (!given_.insert(key).second) {
         reporter_.error(entry, fmt::format("duplicate concatenation '{}, {}'", key.first, key.second));
@@ -157,6 +158,35 @@ class ConcatenationChecker {
   }
 
  private:
+  // A 2-D NEIGHBOR phase's neighbours are processors of a grid without wrap-around: it meets
+  // another 2-D phase by NEIGHBOR, SERIAL or BARRIER, and any other phase by SERIAL or BARRIER
+  // (docs/semantics.md, N8).
+  void check_two_dimensional_joint(const ast::ConcatEntry& entry, const models::Program& model) {
+    const auto two_d = [&](const std::string& name) {
+      return models::find_work_phase(model, name)->decomposition == models::Decomposition::TwoD;
+    };
+    const bool first = two_d(entry.first.name), second = two_d(entry.second.name);
+    if (!first && !second) return;
+    const std::string which = first ? entry.first.name : entry.second.name;
+    switch (entry.kind) {
+      case models::Concatenation::Serial:
+      case models::Concatenation::Barrier: return;
+      case models::Concatenation::Neighbor:
+        if (first && second) return;
+        reporter_.error(entry, fmt::format("concatenation '{}, {}' : NEIGHBOR joins a 2-D phase ('{}') to a phase "
+                                           "that is not 2-D: their neighbours are not the same; use SERIAL or BARRIER",
+                                           entry.first.name, entry.second.name, which));
+        return;
+      case models::Concatenation::NeighborTorus:
+      case models::Concatenation::Torus:
+        reporter_.error(entry, fmt::format("concatenation '{}, {}' : {} wraps around, but 2-D phase '{}' has no "
+                                           "wrap-around; use NEIGHBOR, SERIAL or BARRIER",
+                                           entry.first.name, entry.second.name, models::to_string(entry.kind),
+                                           which));
+        return;
+    }
+  }
+
   struct End {
     std::string phase;  // empty: SYNC or a sequential phase, which synchronise
     models::SourceLocation location;

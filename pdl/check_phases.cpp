@@ -27,6 +27,7 @@ constexpr std::string_view kTasksPerJob = "TASKS PER JOB";
 constexpr std::string_view kProblemSize = "PROBLEM SIZE";
 constexpr std::string_view kDependency = "DEPENDENCY";
 constexpr std::string_view kScheduling = "SCHEDULING";
+constexpr std::string_view kDecomposition = "DECOMPOSITION";
 constexpr std::string_view kTask = "TASK";
 constexpr std::string_view kArc = "ARC";
 constexpr std::string_view kIndependentBlock = "INDEPENDENT SUBTASK";
@@ -36,6 +37,7 @@ std::string_view clause_name(const ast::Clause& clause) {
   struct Visitor {
     std::string_view operator()(const ast::SchemeClause&) const { return kScheme; }
     std::string_view operator()(const ast::SchedulingClause&) const { return kScheduling; }
+    std::string_view operator()(const ast::DecompositionClause&) const { return kDecomposition; }
     std::string_view operator()(const ast::DistClause& c) const {
       switch (c.role) {
         case ast::DistRole::SubtaskRuntime: return kSubtaskRuntime;
@@ -87,7 +89,7 @@ SchemeRules rules_for(models::Scheme scheme) {
       return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
     case models::Scheme::Neighbor:
     case models::Scheme::NeighborTorus:
-      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
+      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kDecomposition}};
     case models::Scheme::Macropipeline:
       return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume}};
     case models::Scheme::ForkJoin:
@@ -223,6 +225,8 @@ class PhaseChecker {
     // Defaults made explicit.
     if ((model.scheme == models::Scheme::ForkJoin) && !model.join) model.join = models::zero_runtime();
     if (model.scheme == models::Scheme::Arbitrary) arbitrary_graph(phase, model);
+    if (decomposition_ != nullptr) two_dimensional(model);
+    decomposition_ = nullptr;
     if (model.problem_size) units(model);
     return model;
   }
@@ -262,6 +266,9 @@ class PhaseChecker {
         reporter_.error(*s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "
                                         "BLOCK is possible", models::to_string(model.scheme)));
       }
+    } else if (const auto* d = boost::get<ast::DecompositionClause>(&clause)) {
+      model.decomposition = d->decomposition;
+      if (d->decomposition == models::Decomposition::TwoD) decomposition_ = d;
     } else if (const auto* p = boost::get<ast::ProblemSizeClause>(&clause)) {
       models::ProblemSize size;
       size.shape = p->shape;
@@ -340,12 +347,27 @@ class PhaseChecker {
     (independent ? model.independent : model.dependent) = std::move(subtask);
   }
 
+  // A 2-D decomposition splits a GRID's rows and columns over a processor grid without
+  // wrap-around (docs/semantics.md, N6-N8).
+  void two_dimensional(const models::WorkPhase& model) {
+    if (model.scheme == models::Scheme::NeighborTorus) {
+      reporter_.error(*decomposition_, fmt::format("DECOMPOSITION IS 2D is for NEIGHBOR phases: a 2-D block "
+                                                   "decomposition has no wrap-around, so phase '{}' cannot be "
+                                                   "NEIGHBOR-TORUS", model.name));
+    }
+    if (model.problem_size && model.problem_size->shape != models::Shape::Grid) {
+      reporter_.error(*decomposition_, fmt::format("DECOMPOSITION IS 2D needs PROBLEM SIZE IS GRID name(height, "
+                                                   "width); phase '{}' has VECTOR {}", model.name,
+                                                   model.problem_size->name));
+    }
+  }
+
   void units(models::WorkPhase& model) {
     const models::ProblemSize& size = *model.problem_size;
     if (size.extents.empty()) return;
     if (size.shape == models::Shape::Vector) {
       model.units = size.extents[0];
-    } else if (model.scheme == models::Scheme::Independent) {
+    } else if (model.scheme == models::Scheme::Independent || model.decomposition == models::Decomposition::TwoD) {
       model.units = models::Expr::multiply(size.extents[0], size.extents[1]);  // every grid point
     } else {
       model.units = size.extents[1];  // columns
@@ -420,6 +442,7 @@ class PhaseChecker {
   Reporter& reporter_;
   std::map<std::string, const ast::Identifier*> defined_;
   std::vector<std::pair<const ast::Identifier*, const ast::Identifier*>> arc_nodes_;  // of the current phase
+  const ast::DecompositionClause* decomposition_ = nullptr;  // DECOMPOSITION IS 2D of the current phase
 };
 
 }  // namespace

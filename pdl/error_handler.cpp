@@ -15,7 +15,7 @@ bool is_word(char c) {
 
 // What to say when a rule (by its name) or keyword was expected.
 std::string expectation_message(std::string_view expected) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kMessages{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kMessages{{
       {"distribution",
        "a distribution: DETERMINISTIC, EXPONENTIAL, ERLANG, GERLANG, HYPEREXPONENTIAL, UNIFORM, "
        "NORMAL, PHASETYPE, MIXTURE, SAMPLES, HISTOGRAM or NUMERICAL"},
@@ -23,6 +23,7 @@ std::string expectation_message(std::string_view expected) {
        "a parallelization scheme: INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS, MACROPIPELINE, "
        "FORK-JOIN, PAIRED or ARBITRARY"},
       {"scheduling", "a scheduling: BLOCK, CYCLIC or DYNAMIC"},
+      {"decomposition", "a decomposition: 1D or 2D"},
       {"problem shape", "a problem shape: VECTOR name(n) or GRID name(height, width)"},
       {"concatenation kind",
        "a concatenation: NEIGHBOR, NEIGHBOR-TORUS, TORUS, SERIAL or BARRIER"},

@@ -145,6 +145,8 @@ struct expr_role_class;
 struct subtask_kind_class;
 struct scheme_clause_class : Annotate {};
 struct scheduling_clause_class : Annotate {};
+struct decomposition_class;
+struct decomposition_clause_class : Annotate {};
 struct dist_clause_class : Annotate {};
 struct expr_clause_class : Annotate {};
 struct problem_size_clause_class : Annotate {};
@@ -192,6 +194,11 @@ struct Schedulings : x3::symbols<models::Scheduling> {
 
 struct Shapes : x3::symbols<models::Shape> {
   Shapes() { add("vector", models::Shape::Vector)("grid", models::Shape::Grid); }
+};
+
+// "1d" and "2d" begin with a digit: whole_word still ends them at a word boundary.
+struct Decompositions : x3::symbols<models::Decomposition> {
+  Decompositions() { add("1d", models::Decomposition::OneD)("2d", models::Decomposition::TwoD); }
 };
 
 struct ConcatKinds : x3::symbols<models::Concatenation> {
@@ -256,6 +263,8 @@ x3::rule<expr_role_class, ast::ExprRole> const expr_role = "clause";
 x3::rule<subtask_kind_class, ast::SubtaskKind> const subtask_kind = "subtask";
 x3::rule<scheme_clause_class, ast::SchemeClause> const scheme_clause = "PARALLELIZATION SCHEME";
 x3::rule<scheduling_clause_class, ast::SchedulingClause> const scheduling_clause = "SCHEDULING";
+x3::rule<decomposition_class, models::Decomposition> const decomposition = "decomposition";
+x3::rule<decomposition_clause_class, ast::DecompositionClause> const decomposition_clause = "DECOMPOSITION";
 x3::rule<dist_clause_class, ast::DistClause> const dist_clause = "runtime clause";
 x3::rule<expr_clause_class, ast::ExprClause> const expr_clause = "clause";
 x3::rule<problem_size_clause_class, ast::ProblemSizeClause> const problem_size_clause = "PROBLEM SIZE";
@@ -285,7 +294,8 @@ machine_statement_type const machine_statement_rule = "machine statement";
 
 // Keywords.
 constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"communication"},
-    kw_concatenation{"concatenation"}, kw_contention{"contention"}, kw_dependency{"dependency"},
+    kw_concatenation{"concatenation"}, kw_contention{"contention"}, kw_decomposition{"decomposition"},
+    kw_dependency{"dependency"},
     kw_dependencies{"dependencies"}, kw_dependent{"dependent"}, kw_end{"end"},
     kw_execution{"execution"}, kw_independent{"independent"}, kw_interarrival{"interarrival"},
     kw_is{"is"}, kw_job{"job"}, kw_jobs{"jobs"}, kw_join{"join"}, kw_machine{"machine"},
@@ -315,6 +325,7 @@ DistKinds const dist_kinds;
 Schemes const schemes;
 Schedulings const schedulings;
 Shapes const shapes;
+Decompositions const decompositions;
 ConcatKinds const concat_kinds;
 
 auto const identifier_def = x3::raw[x3::lexeme[!reserved >> word_start >> *word_char]];
@@ -374,6 +385,8 @@ auto const subtask_kind_def = (kw_independent >> x3::attr(ast::SubtaskKind::Inde
 
 auto const scheme_clause_def = kw_parallelization > kw_scheme > kw_is > scheme > ';';
 auto const scheduling_clause_def = kw_scheduling > kw_is > scheduling > ';';
+auto const decomposition_def = whole_word(decompositions);
+auto const decomposition_clause_def = kw_decomposition > kw_is > decomposition > ';';
 auto const dist_clause_def = dist_role > kw_is > distribution > ';';
 auto const expr_clause_def = expr_role > kw_is > expression > ';';
 auto const problem_size_clause_def =
@@ -384,11 +397,12 @@ auto const task_clause_def = kw_task > task_name > kw_runtime > kw_is > distribu
 auto const arc_clause_def = kw_arc > task_chain > -(kw_volume > wrapped) > ';';
 // Clauses inside a subtask block: no nested blocks, so nesting depth stays bounded.
 auto const block_clause_def = scheme_clause | scheduling_clause | dist_clause | expr_clause |
-                              problem_size_clause | dependency_clause | task_clause | arc_clause;
+                              problem_size_clause | dependency_clause | task_clause | arc_clause |
+                              decomposition_clause;
 auto const subtask_block_def = subtask_kind >> kw_subtask > kw_is > -x3::lit(':') > *block_clause > kw_end > ';';
 auto const clause_rule_def = scheme_clause | scheduling_clause | dist_clause | expr_clause |
                              problem_size_clause | dependency_clause | task_clause | arc_clause |
-                             subtask_block;
+                             decomposition_clause | subtask_block;
 
 auto const program_header_rule_def = kw_program > kw_name > kw_is > string_literal > ';';
 auto const variable_decl_rule_def = kw_variable > variable_name > -('=' > wrapped) > ';';
@@ -419,7 +433,8 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
                     product, product_op, sum_op_char, sum_op, expression, dist_kind, distribution, dist_arg, arg_list, sync,
                     pattern_primary, pattern_term, pattern_sequence, branch, alternatives, scheme,
                     scheduling, shape, dist_role, expr_role, subtask_kind, scheme_clause,
-                    scheduling_clause, dist_clause, expr_clause, problem_size_clause,
+                    scheduling_clause, decomposition, decomposition_clause, dist_clause, expr_clause,
+                    problem_size_clause,
                     dependency_clause, task_clause, arc_clause, block_clause, subtask_block,
                     phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind,
                     comm_kind_decl)

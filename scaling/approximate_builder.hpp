@@ -97,6 +97,9 @@ class ApproximateBuilder {
   double overhead_seconds(double bytes, const models::SourceLocation& where) const {
     return bound_.overhead_seconds(bytes, where);
   }
+  double communication_seconds(double bytes, const models::SourceLocation& where) const {
+    return bound_.communication_seconds(bytes, where);
+  }
   std::size_t barrier(const models::SourceLocation& where);
   std::size_t contention(double phase_work, const models::SourceLocation& where);
 

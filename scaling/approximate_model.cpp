@@ -80,6 +80,11 @@ class PatternWalk {
                                    phase->scheduling != models::Scheduling::Dynamic));
     };
     if (!unit_phase(a) || !unit_phase(b) || builder_.processors() == 1) return kZero;
+    // Two 2-D phases (the checker allows no other NEIGHBOR joint of one): the first's own
+    // exchange is every message the joint delivers (N7).
+    if (a->decomposition == models::Decomposition::TwoD || b->decomposition == models::Decomposition::TwoD) {
+      return kZero;
+    }
     const double volume = builder_.value(a->volume, a->location, "communication volume");
     if (volume == 0.0) return kZero;
     const std::int64_t p = builder_.processors();
@@ -101,6 +106,7 @@ class PatternWalk {
     const models::WorkPhase* phase = models::find_work_phase(program_, name);
     if (phase == nullptr) return false;
     if (phase->scheme != models::Scheme::Neighbor && phase->scheme != models::Scheme::NeighborTorus) return false;
+    if (phase->decomposition == models::Decomposition::TwoD) return detail::grid_exchanges(builder_, *phase);
     return detail::boundary_messages(builder_.count(*phase->units, phase->location, "number of tasks"),
                                      builder_.processors()) > 0 &&
            builder_.value(phase->volume, phase->location, "communication volume") > 0.0;

@@ -173,6 +173,10 @@ void ExactBuilder::send_boundaries(const models::SourceLocation& where, Exchange
   if (!boundary_pending_) return;
   boundary_pending_ = false;
   if (p_ == 1) return;
+  if (!grid_boundary_.empty()) {
+    send_grid_boundary(where, exchange);
+    return;
+  }
   // A receive node where the receiver's next work must wait: always under SERIAL; before a
   // synchronisation only when the transfer takes time (which no processor's order would
   // otherwise wait for); at the end of the program never (a receive overhead is a node anyway).
@@ -203,6 +207,7 @@ void ExactBuilder::send_boundaries(const models::SourceLocation& where, Exchange
 void ExactBuilder::forget_units() {
   units_ = Units{};
   boundary_pending_ = false;
+  grid_boundary_.clear();
 }
 
 ExactBuilder::Joint ExactBuilder::joint_to(const models::WorkPhase& next) const {
@@ -220,6 +225,12 @@ ExactBuilder::Joint ExactBuilder::joint_to(const models::WorkPhase& next) const 
 }
 
 bool ExactBuilder::enter(const models::WorkPhase& phase, bool takes_neighbour_arcs) {
+  const bool neighbour_arcs = enter_joint(phase, takes_neighbour_arcs);
+  grid_boundary_.clear();
+  return neighbour_arcs;
+}
+
+bool ExactBuilder::enter_joint(const models::WorkPhase& phase, bool takes_neighbour_arcs) {
   const Joint joint = joint_to(phase);
   switch (joint) {
     case Joint::None:

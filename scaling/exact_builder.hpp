@@ -20,6 +20,7 @@
 #include "models/program.hpp"
 #include "scaling/bound_quantities.hpp"
 #include "scaling/exact_model.hpp"  // NeighborOrder
+#include "scaling/grid_layout.hpp"
 
 namespace scaling::detail {
 
@@ -148,6 +149,11 @@ class ExactBuilder {
   // delay (T: the units' mean work) read from the phase; the caller sets the rest.
   UnitInstance unit_instance_of(const models::WorkPhase& phase);
   void unit_instance(const models::WorkPhase& phase, const UnitInstance& instance);
+  // A 2-D NEIGHBOR instance (exact_grid.cpp, docs/semantics.md N6-N7): each processor its
+  // block of grid points row by row; its boundary messages (`volume` bytes per edge point)
+  // follow its last point. A NEIGHBOR joint from a 2-D instance delivers them before the
+  // receivers' blocks.
+  void grid_instance(const models::WorkPhase& phase, const UnitInstance& instance, const GridLayout& layout);
 
   graph::TaskGraph take_graph() { return std::move(graph_); }
 
@@ -169,6 +175,10 @@ class ExactBuilder {
   Joint joint_to(const models::WorkPhase& next) const;
   enum class Exchange { BeforeSerialWork, BeforeSynchronisation, AtTheEnd };
   void send_boundaries(const models::SourceLocation& where, Exchange exchange);
+  // The pending boundary of a 2-D instance (grid_boundary_), in its order.
+  void send_grid_boundary(const models::SourceLocation& where, Exchange exchange);
+  // The joint of enter(), before the 2-D boundary it did not deliver is dropped.
+  bool enter_joint(const models::WorkPhase& phase, bool takes_neighbour_arcs);
   void depend_on_unit(const Units& previous, std::int64_t u, bool wrap, int k, NodeId v,
                       const models::SourceLocation& where);
   void depend_on_neighbour_processors(const Units& previous, bool wrap, int k, NodeId v,
@@ -195,6 +205,14 @@ class ExactBuilder {
   std::string last_phase_;    // the work phase just compiled, "" after a synchronisation
   Units units_;
   bool boundary_pending_ = false;
+  // The last 2-D instance's boundary messages (every one, also of 0 bytes: a NEIGHBOR joint
+  // makes them dependences), until a joint delivers or drops them.
+  struct GridBoundary {
+    NodeId from;
+    int to;
+    double bytes;
+  };
+  std::vector<GridBoundary> grid_boundary_;
   std::int64_t step_ = 0;
   // What a message of some size costs, computed once per size.
   struct MessageCost {

@@ -16,6 +16,9 @@ namespace scaling::detail {
 // The most boundary messages a processor of a NEIGHBOR instance of `units` columns on p
 // processors sends (and receives) in the approximate model's exchange.
 std::int64_t boundary_messages(std::int64_t units, std::int64_t p);
+// A 2-D NEIGHBOR instance of the phase sends something: p > 1, a volume and two neighbouring
+// blocks with points.
+bool grid_exchanges(ApproximateBuilder& builder, const models::WorkPhase& phase);
 
 struct SchemeBuilders {
   void (*exact)(ExactBuilder& builder, const models::WorkPhase& phase);

@@ -5,10 +5,15 @@
 // (ExactBuilder::unit_instance), and a boundary no arc carries is exchanged right after the
 // instance (ExactBuilder::send_boundaries). Approximate: each processor's block in series then
 // its exchange (boundary_messages sends and receives), open; the neighbour synchronisation
-// becomes a barrier (Kleinöder: an upper bound).
+// becomes a barrier (Kleinöder: an upper bound). DECOMPOSITION IS 2D: a GRID's points in
+// blocks over a processor grid (grid_layout.hpp), each block's edges sent to its up to four
+// neighbours after its last point.
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <vector>
 
+#include "scaling/grid_layout.hpp"
 #include "scaling/scheme_builders.hpp"
 
 namespace scaling::detail {
@@ -22,7 +27,74 @@ std::int64_t boundary_messages(std::int64_t units, std::int64_t p) {
   return 0;
 }
 
+namespace {
+
+// The phase's GRID on the builder's processors (DECOMPOSITION IS 2D).
+template <class Builder>
+GridLayout layout_of(const Builder& builder, const models::WorkPhase& phase) {
+  const models::ProblemSize& size = *phase.problem_size;
+  return grid_layout(builder.count(size.extents[0], size.location, "grid height"),
+                     builder.count(size.extents[1], size.location, "grid width"), builder.processors());
+}
+
+// 2-D, approximate (docs/semantics.md N7): every processor with points runs them, then pays the
+// most send overheads any processor pays, the longest message's transfer and the most receive
+// overheads any processor pays; the NEIGHBOR joint closes the instance.
+Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  const GridLayout layout = layout_of(builder, phase);
+  const double volume = builder.value(phase.volume, phase.location, "communication volume");
+  std::vector<double> sends(static_cast<std::size_t>(layout.processors()), 0.0);
+  std::vector<double> receives(sends.size(), 0.0);
+  double longest = 0.0;
+  for (const GridMessage& m : grid_messages(layout)) {
+    const double bytes = static_cast<double>(m.points) * volume;
+    const double o = builder.overhead_seconds(bytes, phase.location);
+    sends[static_cast<std::size_t>(m.from)] += o;
+    receives[static_cast<std::size_t>(m.to)] += o;
+    longest = std::max(longest, bytes);
+  }
+  const double exchange = *std::max_element(sends.begin(), sends.end()) +
+                          builder.communication_seconds(longest, phase.location) +
+                          *std::max_element(receives.begin(), receives.end());
+  const std::size_t messages =
+      exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
+                                    distributions::deterministic(exchange))
+                     : kZero;
+  const distributions::Distribution task = builder.runtime(*phase.runtime);
+  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
+  std::map<std::int64_t, std::size_t> made;  // per point count: the work of a processor
+  Work work;
+  for (std::int64_t k = 0; k < layout.processors(); ++k) {
+    const std::int64_t c = layout.points_of(k);
+    auto found = made.find(c);
+    if (found == made.end()) {
+      found = made.emplace(c, c == 0 ? kZero : builder.series({builder.power(one, c), messages})).first;
+    }
+    if (!work.empty() && work.back().tree == found->second) work.back().end = k + 1;
+    else work.push_back({k, k + 1, found->second});
+  }
+  const std::int64_t points = builder.count(*phase.units, phase.location, "number of tasks");
+  const std::size_t delay = builder.contention(static_cast<double>(points) * distributions::mean(task), phase.location);
+  if (delay != kZero) work = builder.then(work, builder.uniform(delay));
+  return builder.open_phase(phase, std::move(work));
+}
+
+}  // namespace
+
+bool grid_exchanges(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  if (builder.processors() == 1 || builder.value(phase.volume, phase.location, "communication volume") == 0.0) {
+    return false;
+  }
+  return !grid_messages(layout_of(builder, phase)).empty();
+}
+
 void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {
+  if (phase.decomposition == models::Decomposition::TwoD) {
+    UnitInstance instance = builder.unit_instance_of(phase);
+    instance.message = UnitMessage::Boundary;
+    builder.grid_instance(phase, instance, layout_of(builder, phase));
+    return;
+  }
   UnitInstance instance = builder.unit_instance_of(phase);
   instance.scheduling = models::Scheduling::Block;
   instance.alternating = builder.neighbor_order() == NeighborOrder::Alternating;
@@ -32,6 +104,7 @@ void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {
 }
 
 Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase& phase) {
+  if (phase.decomposition == models::Decomposition::TwoD) return approximate_grid(builder, phase);
   // Each processor with columns sends its boundary to each neighbouring processor and receives
   // theirs: every processor is charged the most any processor sends and receives, so that the
   // exchange bounds the exact model's from above.
