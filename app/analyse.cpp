@@ -177,19 +177,30 @@ std::optional<std::vector<Loaded>> load_machines(const Options& options, const s
     for (std::size_t m = 0; m < files.size(); ++m) {
       auto loaded = load(options, programs[k], files[m], check_values, several || files.size() > 1, err);
       if (!loaded) return std::nullopt;
-      for (std::size_t known = machines.size() - m; known < machines.size(); ++known) {
-        if (machines[known].machine.name == loaded->machine.name) {
-          usage_error(err, fmt::format("--machine {}: a machine named '{}' is already given",
-                                       files[m].value_or("(ideal)"), loaded->machine.name));
-          return std::nullopt;
-        }
-      }
       if (several) loaded->program_label = labels[k];
       loaded->program_index = k;
-      machines.push_back(std::move(*loaded));
+      auto ends = interval_machines(std::move(*loaded), check_values, err);
+      if (!ends) return std::nullopt;
+      for (Loaded& one : *ends) {
+        for (const Loaded& known : machines) {
+          if (known.program_index == k && known.machine.name == one.machine.name) {
+            usage_error(err, fmt::format("--machine {}: a machine named '{}' is already given",
+                                         files[m].value_or("(ideal)"), one.machine.name));
+            return std::nullopt;
+          }
+        }
+        machines.push_back(std::move(one));
+      }
     }
   }
   return machines;
+}
+
+// The machines of one program: those given, a machine with interval-valued constants counting
+// twice (its lower and upper machine).
+std::size_t machines_per_program(const std::vector<Loaded>& machines) {
+  return static_cast<std::size_t>(std::count_if(machines.begin(), machines.end(),
+                                                [](const Loaded& loaded) { return loaded.program_index == 0; }));
 }
 
 // The first Loaded of each program (they repeat per machine).
@@ -211,7 +222,7 @@ bool declared_by(const Loaded& loaded, const std::string& name) {
 // lacks one that another has, and ignores it.
 bool names_declared_somewhere(const Options& options, const std::vector<Loaded>& machines,
                               const std::vector<analysis::SweepVariable>& sweeps, std::ostream& err) {
-  const std::size_t machine_count = std::max<std::size_t>(options.machine_files.size(), 1);
+  const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   std::vector<std::pair<std::string, std::string>> names;  // (option, name) in the order given
   for (const std::string& set : options.sets) names.emplace_back("--set", set.substr(0, set.find('=')));
@@ -345,7 +356,7 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
                                           const std::vector<analysis::SweepVariable>& sweeps,
                                           const std::map<std::string, double>& check_values, std::ostream& err) {
   ReportInputs inputs;
-  const std::size_t machine_count = std::max<std::size_t>(options.machine_files.size(), 1);
+  const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   const std::vector<std::string> files = program_files(options);
   for (std::size_t m = 0; m < machine_count; ++m) {

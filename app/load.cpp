@@ -203,6 +203,40 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   return loaded;
 }
 
+// A machine whose file gives constants as ranges (VARIABLE ts = 36.5 .. 57.4;) becomes two:
+// NAME-lower with every such constant at its lower end and NAME-upper at its upper end
+// (Mendes and Reed's lower and upper machine; docs/machine.md). A swept constant loses its range
+// (the sweep gives its values), with a note. Any other machine is returned as it is.
+std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::map<std::string, double>& swept,
+                                                     std::ostream& err) {
+  for (const auto& [name, value] : swept) {
+    if (loaded.machine.constant_ranges.erase(name) != 0) {
+      err << fmt::format("pdl-scale: note: --sweep {}: the sweep gives the values of '{}', not its range in machine "
+                         "'{}'\n",
+                         name, name, loaded.machine.name);
+    }
+  }
+  if (loaded.machine.constant_ranges.empty()) return std::vector<Loaded>{std::move(loaded)};
+  std::vector<Loaded> ends;
+  for (const std::string end : {"lower", "upper"}) {
+    std::map<std::string, double> values;
+    for (const auto& [name, range] : loaded.machine.constant_ranges) {
+      values[name] = end == "lower" ? range.first : range.second;
+    }
+    models::MachineWithConstants machine = models::with_constants(loaded.machine, values);
+    if (!machine.machine) {
+      usage_error(err, fmt::format("machine '{}' at the {} ends of its ranges: {}", loaded.machine.name, end,
+                                   machine.error));
+      return std::nullopt;
+    }
+    Loaded one = loaded;
+    one.machine = std::move(*machine.machine);
+    one.machine.name += "-" + end;
+    ends.push_back(std::move(one));
+  }
+  return ends;
+}
+
 std::optional<Loaded> load_one(const Options& options, std::ostream& err) {
   if (options.machine_files.size() > 1) {
     usage_error(err, "--machine: give one machine file here (several only for the analysis)");

@@ -61,6 +61,13 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
                            const std::map<std::string, double>& check_values, bool tolerate_undeclared,
                            std::ostream& err);
 
+// A machine whose file gives constants as ranges (VARIABLE ts = 36.5 .. 57.4;) as two Loaded:
+// NAME-lower with every such constant at its lower end and NAME-upper at its upper end
+// (Mendes and Reed's lower and upper machine; docs/machine.md). A constant in `swept` loses its
+// range (the sweep gives its values), with a note. Any other machine is returned as it is.
+std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::map<std::string, double>& swept,
+                                                     std::ostream& err);
+
 // --check, --dump and --graph: the program on at most one machine.
 std::optional<Loaded> load_one(const Options& options, std::ostream& err);
 

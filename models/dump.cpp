@@ -169,7 +169,11 @@ std::string dump(const Program& program, const Machine& machine, const Environme
 std::string dump(const Machine& machine) {
   std::string out;
   out += fmt::format("MACHINE NAME IS '{}';{}\n", machine.name, machine.file.empty() ? "  // built in" : "");
-  for (const auto& [name, value] : machine.constants) out += fmt::format("VARIABLE {} = {};\n", name, number(value));
+  for (const auto& [name, value] : machine.constants) {
+    const auto range = machine.constant_ranges.find(name);
+    if (range == machine.constant_ranges.end()) out += fmt::format("VARIABLE {} = {};\n", name, number(value));
+    else out += fmt::format("VARIABLE {} = {} .. {};\n", name, number(range->second.first), number(range->second.second));
+  }
   out += fmt::format("RTFACTOR IS {};\n", number(machine.rt_factor));
   for (const auto& [type, bytes] : machine.sizes) out += fmt::format("SIZEOF {} IS {};\n", type, number(bytes));
   out += fmt::format("COMMUNICATION IS {};\n", to_string(machine.communication));

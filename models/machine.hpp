@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace models {
@@ -36,6 +37,10 @@ struct Machine {
   // RTFACTOR and SIZEOF as written, when the file gives them (they may use the constants).
   std::optional<Expr> rt_factor_definition;
   std::map<std::string, Expr> size_definitions;
+  // Constants given as a range (VARIABLE ts = 36.5 .. 57.4;): [lower, upper]. The constant's value
+  // above is the lower end; the command analyses a lower and an upper machine
+  // (docs/machine.md, "Interval-valued constants").
+  std::map<std::string, std::pair<double, double>> constant_ranges;
   // Constants given a value from outside the file (models::with_constants), which a later
   // re-evaluation keeps instead of their definitions.
   std::map<std::string, double> given_constants;

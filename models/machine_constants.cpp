@@ -82,6 +82,7 @@ MachineWithConstants with_constants(const Machine& machine, const std::map<std::
     changed.sizes[type] = bytes.value;
   }
   changed.given_constants = values;
+  for (const auto& [name, value] : new_values) changed.constant_ranges.erase(name);  // now one value
   result.machine = std::move(changed);
   return result;
 }

@@ -225,6 +225,8 @@ struct SubtaskBlock : x3::position_tagged {
 struct VariableDecl : x3::position_tagged {
   Identifier name;
   boost::optional<Wrapped> value;
+  // The upper end of a range, VARIABLE ts = 36.5 .. 57.4; (machine constants only).
+  boost::optional<Wrapped> upper;
 };
 
 enum class PhaseKind { Work, Sequential };

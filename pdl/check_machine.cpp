@@ -63,6 +63,7 @@ class MachineChecker {
         environment_.values[name] = *value;
         model.constants[name] = *value;
         model.constant_definitions.push_back({name, expr, reporter_.location(decl->name)});
+        if (decl->upper) range(*decl, *value, constants, model);
       }
       constants.names.insert(name);
     }
@@ -109,6 +110,21 @@ class MachineChecker {
   }
 
  private:
+  // VARIABLE ts = 36.5 .. 57.4;: the constant takes its lower end here; the upper end is
+  // recorded for the upper machine (docs/machine.md, "Interval-valued constants").
+  void range(const ast::VariableDecl& decl, double lower, const Scope& constants, models::Machine& model) {
+    const models::Expr expr = detail::convert(decl.upper->value, constants, reporter_, nullptr);
+    const auto upper = detail::constant_value(expr, environment_, decl.upper->value, reporter_);
+    if (!upper) return;
+    if (!(lower < *upper)) {
+      reporter_.error(decl.upper->value, fmt::format("the range of '{}' must run from its lower end to a larger upper end, "
+                                               "got {} .. {}",
+                                               decl.name.name, lower, *upper));
+      return;
+    }
+    model.constant_ranges[decl.name.name] = {lower, *upper};
+  }
+
   void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
     Scope scope = constants;
     std::vector<std::pair<const char*, std::array<double, 3>>> samples;  // name, sample values

@@ -32,6 +32,10 @@ void ProgramContext::declare_variables(const ast::Program& program, models::Prog
       reporter_.error(decl.name, fmt::format("duplicate variable '{}'", name));
       continue;
     }
+    if (decl.upper) {
+      reporter_.error(decl.upper->value, "a range of values (a .. b) is for a machine constant, which then gives a lower and an "
+                                   "upper machine; a program variable has one value (analyse several with --sweep)");
+    }
     models::Variable variable;
     variable.name = name;
     variable.location = reporter_.location(decl);

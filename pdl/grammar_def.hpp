@@ -405,7 +405,7 @@ auto const clause_rule_def = scheme_clause | scheduling_clause | dist_clause | e
                              decomposition_clause | subtask_block;
 
 auto const program_header_rule_def = kw_program > kw_name > kw_is > string_literal > ';';
-auto const variable_decl_rule_def = kw_variable > variable_name > -('=' > wrapped) > ';';
+auto const variable_decl_rule_def = kw_variable > variable_name > -('=' > wrapped) > -(x3::lit("..") > wrapped) > ';';
 auto const pattern_decl_rule_def = kw_execution > kw_pattern > kw_is > alternatives > ';';
 auto const phase_kind_def = (kw_work >> x3::attr(ast::PhaseKind::Work)) |
                             (kw_sequential >> x3::attr(ast::PhaseKind::Sequential));

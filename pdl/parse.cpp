@@ -466,6 +466,12 @@ SetParseResult parse_set_value(std::string_view name, std::string_view text) {
   if (!lexical_check(result.source, result.diagnostics)) return result;
   Driver driver(result.source, result.diagnostics);
   std::optional<ast::VariableDecl> decl = driver.variable_statement();
+  if (decl && decl->upper && !has_errors(result.diagnostics)) {
+    result.diagnostics.push_back(result.source.diagnose(
+        Severity::Error, decl->upper->value,
+        "a --set value is one number or expression, not a range (a range is for a machine file's constant)"));
+    return result;
+  }
   if (decl && decl->value && !has_errors(result.diagnostics)) result.value = std::move(*decl);
   return result;
 }
