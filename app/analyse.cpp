@@ -360,7 +360,8 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   const std::vector<std::string> files = program_files(options);
   for (std::size_t m = 0; m < machine_count; ++m) {
-    inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets});
+    inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets,
+                               {machines[m].band_of, machines[m].band_end, machines[m].band_ranges}});
   }
   inputs.sweeps = sweeps;
   inputs.loss = options.loss;

@@ -232,6 +232,9 @@ std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::m
     Loaded one = loaded;
     one.machine = std::move(*machine.machine);
     one.machine.name += "-" + end;
+    one.band_of = loaded.machine.name;
+    one.band_end = end;
+    one.band_ranges = loaded.machine.constant_ranges;
     ends.push_back(std::move(one));
   }
   return ends;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <utility>
 
@@ -223,6 +224,58 @@ std::string far_off_notes(const analysis::StudyResult& study) {
   return out;
 }
 
+// Per machine with interval-valued constants (its lower and upper machine) and per program and
+// swept values: where the predictions of the two ends lie furthest apart, relative to the
+// lower end's. Each end's own interval is part of the band.
+std::string band_lines(const analysis::StudyResult& study, const ReportInputs& inputs,
+                       const std::function<std::string(std::size_t)>& key_of) {
+  std::string out;
+  const auto end_of = [&](const analysis::CaseLabel& label) -> const MachineInput::Band* {
+    for (const MachineInput& machine : inputs.machines) {
+      if (machine.name == label.machine && !machine.band.of.empty()) return &machine.band;
+    }
+    return nullptr;
+  };
+  const auto& cases = study.cases();
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const MachineInput::Band* low = end_of(cases[c]);
+    if (!cases[c].phase.empty() || low == nullptr || low->end != "lower") continue;
+    for (std::size_t d = 0; d < cases.size(); ++d) {
+      const MachineInput::Band* high = end_of(cases[d]);
+      if (high == nullptr || high->end != "upper" || high->of != low->of || cases[d].phase != cases[c].phase ||
+          cases[d].program_index != cases[c].program_index || cases[d].swept != cases[c].swept) {
+        continue;
+      }
+      std::optional<int> widest_p;
+      double widest = -1.0, from = 0.0, to = 0.0;
+      for (int p : study.processors()) {
+        const auto a = analysis::predict(study, c, p);
+        const auto b = analysis::predict(study, d, p);
+        if (!a || !b || !(a->lower > 0.0)) continue;
+        const double lo = std::min(a->lower, b->lower), hi = std::max(a->upper, b->upper);
+        if ((hi - lo) / a->lower > widest) {
+          widest = (hi - lo) / a->lower;
+          widest_p = p;
+          from = lo;
+          to = hi;
+        }
+      }
+      if (!widest_p) continue;
+      std::string ranges;
+      for (const auto& [name, range] : low->ranges) {
+        ranges += fmt::format("{}{} {:g} .. {:g}", ranges.empty() ? "" : ", ", name, range.first, range.second);
+      }
+      std::string key = key_of(c);
+      const std::size_t at = key.find(cases[c].machine);
+      if (at != std::string::npos) key.replace(at, cases[c].machine.size(), low->of);
+      out += fmt::format("  {}: band over {}: widest at p = {}, {} .. {} {} ({:.1f}% of the lower)\n", key, ranges,
+                         *widest_p, time_text(from, inputs), time_text(to, inputs), inputs.time_unit.symbol,
+                         100.0 * widest);
+    }
+  }
+  return out;
+}
+
 // The bottom line of each case, from the prediction column: the least runtime, the largest p
 // still efficient, where extra processors are idle; then where one configuration overtakes
 // another. With several machines or swept values each line starts with the case's key.
@@ -251,6 +304,7 @@ std::string summary(const analysis::StudyResult& study, const ReportInputs& inpu
     const std::string key = key_of(c);
     for (const std::string& part : parts) out += "  " + (key.empty() ? "" : key + ": ") + part + "\n";
   }
+  out += band_lines(study, inputs, key_of);
   for (const analysis::Crossover& crossing : analysis::crossovers(study)) {
     out += fmt::format("  {} is faster below p = {}, {} from p = {} on\n", key_of(crossing.faster_first), crossing.at,
                        key_of(crossing.faster_after), crossing.at);

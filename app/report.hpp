@@ -22,6 +22,13 @@ struct MachineInput {
   std::string name;
   std::string file;  // empty for the built-in ideal machine
   std::map<std::string, double> constants;  // the constants --set gave it (docs/machine.md)
+  // One end of a machine with interval-valued constants (docs/machine.md): the file's machine
+  // name, "lower" or "upper", and each ranged constant's [lower, upper]; empty `of` otherwise.
+  struct Band {
+    std::string of;
+    std::string end;
+    std::map<std::string, std::pair<double, double>> ranges;
+  } band;
 };
 
 // One of several programs side by side (pdl-scale a.pdl b.pdl).

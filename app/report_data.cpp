@@ -236,6 +236,11 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
                         {"file", machine.file.empty() ? nlohmann::ordered_json(nullptr)
                                                       : nlohmann::ordered_json(machine.file)}});
     if (!machine.constants.empty()) machines.back()["set"] = machine.constants;
+    if (!machine.band.of.empty()) {
+      nlohmann::ordered_json ranges = nlohmann::ordered_json::object();
+      for (const auto& [name, range] : machine.band.ranges) ranges[name] = {range.first, range.second};
+      machines.back()["band"] = {{"of", machine.band.of}, {"end", machine.band.end}, {"ranges", ranges}};
+    }
   }
   nlohmann::ordered_json sweeps = nlohmann::ordered_json::object();
   for (const analysis::SweepVariable& variable : inputs.sweeps) sweeps[variable.name] = variable.values;
