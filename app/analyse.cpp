@@ -308,6 +308,12 @@ bool is_searchable(const Options& options, const std::vector<Loaded>& machines, 
       return false;
     }
   }
+  if (options.isospeed && models::declares_constant(first.machine, name)) {
+    usage_error(err, fmt::format("--iso-variable {}: --isospeed searches a program variable (the problem size); '{}' is "
+                                 "a constant of machine '{}' (--isoefficiency can search it)",
+                                 name, name, first.machine.name));
+    return false;
+  }
   usage_error(err, unknown_variable_text(*first.program,
                                          options.isoefficiency ? first.machine : models::ideal_machine(), name,
                                          "--iso-variable"));
