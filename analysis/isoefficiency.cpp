@@ -91,9 +91,7 @@ struct Search {
   }
 
   bool run() {
-    const bool in_program = std::any_of(input.program->variables.begin(), input.program->variables.end(),
-                                        [&](const models::Variable& v) { return v.name == options.variable; });
-    if (!in_program && models::declares_constant(input.machine, options.variable)) return run_constant();
+    if (!models::declares_variable(*input.program, options.variable) && models::declares_constant(input.machine, options.variable)) return run_constant();
     return run_size();
   }
 

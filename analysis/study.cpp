@@ -42,11 +42,6 @@ std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
 
 namespace {
 
-bool declares(const models::Program& program, const std::string& name) {
-  return std::any_of(program.variables.begin(), program.variables.end(),
-                     [&](const models::Variable& variable) { return variable.name == name; });
-}
-
 // "ts = 10, tw = 0.1": the constants a machine was given, for a message about them.
 std::string swept_text(const std::map<std::string, double>& constants) {
   std::string text;
@@ -78,7 +73,7 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
       std::map<std::string, double> values = input.values;
       std::map<std::string, double> constants;  // swept constants of the machine
       for (const auto& [name, value] : combination) {
-        if (declares(*input.program, name)) values[name] = value;
+        if (models::declares_variable(*input.program, name)) values[name] = value;
         else if (models::declares_constant(input.machine, name)) constants[name] = value;
       }
       std::shared_ptr<const models::Machine> swept_machine = machine;

@@ -212,9 +212,7 @@ std::vector<const Loaded*> one_per_program(const std::vector<Loaded>& machines, 
 
 // A variable of the program or a constant of the machine.
 bool declared_by(const Loaded& loaded, const std::string& name) {
-  const auto& variables = loaded.program->variables;
-  return std::any_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; }) ||
-         models::declares_constant(loaded.machine, name);
+  return models::declares_variable(*loaded.program, name) || models::declares_constant(loaded.machine, name);
 }
 
 // Every --set and --sweep name must be a variable of a program or a constant of a machine: an
@@ -288,8 +286,7 @@ bool names_declared_somewhere(const Options& options, const std::vector<Loaded>&
 bool is_searchable(const Options& options, const std::vector<Loaded>& machines, std::ostream& err) {
   const std::string& name = options.iso_variable;
   const Loaded& first = machines.front();
-  const auto& variables = first.program->variables;
-  if (std::any_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
+  if (models::declares_variable(*first.program, name)) {
     if (options.iso_range.empty()) return true;
     usage_error(err, fmt::format("--iso-range: {} is a program variable, searched over the integers up to --iso-max; "
                                  "--iso-range is for a machine constant",
@@ -330,12 +327,11 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
   const models::Program& program = *loaded.program;
   std::map<std::string, double> values = loaded.sets;
   for (const auto& [name, value] : check_values) {
-    const bool of_program = std::any_of(program.variables.begin(), program.variables.end(),
-                                        [&](const models::Variable& v) { return v.name == name; });
-    if (of_program) values[name] = value;  // not a machine constant, nor a name another program has
+    // Not a machine constant, nor a name another program has.
+    if (models::declares_variable(program, name)) values[name] = value;
   }
-  const bool searched = (options.isoefficiency || isospeed_fraction(options)) && declared_by(loaded, options.iso_variable) &&
-                        !models::declares_constant(loaded.machine, options.iso_variable);
+  const bool searched =
+      (options.isoefficiency || isospeed_fraction(options)) && models::declares_variable(program, options.iso_variable);
   if (searched) values[options.iso_variable] = 1;
   const models::Binding binding = models::bind(program, loaded.machine, values);
   if (!binding.ok()) {
@@ -367,7 +363,7 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   const std::vector<std::string> files = program_files(options);
   for (std::size_t m = 0; m < machine_count; ++m) {
     inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets,
-                               {machines[m].band_of, machines[m].band_end, machines[m].band_ranges}});
+                               machines[m].band});
   }
   inputs.sweeps = sweeps;
   inputs.loss = options.loss;

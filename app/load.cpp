@@ -184,8 +184,7 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   print(checked.diagnostics, err);
   if (!checked.program) return std::nullopt;
   for (const auto& [name, expression] : loaded.set_expressions) {
-    const auto& variables = checked.program->variables;
-    if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
+    if (!models::declares_variable(*checked.program, name)) {
       usage_error(err, unknown_variable_text(*checked.program, loaded.machine, name, "--set"));
       return std::nullopt;
     }
@@ -194,8 +193,7 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   loaded.program_source = parsed.source;
   // Refused here, before any binding, with the names the program does declare.
   for (const auto& [name, value] : loaded.sets) {
-    const auto& variables = loaded.program->variables;
-    if (std::none_of(variables.begin(), variables.end(), [&](const models::Variable& v) { return v.name == name; })) {
+    if (!models::declares_variable(*loaded.program, name)) {
       usage_error(err, unknown_variable_text(*loaded.program, loaded.machine, name, "--set"));
       return std::nullopt;
     }
@@ -203,10 +201,8 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   return loaded;
 }
 
-// A machine whose file gives constants as ranges (VARIABLE ts = 36.5 .. 57.4;) becomes two:
-// NAME-lower with every such constant at its lower end and NAME-upper at its upper end
-// (Mendes and Reed's lower and upper machine; docs/machine.md). A swept constant loses its range
-// (the sweep gives its values), with a note. Any other machine is returned as it is.
+// Each end is built as --set values would be, so that the constants after a ranged one, RTFACTOR
+// and SIZEOF follow it.
 std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::map<std::string, double>& swept,
                                                      std::ostream& err) {
   for (const auto& [name, value] : swept) {
@@ -232,9 +228,7 @@ std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::m
     Loaded one = loaded;
     one.machine = std::move(*machine.machine);
     one.machine.name += "-" + end;
-    one.band_of = loaded.machine.name;
-    one.band_end = end;
-    one.band_ranges = loaded.machine.constant_ranges;
+    one.band = {loaded.machine.name, end, loaded.machine.constant_ranges};
     ends.push_back(std::move(one));
   }
   return ends;

@@ -25,9 +25,7 @@ Binding bind(const Program& program, const Machine& machine, const std::map<std:
   for (const auto& [type, bytes] : machine.sizes) env.sizes[type] = bytes;
   for (const auto& given : values) {
     const std::string& name = given.first;
-    const bool declared = std::any_of(program.variables.begin(), program.variables.end(),
-                                      [&](const Variable& v) { return v.name == name; });
-    if (!declared) binding.errors.push_back({BindError::Code::UnknownVariable, name, "", {}});
+    if (!declares_variable(program, name)) binding.errors.push_back({BindError::Code::UnknownVariable, name, "", {}});
   }
   // Names whose value waits for the processor count: P, then every variable whose default
   // mentions one of them (weak scaling, docs/scaling.md).

@@ -1,5 +1,7 @@
 #include "models/program.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace models {
@@ -175,6 +177,11 @@ const char* to_string(Concatenation concatenation) {
     case Concatenation::Barrier: return "BARRIER";
   }
   return "?";
+}
+
+bool declares_variable(const Program& program, const std::string& name) {
+  return std::any_of(program.variables.begin(), program.variables.end(),
+                     [&](const Variable& variable) { return variable.name == name; });
 }
 
 const WorkPhase* find_work_phase(const Program& program, const std::string& name) {

@@ -213,6 +213,9 @@ struct Program {
   std::map<std::pair<std::string, std::string>, Concatenation> concatenations;
 };
 
+// True when the program declares a variable `name` (VARIABLE name ...;).
+bool declares_variable(const Program& program, const std::string& name);
+
 // nullptr when there is no work phase of that name.
 const WorkPhase* find_work_phase(const Program& program, const std::string& name);
 const SequentialPhase* find_sequential_phase(const Program& program, const std::string& name);
