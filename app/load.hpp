@@ -13,6 +13,7 @@
 #include "analysis/failure.hpp"
 #include "analysis/study.hpp"
 #include "app/options.hpp"
+#include "app/report.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
 #include "pdl/diagnostic.hpp"
@@ -28,11 +29,7 @@ struct Loaded {
   // The machine with the constants --set gives applied (models::with_constants).
   std::map<std::string, double> sets;  // --set, of the program's variables
   std::map<std::string, double> machine_sets;  // --set, of the machine's constants
-  // One end of a machine with interval-valued constants (interval_machines): its name in the
-  // file, "lower" or "upper", and the ranges; empty `band_of` otherwise.
-  std::string band_of;
-  std::string band_end;
-  std::map<std::string, std::pair<double, double>> band_ranges;
+  MachineBand band;  // one end of a machine with interval-valued constants (interval_machines)
   std::map<std::string, std::string> set_expressions;  // --set NAME=EXPR (weak scaling: 100*P)
   pdl::Source program_source;
   std::optional<pdl::Source> machine_source;

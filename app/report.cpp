@@ -230,7 +230,7 @@ std::string far_off_notes(const analysis::StudyResult& study) {
 std::string band_lines(const analysis::StudyResult& study, const ReportInputs& inputs,
                        const std::function<std::string(std::size_t)>& key_of) {
   std::string out;
-  const auto end_of = [&](const analysis::CaseLabel& label) -> const MachineInput::Band* {
+  const auto end_of = [&](const analysis::CaseLabel& label) -> const MachineBand* {
     for (const MachineInput& machine : inputs.machines) {
       if (machine.name == label.machine && !machine.band.of.empty()) return &machine.band;
     }
@@ -238,10 +238,10 @@ std::string band_lines(const analysis::StudyResult& study, const ReportInputs& i
   };
   const auto& cases = study.cases();
   for (std::size_t c = 0; c < cases.size(); ++c) {
-    const MachineInput::Band* low = end_of(cases[c]);
+    const MachineBand* low = end_of(cases[c]);
     if (!cases[c].phase.empty() || low == nullptr || low->end != "lower") continue;
     for (std::size_t d = 0; d < cases.size(); ++d) {
-      const MachineInput::Band* high = end_of(cases[d]);
+      const MachineBand* high = end_of(cases[d]);
       if (high == nullptr || high->end != "upper" || high->of != low->of || cases[d].phase != cases[c].phase ||
           cases[d].program_index != cases[c].program_index || cases[d].swept != cases[c].swept) {
         continue;

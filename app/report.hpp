@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/isoefficiency.hpp"
@@ -18,17 +19,19 @@ namespace app {
 // Jsonl: JSON Lines in the shape Extra-P reads (docs/cli.md), to fit empirical models.
 enum class Format { Table, Csv, Json, Jsonl };
 
+// One end of a machine with interval-valued constants (docs/machine.md): the file's machine
+// name, "lower" or "upper", and each ranged constant's [lower, upper]; empty `of` otherwise.
+struct MachineBand {
+  std::string of;
+  std::string end;
+  std::map<std::string, std::pair<double, double>> ranges;
+};
+
 struct MachineInput {
   std::string name;
   std::string file;  // empty for the built-in ideal machine
   std::map<std::string, double> constants;  // the constants --set gave it (docs/machine.md)
-  // One end of a machine with interval-valued constants (docs/machine.md): the file's machine
-  // name, "lower" or "upper", and each ranged constant's [lower, upper]; empty `of` otherwise.
-  struct Band {
-    std::string of;
-    std::string end;
-    std::map<std::string, std::pair<double, double>> ranges;
-  } band;
+  MachineBand band;
 };
 
 // One of several programs side by side (pdl-scale a.pdl b.pdl).

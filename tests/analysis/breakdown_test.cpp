@@ -3,8 +3,6 @@
 // communication and idle time per processor have closed forms.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "analysis/breakdown.hpp"
@@ -18,12 +16,7 @@ namespace {
 namespace d = distributions;
 using graph::NodeKind;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::read_file;
 
 graph::TaskNode node(NodeKind kind, d::Distribution runtime, int processor) {
   graph::TaskNode out;
@@ -108,7 +101,7 @@ TEST(Breakdown, FostersStencilHasItsClosedForms) {
   analysis::Request request = test_support::request_for({1, 4, 16, 64}, {solvers::Method::StateSpace});
   request.breakdown = true;
   const auto study = analysis::run_study(
-      {test_support::case_of(read("examples/studies/stencil_1d.pdl"), read("examples/machines/textbook.machine"))},
+      {test_support::case_of(read_file("examples/studies/stencil_1d.pdl"), read_file("examples/machines/textbook.machine"))},
       request);
   ASSERT_TRUE(study.ok());
   for (int p : {1, 4, 16, 64}) {
@@ -126,7 +119,7 @@ TEST(Breakdown, FostersStencilHasItsClosedForms) {
 
 TEST(Breakdown, NoProcessorTimeWithoutTheRequest) {
   const auto study = analysis::run_study(
-      {test_support::case_of(read("examples/studies/stencil_1d.pdl"), read("examples/machines/textbook.machine"))},
+      {test_support::case_of(read_file("examples/studies/stencil_1d.pdl"), read_file("examples/machines/textbook.machine"))},
       test_support::request_for({1, 2}, {solvers::Method::SeriesParallel}));
   ASSERT_TRUE(study.ok());
   EXPECT_FALSE(study.value->processor_time(0, 2));

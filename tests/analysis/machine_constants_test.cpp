@@ -4,44 +4,22 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "analysis/isoefficiency.hpp"
 #include "analysis/study.hpp"
 #include "models/machine_constants.hpp"
-#include "pdl/check.hpp"
-#include "pdl/parse.hpp"
 #include "tests/support/case_from_text.hpp"
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-models::Machine machine_of(const std::string& text) {
-  const pdl::MachineParseResult parsed = pdl::parse_machine(text, "m.machine");
-  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
-  const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
-  if (!checked.machine) throw std::runtime_error(pdl::format(checked.diagnostics));
-  return *checked.machine;
-}
+using test_support::machine_of_text;
+using test_support::read_file;
 
 analysis::MachineInput input_of(const std::string& program_text, const models::Machine& machine) {
-  const pdl::ParseResult parsed = pdl::parse(program_text, "p.pdl");
-  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
-  pdl::CheckOptions options;
-  options.machine = &machine;
-  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
-  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
   analysis::MachineInput input;
-  input.program = std::make_shared<const models::Program>(*checked.program);
+  input.program = std::make_shared<const models::Program>(test_support::program_of_text(program_text, machine));
   input.machine = machine;
   input.machine_file = "m.machine";
   return input;
@@ -58,7 +36,7 @@ double foster_efficiency(double p, double ts, double tw) {
 }
 
 TEST(MachineConstants, AValueReevaluatesTheConstantsAfterItRtfactorAndSizes) {
-  const models::Machine machine = machine_of(
+  const models::Machine machine = machine_of_text(
       "MACHINE NAME IS 'm';\nVARIABLE a = 2;\nVARIABLE b = 3*a;\nRTFACTOR IS a;\nSIZEOF QUAD IS 4*a;\n"
       "COMMUNICATION TIME IS b + a*L;\n");
   EXPECT_EQ(machine.constants.at("b"), 6);
@@ -91,7 +69,7 @@ TEST(MachineConstants, AValueReevaluatesTheConstantsAfterItRtfactorAndSizes) {
 
 TEST(MachineConstants, ValuesTheMachineCannotTakeAreRefusedWithTheReason) {
   const models::Machine machine =
-      machine_of("MACHINE NAME IS 'm';\nVARIABLE a = 2;\nVARIABLE c = log(a);\nRTFACTOR IS a;\nSIZEOF QUAD IS a - 1;\n");
+      machine_of_text("MACHINE NAME IS 'm';\nVARIABLE a = 2;\nVARIABLE c = log(a);\nRTFACTOR IS a;\nSIZEOF QUAD IS a - 1;\n");
   EXPECT_EQ(models::with_constants(machine, {{"x", 1}}).error, "machine 'm' has no constant 'x'");
   EXPECT_EQ(models::with_constants(machine, {{"a", std::nan("")}}).error,
             "constant 'a' must be a finite number, got nan");
@@ -106,7 +84,8 @@ TEST(MachineConstants, ValuesTheMachineCannotTakeAreRefusedWithTheReason) {
 // A sweep over t_s gives each case the machine with that t_s: the efficiency is Foster's for
 // that t_s in the approximate and the exact model.
 TEST(MachineConstants, ASweptConstantGivesEachCaseItsMachine) {
-  const auto input = input_of(read("examples/studies/stencil_1d.pdl"), machine_of(read("examples/machines/ibm-sp2.machine")));
+  const auto input = input_of(read_file("examples/studies/stencil_1d.pdl"),
+                              machine_of_text(read_file("examples/machines/ibm-sp2.machine")));
   const std::vector<double> ts_values{5, 40, 400};
   const auto cases = analysis::make_cases({input}, {{"ts", ts_values}}, false);
   ASSERT_TRUE(cases.ok());
@@ -130,8 +109,8 @@ TEST(MachineConstants, ASweptConstantGivesEachCaseItsMachine) {
 
 // RTFACTOR written in terms of a constant follows it: the runtime on one processor scales.
 TEST(MachineConstants, ASweptConstantReachesTheRtfactor) {
-  const models::Machine machine = machine_of("MACHINE NAME IS 'slow';\nVARIABLE clock = 2;\nRTFACTOR IS 4/clock;\n");
-  const auto input = input_of(read("examples/studies/stencil_1d.pdl"), machine);
+  const models::Machine machine = machine_of_text("MACHINE NAME IS 'slow';\nVARIABLE clock = 2;\nRTFACTOR IS 4/clock;\n");
+  const auto input = input_of(read_file("examples/studies/stencil_1d.pdl"), machine);
   const auto cases = analysis::make_cases({input}, {{"clock", {1, 4}}}, false);
   ASSERT_TRUE(cases.ok());
   const auto study = analysis::run_study(*cases.value, test_support::request_for({1}, {solvers::Method::SeriesParallel}));
@@ -150,7 +129,8 @@ TEST(MachineConstants, ASweptConstantReachesTheRtfactor) {
 // "How fast must the network be for efficiency 0.8": the largest t_w with E >= 0.8 solves
 // 2 P (t_s + t_w L) = (1/E - 1) t_c N^2 Nz.
 TEST(MachineConstants, IsoefficiencyFindsTheLargestCostThatHoldsTheTarget) {
-  const auto input = input_of(read("examples/studies/stencil_1d.pdl"), machine_of(read("examples/machines/ibm-sp2.machine")));
+  const auto input = input_of(read_file("examples/studies/stencil_1d.pdl"),
+                              machine_of_text(read_file("examples/machines/ibm-sp2.machine")));
   analysis::IsoefficiencyOptions iso;
   iso.target = 0.8;
   iso.variable = "tw";
@@ -178,10 +158,10 @@ TEST(MachineConstants, IsoefficiencyFindsTheLargestCostThatHoldsTheTarget) {
 // A constant the efficiency grows with (a bandwidth) is bounded from below; a range where every
 // value holds, or none, says so.
 TEST(MachineConstants, IsoefficiencyOverABandwidthAndTheRangesEnds) {
-  const models::Machine machine = machine_of(
+  const models::Machine machine = machine_of_text(
       "MACHINE NAME IS 'bw';\nVARIABLE ts = 40;\nVARIABLE bandwidth = 10; // bytes per us\n"
       "COMMUNICATION TIME IS 0;\nMESSAGE OVERHEAD IS (ts + L/bandwidth)/2;\n");
-  const auto input = input_of(read("examples/studies/stencil_1d.pdl"), machine);
+  const auto input = input_of(read_file("examples/studies/stencil_1d.pdl"), machine);
   analysis::IsoefficiencyOptions iso;
   iso.target = 0.8;
   iso.variable = "bandwidth";

@@ -5,10 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -27,12 +25,7 @@ using test_support::case_of;
 using test_support::expect_means;
 using test_support::request_for;
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::read_file;
 
 // ---- The current systems on Foster's 1-D stencil -----------------------------------------------
 
@@ -60,7 +53,7 @@ std::string read(const std::string& path) {
 //   E = n X / (n X + P (4 o(L) + t(L))),
 // Foster's form when o = (t_s + t_w L)/2, t = 0 (docs/semantics.md, section W).
 TEST(MachineLibrary, CurrentSystemsGiveTheStencilsClosedFormInBothModels) {
-  const std::string program = read("examples/studies/stencil_1d.pdl");
+  const std::string program = read_file("examples/studies/stencil_1d.pdl");
   const double n = 256, nz = 10, tc = 1;
   const double bytes = 2 * n * nz * 4;  // L
   struct System {
@@ -81,7 +74,7 @@ TEST(MachineLibrary, CurrentSystemsGiveTheStencilsClosedFormInBothModels) {
     for (double point : {tc, tc / 100}) {
       const double column = point * n * nz;  // X
       const auto study = analysis::run_study(
-          {case_of(program, read(std::string("examples/machines/") + system.file + ".machine"), {{"tc", point}})},
+          {case_of(program, read_file(std::string("examples/machines/") + system.file + ".machine"), {{"tc", point}})},
           request);
       ASSERT_TRUE(study.ok()) << system.file;
       for (int p : {16, 64, 256}) {

@@ -4,8 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "analysis/request.hpp"
@@ -14,12 +12,7 @@
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::read_file;
 
 using test_support::case_of;
 using test_support::expect_means;
@@ -41,7 +34,7 @@ double mean_of(const analysis::StudyResult& study, int p, solvers::Method method
 // from the chapter's table (the same numbers as M2_FostersMachineTableGivesTheChaptersEfficiency),
 // not from the machine files.
 TEST(Semantics, N7_FostersTwoDimensionalStencilGivesTheChaptersTime) {
-  const std::string program = read("examples/studies/stencil_2d.pdl");
+  const std::string program = read_file("examples/studies/stencil_2d.pdl");
   const double n = 48, nz = 10, tc = 1, steps = 4;
   struct Row {
     const char* file;
@@ -53,7 +46,7 @@ TEST(Semantics, N7_FostersTwoDimensionalStencilGivesTheChaptersTime) {
       request_for(processors, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
   for (const Row& row : table) {
     const auto study = analysis::run_study(
-        {case_of(program, read(std::string("examples/machines/") + row.file + ".machine"), {{"n", n}})}, request);
+        {case_of(program, read_file(std::string("examples/machines/") + row.file + ".machine"), {{"n", n}})}, request);
     ASSERT_TRUE(study.ok()) << row.file;
     for (int p : processors) {
       if (p == 1) continue;
@@ -75,9 +68,9 @@ TEST(Semantics, N7_FostersTwoDimensionalStencilGivesTheChaptersTime) {
 // against the chapter's E at the textbook machine's t_s = 100, t_w = 0.4; at P = 16 that is
 // 655360 / (655360 + 6400 + 32768) = 0.94360.
 TEST(Semantics, N7_TheShippedTwoDimensionalExampleGivesTheChaptersEfficiency) {
-  const std::string program = read("examples/studies/stencil_2d.pdl");
+  const std::string program = read_file("examples/studies/stencil_2d.pdl");
   const double n = 256, nz = 10, tc = 1, ts = 100, tw = 0.4;
-  const auto study = analysis::run_study({case_of(program, read("examples/machines/textbook.machine"))},
+  const auto study = analysis::run_study({case_of(program, read_file("examples/machines/textbook.machine"))},
                                          request_for({1, 16, 64}, {solvers::Method::SeriesParallel}));
   ASSERT_TRUE(study.ok());
   for (int p : {16, 64}) {
@@ -93,11 +86,11 @@ TEST(Semantics, N7_TheShippedTwoDimensionalExampleGivesTheChaptersEfficiency) {
 // With no interior processor the formula does not hold: on 2 x 2 processors every processor has
 // two neighbours, so a step costs the block and 2 sends and 2 receives, 2 (t_s + t_w L), not 4.
 TEST(Semantics, N7_TwoByTwoProcessorsHaveTwoNeighboursEach) {
-  const std::string program = read("examples/studies/stencil_2d.pdl");
+  const std::string program = read_file("examples/studies/stencil_2d.pdl");
   const double n = 48, nz = 10, tc = 1, ts = 100, tw_word = 0.4, steps = 4;
   const double block = tc * (n / 2) * (n / 2) * nz;
   const double message = ts + tw_word * 2 * (n / 2) * nz;  // one edge: 2 (N / 2) Nz words
-  expect_means(program, read("examples/machines/textbook.machine"), 4,
+  expect_means(program, read_file("examples/machines/textbook.machine"), 4,
                {{solvers::Method::SeriesParallel, steps * (block + 2 * message)},
                 {solvers::Method::StateSpace, steps * (block + 2 * message)}},
                {{"n", n}});

@@ -547,7 +547,7 @@ TEST(Semantics, U3_TheTableNotesAnApproximationBelowTheLowerBound) {
   app::ReportInputs inputs;
   inputs.program_name = "loop";
   inputs.program_file = "test.pdl";
-  inputs.machines = {{"ideal", "", {}}};
+  inputs.machines = {{"ideal", "", {}, {}}};
   inputs.request = request_for({2}, {Method::SeriesParallel, Method::Bounds});
   const std::string table = app::render(*study.value, inputs, app::Format::Table);
   EXPECT_NE(table.find("approx lies below the lower bound of the exact mean for p = 2: it is no upper bound for "
@@ -571,7 +571,7 @@ TEST(Semantics, U3_TheTableNotesAnApproximationFarFromMonteCarlo) {
   app::ReportInputs inputs;
   inputs.program_name = "loop";
   inputs.program_file = "test.pdl";
-  inputs.machines = {{"ideal", "", {}}};
+  inputs.machines = {{"ideal", "", {}, {}}};
   inputs.request = request;
   const std::string table = app::render(*study.value, inputs, app::Format::Table);
   EXPECT_NE(table.find("approx lies more than 10% below the mc confidence interval of the exact mean for p = 2"),

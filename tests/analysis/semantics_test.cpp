@@ -3,8 +3,6 @@
 // closed form. Each test names the rule it pins.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "analysis/request.hpp"
@@ -14,12 +12,7 @@
 
 namespace {
 
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::read_file;
 
 using test_support::case_of;
 using test_support::expect_means;
@@ -50,7 +43,7 @@ const char* const kMessageMachine =
 // give the textbook's E = t_c N^2 Nz / (t_c N^2 Nz + 2 P t_s + 4 P t_w N Nz); with the same
 // cost as pure latency (latency.machine) the two messages travel together, E = 0.544.
 TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
-  const std::string program = read("examples/studies/stencil_1d.pdl");
+  const std::string program = read_file("examples/studies/stencil_1d.pdl");
   const double n = 256, nz = 10, tc = 1, ts = 100, tw_word = 0.4, steps = 4;
   const auto textbook = [&](double p) {
     return tc * n * n * nz / (tc * n * n * nz + 2 * p * ts + 4 * p * tw_word * n * nz);
@@ -58,7 +51,7 @@ TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
   const analysis::Request request =
       request_for({1, 128, 256}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
   const auto on_textbook = analysis::run_study(
-      {case_of(program, read("examples/machines/textbook.machine"))}, request);
+      {case_of(program, read_file("examples/machines/textbook.machine"))}, request);
   ASSERT_TRUE(on_textbook.ok());
   for (int p : {128, 256}) {
     for (solvers::Method method : request.methods) {
@@ -69,7 +62,7 @@ TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
   }
   EXPECT_NEAR(textbook(256), 0.3734, 1e-4);
   const auto on_latency = analysis::run_study(
-      {case_of(program, read("examples/machines/latency.machine"))}, request);
+      {case_of(program, read_file("examples/machines/latency.machine"))}, request);
   ASSERT_TRUE(on_latency.ok());
   const double message = ts + tw_word * 2 * n * nz;  // one boundary of 2 N Nz words
   for (solvers::Method method : request.methods) {
@@ -84,7 +77,7 @@ TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
 // the approximate and the exact model. The figures are computed here from the table's numbers,
 // not read from the files.
 TEST(Semantics, M2_FostersMachineTableGivesTheChaptersEfficiency) {
-  const std::string program = read("examples/studies/stencil_1d.pdl");
+  const std::string program = read_file("examples/studies/stencil_1d.pdl");
   const double n = 256, nz = 10, tc = 1;
   struct Row {
     const char* file;
@@ -97,7 +90,7 @@ TEST(Semantics, M2_FostersMachineTableGivesTheChaptersEfficiency) {
       request_for({1, 16, 64}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
   for (const Row& row : table) {
     const auto study = analysis::run_study(
-        {case_of(program, read(std::string("examples/machines/") + row.file + ".machine"))}, request);
+        {case_of(program, read_file(std::string("examples/machines/") + row.file + ".machine"))}, request);
     ASSERT_TRUE(study.ok()) << row.file;
     for (int p : {16, 64}) {
       const double foster = tc * n * n * nz / (tc * n * n * nz + 2 * p * row.ts + 4 * p * row.tw_word * n * nz);
@@ -292,13 +285,13 @@ TEST(Semantics, F3_AJobOfNoTasksIsItsDrain) {
 // 10-column example at p = 2 (29%: its exact model overlaps the boundary messages with the
 // interior columns).
 TEST(Semantics, ApproximationWithinTenPercentOnTheClusterExamples) {
-  const std::string cluster = read("examples/machines/cluster.machine");
+  const std::string cluster = read_file("examples/machines/cluster.machine");
   analysis::Request request = request_for({2, 4, 8}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
   request.solver_options.monte_carlo.relative_precision = 2e-3;
   for (const char* example : {"examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
                               "examples/schemes/fork_join.pdl", "examples/schemes/arbitrary.pdl",
                               "examples/schemes/paired.pdl", "examples/schemes/independent.pdl"}) {
-    const auto study = analysis::run_study({case_of(read(example), cluster)}, request);
+    const auto study = analysis::run_study({case_of(read_file(example), cluster)}, request);
     ASSERT_TRUE(study.ok()) << example;
     for (int p : request.processors) {
       const solvers::Result& mc = study.value->at(0, p, solvers::Method::MonteCarlo).result;

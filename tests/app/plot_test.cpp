@@ -96,7 +96,7 @@ TEST(LogAxis, TicksArePowersOfTwo) {
 app::ReportInputs neighbor_inputs() {
   app::ReportInputs inputs;
   inputs.program_file = "examples/paper/neighbor.pdl";
-  inputs.machines = {{"cluster", "cluster.machine", {}}, {"smp", "smp.machine", {}}};
+  inputs.machines = {{"cluster", "cluster.machine", {}, {}}, {"smp", "smp.machine", {}, {}}};
   inputs.sweeps = {{"columns", {160, 10, 20, 40, 80}}};
   inputs.variables = {{"iterations", 2}};
   return inputs;
@@ -107,12 +107,12 @@ TEST(ChartTitle, ProgramMachinesAndSize) {
   EXPECT_EQ(app::chart_title(inputs, 100), "neighbor.pdl on cluster and smp, columns = 10..160 (5 values), iterations = 2");
   inputs.sweeps = {{"columns", {40, 10, 20}}};
   EXPECT_EQ(app::chart_title(inputs, 100), "neighbor.pdl on cluster and smp, columns = 10, 20, 40, iterations = 2");
-  inputs.machines.push_back({"ksr1", "ksr1.machine", {}});
+  inputs.machines.push_back({"ksr1", "ksr1.machine", {}, {}});
   inputs.sweeps.clear();
   inputs.variables = {{"columns", 10}, {"iterations", 2}};
   inputs.per_processor_variables = {{"columns", "10*P"}};
   EXPECT_EQ(app::chart_title(inputs, 100), "neighbor.pdl on cluster, smp and ksr1, columns = 10*P, iterations = 2");
-  inputs.machines = {{"ideal", "", {}}};  // the built-in machine
+  inputs.machines = {{"ideal", "", {}, {}}};  // the built-in machine
   EXPECT_EQ(app::chart_title(inputs, 100), "neighbor.pdl on the ideal machine, columns = 10*P, iterations = 2");
 }
 

@@ -694,7 +694,7 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
                                     std::move(rows), {}, 0.0);
   app::ReportInputs inputs;
   inputs.program_name = "holes";
-  inputs.machines = {{"ideal", "", {}}};
+  inputs.machines = {{"ideal", "", {}, {}}};
   const std::string svg = app::render_plot(study, inputs, {});
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 0u);
   EXPECT_EQ(count(svg, "<path class=\"series\" d=\"M"), 2u);  // speedup and efficiency

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,27 +24,47 @@
 
 namespace test_support {
 
+// A file of the repository (the tests run from its root), e.g. an example program.
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A machine given as text, checked; throws (a test failure) with the diagnostics when refused.
+inline models::Machine machine_of_text(const std::string& machine_text) {
+  const pdl::MachineParseResult parsed = pdl::parse_machine(machine_text, "test.machine");
+  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
+  const pdl::MachineCheckResult machine = pdl::check_machine(*parsed.ast, parsed.source);
+  if (!machine.machine) throw std::runtime_error(pdl::format(machine.diagnostics));
+  return *machine.machine;
+}
+
+// A program given as text, checked on `machine`; throws with the diagnostics when refused.
+inline models::Program program_of_text(const std::string& pdl, const models::Machine& machine) {
+  const pdl::ParseResult parsed = pdl::parse(pdl, "test.pdl");
+  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
+  pdl::CheckOptions options;
+  options.machine = &machine;
+  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
+  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
+  return *checked.program;
+}
+
 // A program and machine given as text, checked and bound with `values`; throws (a test
 // failure) with the diagnostics when either is refused.
 inline analysis::Case case_of(const std::string& pdl, const std::string& machine_text,
                               const std::map<std::string, double>& values = {}) {
-  const pdl::MachineParseResult parsed_machine = pdl::parse_machine(machine_text, "test.machine");
-  if (!parsed_machine.ast) throw std::runtime_error(pdl::format(parsed_machine.diagnostics));
-  const pdl::MachineCheckResult machine = pdl::check_machine(*parsed_machine.ast, parsed_machine.source);
-  if (!machine.machine) throw std::runtime_error(pdl::format(machine.diagnostics));
-  const pdl::ParseResult parsed = pdl::parse(pdl, "test.pdl");
-  if (!parsed.ast) throw std::runtime_error(pdl::format(parsed.diagnostics));
-  pdl::CheckOptions options;
-  options.machine = &*machine.machine;
-  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
-  if (!checked.program) throw std::runtime_error(pdl::format(checked.diagnostics));
-  const models::Binding binding = models::bind(*checked.program, *machine.machine, values);
+  const models::Machine machine = machine_of_text(machine_text);
+  const models::Program program = program_of_text(pdl, machine);
+  const models::Binding binding = models::bind(program, machine, values);
   if (!binding.ok()) throw std::runtime_error(binding.errors.front().message());
   analysis::Case one;
-  one.program = std::make_shared<const models::Program>(*checked.program);
-  one.machine = std::make_shared<const models::Machine>(*machine.machine);
+  one.program = std::make_shared<const models::Program>(program);
+  one.machine = std::make_shared<const models::Machine>(machine);
   one.environment = binding.environment;
-  one.label.machine = machine.machine->name;
+  one.label.machine = machine.name;
   return one;
 }
 
