@@ -6,6 +6,21 @@ const char* to_string(Communication communication) {
   return communication == Communication::MessagePassing ? "MESSAGE PASSING" : "SHARED MEMORY";
 }
 
+const char* to_string(Topology topology) {
+  switch (topology) {
+    case Topology::FullyConnected: return "FULLY CONNECTED";
+    case Topology::Bus: return "BUS";
+    case Topology::Ring: return "RING";
+    case Topology::Mesh2D: return "MESH 2D";
+    case Topology::Torus2D: return "TORUS 2D";
+    case Topology::Mesh3D: return "MESH 3D";
+    case Topology::Torus3D: return "TORUS 3D";
+    case Topology::Hypercube: return "HYPERCUBE";
+    case Topology::FatTree: return "FAT TREE";
+  }
+  return "FULLY CONNECTED";
+}
+
 Machine ideal_machine() {
   Machine machine;
   machine.name = "ideal";

@@ -14,6 +14,11 @@ namespace models {
 
 enum class Communication { MessagePassing, SharedMemory };
 
+// How the processors are wired (TOPOLOGY IS ...;): decides the bandwidth-sharing factor S that
+// the message costs may read (docs/machine.md, "Topology and bandwidth sharing").
+enum class Topology { FullyConnected, Bus, Ring, Mesh2D, Torus2D, Mesh3D, Torus3D, Hypercube, FatTree };
+const char* to_string(Topology topology);  // "MESH 2D"
+
 // A constant of a machine file as written (VARIABLE ts = 50;): kept so that a value given on the
 // command line (--set ts=10, --sweep ts=...) re-evaluates everything that depends on it
 // (models/machine_constants.hpp).
@@ -47,6 +52,7 @@ struct Machine {
   // Bytes per type, upper-case keys; SIZEOF(type) in a program reads this table.
   std::map<std::string, double> sizes;
   Communication communication = Communication::MessagePassing;
+  Topology topology = Topology::FullyConnected;
   // Time of one transfer of L bytes; may use L, P and the constants. Default 0.
   Expr communication_time;
   // Processor time a send, and again a receive, of a message of L bytes occupies on its

@@ -68,20 +68,30 @@ double BoundQuantities::overhead(double seconds, const char* what, const models:
   return seconds;
 }
 
-double BoundQuantities::per_message(const models::Expr& cost, double bytes, const char* term, const char* kind,
-                                   const models::SourceLocation& where) const {
-  if (p_ == 1 || bytes == 0.0) return 0.0;
+double BoundQuantities::per_message(const models::Expr& cost, double bytes, double sharing, const char* term,
+                                   const char* kind, const models::SourceLocation& where) const {
+  if (p_ == 1) return 0.0;
   models::Environment with_volume = environment_;
   with_volume.values["L"] = bytes;
+  with_volume.values["S"] = sharing;
   return overhead(value(cost, machine_.location, with_volume, term), kind, where);
 }
 
-double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where) const {
-  return per_message(machine_.communication_time, bytes, "communication time", "communication", where);
+double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where,
+                                              double sharing) const {
+  if (bytes == 0.0) return 0.0;
+  return per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where);
 }
 
-double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocation& where) const {
-  return per_message(machine_.message_overhead, bytes, "message overhead", "message overhead", where);
+double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocation& where, double sharing) const {
+  if (bytes == 0.0) return 0.0;
+  return per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where);
+}
+
+BoundQuantities::MessageCost BoundQuantities::collective_message(double bytes, const models::SourceLocation& where,
+                                                                 double sharing) const {
+  return {per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where),
+          per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where)};
 }
 
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {

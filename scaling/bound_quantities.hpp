@@ -27,9 +27,18 @@ class BoundQuantities {
   // The machine's overheads in the program's time unit. None on one processor, where the
   // program runs sequentially without messages, barriers or contention; a machine
   // expression that gives a negative or non-finite time is an error.
-  double communication_seconds(double bytes, const models::SourceLocation& where) const;
+  // `sharing` is the bandwidth-sharing factor S of the step that sends the message (the
+  // machine's expressions read it as S; 1 where nothing shares a link).
+  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
   // LogP's overhead o: processor time a send, and again a receive, of `bytes` occupies.
-  double overhead_seconds(double bytes, const models::SourceLocation& where) const;
+  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
+  // A message a collective sends (docs/semantics.md, section Q): priced even when it carries no
+  // bytes, since a barrier's messages are all synchronisation; 0 on one processor.
+  struct MessageCost {
+    double transfer = 0.0;  // the communication time, in flight
+    double overhead = 0.0;  // o, on the sender and again on the receiver
+  };
+  MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const;
   double barrier_seconds(const models::SourceLocation& where) const;
   // c(T, P) with T = the phase instance's work (the sum of its task means); 0 without one.
   double contention_seconds(double work, const models::SourceLocation& where) const;
@@ -43,7 +52,7 @@ class BoundQuantities {
   double overhead(double seconds, const char* what, const models::SourceLocation& where) const;
   // A machine cost of a message of `bytes` (an expression of L): 0 for no bytes or p = 1.
   // `term` names the machine term in evaluation errors, `kind` the overhead (overhead()).
-  double per_message(const models::Expr& cost, double bytes, const char* term, const char* kind,
+  double per_message(const models::Expr& cost, double bytes, double sharing, const char* term, const char* kind,
                      const models::SourceLocation& where) const;
 
   const models::Machine& machine_;
