@@ -33,7 +33,8 @@ void make_free(models::WorkPhase& phase) {
 }
 
 bool has_sync(const models::PatternNode& node) {
-  if (node.kind == models::PatternNode::Kind::Sync) return true;
+  // A collective, like a barrier, stays in every phase's case and has its own with the barriers.
+  if (node.kind == models::PatternNode::Kind::Sync || node.kind == models::PatternNode::Kind::Collective) return true;
   return std::any_of(node.children.begin(), node.children.end(), has_sync);
 }
 

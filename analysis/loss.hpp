@@ -15,7 +15,7 @@ std::vector<std::string> pattern_phases(const models::Program& program);
 // (SYNC) cost: SYNC is a keyword, so no phase has this name.
 inline constexpr const char* kBarriersOnly = "SYNC";
 
-// True when the execution pattern has a SYNC.
+// True when the execution pattern has a SYNC or a collective (BROADCAST(v), ...).
 bool pattern_has_sync(const models::Program& program);
 
 // The program with every phase except `kept` made free: runtimes DETERMINISTIC(0) and

@@ -34,4 +34,9 @@ Machine ideal_machine() {
   return machine;
 }
 
+CollectiveAlgorithm algorithm_of(const Machine& machine, CollectiveOperation operation) {
+  const auto found = machine.collectives.find(operation);
+  return found == machine.collectives.end() ? default_algorithm(operation) : found->second;
+}
+
 }  // namespace models

@@ -1,6 +1,7 @@
 // The machine model (DESIGN.md section 3): what a task, a message and a barrier cost.
 #pragma once
 
+#include "models/collective.hpp"
 #include "models/expr.hpp"
 #include "models/program.hpp"
 
@@ -53,6 +54,9 @@ struct Machine {
   std::map<std::string, double> sizes;
   Communication communication = Communication::MessagePassing;
   Topology topology = Topology::FullyConnected;
+  // The algorithm of each collective operation the file chooses (COLLECTIVE op IS alg;); an
+  // operation not listed uses models::default_algorithm.
+  std::map<CollectiveOperation, CollectiveAlgorithm> collectives;
   // Time of one transfer of L bytes; may use L, P and the constants. Default 0.
   Expr communication_time;
   // Processor time a send, and again a receive, of a message of L bytes occupies on its
@@ -70,5 +74,8 @@ struct Machine {
 // RTFactor 1, free communication and barriers, no contention, the standard type sizes
 // (CHAR 1, BYTE 1, SHORT 2, INT 4, LONG 8, FLOAT 4, DOUBLE 8). Its name is "ideal".
 Machine ideal_machine();
+
+// The machine's algorithm for `operation`: its COLLECTIVE statement, else the default.
+CollectiveAlgorithm algorithm_of(const Machine& machine, CollectiveOperation operation);
 
 }  // namespace models

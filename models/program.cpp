@@ -106,9 +106,13 @@ void print(const PatternNode& node, std::string& out, bool nested) {
   switch (node.kind) {
     case PatternNode::Kind::PhaseRef: out += node.phase; return;
     case PatternNode::Kind::Sync: out += "SYNC"; return;
+    case PatternNode::Kind::Collective:
+      out += std::string(to_string(node.collective)) + '(' + to_string(node.volume) + ')';
+      return;
     case PatternNode::Kind::Repeat: {
       const PatternNode& body = node.children.at(0);
-      const bool group = body.kind != PatternNode::Kind::PhaseRef && body.kind != PatternNode::Kind::Sync;
+      const bool group = body.kind != PatternNode::Kind::PhaseRef && body.kind != PatternNode::Kind::Sync &&
+                         body.kind != PatternNode::Kind::Collective;
       if (group) out += '(';
       print(body, out, false);
       if (group) out += ')';

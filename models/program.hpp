@@ -7,6 +7,7 @@
 // when the program did not give one (docs/pdl.md).
 #pragma once
 
+#include "models/collective.hpp"
 #include "models/expr.hpp"
 #include "models/measurements.hpp"
 
@@ -90,12 +91,15 @@ struct PatternNode {
     Alternatives,  // children[i] with probability probabilities[i]
     PhaseRef,      // the phase `phase`
     Sync,          // a global synchronisation (barrier) of all processors
+    Collective,    // `collective` of `volume` bytes among all processors (BROADCAST(v), ...)
   };
   Kind kind = Kind::Sequence;
   std::string phase;
   Expr count;
   std::vector<Expr> probabilities;
   std::vector<PatternNode> children;
+  CollectiveOperation collective = CollectiveOperation::Broadcast;  // Collective only
+  Expr volume;                                                       // Collective only: bytes
   SourceLocation location;
 };
 

@@ -130,9 +130,15 @@ struct Sync : x3::position_tagged {
   Sync(bool = true) {}
 };
 
+// ALLREDUCE(8*n): a collective operation of the given bytes among all processors.
+struct CollectiveCall : x3::position_tagged {
+  models::CollectiveOperation operation = models::CollectiveOperation::Broadcast;
+  Wrapped volume;
+};
+
 struct Alternatives;
 
-struct PatternPrimary : x3::variant<Sync, Identifier, x3::forward_ast<Alternatives>> {
+struct PatternPrimary : x3::variant<Sync, CollectiveCall, Identifier, x3::forward_ast<Alternatives>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -275,7 +281,13 @@ struct CommKindDecl : x3::position_tagged {
   models::Communication kind;
 };
 
-struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, VariableDecl> {
+// COLLECTIVE ALLREDUCE IS RING;
+struct CollectiveDecl : x3::position_tagged {
+  models::CollectiveOperation operation = models::CollectiveOperation::Broadcast;
+  models::CollectiveAlgorithm algorithm = models::CollectiveAlgorithm::Binomial;
+};
+
+struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, VariableDecl, CollectiveDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

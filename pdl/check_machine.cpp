@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -104,12 +105,33 @@ class MachineChecker {
         }
         seen_kind = true;
         model.communication = k->kind;
+      } else if (const auto* c = boost::get<ast::CollectiveDecl>(&statement)) {
+        collective(*c, model);
       }
     }
     return model;
   }
 
  private:
+  // COLLECTIVE op IS algorithm;: once per operation, an algorithm that implements it.
+  void collective(const ast::CollectiveDecl& decl, models::Machine& model) {
+    if (model.collectives.count(decl.operation) != 0) {
+      reporter_.error(decl, fmt::format("duplicate COLLECTIVE {}", models::to_string(decl.operation)));
+      return;
+    }
+    const auto& allowed = models::algorithms_for(decl.operation);
+    if (std::find(allowed.begin(), allowed.end(), decl.algorithm) == allowed.end()) {
+      std::string names;
+      for (std::size_t i = 0; i < allowed.size(); ++i) {
+        names += std::string(i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + models::to_string(allowed[i]);
+      }
+      reporter_.error(decl, fmt::format("{} is not an algorithm for {}; it may be {}", models::to_string(decl.algorithm),
+                                        models::to_string(decl.operation), names));
+      return;
+    }
+    model.collectives[decl.operation] = decl.algorithm;
+  }
+
   // VARIABLE ts = 36.5 .. 57.4;: the constant takes its lower end here; the upper end is
   // recorded for the upper machine (docs/machine.md, "Interval-valued constants").
   void range(const ast::VariableDecl& decl, double lower, const Scope& constants, models::Machine& model) {

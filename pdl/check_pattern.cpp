@@ -89,6 +89,12 @@ class PatternChecker {
     if (const auto* sync = boost::get<ast::Sync>(&p)) {
       node.kind = models::PatternNode::Kind::Sync;
       node.location = reporter_.location(*sync);
+    } else if (const auto* call = boost::get<ast::CollectiveCall>(&p)) {
+      node.kind = models::PatternNode::Kind::Collective;
+      node.collective = call->operation;
+      node.location = reporter_.location(*call);
+      node.volume = context_.quantity(call->volume.value, Requirement::NonNegative,
+                                      fmt::format("the volume of {}", models::to_string(call->operation)));
     } else if (const auto* id = boost::get<ast::Identifier>(&p)) {
       node.kind = models::PatternNode::Kind::PhaseRef;
       node.phase = id->name;
@@ -224,6 +230,7 @@ class ConcatenationChecker {
     Ends out;
     switch (node.kind) {
       case models::PatternNode::Kind::Sync:
+      case models::PatternNode::Kind::Collective:  // every processor takes part: no concatenation
         out.first = out.last = {End{}};
         return out;
       case models::PatternNode::Kind::PhaseRef: {

@@ -162,6 +162,10 @@ struct machine_expr_class : Annotate {};
 struct sizeof_decl_class : Annotate {};
 struct comm_kind_class;
 struct comm_kind_decl_class : Annotate {};
+struct collective_call_class : Annotate {};
+struct collective_operation_class;
+struct collective_algorithm_class;
+struct collective_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
@@ -207,6 +211,20 @@ struct ConcatKinds : x3::symbols<models::Concatenation> {
        ("torus", models::Concatenation::Torus)("serial", models::Concatenation::Serial)
        ("barrier", models::Concatenation::Barrier);
   }
+};
+
+// The collectives a pattern may call; the barrier is SYNC.
+struct PatternCollectives : x3::symbols<models::CollectiveOperation> {
+  PatternCollectives() {
+    add("broadcast", models::CollectiveOperation::Broadcast)("reduce", models::CollectiveOperation::Reduce)
+       ("allreduce", models::CollectiveOperation::Allreduce)("gather", models::CollectiveOperation::Gather)
+       ("scatter", models::CollectiveOperation::Scatter)("alltoall", models::CollectiveOperation::Alltoall);
+  }
+};
+
+// The collectives a machine file chooses an algorithm for.
+struct MachineCollectives : PatternCollectives {
+  MachineCollectives() { add("barrier", models::CollectiveOperation::Barrier); }
 };
 
 // Numbers: no sign (unary minus is an operator) and no "inf"/"nan" words.
@@ -280,6 +298,13 @@ x3::rule<machine_expr_class, ast::MachineExpr> const machine_expr = "machine sta
 x3::rule<sizeof_decl_class, ast::SizeofDecl> const sizeof_decl = "SIZEOF";
 x3::rule<comm_kind_class, models::Communication> const comm_kind = "communication kind";
 x3::rule<comm_kind_decl_class, ast::CommKindDecl> const comm_kind_decl = "COMMUNICATION";
+x3::rule<collective_call_class, ast::CollectiveCall> const collective_call = "collective";
+x3::rule<collective_operation_class, models::CollectiveOperation> const collective_operation =
+    "collective operation (BROADCAST, REDUCE, ALLREDUCE, GATHER, SCATTER, ALLTOALL or BARRIER)";
+x3::rule<collective_algorithm_class, models::CollectiveAlgorithm> const collective_algorithm =
+    "collective algorithm (BINOMIAL, LINEAR, RECURSIVE DOUBLING, RING, REDUCE BROADCAST, PAIRWISE, DISSEMINATION "
+    "or FORMULA)";
+x3::rule<collective_decl_class, ast::CollectiveDecl> const collective_decl = "COLLECTIVE";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
 variable_decl_type const variable_decl_rule = "VARIABLE";
@@ -294,6 +319,9 @@ machine_statement_type const machine_statement_rule = "machine statement";
 
 // Keywords.
 constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"communication"},
+    kw_binomial{"binomial"}, kw_broadcast{"broadcast"}, kw_collective{"collective"},
+    kw_dissemination{"dissemination"}, kw_doubling{"doubling"}, kw_formula{"formula"}, kw_linear{"linear"},
+    kw_pairwise{"pairwise"}, kw_recursive{"recursive"}, kw_reduce{"reduce"}, kw_ring{"ring"},
     kw_concatenation{"concatenation"}, kw_contention{"contention"}, kw_decomposition{"decomposition"},
     kw_dependency{"dependency"},
     kw_dependencies{"dependencies"}, kw_dependent{"dependent"}, kw_end{"end"},
@@ -327,6 +355,8 @@ Schedulings const schedulings;
 Shapes const shapes;
 Decompositions const decompositions;
 ConcatKinds const concat_kinds;
+PatternCollectives const pattern_collectives;
+MachineCollectives const machine_collectives;
 
 auto const identifier_def = x3::raw[x3::lexeme[!reserved >> word_start >> *word_char]];
 auto const string_chars_def =
@@ -362,7 +392,9 @@ auto const dist_arg_def = distribution | arg_list | string_literal | expression;
 auto const arg_list_def = '[' > -dist_args > ']';
 
 auto const sync_def = kw_sync >> x3::attr(true);
-auto const pattern_primary_def = sync | phase_name | ('(' > alternatives > ')');
+// A phase may be named like a collective: only the parenthesis makes a call.
+auto const collective_call_def = whole_word(pattern_collectives) >> '(' > wrapped > ')';
+auto const pattern_primary_def = collective_call | sync | phase_name | ('(' > alternatives > ')');
 auto const pattern_term_def = pattern_primary >> -('{' > wrapped > '}');
 auto const pattern_sequence_def = pattern_term >> *(arrow > pattern_term);
 auto const probability_def = wrapped >> ':';
@@ -426,7 +458,18 @@ auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) >
 auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |
                            (kw_shared > kw_memory >> x3::attr(models::Communication::SharedMemory));
 auto const comm_kind_decl_def = kw_communication >> kw_is > comm_kind > ';';
-auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | variable_decl_rule;
+auto const collective_operation_def = whole_word(machine_collectives);
+auto const collective_algorithm_def =
+    (kw_binomial >> x3::attr(models::CollectiveAlgorithm::Binomial)) |
+    (kw_linear >> x3::attr(models::CollectiveAlgorithm::Linear)) |
+    (kw_recursive > kw_doubling >> x3::attr(models::CollectiveAlgorithm::RecursiveDoubling)) |
+    (kw_ring >> x3::attr(models::CollectiveAlgorithm::Ring)) |
+    (kw_reduce > kw_broadcast >> x3::attr(models::CollectiveAlgorithm::ReduceBroadcast)) |
+    (kw_pairwise >> x3::attr(models::CollectiveAlgorithm::Pairwise)) |
+    (kw_dissemination >> x3::attr(models::CollectiveAlgorithm::Dissemination)) |
+    (kw_formula >> x3::attr(models::CollectiveAlgorithm::Formula));
+auto const collective_decl_def = kw_collective > collective_operation > kw_is > collective_algorithm > ';';
+auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | collective_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name,
                     variable_name, task_name, type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args, task_chain, power, unary,
@@ -437,7 +480,7 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
                     problem_size_clause,
                     dependency_clause, task_clause, arc_clause, block_clause, subtask_block,
                     phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind,
-                    comm_kind_decl)
+                    comm_kind_decl, collective_call, collective_operation, collective_algorithm, collective_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule,
                     clause_rule, end_statement_rule, concat_head_rule, concat_entry_rule,
                     machine_header_rule, machine_statement_rule)

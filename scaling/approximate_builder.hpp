@@ -101,6 +101,11 @@ class ApproximateBuilder {
     return bound_.communication_seconds(bytes, where);
   }
   std::size_t barrier(const models::SourceLocation& where);
+  BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
+                                                  double sharing) const {
+    return bound_.collective_message(bytes, where, sharing);
+  }
+  const models::Machine& machine() const { return bound_.machine(); }
   std::size_t contention(double phase_work, const models::SourceLocation& where);
 
   // ---- per-processor work -----------------------------------------------------------

@@ -188,7 +188,13 @@ class PatternWalk {
                       builder_.count(node.count, node.location, "repetition count"));
       case Kind::Alternatives: return alternatives(node);
       case Kind::PhaseRef: return phase(node.phase, node.location);
-      case Kind::Sync: return builder_.synchronised(builder_.barrier(node.location));
+      case Kind::Sync:
+        if (detail::barrier_sends_messages(builder_.machine())) {
+          return detail::approximate_collective(builder_, detail::barrier_of(builder_), node.location);
+        }
+        return builder_.synchronised(builder_.barrier(node.location));
+      case Kind::Collective:
+        return detail::approximate_collective(builder_, detail::collective_of(builder_, node), node.location);
     }
     throw std::logic_error("approximate model: unknown pattern node");
   }

@@ -44,6 +44,7 @@ class BoundQuantities {
   double contention_seconds(double work, const models::SourceLocation& where) const;
 
   const models::Environment& environment() const { return environment_; }
+  const models::Machine& machine() const { return machine_; }
   std::int64_t processors() const { return p_; }
 
  private:

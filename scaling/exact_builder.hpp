@@ -80,6 +80,11 @@ class ExactBuilder {
     return overhead_seconds(bytes, where) + communication_seconds(bytes, where);
   }
   double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
+  BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
+                                                  double sharing) const {
+    return bound_.collective_message(bytes, where, sharing);
+  }
+  const models::Machine& machine() const { return bound_.machine(); }
   double contention_seconds(double work, const models::SourceLocation& where) const {
     return bound_.contention_seconds(work, where);
   }
@@ -125,6 +130,12 @@ class ExactBuilder {
   // duration) after every processor's last node. Nothing on one processor, whose order
   // already serialises everything.
   void synchronise(double seconds, const models::SourceLocation& where);
+  // Before a collective: a NEIGHBOR boundary still to exchange is exchanged, as before a
+  // synchronisation, and the next work phase meets no previous one.
+  void before_collective(const models::SourceLocation& where) {
+    send_boundaries(where, Exchange::BeforeSynchronisation);
+    forget_last_phase();
+  }
   // Applies a joint that needs no per-unit arcs; returns true when the next phase still has
   // to add the neighbour arcs itself.
   bool enter(const models::WorkPhase& phase, bool takes_neighbour_arcs);

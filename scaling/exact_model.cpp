@@ -61,7 +61,8 @@ class ScenarioWalk {
         for (const auto& child : node.children) n = std::min(kCap, n + scenario_count(child));
         break;
       case Kind::PhaseRef:
-      case Kind::Sync: break;
+      case Kind::Sync:
+      case Kind::Collective: break;
     }
     counts_[&node] = n;
     return n;
@@ -100,8 +101,15 @@ class ScenarioWalk {
       case Kind::Alternatives: alternative(node, index); return;
       case Kind::PhaseRef: phase(node.phase, node.location); return;
       case Kind::Sync:
+        if (detail::barrier_sends_messages(builder_.machine())) {
+          detail::exact_collective(builder_, detail::barrier_of(builder_), node.location);
+          return;
+        }
         builder_.synchronise(builder_.barrier_seconds(node.location), node.location);
         builder_.forget_last_phase();
+        return;
+      case Kind::Collective:
+        detail::exact_collective(builder_, detail::collective_of(builder_, node), node.location);
         return;
     }
   }

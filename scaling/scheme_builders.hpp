@@ -5,9 +5,12 @@
 // scheme is a new scheme file, its two declarations here and one line in builders_of.
 #pragma once
 
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "models/program.hpp"
+#include "scaling/collective_schedule.hpp"
 #include "scaling/approximate_builder.hpp"
 #include "scaling/exact_builder.hpp"
 
@@ -49,6 +52,34 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
 void exact_sequential(ExactBuilder& builder, const models::SequentialPhase& phase,
                       const models::SourceLocation& where);
 Piece approximate_sequential(ApproximateBuilder& builder, const models::SequentialPhase& phase);
+
+// A collective operation (BROADCAST(v), ... in the pattern) and SYNC on a machine whose barrier
+// is an algorithm of messages (scheme_collective.cpp, docs/semantics.md section Q): the
+// schedule of the machine's algorithm for the operation on the builder's p processors.
+CollectiveSchedule collective_schedule(const models::Machine& machine, models::CollectiveOperation operation,
+                                       std::int64_t p, double volume);
+// The schedule of a Collective pattern node, its volume evaluated by `builder` (either model's),
+// and of the barrier SYNC stands for.
+template <class Builder>
+CollectiveSchedule collective_of(const Builder& builder, const models::PatternNode& node) {
+  const double volume = builder.value(node.volume, node.location, "the volume of a collective");
+  if (!(volume >= 0.0) || !std::isfinite(volume)) {
+    throw ScalingError(node.location, "the volume of " + std::string(models::to_string(node.collective)) +
+                                          " must be a finite number of bytes >= 0, got " + std::to_string(volume));
+  }
+  return collective_schedule(builder.machine(), node.collective, builder.processors(), volume);
+}
+template <class Builder>
+CollectiveSchedule barrier_of(const Builder& builder) {
+  return collective_schedule(builder.machine(), models::CollectiveOperation::Barrier, builder.processors(), 0.0);
+}
+// True when SYNC is the machine's barrier algorithm of messages, not its BARRIER TIME.
+inline bool barrier_sends_messages(const models::Machine& machine) {
+  return models::algorithm_of(machine, models::CollectiveOperation::Barrier) != models::CollectiveAlgorithm::Formula;
+}
+void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule, const models::SourceLocation& where);
+Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
+                             const models::SourceLocation& where);
 
 inline SchemeBuilders builders_of(models::Scheme scheme) {
   switch (scheme) {

@@ -1,0 +1,172 @@
+#include "scaling/collective_schedule.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace scaling {
+
+namespace {
+
+using models::CollectiveAlgorithm;
+using models::CollectiveOperation;
+
+// ceil(log2 p) for p >= 1.
+std::int64_t ceil_log2(std::int64_t p) {
+  return p <= 1 ? 0 : static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(p - 1)));
+}
+// The largest power of two not above p.
+std::int64_t floor_power(std::int64_t p) { return static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(p))); }
+
+// Binomial tree rooted at 0. Broadcast round k: every r < 2^k sends to r + 2^k. Reduce round k:
+// every r with r mod 2^(k+1) = 2^k sends to r - 2^k. `bytes_of(r, k)` gives the message's
+// size (the subtree a gather or scatter carries).
+template <class Bytes>
+std::vector<CollectiveMessage> tree_round(std::int64_t p, std::int64_t k, bool towards_root, Bytes bytes_of) {
+  std::vector<CollectiveMessage> round;
+  const std::int64_t half = std::int64_t{1} << k;
+  if (towards_root) {
+    for (std::int64_t r = half; r < p; r += 2 * half) round.push_back({r, r - half, bytes_of(r, k)});
+  } else {
+    for (std::int64_t r = 0; r < half && r + half < p; ++r) round.push_back({r, r + half, bytes_of(r + half, k)});
+  }
+  return round;
+}
+
+// Recursive doubling on p processors (MPICH's allreduce): with q the largest power of two not
+// above p, each r >= q first sends to r - q; the q lower processors exchange with r XOR 2^k for
+// k < log2 q; then each r - q sends the result back to r.
+std::int64_t doubling_rounds(std::int64_t p) {
+  const std::int64_t q = floor_power(p);
+  return ceil_log2(q) + (q == p ? 0 : 2);
+}
+
+std::vector<CollectiveMessage> doubling_round(std::int64_t p, std::int64_t k, double bytes) {
+  const std::int64_t q = floor_power(p);
+  const bool extra = q != p;
+  std::vector<CollectiveMessage> round;
+  const std::int64_t last = doubling_rounds(p) - 1;
+  if (extra && k == 0) {
+    for (std::int64_t r = q; r < p; ++r) round.push_back({r, r - q, bytes});
+  } else if (extra && k == last) {
+    for (std::int64_t r = q; r < p; ++r) round.push_back({r - q, r, bytes});
+  } else {
+    const std::int64_t bit = std::int64_t{1} << (extra ? k - 1 : k);
+    for (std::int64_t r = 0; r < q; ++r) round.push_back({r, r ^ bit, bytes});
+  }
+  return round;
+}
+
+}  // namespace
+
+std::int64_t round_count(const CollectiveSchedule& s) {
+  const std::int64_t p = s.processors;
+  if (p <= 1) return 0;
+  switch (s.algorithm) {
+    case CollectiveAlgorithm::Formula: return 0;
+    case CollectiveAlgorithm::Binomial: return ceil_log2(p);
+    case CollectiveAlgorithm::Linear: return 1;
+    case CollectiveAlgorithm::RecursiveDoubling: return doubling_rounds(p);
+    case CollectiveAlgorithm::Ring: return 2 * (p - 1);
+    case CollectiveAlgorithm::ReduceBroadcast: return 2 * ceil_log2(p);
+    case CollectiveAlgorithm::Pairwise: return p - 1;
+    case CollectiveAlgorithm::Dissemination: return ceil_log2(p);
+  }
+  return 0;
+}
+
+bool is_uniform(const CollectiveSchedule& s) {
+  switch (s.algorithm) {
+    case CollectiveAlgorithm::Ring:
+    case CollectiveAlgorithm::Pairwise:
+    case CollectiveAlgorithm::Dissemination: return true;
+    case CollectiveAlgorithm::RecursiveDoubling: return std::has_single_bit(static_cast<std::uint64_t>(s.processors));
+    default: return false;
+  }
+}
+
+std::vector<CollectiveMessage> round_messages(const CollectiveSchedule& s, std::int64_t k) {
+  const std::int64_t p = s.processors;
+  const double v = s.volume;
+  const std::int64_t levels = ceil_log2(p);
+  auto same = [v](std::int64_t, std::int64_t) { return v; };
+  std::vector<CollectiveMessage> round;
+  switch (s.algorithm) {
+    case CollectiveAlgorithm::Formula: return round;
+    case CollectiveAlgorithm::Binomial:
+      switch (s.operation) {
+        case CollectiveOperation::Broadcast: return tree_round(p, k, false, same);
+        case CollectiveOperation::Reduce: return tree_round(p, k, true, same);
+        // Round k of a gather carries the sender's subtree: ranks r .. min(r + 2^k, p) - 1.
+        case CollectiveOperation::Gather:
+          return tree_round(p, k, true, [p, v](std::int64_t r, std::int64_t level) {
+            return v * static_cast<double>(std::min(std::int64_t{1} << level, p - r));
+          });
+        // A scatter is a gather backwards: the widest subtrees first. At level l every r with
+        // r mod 2^(l+1) = 0 sends r + 2^l its subtree's blocks.
+        case CollectiveOperation::Scatter: {
+          const std::int64_t level = levels - 1 - k;
+          const std::int64_t half = std::int64_t{1} << level;
+          for (std::int64_t r = 0; r + half < p; r += 2 * half) {
+            round.push_back({r, r + half, v * static_cast<double>(std::min(half, p - r - half))});
+          }
+          return round;
+        }
+        default: break;
+      }
+      break;
+    case CollectiveAlgorithm::Linear: {
+      const bool to_root = s.operation == CollectiveOperation::Reduce || s.operation == CollectiveOperation::Gather;
+      for (std::int64_t r = 1; r < p; ++r) round.push_back(to_root ? CollectiveMessage{r, 0, v} : CollectiveMessage{0, r, v});
+      return round;
+    }
+    case CollectiveAlgorithm::RecursiveDoubling: return doubling_round(p, k, v);
+    // Reduce-scatter, then allgather: each round every r passes one block of v/p bytes to r + 1.
+    case CollectiveAlgorithm::Ring:
+      for (std::int64_t r = 0; r < p; ++r) round.push_back({r, (r + 1) % p, v / static_cast<double>(p)});
+      return round;
+    case CollectiveAlgorithm::ReduceBroadcast:
+      return k < levels ? tree_round(p, k, true, same) : tree_round(p, k - levels, false, same);
+    case CollectiveAlgorithm::Pairwise:
+      for (std::int64_t r = 0; r < p; ++r) round.push_back({r, (r + k + 1) % p, v});
+      return round;
+    case CollectiveAlgorithm::Dissemination:
+      for (std::int64_t r = 0; r < p; ++r) round.push_back({r, (r + (std::int64_t{1} << k)) % p, v});
+      return round;
+  }
+  throw std::logic_error("collective schedule: an algorithm the checker does not allow for the operation");
+}
+
+double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost) {
+  const std::int64_t rounds = round_count(s);
+  if (is_uniform(s)) {
+    // Every processor sends one message and takes one of the same size per round, all in step.
+    double total = 0.0;
+    for (std::int64_t k = 0; k < rounds; ++k) {
+      const double bytes = s.algorithm == CollectiveAlgorithm::Ring ? s.volume / static_cast<double>(s.processors) : s.volume;
+      const CollectiveCost c = cost(k, bytes);
+      total += 2.0 * c.overhead + c.transfer;
+    }
+    return total;
+  }
+  std::vector<double> clock(static_cast<std::size_t>(s.processors), 0.0);
+  std::vector<double> arrival;
+  for (std::int64_t k = 0; k < rounds; ++k) {
+    const std::vector<CollectiveMessage> round = round_messages(s, k);
+    arrival.assign(round.size(), 0.0);
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      const CollectiveCost c = cost(k, round[i].bytes);
+      double& sender = clock[static_cast<std::size_t>(round[i].from)];
+      sender += c.overhead;
+      arrival[i] = sender + c.transfer;
+    }
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      const CollectiveCost c = cost(k, round[i].bytes);
+      double& receiver = clock[static_cast<std::size_t>(round[i].to)];
+      receiver = std::max(receiver, arrival[i]) + c.overhead;
+    }
+  }
+  return clock.empty() ? 0.0 : *std::max_element(clock.begin(), clock.end());
+}
+
+}  // namespace scaling

@@ -1,0 +1,50 @@
+// The messages of a collective operation, round by round, as the machine's algorithm sends
+// them among p processors (docs/semantics.md, section Q): the exact model turns every message
+// into a send, a transfer and a receive; the approximate model charges the time the rounds take
+// when every processor enters together (collective_makespan).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "models/collective.hpp"
+
+namespace scaling {
+
+struct CollectiveMessage {
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+  double bytes = 0.0;
+};
+
+struct CollectiveSchedule {
+  models::CollectiveOperation operation = models::CollectiveOperation::Broadcast;
+  models::CollectiveAlgorithm algorithm = models::CollectiveAlgorithm::Binomial;
+  std::int64_t processors = 1;
+  double volume = 0.0;  // the bytes the program names (per processor; docs/pdl.md, "Collectives")
+};
+
+// Rounds of the schedule; 0 on one processor (and for the FORMULA barrier, which sends nothing).
+std::int64_t round_count(const CollectiveSchedule& schedule);
+// Round k's messages, in the order their senders post them (and their receivers take them).
+std::vector<CollectiveMessage> round_messages(const CollectiveSchedule& schedule, std::int64_t k);
+// True when every round is a permutation of equal messages (each processor sends one and
+// receives one of the same size), so that processors that enter together stay together and
+// each round takes one message's 2o + t.
+bool is_uniform(const CollectiveSchedule& schedule);
+
+// One message's cost: the overhead on each end and the time in flight.
+struct CollectiveCost {
+  double overhead = 0.0;
+  double transfer = 0.0;
+};
+// The cost of round k's messages of `bytes` (the round's sharing factor is the caller's).
+using RoundCost = std::function<CollectiveCost(std::int64_t round, double bytes)>;
+
+// The time from a common start until the last processor has taken its last message: in each
+// round every sender first posts its sends (each occupies it for o), then every receiver takes
+// its messages in order (each waits for its message's arrival, then occupies it for o).
+double collective_makespan(const CollectiveSchedule& schedule, const RoundCost& cost);
+
+}  // namespace scaling

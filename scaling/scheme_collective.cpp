@@ -1,0 +1,106 @@
+// Collective operations (BROADCAST(v), REDUCE(v), ALLREDUCE(v), GATHER(v), SCATTER(v),
+// ALLTOALL(v) in the pattern; SYNC on a machine whose barrier is DISSEMINATION): the messages
+// of the machine's algorithm (collective_schedule.cpp), docs/semantics.md section Q.
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "scaling/scheme_builders.hpp"
+
+namespace scaling::detail {
+
+namespace {
+
+// The bandwidth-sharing factor of one round's messages on the machine's topology.
+double round_sharing(const models::Machine&, std::int64_t, const std::vector<CollectiveMessage>&) { return 1.0; }
+
+std::string size_text(double bytes) { return fmt::format("{:g} B", bytes); }
+
+}  // namespace
+
+CollectiveSchedule collective_schedule(const models::Machine& machine, models::CollectiveOperation operation,
+                                       std::int64_t p, double volume) {
+  return {operation, models::algorithm_of(machine, operation), p, volume};
+}
+
+// Round by round: every sender posts its sends in order (a node of o on its processor, then the
+// transfer in flight), then every receiver takes its messages in order (a node of o, or of no
+// duration, appended to its processor's order after the message). Each processor then goes on
+// after its own last message; nothing waits for processors it never heard from.
+void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule, const models::SourceLocation& where) {
+  builder.before_collective(where);
+  const std::int64_t rounds = round_count(schedule);
+  if (rounds == 0) return;
+  const std::int64_t first_step = builder.take_steps(rounds);
+  const std::string name = models::to_string(schedule.operation);
+  for (std::int64_t k = 0; k < rounds; ++k) {
+    const std::vector<CollectiveMessage> round = round_messages(schedule, k);
+    const double sharing = round_sharing(builder.machine(), schedule.processors, round);
+    const std::int64_t step = first_step + k;
+    std::vector<NodeId> departed(round.size(), kNone);
+    std::vector<double> overhead(round.size(), 0.0);
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      const CollectiveMessage& m = round[i];
+      const auto cost = builder.collective_message(m.bytes, where, sharing);
+      overhead[i] = cost.overhead;
+      NodeId at = builder.last()[static_cast<std::size_t>(m.from)];
+      if (cost.overhead > 0.0) {
+        at = builder.deterministic_node(name + " send " + size_text(m.bytes), NodeKind::Communication, cost.overhead,
+                                        static_cast<int>(m.from), step);
+        builder.run_on(static_cast<std::size_t>(m.from), at);
+      }
+      if (cost.transfer > 0.0) {
+        const NodeId in_flight = builder.deterministic_node(name + " message " + size_text(m.bytes),
+                                                            NodeKind::Communication, cost.transfer, -1, step);
+        builder.node(in_flight).in_flight = true;
+        builder.arc(at, in_flight);
+        at = in_flight;
+      }
+      departed[i] = at;
+    }
+    for (std::size_t i = 0; i < round.size(); ++i) {
+      const CollectiveMessage& m = round[i];
+      const std::string label = name + " receive " + size_text(m.bytes);
+      const NodeId receive =
+          overhead[i] > 0.0
+              ? builder.deterministic_node(label, NodeKind::Communication, overhead[i], static_cast<int>(m.to), step)
+              : builder.add(label, NodeKind::Communication, {}, static_cast<int>(m.to), step);
+      builder.arc(departed[i], receive);
+      builder.run_on(static_cast<std::size_t>(m.to), receive);
+    }
+  }
+}
+
+// Every processor enters together (the open work is closed first), and the collective takes
+// its schedule's time from that common start: one deterministic leaf.
+Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
+                             const models::SourceLocation& where) {
+  const bool shares_links =
+      builder.machine().topology != models::Topology::FullyConnected && builder.machine().topology != models::Topology::FatTree;
+  std::int64_t sharing_round = -1;
+  double sharing = 1.0;
+  std::map<std::pair<double, double>, CollectiveCost> costs;
+  const double seconds = collective_makespan(schedule, [&](std::int64_t k, double bytes) {
+    if (shares_links && k != sharing_round) {
+      sharing = round_sharing(builder.machine(), schedule.processors, round_messages(schedule, k));
+      sharing_round = k;
+    }
+    const auto key = std::make_pair(bytes, sharing);
+    auto found = costs.find(key);
+    if (found == costs.end()) {
+      const auto cost = builder.collective_message(bytes, where, sharing);
+      found = costs.emplace(key, CollectiveCost{cost.overhead, cost.transfer}).first;
+    }
+    return found->second;
+  });
+  if (seconds == 0.0) return builder.synchronised(kZero);
+  const std::string label = fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation),
+                                        size_text(schedule.volume), models::to_string(schedule.algorithm),
+                                        round_count(schedule));
+  return builder.synchronised(builder.leaf(label, graph::NodeKind::Communication, distributions::deterministic(seconds)));
+}
+
+}  // namespace scaling::detail
