@@ -75,6 +75,23 @@ std::int64_t round_count(const CollectiveSchedule& s) {
   return 0;
 }
 
+double message_count(const CollectiveSchedule& s) {
+  const double p = static_cast<double>(s.processors);
+  const double rounds = static_cast<double>(round_count(s));
+  if (rounds == 0.0) return 0.0;
+  if (is_uniform(s)) return rounds * p;  // every processor sends one message a round
+  switch (s.algorithm) {
+    case CollectiveAlgorithm::Binomial:
+    case CollectiveAlgorithm::Linear: return p - 1;  // every processor but the root receives (or sends) one
+    case CollectiveAlgorithm::ReduceBroadcast: return 2 * (p - 1);
+    case CollectiveAlgorithm::RecursiveDoubling: {
+      const double q = static_cast<double>(floor_power(s.processors));
+      return 2 * (p - q) + q * static_cast<double>(ceil_log2(floor_power(s.processors)));
+    }
+    default: return rounds * p;
+  }
+}
+
 bool is_uniform(const CollectiveSchedule& s) {
   switch (s.algorithm) {
     case CollectiveAlgorithm::Ring:

@@ -29,6 +29,9 @@ struct CollectiveSchedule {
 std::int64_t round_count(const CollectiveSchedule& schedule);
 // Round k's messages, in the order their senders post them (and their receivers take them).
 std::vector<CollectiveMessage> round_messages(const CollectiveSchedule& schedule, std::int64_t k);
+// The messages of all rounds together, computed without listing them (the exact model refuses a
+// collective that would pass its node limit before building any of it).
+double message_count(const CollectiveSchedule& schedule);
 // True when every round is a permutation of equal messages (each processor sends one and
 // receives one of the same size), so that processors that enter together stay together and
 // each round takes one message's 2o + t.

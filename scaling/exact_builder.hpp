@@ -93,6 +93,13 @@ class ExactBuilder {
   NodeId add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
              std::int64_t step);
   NodeId deterministic_node(std::string label, NodeKind kind, double seconds, int processor, std::int64_t step);
+  // Refuses at once (ExactModelTooLarge) when `count` more nodes would pass the limit, before
+  // a part whose size is known (a collective's messages) is built node by node.
+  void expect_nodes(double count) const {
+    if (static_cast<double>(graph_.node_count()) + count > static_cast<double>(max_nodes_)) {
+      throw ExactModelTooLarge(max_nodes_);
+    }
+  }
   graph::TaskNode& node(NodeId v) { return graph_.node(v); }
   void arc(NodeId from, NodeId to) {
     if (from != kNone && from != to) graph_.add_arc(from, to);

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "models/program.hpp"
 #include "scaling/collective_schedule.hpp"
 #include "scaling/approximate_builder.hpp"
@@ -64,8 +66,8 @@ template <class Builder>
 CollectiveSchedule collective_of(const Builder& builder, const models::PatternNode& node) {
   const double volume = builder.value(node.volume, node.location, "the volume of a collective");
   if (!(volume >= 0.0) || !std::isfinite(volume)) {
-    throw ScalingError(node.location, "the volume of " + std::string(models::to_string(node.collective)) +
-                                          " must be a finite number of bytes >= 0, got " + std::to_string(volume));
+    throw ScalingError(node.location, fmt::format("the volume of {} must be a finite number of bytes >= 0, got {:g} at P = {}",
+                                                  models::to_string(node.collective), volume, builder.processors()));
   }
   return collective_schedule(builder.machine(), node.collective, builder.processors(), volume);
 }

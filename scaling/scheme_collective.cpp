@@ -34,6 +34,7 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
   builder.before_collective(where);
   const std::int64_t rounds = round_count(schedule);
   if (rounds == 0) return;
+  builder.expect_nodes(3 * message_count(schedule));  // a send, a transfer and a receive each, at most
   const std::int64_t first_step = builder.take_steps(rounds);
   const std::string name = models::to_string(schedule.operation);
   for (std::int64_t k = 0; k < rounds; ++k) {
