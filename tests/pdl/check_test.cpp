@@ -59,7 +59,8 @@ TEST(Check, EveryExampleChecksAndItsDumpChecksToTheSameDump) {
   for (const char* file : {"examples/paper/figures.pdl", "examples/paper/neighbor.pdl", "examples/schemes/independent.pdl",
                            "examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
                            "examples/schemes/macropipeline.pdl", "examples/schemes/fork_join.pdl",
-                           "examples/schemes/paired.pdl", "examples/schemes/arbitrary.pdl"}) {
+                           "examples/schemes/paired.pdl", "examples/schemes/arbitrary.pdl",
+                           "examples/studies/allreduce.pdl"}) {
     const auto r = parse_and_check(test::read(file), {}, file);
     ASSERT_TRUE(r.ok()) << file << "\n" << r.text();
     const auto machine = models::ideal_machine();
@@ -74,6 +75,25 @@ TEST(Check, EveryExampleChecksAndItsDumpChecksToTheSameDump) {
     second.erase(0, second.find('\n'));
     EXPECT_EQ(first, second) << file;
   }
+}
+
+// docs/pdl.md, "Collectives": a collective separates the work phases around it (no
+// concatenation needed), and only a parenthesis makes one: a phase may be named `reduce`.
+TEST(Check, CollectivesSeparateWorkPhasesAndPhasesMayBeNamedLikeThem) {
+  const auto r = parse_and_check(program_with("reduce -> Reduce(8*P) -> reduce -> ALLTOALL(4)", independent("reduce")));
+  ASSERT_TRUE(r.ok()) << r.text();
+  const models::PatternNode& pattern = r.checked.program->pattern;
+  ASSERT_EQ(pattern.children.size(), 4u);
+  EXPECT_EQ(pattern.children[0].kind, models::PatternNode::Kind::PhaseRef);
+  EXPECT_EQ(pattern.children[1].kind, models::PatternNode::Kind::Collective);
+  EXPECT_EQ(pattern.children[1].collective, models::CollectiveOperation::Reduce);
+  EXPECT_EQ(models::to_string(pattern.children[1].volume), "8*P");
+  EXPECT_EQ(pattern.children[3].collective, models::CollectiveOperation::Alltoall);
+  EXPECT_EQ(models::to_string(pattern), "reduce -> REDUCE(8*P) -> reduce -> ALLTOALL(4)");
+  // Without the collective the two instances need a concatenation.
+  const auto joined = parse_and_check(program_with("reduce -> reduce", independent("reduce")));
+  EXPECT_FALSE(joined.ok());
+  EXPECT_NE(joined.text().find("missing concatenation"), std::string::npos) << joined.text();
 }
 
 TEST(Check, UnusedPhaseAndUnusedConcatenationAreWarnings) {
