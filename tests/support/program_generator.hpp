@@ -1,5 +1,5 @@
 // Random valid PDL programs and machines for the differential tests: every scheme, sequential
-// phases, sequences, repetitions, SYNC, probabilistic alternatives, every concatenation kind,
+// phases, sequences, repetitions, SYNC and collectives, probabilistic alternatives, every concatenation kind,
 // every scheduling, parametric distribution families, communication volumes and machines with
 // message, barrier and contention costs, with sizes small enough for every method. The same
 // seed gives the same programs.
@@ -163,7 +163,7 @@ class ProgramGenerator {
   std::string pattern(const std::vector<std::string>& names) {
     std::string sequence;
     for (const std::string& name : names) {
-      if (!sequence.empty()) sequence += uniform_int(0, 3) == 0 ? " -> sync -> " : " -> ";
+      if (!sequence.empty()) sequence += uniform_int(0, 3) == 0 ? " -> " + synchronisation() + " -> " : " -> ";
       sequence += name;
     }
     switch (uniform_int(0, 3)) {
@@ -178,6 +178,14 @@ class ProgramGenerator {
     }
   }
 
+  // SYNC, or a collective of all processors (docs/pdl.md, "Collectives").
+  std::string synchronisation() {
+    static const char* const kCollectives[] = {"BROADCAST", "REDUCE", "ALLREDUCE", "GATHER", "SCATTER", "ALLTOALL"};
+    if (uniform_int(0, 1) == 0) return "sync";
+    const std::string volume = uniform_int(0, 2) == 0 ? "8*P" : number(uniform_real(0, 64));
+    return std::string(kCollectives[uniform_int(0, 5)]) + "(" + volume + ")";
+  }
+
   std::string machine() {
     std::string text = "MACHINE NAME IS 'net';\nVARIABLE ts = " + number(uniform_real(0.1, 2.0)) +
                        ";\nVARIABLE tw = " + number(uniform_real(0.001, 0.05)) + ";\nRTFACTOR IS " +
@@ -186,6 +194,9 @@ class ProgramGenerator {
     if (uniform_int(0, 1)) text += "BARRIER TIME IS ts*ceil(log2(max(P, 2)));\n";
     if (uniform_int(0, 2) == 0) text += "CONTENTION IS 0.01*T*(P - 1);\n";
     if (uniform_int(0, 1)) text += "MESSAGE OVERHEAD IS " + number(uniform_real(0.05, 1.0)) + " + 0.002*L;\n";
+    static const char* const kChoices[] = {"BROADCAST IS LINEAR", "REDUCE IS LINEAR", "GATHER IS LINEAR", "SCATTER IS LINEAR",
+                                           "ALLREDUCE IS RING", "ALLREDUCE IS REDUCE BROADCAST", "BARRIER IS DISSEMINATION"};
+    if (uniform_int(0, 2) == 0) text += std::string("COLLECTIVE ") + kChoices[uniform_int(0, 6)] + ";\n";
     return text;
   }
 
