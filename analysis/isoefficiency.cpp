@@ -118,20 +118,29 @@ struct Search {
       mean = high_mean;
     }
     // low fails, high holds: bisect over the integers between them.
-    while (high - low > 1) {
-      const double middle = std::floor((low + high) / 2);
+    return bisect(high, low, high_efficiency, high_mean, [](double good, double bad) { return std::floor((good + bad) / 2); },
+                  [](double good, double bad) { return good - bad <= 1; });
+  }
+
+  // Between `good` (a value that holds, with its figures) and `bad` (one that fails) until
+  // done(good, bad), each step trying middle(good, bad); the answer is the last value that held.
+  template <class Middle, class Done>
+  bool bisect(double good, double bad, double good_efficiency, double good_mean, Middle middle, Done done) {
+    while (!done(good, bad)) {
+      const double next = middle(good, bad);
+      if (next == good || next == bad) break;
       double e = 0.0, t = 0.0;
-      ok = holds(middle, &e, &t);
+      const std::optional<bool> ok = holds(next, &e, &t);
       if (!ok) return false;
       if (*ok) {
-        high = middle;
-        high_efficiency = e;
-        high_mean = t;
+        good = next;
+        good_efficiency = e;
+        good_mean = t;
       } else {
-        low = middle;
+        bad = next;
       }
     }
-    return found(high, high_efficiency, high_mean);
+    return found(good, good_efficiency, good_mean);
   }
 
   // The ends of the range decide the direction; then bisection on log(value) between the end
@@ -171,25 +180,12 @@ struct Search {
       return true;
     }
     // `good` holds, `bad` fails; bisect between them on a log scale.
-    double good = *low_ok ? point.range_low : point.range_high;
-    double bad = *low_ok ? point.range_high : point.range_low;
     point.holds = *low_ok ? IsoefficiencyPoint::Holds::AtMost : IsoefficiencyPoint::Holds::AtLeast;
-    double good_e = *low_ok ? low_e : high_e, good_t = *low_ok ? low_t : high_t;
-    while (std::abs(bad - good) > options.relative_precision * std::min(good, bad)) {
-      const double middle = std::sqrt(good * bad);
-      if (middle == good || middle == bad) break;
-      double e = 0.0, t = 0.0;
-      const std::optional<bool> ok = holds(middle, &e, &t);
-      if (!ok) return false;
-      if (*ok) {
-        good = middle;
-        good_e = e;
-        good_t = t;
-      } else {
-        bad = middle;
-      }
-    }
-    return found(good, good_e, good_t);
+    const double precision = options.relative_precision;
+    return bisect(*low_ok ? point.range_low : point.range_high, *low_ok ? point.range_high : point.range_low,
+                  *low_ok ? low_e : high_e, *low_ok ? low_t : high_t,
+                  [](double good, double bad) { return std::sqrt(good * bad); },
+                  [precision](double good, double bad) { return std::abs(bad - good) <= precision * std::min(good, bad); });
   }
 
   bool found(double size, double efficiency, double mean) {
