@@ -18,6 +18,21 @@ using test_support::case_of;
 using test_support::expect_means;
 using test_support::request_for;
 
+// A 2-D NEIGHBOR phase `relax` over GRID g(rows, columns), 10 bytes per edge point, run as
+// `pattern`; `joined` adds the NEIGHBOR concatenation of relax with itself.
+std::string grid_program(const std::string& pattern, const std::string& runtime, int rows, int columns, bool joined) {
+  return "PROGRAM NAME IS 'grid';\n"
+         "EXECUTION PATTERN IS " + pattern + ";\n"
+         "WORK PHASE relax IS:\n"
+         "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+         "  DECOMPOSITION IS 2D;\n"
+         "  SUBTASK RUNTIME IS " + runtime + ";\n"
+         "  PROBLEM SIZE IS GRID g(" + std::to_string(rows) + ", " + std::to_string(columns) + ");\n"
+         "  COMMUNICATION VOLUME IS 10;\n"
+         "END;\n" +
+         (joined ? "CONCATENATION IS: relax, relax : NEIGHBOR; END;\n" : "");
+}
+
 double mean_of(const analysis::StudyResult& study, int p, solvers::Method method) {
   const solvers::Result& result = study.at(0, p, method).result;
   EXPECT_TRUE(result.solved()) << "p = " << p;
@@ -111,17 +126,7 @@ TEST(Semantics, N7_TwoByTwoProcessorsHaveTwoNeighboursEach) {
 // Approximate: every processor pays the most sends (processor 0: 3 + 2) and the most receives
 // (5): per step max(6, 3, 4, 2) + 10 = 16, two steps 32. One processor: 2 x 15 = 30.
 TEST(Semantics, N6_UnevenBlocksExchangeTheirEdges) {
-  const std::string program =
-      "PROGRAM NAME IS 'grid';\n"
-      "EXECUTION PATTERN IS relax{2};\n"
-      "WORK PHASE relax IS:\n"
-      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
-      "  DECOMPOSITION IS 2D;\n"
-      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
-      "  PROBLEM SIZE IS GRID g(5, 3);\n"
-      "  COMMUNICATION VOLUME IS 10;\n"
-      "END;\n"
-      "CONCATENATION IS: relax, relax : NEIGHBOR; END;\n";
+  const std::string program = grid_program("relax{2}", "DETERMINISTIC(1)", 5, 3, true);
   const std::string machine =
       "MACHINE NAME IS 'm';\n"
       "COMMUNICATION TIME IS 0;\n"
@@ -138,16 +143,7 @@ TEST(Semantics, N6_UnevenBlocksExchangeTheirEdges) {
 // g(2, 2) on p = 2: a 1 x 2 processor grid, blocks of 2 points; each processor sends its 2-point
 // edge (o = 2) and receives the other's (o = 2): a step is 2 + 2 + 2 = 6 in both models.
 TEST(Semantics, N6_AnInstanceExchangesItsEdgesBeforeASynchronisation) {
-  const std::string program =
-      "PROGRAM NAME IS 'grid';\n"
-      "EXECUTION PATTERN IS (relax -> SYNC){3};\n"
-      "WORK PHASE relax IS:\n"
-      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
-      "  DECOMPOSITION IS 2D;\n"
-      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
-      "  PROBLEM SIZE IS GRID g(2, 2);\n"
-      "  COMMUNICATION VOLUME IS 10;\n"
-      "END;\n";
+  const std::string program = grid_program("(relax -> SYNC){3}", "DETERMINISTIC(1)", 2, 2, false);
   const std::string machine =
       "MACHINE NAME IS 'm';\n"
       "COMMUNICATION TIME IS 0;\n"
@@ -155,26 +151,13 @@ TEST(Semantics, N6_AnInstanceExchangesItsEdgesBeforeASynchronisation) {
   expect_means(program, machine, 2, {{solvers::Method::SeriesParallel, 18.0}, {solvers::Method::StateSpace, 18.0}});
 }
 
-}  // namespace
-
-namespace {
 
 // U1 for the 2-D exchange: with random tasks the approximate mean is at least the exact mean
 // (bounded below by the bounds' lower end and Monte Carlo's interval), at processor grids with
 // interior, border and corner blocks and uneven ones. Erlang tasks, a message of 0.5 + 0.01 L
 // in flight and 0.25 of overhead at each end.
 TEST(Semantics, N7_TheApproximateTwoDimensionalModelBoundsTheExactMean) {
-  const std::string program =
-      "PROGRAM NAME IS 'grid';\n"
-      "EXECUTION PATTERN IS relax{3};\n"
-      "WORK PHASE relax IS:\n"
-      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
-      "  DECOMPOSITION IS 2D;\n"
-      "  SUBTASK RUNTIME IS ERLANG(4, 0.25);\n"
-      "  PROBLEM SIZE IS GRID g(7, 6);\n"
-      "  COMMUNICATION VOLUME IS 10;\n"
-      "END;\n"
-      "CONCATENATION IS: relax, relax : NEIGHBOR; END;\n";
+  const std::string program = grid_program("relax{3}", "ERLANG(4, 0.25)", 7, 6, true);
   const std::string machine =
       "MACHINE NAME IS 'm';\n"
       "COMMUNICATION TIME IS 0.5 + 0.01*L;\n"
@@ -194,9 +177,6 @@ TEST(Semantics, N7_TheApproximateTwoDimensionalModelBoundsTheExactMean) {
   }
 }
 
-}  // namespace
-
-namespace {
 
 // N7: a block's messages leave after its last point, and a receiver waits for them. GRID
 // g(1, 5) on p = 2 (1 x 2 processors): blocks of 3 and 2 points (tasks of 1), one 1-point edge
@@ -207,17 +187,7 @@ namespace {
 // the messages arrive at 28 and both receive until 29 (the last exchange is paid, N3). Exact 29.
 // Approximate: per step the most work (3), a send, the transfer and a receive, 15; two 30.
 TEST(Semantics, N7_BlocksSendTheirEdgesAfterTheirLastPoint) {
-  const std::string program =
-      "PROGRAM NAME IS 'grid';\n"
-      "EXECUTION PATTERN IS relax{2};\n"
-      "WORK PHASE relax IS:\n"
-      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
-      "  DECOMPOSITION IS 2D;\n"
-      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
-      "  PROBLEM SIZE IS GRID g(1, 5);\n"
-      "  COMMUNICATION VOLUME IS 10;\n"
-      "END;\n"
-      "CONCATENATION IS: relax, relax : NEIGHBOR; END;\n";
+  const std::string program = grid_program("relax{2}", "DETERMINISTIC(1)", 1, 5, true);
   const std::string machine =
       "MACHINE NAME IS 'm';\n"
       "COMMUNICATION TIME IS 10;\n"
