@@ -1,5 +1,6 @@
 #include "solvers/result.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -22,6 +23,13 @@ Result finite_or_unsolved(Result result) {
   // The mean is the midpoint of the ends, or an estimate within them; both may differ from
   // the ends in their last digits.
   const double slack = 1e-12 * std::max(std::abs(result.lower), std::abs(result.upper));
+  // Two bounds computed along different sums of the same deterministic times (a lower and an
+  // upper bound that meet) can cross in their last digits: they are one figure.
+  if (finite && result.lower > result.upper && result.lower <= result.upper + slack) {
+    const double meet = result.lower / 2 + result.upper / 2;
+    result.lower = result.upper = meet;
+    result.mean = meet;
+  }
   const bool ordered = result.lower <= result.upper && result.mean >= result.lower - slack &&
                        result.mean <= result.upper + slack;
   if (finite && ordered) return result;

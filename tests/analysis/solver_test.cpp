@@ -207,6 +207,26 @@ TEST(FiniteOrUnsolved, KeepsFiniteOrderedFiguresAndRefusesTheRest) {
   }
 }
 
+// A lower and an upper bound that meet on a deterministic model, summed in different orders,
+// may cross in their last digit (the 1-D stencil on the SP2 at p = 16 did): one figure, not a
+// refusal. A crossing beyond rounding is still refused above ({1.5, 2.0, 3.0} has its mean out).
+TEST(FiniteOrUnsolved, BoundsThatCrossByRoundingAreOneFigure) {
+  solvers::Result met;
+  met.lower = 168665.6 + 168665.6 * 4e-16;
+  met.upper = 168665.6;
+  met.mean = met.lower / 2 + met.upper / 2;
+  const solvers::Result checked = solvers::finite_or_unsolved(met);
+  ASSERT_TRUE(checked.solved());
+  EXPECT_EQ(checked.lower, checked.upper);
+  EXPECT_EQ(checked.mean, checked.lower);
+  EXPECT_NEAR(checked.mean, 168665.6, 1e-9);
+  solvers::Result crossed;
+  crossed.lower = 2.0;
+  crossed.upper = 1.0;
+  crossed.mean = 1.5;
+  EXPECT_FALSE(solvers::finite_or_unsolved(crossed).solved());
+}
+
 // Every solver the factory makes applies it: two tasks of 1e308 in series sum to inf, and the
 // approximate model's reduction (a closed-form shift) and the Monte Carlo simulation of the
 // same chain report that instead of inf.
