@@ -275,7 +275,13 @@ struct CommKindDecl : x3::position_tagged {
   models::Communication kind;
 };
 
-struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, VariableDecl> {
+// TOPOLOGY IS BUS;
+struct TopologyDecl : x3::position_tagged {
+  TopologyDecl(models::Topology topology_ = models::Topology::FullyConnected) : topology(topology_) {}
+  models::Topology topology;
+};
+
+struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

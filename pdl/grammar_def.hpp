@@ -162,6 +162,8 @@ struct machine_expr_class : Annotate {};
 struct sizeof_decl_class : Annotate {};
 struct comm_kind_class;
 struct comm_kind_decl_class : Annotate {};
+struct topology_class;
+struct topology_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
@@ -280,6 +282,8 @@ x3::rule<machine_expr_class, ast::MachineExpr> const machine_expr = "machine sta
 x3::rule<sizeof_decl_class, ast::SizeofDecl> const sizeof_decl = "SIZEOF";
 x3::rule<comm_kind_class, models::Communication> const comm_kind = "communication kind";
 x3::rule<comm_kind_decl_class, ast::CommKindDecl> const comm_kind_decl = "COMMUNICATION";
+x3::rule<topology_class, models::Topology> const topology = "topology";
+x3::rule<topology_decl_class, ast::TopologyDecl> const topology_decl = "TOPOLOGY";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
 variable_decl_type const variable_decl_rule = "VARIABLE";
@@ -308,6 +312,10 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
     kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
     kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"},
     kw_work{"work"};
+// The words of TOPOLOGY IS ...; ("2d" begins with a digit: a keyword still ends at a word boundary).
+constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
+    kw_bus{"bus"}, kw_ring{"ring"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"},
+    kw_hypercube{"hypercube"}, kw_fat{"fat"}, kw_tree{"tree"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -426,7 +434,17 @@ auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) >
 auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |
                            (kw_shared > kw_memory >> x3::attr(models::Communication::SharedMemory));
 auto const comm_kind_decl_def = kw_communication >> kw_is > comm_kind > ';';
-auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | variable_decl_rule;
+auto const topology_def = (kw_fully >> kw_connected >> x3::attr(models::Topology::FullyConnected)) |
+                          (kw_crossbar >> x3::attr(models::Topology::FullyConnected)) |
+                          (kw_bus >> x3::attr(models::Topology::Bus)) | (kw_ring >> x3::attr(models::Topology::Ring)) |
+                          (kw_mesh >> kw_2d >> x3::attr(models::Topology::Mesh2D)) |
+                          (kw_mesh >> kw_3d >> x3::attr(models::Topology::Mesh3D)) |
+                          (kw_torus >> kw_2d >> x3::attr(models::Topology::Torus2D)) |
+                          (kw_torus >> kw_3d >> x3::attr(models::Topology::Torus3D)) |
+                          (kw_hypercube >> x3::attr(models::Topology::Hypercube)) |
+                          (kw_fat >> kw_tree >> x3::attr(models::Topology::FatTree));
+auto const topology_decl_def = kw_topology > kw_is > topology > ';';
+auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | topology_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name,
                     variable_name, task_name, type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args, task_chain, power, unary,
@@ -437,7 +455,7 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
                     problem_size_clause,
                     dependency_clause, task_clause, arc_clause, block_clause, subtask_block,
                     phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind,
-                    comm_kind_decl)
+                    comm_kind_decl, topology, topology_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule,
                     clause_rule, end_statement_rule, concat_head_rule, concat_entry_rule,
                     machine_header_rule, machine_statement_rule)
