@@ -114,6 +114,33 @@ TEST(Topology, M10_IndependentResultsShareTheBus) {
   expect_means(program, machine_with("RING"), 4, {{Method::StateSpace, 60.0}, {Method::SeriesParallel, 60.0}});
 }
 
+// A 2-D NEIGHBOR instance's edge messages are one step (N6, N7): a 4 x 4 grid on 2 x 2
+// processors, blocks of 2 x 2 points of 10, every block sending its 2-point edge (V = 10 bytes a
+// point, L = 20) to its two neighbours: 8 messages among 4 processors, S = min(8, 4/2) = 2 on a
+// bus, t = t_w·S·L = 20 (10 fully connected, and on a 2 x 2 mesh, whose 8 routes use 8 different
+// links). Two instances joined by NEIGHBOR: exact, each block 40, the joint's receives wait for
+// the transfer (t), the second blocks 40, the final exchange's transfer t: 80 + 2t; approximate,
+// 2 (4·10 + E) with E = t. Bus 120, fully connected 100.
+TEST(Topology, M10_TwoDimensionalEdgesShareTheBus) {
+  const char* const program =
+      "PROGRAM NAME IS 'grid';\n"
+      "EXECUTION PATTERN IS (step){2};\n"
+      "WORK PHASE step IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+      "  DECOMPOSITION IS 2D;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS GRID points(4, 4);\n"
+      "  COMMUNICATION VOLUME IS 10;\n"
+      "END;\n"
+      "CONCATENATION IS:\n"
+      "  step, step : NEIGHBOR;\n"
+      "END;\n";
+  expect_means(program, machine_with("BUS"), 4, {{Method::StateSpace, 120.0}, {Method::SeriesParallel, 120.0}});
+  for (const char* free : {"FULLY CONNECTED", "MESH 2D"}) {
+    expect_means(program, machine_with(free), 4, {{Method::StateSpace, 100.0}, {Method::SeriesParallel, 100.0}});
+  }
+}
+
 // TOPOLOGY IS ... reads case-insensitively, CROSSBAR is FULLY CONNECTED, and --dump writes the
 // topology back so that the dump reads back to the same machine.
 TEST(Topology, TheStatementReadsAndDumpsBack) {
