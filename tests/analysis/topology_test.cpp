@@ -4,6 +4,7 @@
 // figures are worked out by hand from the rules, in both models.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "models/dump.hpp"
@@ -138,6 +139,67 @@ TEST(Topology, M10_TwoDimensionalEdgesShareTheBus) {
   expect_means(program, machine_with("BUS"), 4, {{Method::StateSpace, 120.0}, {Method::SeriesParallel, 120.0}});
   for (const char* free : {"FULLY CONNECTED", "MESH 2D"}) {
     expect_means(program, machine_with(free), 4, {{Method::StateSpace, 100.0}, {Method::SeriesParallel, 100.0}});
+  }
+}
+
+// Rule U1 with bandwidth sharing: both models price a step's messages at the same S, and a
+// neighbour joint whose S exceeds the exchange's charges the difference (C5), so the approximate
+// mean stays at or above the exact one on every topology. Deterministic tasks: the state-space
+// mean is the exact model's longest path. The programs: the 1-D and 2-D stencils, a
+// NEIGHBOR-TORUS phase into an INDEPENDENT CYCLIC one over a TORUS joint, and NEIGHBOR phases of
+// different counts.
+TEST(Topology, U1_TheApproximationStaysAboveTheExactMeanOnEveryTopology) {
+  const std::string mixed =
+      "PROGRAM NAME IS 'mixed';\n"
+      "EXECUTION PATTERN IS (ring -> spread -> narrow){2};\n"
+      "WORK PHASE ring IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR-TORUS;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(3);\n"
+      "  PROBLEM SIZE IS VECTOR c(12);\n"
+      "  COMMUNICATION VOLUME IS 40;\n"
+      "END;\n"
+      "WORK PHASE spread IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SCHEDULING IS CYCLIC;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(2);\n"
+      "  PROBLEM SIZE IS VECTOR t(12);\n"
+      "  COMMUNICATION VOLUME IS 8;\n"
+      "END;\n"
+      "WORK PHASE narrow IS:\n"
+      "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(5);\n"
+      "  PROBLEM SIZE IS VECTOR d(7);\n"
+      "  COMMUNICATION VOLUME IS 16;\n"
+      "END;\n"
+      "CONCATENATION IS:\n"
+      "  ring, spread : TORUS;\n"
+      "  spread, narrow : NEIGHBOR;\n"
+      "  narrow, ring : TORUS;\n"
+      "END;\n";
+  struct Program {
+    std::string text;
+    std::map<std::string, double> values;
+  };
+  const Program programs[] = {{read_file("examples/studies/stencil_1d.pdl"), {{"n", 12}, {"steps", 3}}},
+                              {read_file("examples/studies/stencil_2d.pdl"), {{"n", 6}, {"steps", 2}}},
+                              {mixed, {}}};
+  for (const char* topology : {"FULLY CONNECTED", "BUS", "RING", "MESH 2D", "TORUS 2D", "MESH 3D", "TORUS 3D",
+                               "HYPERCUBE"}) {
+    const std::string machine = std::string("MACHINE NAME IS 'shared';\nTOPOLOGY IS ") + topology +
+                                ";\nCOMMUNICATION TIME IS 1 + 0.5*S*L;\nMESSAGE OVERHEAD IS 0.25 + 0.01*S*L;\n";
+    for (const Program& program : programs) {
+      const auto study = analysis::run_study({test_support::case_of(program.text, machine, program.values)},
+                                             test_support::request_for({2, 3, 4, 5, 6, 8, 12},
+                                                                       {Method::SeriesParallel, Method::StateSpace}));
+      ASSERT_TRUE(study.ok()) << topology;
+      for (int p : {2, 3, 4, 5, 6, 8, 12}) {
+        const solvers::Result& approximate = study.value->at(0, p, Method::SeriesParallel).result;
+        const solvers::Result& exact = study.value->at(0, p, Method::StateSpace).result;
+        ASSERT_TRUE(approximate.solved() && exact.solved()) << topology << " p = " << p;
+        EXPECT_GE(approximate.mean, exact.mean - 1e-9 * exact.mean)
+            << topology << " p = " << p << "\n" << program.text.substr(0, 40);
+      }
+    }
   }
 }
 
