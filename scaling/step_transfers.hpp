@@ -33,7 +33,7 @@ struct UnitPlacement {
 // unit of processors k-1 and k+1 in a; indices (processors) wrap when `wrap`. One message per
 // sending unit and receiving processor (M5). With a CYCLIC side and more than
 // kMostEnumeratedUnits units the messages are not enumerated: the result is empty (S = 1).
-inline constexpr std::int64_t kMostEnumeratedUnits = std::int64_t{1} << 24;
+inline constexpr std::int64_t kMostEnumeratedUnits = std::int64_t{1} << 22;
 std::vector<Transfer> neighbour_joint_transfers(UnitPlacement a, UnitPlacement b, std::int64_t p, bool torus_kind,
                                                 bool wrap);
 

@@ -162,6 +162,11 @@ TEST(BandwidthSharing, HypercubeRoutesLowestBitFirst) {
   EXPECT_EQ(sharing_factor(Topology::Hypercube, 4, {{0, 3}, {0, 1}}), 2.0);  // both over 0-1
   EXPECT_EQ(sharing_factor(Topology::Hypercube, 4, {{0, 3}, {1, 3}}), 2.0);  // both over 1-3
   EXPECT_EQ(sharing_factor(Topology::Hypercube, 6, {{5, 1}, {4, 0}}), 1.0);
+  // Ranks are node numbers, not a Gray code: in the line exchange on 4, 2 -> 1 goes 2 -> 3 -> 1
+  // and shares the link 2 -> 3 with the message 2 -> 3.
+  EXPECT_EQ(sharing_factor(Topology::Hypercube, 4, line_exchange(4)), 2.0);
+  EXPECT_EQ(sharing_factor(Topology::Hypercube, 4, {{2, 1}, {2, 3}}), 2.0);
+  EXPECT_EQ(sharing_factor(Topology::Hypercube, 4, {{1, 2}, {2, 3}}), 1.0);
 }
 
 std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> pairs(const std::vector<Transfer>& step) {
