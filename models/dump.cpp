@@ -177,6 +177,7 @@ std::string dump(const Machine& machine) {
   out += fmt::format("RTFACTOR IS {};\n", number(machine.rt_factor));
   for (const auto& [type, bytes] : machine.sizes) out += fmt::format("SIZEOF {} IS {};\n", type, number(bytes));
   out += fmt::format("COMMUNICATION IS {};\n", to_string(machine.communication));
+  out += fmt::format("TOPOLOGY IS {};\n", to_string(machine.topology));
   out += fmt::format("COMMUNICATION TIME IS {};\n", to_string(machine.communication_time));
   out += fmt::format("MESSAGE OVERHEAD IS {};\n", to_string(machine.message_overhead));
   out += fmt::format("BARRIER TIME IS {};\n", to_string(machine.barrier_time));

@@ -14,8 +14,9 @@ namespace models {
 
 // Everything an Expr can refer to. Program variables, machine constants and the built-ins
 // share one namespace: "P" (processor count), "RTFactor" (machine runtime factor), and in
-// machine expressions "L" (communication volume in bytes) and "T" (the phase's runtime, for
-// contention). SIZEOF types live apart, keyed by upper-case type name.
+// machine expressions "L" (communication volume in bytes), "S" (the bandwidth-sharing factor of
+// the step that sends a message) and "T" (the phase's runtime, for contention). SIZEOF types
+// live apart, keyed by upper-case type name.
 struct Environment {
   std::map<std::string, double, std::less<>> values;
   std::map<std::string, double, std::less<>> sizes;

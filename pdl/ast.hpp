@@ -287,7 +287,13 @@ struct CollectiveDecl : x3::position_tagged {
   models::CollectiveAlgorithm algorithm = models::CollectiveAlgorithm::Binomial;
 };
 
-struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, VariableDecl, CollectiveDecl> {
+// TOPOLOGY IS BUS;
+struct TopologyDecl : x3::position_tagged {
+  TopologyDecl(models::Topology topology_ = models::Topology::FullyConnected) : topology(topology_) {}
+  models::Topology topology;
+};
+
+struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

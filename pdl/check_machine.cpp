@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace pdl {
 
@@ -47,7 +50,7 @@ class MachineChecker {
       const auto* decl = boost::get<ast::VariableDecl>(&statement);
       if (decl == nullptr) continue;
       const std::string& name = decl->name.name;
-      if (name == "P" || name == "L" || name == "T" || detail::canonical_name(name) == "RTFactor") {
+      if (name == "P" || name == "L" || name == "T" || name == "S" || detail::canonical_name(name) == "RTFactor") {
         reporter_.error(decl->name, fmt::format("'{}' is built in and cannot be declared as a constant", name));
         continue;
       }
@@ -71,6 +74,7 @@ class MachineChecker {
 
     std::array<bool, 5> seen_role{};
     bool seen_kind = false;
+    bool seen_topology = false;
     std::map<std::string, bool> seen_size;
     for (const ast::MachineStatement& statement : machine.statements) {
       if (const auto* e = boost::get<ast::MachineExpr>(&statement)) {
@@ -107,6 +111,13 @@ class MachineChecker {
         model.communication = k->kind;
       } else if (const auto* c = boost::get<ast::CollectiveDecl>(&statement)) {
         collective(*c, model);
+      } else if (const auto* t = boost::get<ast::TopologyDecl>(&statement)) {
+        if (seen_topology) {
+          reporter_.error(*t, "duplicate TOPOLOGY IS ...;");
+          continue;
+        }
+        seen_topology = true;
+        model.topology = t->topology;
       }
     }
     return model;
@@ -150,19 +161,23 @@ class MachineChecker {
   void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
     Scope scope = constants;
     std::vector<std::pair<const char*, std::array<double, 3>>> samples;  // name, sample values
+    // S, the bandwidth-sharing factor, is sampled at 1, 2 and 1024 with P at 1, 2 and 1024
+    // (docs/machine.md, "Topology and bandwidth sharing").
     switch (e.role) {
       case ast::MachineRole::RTFactor:
         scope.context = "in RTFACTOR, which may use the machine's constants";
         break;
       case ast::MachineRole::CommunicationTime:
-        scope.names.insert({"L", "P"});
-        scope.context = "in COMMUNICATION TIME, which may use L (bytes), P and the machine's constants";
-        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
+        scope.names.insert({"L", "P", "S"});
+        scope.context = "in COMMUNICATION TIME, which may use L (bytes), P, S (the bandwidth-sharing factor) and the "
+                        "machine's constants";
+        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}, {"S", {1, 2, 1024}}};
         break;
       case ast::MachineRole::MessageOverhead:
-        scope.names.insert({"L", "P"});
-        scope.context = "in MESSAGE OVERHEAD, which may use L (bytes), P and the machine's constants";
-        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
+        scope.names.insert({"L", "P", "S"});
+        scope.context = "in MESSAGE OVERHEAD, which may use L (bytes), P, S (the bandwidth-sharing factor) and the "
+                        "machine's constants";
+        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}, {"S", {1, 2, 1024}}};
         break;
       case ast::MachineRole::BarrierTime:
         scope.names.insert("P");
@@ -178,6 +193,12 @@ class MachineChecker {
     const std::size_t errors = reporter_.errors();
     models::Expr expr = detail::convert(e.value, scope, reporter_, nullptr);
     if (reporter_.errors() != errors) return;
+    // S is sampled only where the expression reads it, so that the points of the other
+    // expressions are named as before.
+    const std::vector<std::string> mentioned = models::identifiers(expr);
+    if (std::find(mentioned.begin(), mentioned.end(), "S") == mentioned.end()) {
+      std::erase_if(samples, [](const auto& sample) { return std::string_view{sample.first} == "S"; });
+    }
     if (e.role == ast::MachineRole::RTFactor) {
       if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
         if (*value <= 0) reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));

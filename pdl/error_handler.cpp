@@ -15,7 +15,7 @@ bool is_word(char c) {
 
 // What to say when a rule (by its name) or keyword was expected.
 std::string expectation_message(std::string_view expected) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kMessages{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kMessages{{
       {"distribution",
        "a distribution: DETERMINISTIC, EXPONENTIAL, ERLANG, GERLANG, HYPEREXPONENTIAL, UNIFORM, "
        "NORMAL, PHASETYPE, MIXTURE, SAMPLES, HISTOGRAM or NUMERICAL"},
@@ -28,6 +28,9 @@ std::string expectation_message(std::string_view expected) {
       {"concatenation kind",
        "a concatenation: NEIGHBOR, NEIGHBOR-TORUS, TORUS, SERIAL or BARRIER"},
       {"communication kind", "MESSAGE PASSING or SHARED MEMORY"},
+      {"topology",
+       "a topology: FULLY CONNECTED (or CROSSBAR), BUS, RING, MESH 2D, TORUS 2D, MESH 3D, TORUS 3D, "
+       "HYPERCUBE or FAT TREE"},
       {"expression", "an expression"},
       {"execution pattern", "an execution pattern: phase names and SYNC joined by '->'"},
       {"pattern", "a phase name, SYNC or '('"},

@@ -166,6 +166,8 @@ struct collective_call_class : Annotate {};
 struct collective_operation_class;
 struct collective_algorithm_class;
 struct collective_decl_class : Annotate {};
+struct topology_class;
+struct topology_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
@@ -305,6 +307,8 @@ x3::rule<collective_algorithm_class, models::CollectiveAlgorithm> const collecti
     "collective algorithm (BINOMIAL, LINEAR, RECURSIVE DOUBLING, RING, REDUCE BROADCAST, PAIRWISE, DISSEMINATION "
     "or FORMULA)";
 x3::rule<collective_decl_class, ast::CollectiveDecl> const collective_decl = "COLLECTIVE";
+x3::rule<topology_class, models::Topology> const topology = "topology";
+x3::rule<topology_decl_class, ast::TopologyDecl> const topology_decl = "TOPOLOGY";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
 variable_decl_type const variable_decl_rule = "VARIABLE";
@@ -336,6 +340,10 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
     kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
     kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"},
     kw_work{"work"};
+// The words of TOPOLOGY IS ...; ("2d" begins with a digit: a keyword still ends at a word boundary).
+constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
+    kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"},
+    kw_hypercube{"hypercube"}, kw_fat{"fat"}, kw_tree{"tree"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -469,7 +477,18 @@ auto const collective_algorithm_def =
     (kw_dissemination >> x3::attr(models::CollectiveAlgorithm::Dissemination)) |
     (kw_formula >> x3::attr(models::CollectiveAlgorithm::Formula));
 auto const collective_decl_def = kw_collective > collective_operation > kw_is > collective_algorithm > ';';
-auto const machine_statement_rule_def = machine_expr | sizeof_decl | comm_kind_decl | collective_decl | variable_decl_rule;
+auto const topology_def = (kw_fully >> kw_connected >> x3::attr(models::Topology::FullyConnected)) |
+                          (kw_crossbar >> x3::attr(models::Topology::FullyConnected)) |
+                          (kw_bus >> x3::attr(models::Topology::Bus)) | (kw_ring >> x3::attr(models::Topology::Ring)) |
+                          (kw_mesh >> kw_2d >> x3::attr(models::Topology::Mesh2D)) |
+                          (kw_mesh >> kw_3d >> x3::attr(models::Topology::Mesh3D)) |
+                          (kw_torus >> kw_2d >> x3::attr(models::Topology::Torus2D)) |
+                          (kw_torus >> kw_3d >> x3::attr(models::Topology::Torus3D)) |
+                          (kw_hypercube >> x3::attr(models::Topology::Hypercube)) |
+                          (kw_fat >> kw_tree >> x3::attr(models::Topology::FatTree));
+auto const topology_decl_def = kw_topology > kw_is > topology > ';';
+auto const machine_statement_rule_def =
+    machine_expr | sizeof_decl | comm_kind_decl | topology_decl | collective_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name,
                     variable_name, task_name, type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args, task_chain, power, unary,
@@ -480,7 +499,9 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
                     problem_size_clause,
                     dependency_clause, task_clause, arc_clause, block_clause, subtask_block,
                     phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind,
-                    comm_kind_decl, collective_call, collective_operation, collective_algorithm, collective_decl)
+                    comm_kind_decl)
+// BOOST_SPIRIT_DEFINE takes at most 64 rules at a time (Boost.Preprocessor's limit).
+BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology, topology_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule,
                     clause_rule, end_statement_rule, concat_head_rule, concat_entry_rule,
                     machine_header_rule, machine_statement_rule)

@@ -228,7 +228,8 @@ class Driver {
       } else {
         if (diagnostics_.size() == before) {
           error(fmt::format("expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
-                            "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION or VARIABLE) but found {}",
+                            "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, TOPOLOGY or VARIABLE) "
+                            "but found {}",
                             parser::describe_token(it_, end_)));
         }
         recover_statement();

@@ -84,21 +84,32 @@ class ApproximateBuilder {
 
   // Machine overheads as leaves; none where they cost nothing (on one processor, always).
   // `sends` send overheads o(bytes), the transfer time of `bytes`, then `receives` receive
-  // overheads, in series on one processor's work: one deterministic leaf.
-  std::size_t message(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where);
+  // overheads, in series on one processor's work: one deterministic leaf. `sharing`: the
+  // bandwidth-sharing factor S of the step that sends them (sharing()).
+  std::size_t message(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where,
+                      double sharing = 1.0);
+  // The seconds of message(): s·o + t + r·o.
+  double message_seconds(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where,
+                         double sharing) const;
   // A blocking send to a receiver outside the processors (results): o plus the transfer.
-  std::size_t send_out(double bytes, const models::SourceLocation& where) { return message(bytes, 1, 0, where); }
+  std::size_t send_out(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
+    return message(bytes, 1, 0, where, sharing);
+  }
+  // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
+  // topology can make it exceed 1.
+  double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
+  bool shares_bandwidth() const { return bound_.shares_bandwidth(); }
   // Send and receive overheads of `seconds` in all.
   std::size_t overheads(double seconds, const models::SourceLocation&) {
     return overhead(seconds, graph::NodeKind::Communication, "message overheads");
   }
   // `count` receive overheads o(bytes).
   std::size_t receives(double bytes, std::int64_t count, const models::SourceLocation& where);
-  double overhead_seconds(double bytes, const models::SourceLocation& where) const {
-    return bound_.overhead_seconds(bytes, where);
+  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
+    return bound_.overhead_seconds(bytes, where, sharing);
   }
-  double communication_seconds(double bytes, const models::SourceLocation& where) const {
-    return bound_.communication_seconds(bytes, where);
+  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
+    return bound_.communication_seconds(bytes, where, sharing);
   }
   std::size_t barrier(const models::SourceLocation& where);
   BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
@@ -158,6 +169,7 @@ class ApproximateBuilder {
     double bytes = 0.0;
     std::int64_t sends = 0;
     std::int64_t receives = 0;
+    double sharing = 1.0;  // S of the step (sharing())
   };
   // One task (of the phase's runtime) per unit of its problem size spread over the
   // processors, each processor its c tasks then messages(c, volume) (none without tasks),

@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "scaling/approximate_builder.hpp"
 #include "scaling/scheme_builders.hpp"
+#include "scaling/step_transfers.hpp"
 
 namespace scaling {
 
@@ -61,7 +63,7 @@ class PatternWalk {
       case models::Concatenation::Torus:
         // Neighbour synchronisation approximated by a barrier: the maximum over processors,
         // then the messages the phase's own exchange does not already charge.
-        return {Joint::Synchronised, neighbour_messages(first, second)};
+        return {Joint::Synchronised, neighbour_messages(first, second, *concatenation)};
     }
     return {Joint::Synchronised, kZero};
   }
@@ -70,7 +72,8 @@ class PatternWalk {
   // depends on it across processors (a's volume). Per processor that is at most two between
   // contiguous blocks, and at most three per unit when either side is CYCLIC; a NEIGHBOR
   // phase already charges two in its own exchange. Every processor is charged the most.
-  std::size_t neighbour_messages(const std::string& first, const std::string& second) {
+  std::size_t neighbour_messages(const std::string& first, const std::string& second,
+                                 models::Concatenation kind) {
     const models::WorkPhase* a = models::find_work_phase(program_, first);
     const models::WorkPhase* b = models::find_work_phase(program_, second);
     const auto unit_phase = [](const models::WorkPhase* phase) {
@@ -96,8 +99,38 @@ class PatternWalk {
                         (b->scheme == models::Scheme::Independent && b->scheduling == models::Scheduling::Cyclic);
     const std::int64_t most = (cyclic && units_a == units_b) ? 3 * ((std::max(units_a, units_b) + p - 1) / p) : 2;
     const std::int64_t own = a->scheme == models::Scheme::Independent ? 0 : detail::boundary_messages(units_a, p);
-    if (most <= own) return kZero;
-    return builder_.message(volume, most - own, most - own, b->location);
+    // The joint's messages are one step, priced at its S (C4's messages); the own exchange was
+    // priced at the exchange's S (N5): where the joint's is larger, the difference for the own
+    // messages is charged here too.
+    double joint_sharing = 1.0, own_sharing = 1.0;
+    if (builder_.shares_bandwidth()) {
+      const auto placement = [](const models::WorkPhase* phase, std::int64_t units) {
+        return detail::UnitPlacement{units, phase->scheme == models::Scheme::Independent ? phase->scheduling
+                                                                                         : models::Scheduling::Block};
+      };
+      const bool wrap = kind != models::Concatenation::Neighbor || a->scheme == models::Scheme::NeighborTorus ||
+                        b->scheme == models::Scheme::NeighborTorus;
+      joint_sharing = builder_.sharing(detail::neighbour_joint_transfers(
+          placement(a, units_a), placement(b, units_b), p, kind == models::Concatenation::Torus, wrap));
+      if (own > 0) {
+        own_sharing = builder_.sharing(
+            detail::neighbor_exchange_transfers(units_a, p, a->scheme == models::Scheme::NeighborTorus));
+      }
+    }
+    std::size_t top_up = kZero;
+    if (own > 0 && joint_sharing > own_sharing) {
+      const double more = builder_.message_seconds(volume, own, own, b->location, joint_sharing) -
+                          builder_.message_seconds(volume, own, own, b->location, own_sharing);
+      if (more > 0.0) {
+        top_up = builder_.leaf("communication of " + std::to_string(static_cast<long long>(volume)) +
+                                   " bytes: the joint's sharing S = " +
+                                   std::to_string(static_cast<long long>(joint_sharing)),
+                               graph::NodeKind::Communication, distributions::deterministic(more));
+      }
+    }
+    if (most <= own) return top_up;
+    const std::size_t extra = builder_.message(volume, most - own, most - own, b->location, joint_sharing);
+    return top_up == kZero ? extra : builder_.series({top_up, extra});
   }
 
   // A NEIGHBOR instance of `name` sends something to a neighbour: p > 1, two processors or

@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "distributions/distribution.hpp"
 #include "models/environment.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
 #include "scaling/approximate_model.hpp"  // ScalingError
+#include "scaling/bandwidth_sharing.hpp"
 
 namespace scaling::detail {
 
@@ -46,6 +48,13 @@ class BoundQuantities {
   const models::Environment& environment() const { return environment_; }
   const models::Machine& machine() const { return machine_; }
   std::int64_t processors() const { return p_; }
+  // S of the messages a step sends at once on this machine's topology (bandwidth_sharing.hpp).
+  double sharing(const std::vector<Transfer>& step) const { return sharing_factor(machine_.topology, p_, step); }
+  // Whether the topology can make S exceed 1 (callers skip working out a step's messages
+  // otherwise).
+  bool shares_bandwidth() const {
+    return machine_.topology != models::Topology::FullyConnected && machine_.topology != models::Topology::FatTree;
+  }
 
  private:
   double value(const models::Expr& expr, const models::SourceLocation& where,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "scaling/step_transfers.hpp"
+
 namespace scaling::detail {
 
 ExactBuilder::ExactBuilder(const models::Program& program, const models::Machine& machine,
@@ -12,13 +14,16 @@ ExactBuilder::ExactBuilder(const models::Program& program, const models::Machine
       neighbor_order_(neighbor_order),
       last_(static_cast<std::size_t>(p), kNone) {}
 
-const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const models::SourceLocation& where) {
+const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const models::SourceLocation& where,
+                                                          double sharing) {
   static const MessageCost kFree{};
   if (p_ == 1 || bytes == 0.0) return kFree;
-  const auto found = message_costs_.find(bytes);
+  const auto key = std::make_pair(bytes, sharing);
+  const auto found = message_costs_.find(key);
   if (found != message_costs_.end()) return found->second;
   return message_costs_
-      .emplace(bytes, MessageCost{bound_.communication_seconds(bytes, where), bound_.overhead_seconds(bytes, where)})
+      .emplace(key, MessageCost{bound_.communication_seconds(bytes, where, sharing),
+                                bound_.overhead_seconds(bytes, where, sharing)})
       .first->second;
 }
 
@@ -47,25 +52,26 @@ NodeId ExactBuilder::deterministic_node(std::string label, NodeKind kind, double
   return add(std::move(label), kind, found->second, processor, step);
 }
 
-void ExactBuilder::link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where) {
+void ExactBuilder::link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where,
+                        double sharing) {
   const int b = graph_.node(to).processor;
   if (graph_.node(from).processor == b) {
     arc(from, to);
     return;
   }
-  const NodeId received = message(from, b, bytes, graph_.node(to).step, false, where);
+  const NodeId received = message(from, b, bytes, graph_.node(to).step, false, where, sharing);
   arc(received == kNone ? from : received, to);
 }
 
 NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::int64_t step, bool always_receive,
-                             const models::SourceLocation& where) {
+                             const models::SourceLocation& where, double sharing) {
   const auto key = std::make_tuple(from, to_processor, bytes);
   const auto found = received_.find(key);
   if (found != received_.end()) return found->second;
   const int a = graph_.node(from).processor;
   const std::int64_t sent_at = graph_.node(from).step;
-  const double overhead = (a >= 0 && to_processor >= 0) ? overhead_seconds(bytes, where) : 0.0;
-  const double transfer = communication_seconds(bytes, where);
+  const double overhead = (a >= 0 && to_processor >= 0) ? overhead_seconds(bytes, where, sharing) : 0.0;
+  const double transfer = communication_seconds(bytes, where, sharing);
   const std::string size = std::to_string(static_cast<long long>(bytes)) + " B";
   NodeId at = from;
   if (overhead > 0.0) {
@@ -177,30 +183,41 @@ void ExactBuilder::send_boundaries(const models::SourceLocation& where, Exchange
     send_grid_boundary(where, exchange);
     return;
   }
-  // A receive node where the receiver's next work must wait: always under SERIAL; before a
-  // synchronisation only when the transfer takes time (which no processor's order would
-  // otherwise wait for); at the end of the program never (a receive overhead is a node anyway).
-  const bool receive = exchange == Exchange::BeforeSerialWork ||
-                       (exchange == Exchange::BeforeSynchronisation && communication_seconds(units_.volume, where) > 0.0);
+  // The exchange's messages, in order: (sending unit, receiving processor).
+  std::vector<std::pair<std::int64_t, int>> messages;
   const auto n = static_cast<std::int64_t>(units_.node.size());
-  const std::int64_t step = step_ - 1;
   for (std::size_t k = 0; k < last_.size(); ++k) {
     if (units_.low[k] < 0) continue;
     const std::int64_t before = units_.low[k] - 1, after = units_.high[k] + 1;
     if (before >= 0 || units_.torus) {
-      const std::int64_t u = (before + n) % n;
-      const int other = units_.processor[static_cast<std::size_t>(u)];
-      if (other != static_cast<int>(k)) {
-        message(units_.node[static_cast<std::size_t>(units_.low[k])], other, units_.volume, step, receive, where);
-      }
+      const int other = units_.processor[static_cast<std::size_t>((before + n) % n)];
+      if (other != static_cast<int>(k)) messages.emplace_back(units_.low[k], other);
     }
     if (after < n || units_.torus) {
-      const std::int64_t u = after % n;
-      const int other = units_.processor[static_cast<std::size_t>(u)];
-      if (other != static_cast<int>(k)) {
-        message(units_.node[static_cast<std::size_t>(units_.high[k])], other, units_.volume, step, receive, where);
-      }
+      const int other = units_.processor[static_cast<std::size_t>(after % n)];
+      if (other != static_cast<int>(k)) messages.emplace_back(units_.high[k], other);
     }
+  }
+  // S of the exchange: its messages are sent at once, one per sending unit and receiving
+  // processor (M5).
+  double sharing = 1.0;
+  if (shares_bandwidth()) {
+    std::vector<std::pair<std::int64_t, int>> distinct = messages;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    std::vector<Transfer> step;
+    for (const auto& [u, to] : distinct) step.push_back({units_.processor[static_cast<std::size_t>(u)], to});
+    sharing = this->sharing(step);
+  }
+  // A receive node where the receiver's next work must wait: always under SERIAL; before a
+  // synchronisation only when the transfer takes time (which no processor's order would
+  // otherwise wait for); at the end of the program never (a receive overhead is a node anyway).
+  const bool receive =
+      exchange == Exchange::BeforeSerialWork ||
+      (exchange == Exchange::BeforeSynchronisation && communication_seconds(units_.volume, where, sharing) > 0.0);
+  const std::int64_t step = step_ - 1;
+  for (const auto& [u, to] : messages) {
+    message(units_.node[static_cast<std::size_t>(u)], to, units_.volume, step, receive, where, sharing);
   }
 }
 
@@ -296,6 +313,9 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
   units.high.assign(last_.size(), -1);
   units.volume = instance.volume;
   units.torus = instance.torus;
+  units.scheduling = instance.scheduling;
+  // The neighbour arcs' messages are the joint's step: one S for all of them.
+  const double sharing = neighbour_arcs && shares_bandwidth() ? joint_sharing(previous, instance, joint == Joint::Torus, wrap) : 1.0;
   std::vector<char> started(last_.size(), 0);
   std::vector<std::int64_t> per_processor(last_.size(), 0);
   const std::string prefix = phase.name + " u";
@@ -318,15 +338,15 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
       // implied by its order and left out.
       if (m == n) {
         if (joint == Joint::Torus) {
-          depend_on_unit(previous, c, wrap, k, v, phase.location);
-          depend_on_unit(previous, c - 1, wrap, k, v, phase.location);
+          depend_on_unit(previous, c, wrap, k, v, phase.location, sharing);
+          depend_on_unit(previous, c - 1, wrap, k, v, phase.location, sharing);
         } else {
-          depend_on_unit(previous, c - 1, wrap, k, v, phase.location);
-          depend_on_unit(previous, c, wrap, k, v, phase.location);
-          depend_on_unit(previous, c + 1, wrap, k, v, phase.location);
+          depend_on_unit(previous, c - 1, wrap, k, v, phase.location, sharing);
+          depend_on_unit(previous, c, wrap, k, v, phase.location, sharing);
+          depend_on_unit(previous, c + 1, wrap, k, v, phase.location, sharing);
         }
       } else if (!started[ku]) {
-        depend_on_neighbour_processors(previous, wrap, k, v, phase.location);
+        depend_on_neighbour_processors(previous, wrap, k, v, phase.location, sharing);
       }
     }
     started[ku] = 1;
@@ -345,21 +365,27 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
 
 // Unit u of the previous instance (wrapped around when `wrap`) before v on processor k.
 void ExactBuilder::depend_on_unit(const Units& previous, std::int64_t u, bool wrap, int k, NodeId v,
-                                  const models::SourceLocation& where) {
+                                  const models::SourceLocation& where, double sharing) {
   const std::int64_t m = static_cast<std::int64_t>(previous.node.size());
   if (u < 0 || u >= m) {
     if (!wrap || m == 0) return;
     u = ((u % m) + m) % m;
   }
   if (previous.processor[static_cast<std::size_t>(u)] != k) {
-    link(previous.node[static_cast<std::size_t>(u)], v, previous.volume, where);
+    link(previous.node[static_cast<std::size_t>(u)], v, previous.volume, where, sharing);
   }
+}
+
+double ExactBuilder::joint_sharing(const Units& previous, const UnitInstance& instance, bool torus_kind,
+                                   bool wrap) const {
+  return sharing(neighbour_joint_transfers({static_cast<std::int64_t>(previous.node.size()), previous.scheduling},
+                                           {instance.units, instance.scheduling}, p_, torus_kind, wrap));
 }
 
 // Different unit counts: the processor's first unit waits for its neighbouring processors'
 // last units.
 void ExactBuilder::depend_on_neighbour_processors(const Units& previous, bool wrap, int k, NodeId v,
-                                                  const models::SourceLocation& where) {
+                                                  const models::SourceLocation& where, double sharing) {
   for (std::int64_t d : {std::int64_t{-1}, std::int64_t{1}}) {
     std::int64_t other = k + d;
     if (other < 0 || other >= p_) {
@@ -367,19 +393,25 @@ void ExactBuilder::depend_on_neighbour_processors(const Units& previous, bool wr
       other = (other + p_) % p_;
     }
     const NodeId u = previous.last_on[static_cast<std::size_t>(other)];
-    if (u != kNone && static_cast<int>(other) != k) link(u, v, previous.volume, where);
+    if (u != kNone && static_cast<int>(other) != k) link(u, v, previous.volume, where, sharing);
   }
 }
 
 // After each processor's units: its results (INDEPENDENT), then the contention delay.
 void ExactBuilder::after_units(const models::WorkPhase& phase, const UnitInstance& instance,
                                const std::vector<std::int64_t>& per_processor, std::int64_t step) {
+  // The results are one step: every processor with units sends one message out at once.
+  double sharing = 1.0;
+  if (instance.message == UnitMessage::Results && shares_bandwidth()) {
+    sharing = this->sharing(results_transfers(
+        std::count_if(per_processor.begin(), per_processor.end(), [](std::int64_t c) { return c > 0; })));
+  }
   for (std::size_t k = 0; k < last_.size(); ++k) {
     if (instance.message == UnitMessage::Results && per_processor[k] > 0) {
       // The results, one blocking send per processor to outside the processors, as in the
       // approximate model.
       const double seconds =
-          send_out_seconds(instance.volume * static_cast<double>(per_processor[k]), phase.location);
+          send_out_seconds(instance.volume * static_cast<double>(per_processor[k]), phase.location, sharing);
       if (seconds > 0.0) {
         run_on(k, deterministic_node(phase.name + " results", NodeKind::Communication, seconds,
                                      static_cast<int>(k), step));

@@ -67,18 +67,23 @@ class ExactBuilder {
   std::int64_t processors() const { return p_; }
   NeighborOrder neighbor_order() const { return neighbor_order_; }
 
-  // Machine overheads: none on one processor; a cost of 0 means no node.
-  double communication_seconds(double bytes, const models::SourceLocation& where) {
-    return message_cost(bytes, where).transfer;
+  // Machine overheads: none on one processor; a cost of 0 means no node. `sharing`: the
+  // bandwidth-sharing factor S of the step that sends the message (sharing()).
+  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
+    return message_cost(bytes, where, sharing).transfer;
   }
-  double overhead_seconds(double bytes, const models::SourceLocation& where) {
-    return message_cost(bytes, where).overhead;
+  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
+    return message_cost(bytes, where, sharing).overhead;
   }
   // A blocking send of `bytes` to a receiver outside the processors (INDEPENDENT's results):
   // the send overhead plus the transfer, on the sender's order.
-  double send_out_seconds(double bytes, const models::SourceLocation& where) {
-    return overhead_seconds(bytes, where) + communication_seconds(bytes, where);
+  double send_out_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
+    return overhead_seconds(bytes, where, sharing) + communication_seconds(bytes, where, sharing);
   }
+  // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
+  // topology can make it exceed 1.
+  double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
+  bool shares_bandwidth() const { return bound_.shares_bandwidth(); }
   double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
   BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
                                                   double sharing) const {
@@ -110,7 +115,7 @@ class ExactBuilder {
   // node of the communication time that occupies no processor), and a receive node of o
   // appended to the receiving processor's order, which `to` is about to join. Nodes that
   // cost nothing are left out, so a free message is the arc from -> to.
-  void link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where);
+  void link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where, double sharing = 1.0);
 
   // The first of `count` new steps (phase instances, iterations, jobs or levels).
   std::int64_t take_steps(std::int64_t count) {
@@ -186,6 +191,7 @@ class ExactBuilder {
     std::vector<std::int64_t> low, high;
     double volume = 0.0;          // bytes a unit sends to a dependent unit on another processor
     bool torus = false;           // the boundary of unit 0 and of the last unit wraps around
+    models::Scheduling scheduling = models::Scheduling::Block;  // how the units were placed
   };
   // How the previous work phase meets the next one.
   enum class Joint { None, Serial, Barrier, Neighbor, NeighborTorus, Torus };
@@ -198,15 +204,17 @@ class ExactBuilder {
   // The joint of enter(), before the 2-D boundary it did not deliver is dropped.
   bool enter_joint(const models::WorkPhase& phase, bool takes_neighbour_arcs);
   void depend_on_unit(const Units& previous, std::int64_t u, bool wrap, int k, NodeId v,
-                      const models::SourceLocation& where);
+                      const models::SourceLocation& where, double sharing);
   void depend_on_neighbour_processors(const Units& previous, bool wrap, int k, NodeId v,
-                                      const models::SourceLocation& where);
+                                      const models::SourceLocation& where, double sharing);
+  // S of the messages a neighbour joint from `previous` to `instance` sends (step_transfers.hpp).
+  double joint_sharing(const Units& previous, const UnitInstance& instance, bool torus_kind, bool wrap) const;
   // The message from `from` to processor `to_processor` (link()): returns the node the
   // receiver's work follows (kNone: the message costs nothing). With `always_receive` a
   // receive node (of o, or of no duration) joins the receiver's order even when o is 0, so
   // that its next work waits for the message.
   NodeId message(NodeId from, int to_processor, double bytes, std::int64_t step, bool always_receive,
-                 const models::SourceLocation& where);
+                 const models::SourceLocation& where, double sharing = 1.0);
   // Puts v right after `after` (and after the sends already placed there) in the order of
   // after's processor.
   void send_after(NodeId after, NodeId v);
@@ -231,14 +239,16 @@ class ExactBuilder {
     double bytes;
   };
   std::vector<GridBoundary> grid_boundary_;
+  double grid_sharing_ = 1.0;  // S of those messages
   std::int64_t step_ = 0;
-  // What a message of some size costs, computed once per size.
+  // What a message of some size costs at some bandwidth-sharing factor S, computed once per
+  // (size, S).
   struct MessageCost {
     double transfer = 0.0;  // the machine's communication time
     double overhead = 0.0;  // o, on the sender and again on the receiver
   };
-  const MessageCost& message_cost(double bytes, const models::SourceLocation& where);
-  std::map<double, MessageCost> message_costs_;
+  const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
+  std::map<std::pair<double, double>, MessageCost> message_costs_;
   std::vector<NodeId> order_next_;  // per node on a processor: the next node of its order
   std::map<NodeId, NodeId> last_send_;  // per node: the last send placed right after it
   std::map<std::tuple<NodeId, int, double>, NodeId> received_;  // (from, processor, bytes)

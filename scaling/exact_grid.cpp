@@ -3,6 +3,7 @@
 #include <string>
 
 #include "scaling/exact_builder.hpp"
+#include "scaling/step_transfers.hpp"
 
 namespace scaling::detail {
 
@@ -39,11 +40,15 @@ void ExactBuilder::grid_instance(const models::WorkPhase& phase, const UnitInsta
   }
   after_units(phase, instance, per_processor, step);
   grid_boundary_.clear();
+  grid_sharing_ = 1.0;
   if (p_ > 1) {
-    for (const GridMessage& m : grid_messages(layout)) {
+    const std::vector<GridMessage> messages = grid_messages(layout);
+    for (const GridMessage& m : messages) {
       grid_boundary_.push_back({last_point[static_cast<std::size_t>(m.from)], static_cast<int>(m.to),
                                 static_cast<double>(m.points) * instance.volume});
     }
+    // The instance's edge messages are one step (the approximate model's exchange E).
+    if (shares_bandwidth()) grid_sharing_ = sharing(grid_transfers(messages));
   }
   // As for columns (N2): only a boundary of some bytes is exchanged before SERIAL work, a
   // synchronisation or the end.
@@ -54,9 +59,10 @@ void ExactBuilder::send_grid_boundary(const models::SourceLocation& where, Excha
   const std::int64_t step = step_ - 1;
   for (const GridBoundary& m : grid_boundary_) {
     // The receive rule of send_boundaries, per message size.
-    const bool receive = exchange == Exchange::BeforeSerialWork ||
-                         (exchange == Exchange::BeforeSynchronisation && communication_seconds(m.bytes, where) > 0.0);
-    message(m.from, m.to, m.bytes, step, receive, where);
+    const bool receive =
+        exchange == Exchange::BeforeSerialWork ||
+        (exchange == Exchange::BeforeSynchronisation && communication_seconds(m.bytes, where, grid_sharing_) > 0.0);
+    message(m.from, m.to, m.bytes, step, receive, where, grid_sharing_);
   }
   grid_boundary_.clear();
 }

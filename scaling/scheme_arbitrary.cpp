@@ -108,6 +108,49 @@ std::map<std::int64_t, std::vector<std::size_t>> levels_of(const std::vector<std
   return levels;
 }
 
+// Each task's processor (A1).
+template <class Builder>
+std::vector<int> processors_of(const Builder& builder, const models::WorkPhase& phase,
+                               const std::map<std::int64_t, std::vector<std::size_t>>& levels) {
+  std::vector<int> processor(phase.tasks.size());
+  for (const auto& [d, members] : levels) {
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      processor[members[k]] = processor_of_task(builder, phase.tasks[members[k]], k);
+    }
+  }
+  return processor;
+}
+
+// A message: its sending task, receiving processor and bytes (M5).
+using Message = std::tuple<std::size_t, int, double>;
+
+// The bandwidth-sharing factor S of every message: the messages into one level are one step,
+// each message counted in the level of its first receiving task (tasks in declaration order,
+// arcs in order, as A3 attributes it). Empty (S = 1 for all) where the topology never shares.
+template <class Builder>
+std::map<Message, double> message_sharing(const Builder& builder, const Incoming& incoming,
+                                          const std::vector<std::int64_t>& depth, const std::vector<int>& processor) {
+  std::map<Message, double> sharing;
+  if (!builder.shares_bandwidth()) return sharing;
+  std::map<Message, std::int64_t> level_of;
+  std::map<std::int64_t, std::vector<Transfer>> step;
+  for (std::size_t v = 0; v < incoming.size(); ++v) {
+    for (const auto& [u, bytes] : incoming[v]) {
+      if (processor[u] == processor[v] || !level_of.emplace(Message{u, processor[v], bytes}, depth[v]).second) continue;
+      step[depth[v]].push_back({processor[u], processor[v]});
+    }
+  }
+  std::map<std::int64_t, double> of_level;
+  for (const auto& [d, transfers] : step) of_level[d] = builder.sharing(transfers);
+  for (const auto& [message, d] : level_of) sharing[message] = of_level[d];
+  return sharing;
+}
+
+double sharing_of(const std::map<Message, double>& sharing, const Message& message) {
+  const auto found = sharing.find(message);
+  return found == sharing.end() ? 1.0 : found->second;
+}
+
 }  // namespace
 
 // The tasks and arcs as given; processors as in the approximate model (ON PROCESSOR k: k mod
@@ -119,17 +162,21 @@ void exact_arbitrary(ExactBuilder& builder, const models::WorkPhase& phase) {
   builder.enter_closed(phase);
   if (n == 0) return;
   const std::map<std::int64_t, std::vector<std::size_t>> levels = levels_of(depth);
+  const std::vector<int> processor_of = processors_of(builder, phase, levels);
+  const std::map<Message, double> sharing = message_sharing(builder, incoming, depth, processor_of);
   std::vector<NodeId> node(n, kNone);
   double work = 0.0;
   const std::int64_t step = builder.take_steps(static_cast<std::int64_t>(levels.size()));
   for (const auto& [d, members] : levels) {
     for (std::size_t k = 0; k < members.size(); ++k) {
       const models::Task& t = phase.tasks[members[k]];
-      const int processor = processor_of_task(builder, t, k);
+      const int processor = processor_of[members[k]];
       const distributions::Distribution time = builder.runtime(t.runtime);
       work += distributions::mean(time);
       const NodeId v = builder.add(t.name, NodeKind::Task, time, processor, step + d);
-      for (const auto& [u, bytes] : incoming[members[k]]) builder.link(node[u], v, bytes, t.location);
+      for (const auto& [u, bytes] : incoming[members[k]]) {
+        builder.link(node[u], v, bytes, t.location, sharing_of(sharing, Message{u, processor, bytes}));
+      }
       builder.run_on(static_cast<std::size_t>(processor), v);
       node[members[k]] = v;
     }
@@ -148,22 +195,20 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
   const Incoming incoming = incoming_arcs(builder, phase);
   const std::vector<std::int64_t> depth = depth_first_levels(phase, incoming);
   const std::map<std::int64_t, std::vector<std::size_t>> levels = levels_of(depth);
-  std::vector<int> processor(phase.tasks.size());
-  for (const auto& [d, members] : levels) {
-    for (std::size_t k = 0; k < members.size(); ++k) {
-      processor[members[k]] = processor_of_task(builder, phase.tasks[members[k]], k);
-    }
-  }
+  const std::vector<int> processor = processors_of(builder, phase, levels);
+  const std::map<Message, double> sharing = message_sharing(builder, incoming, depth, processor);
   // Per level: per processor the send and the receive overheads charged before it, and the
   // longest transfer into it.
   const auto p = static_cast<std::size_t>(builder.processors());
   std::map<std::int64_t, std::vector<double>> sending, receiving;
-  std::map<std::int64_t, double> transfer;
+  std::map<std::int64_t, double> transfer, level_sharing;
   std::set<std::tuple<std::size_t, int, double>> sent;
   for (std::size_t v = 0; v < phase.tasks.size(); ++v) {
     for (const auto& [u, bytes] : incoming[v]) {
       if (processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
-      const double o = builder.overhead_seconds(bytes, phase.location);
+      const double s = sharing_of(sharing, Message{u, processor[v], bytes});
+      level_sharing[depth[v]] = s;  // one S per receiving level
+      const double o = builder.overhead_seconds(bytes, phase.location, s);
       auto& send = sending.try_emplace(depth[u] + 1, p, 0.0).first->second;
       auto& receive = receiving.try_emplace(depth[v], p, 0.0).first->second;
       send[static_cast<std::size_t>(processor[u])] += o;
@@ -195,7 +240,8 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
     const auto longest = transfer.find(d);
     const double overheads = most(sending, d) + most(receiving, d);
     middle.push_back(builder.overheads(overheads, phase.location));
-    middle.push_back(builder.message(longest == transfer.end() ? 0.0 : longest->second, 0, 0, phase.location));
+    middle.push_back(builder.message(longest == transfer.end() ? 0.0 : longest->second, 0, 0, phase.location,
+                                     level_sharing.count(d) != 0 ? level_sharing.at(d) : 1.0));
     middle.push_back(builder.tree().parallel(std::move(busy)));
   }
   middle.push_back(builder.contention(work, phase.location));

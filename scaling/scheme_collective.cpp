@@ -8,14 +8,31 @@
 
 #include <fmt/format.h>
 
+#include "scaling/bandwidth_sharing.hpp"
 #include "scaling/scheme_builders.hpp"
 
 namespace scaling::detail {
 
 namespace {
 
-// The bandwidth-sharing factor of one round's messages on the machine's topology.
-double round_sharing(const models::Machine&, std::int64_t, const std::vector<CollectiveMessage>&) { return 1.0; }
+// Only a bus and routed networks share links (a crossbar and a full-bisection fat tree do not).
+bool shares_links(models::Topology topology) {
+  return topology != models::Topology::FullyConnected && topology != models::Topology::FatTree;
+}
+
+// A round's messages are sent at once: their bandwidth-sharing factor on the machine's topology
+// (docs/machine.md, "Topology and bandwidth sharing").
+double round_sharing(const models::Machine& machine, std::int64_t p, const std::vector<CollectiveMessage>& round) {
+  if (!shares_links(machine.topology)) return 1.0;
+  std::vector<Transfer> step;
+  step.reserve(round.size());
+  for (const CollectiveMessage& m : round) step.push_back({m.from, m.to});
+  return sharing_factor(machine.topology, p, step);
+}
+
+// The most messages whose routes the approximate model works out for one collective: an
+// all-to-all of p processors has p(p - 1), each routed over up to p/2 links on a ring.
+constexpr double kMostRoutedMessages = 1 << 24;
 
 std::string size_text(double bytes) { return fmt::format("{:g} B", bytes); }
 
@@ -79,13 +96,20 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
 // its schedule's time from that common start: one deterministic leaf.
 Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
                              const models::SourceLocation& where) {
-  const bool shares_links =
-      builder.machine().topology != models::Topology::FullyConnected && builder.machine().topology != models::Topology::FatTree;
+  const bool routed = shares_links(builder.machine().topology);
+  if (routed && message_count(schedule) > kMostRoutedMessages) {
+    throw ScalingError(where, fmt::format("{} ({}) on {} processors sends {:g} messages, more than the {:g} whose "
+                                          "bandwidth sharing on a {} is worked out; give the machine a FULLY "
+                                          "CONNECTED topology or analyse fewer processors",
+                                          models::to_string(schedule.operation), models::to_string(schedule.algorithm),
+                                          schedule.processors, message_count(schedule), kMostRoutedMessages,
+                                          models::to_string(builder.machine().topology)));
+  }
   std::int64_t sharing_round = -1;
   double sharing = 1.0;
   std::map<std::pair<double, double>, CollectiveCost> costs;
   const double seconds = collective_makespan(schedule, [&](std::int64_t k, double bytes) {
-    if (shares_links && k != sharing_round) {
+    if (routed && k != sharing_round) {
       sharing = round_sharing(builder.machine(), schedule.processors, round_messages(schedule, k));
       sharing_round = k;
     }

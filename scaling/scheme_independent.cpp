@@ -9,6 +9,7 @@
 #include <string>
 
 #include "scaling/scheme_builders.hpp"
+#include "scaling/step_transfers.hpp"
 
 namespace scaling::detail {
 namespace {
@@ -28,7 +29,9 @@ void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const d
   // The busiest processor's results, ceil(n/p) tasks' worth (an approximation: under dynamic
   // scheduling the counts are random).
   const std::int64_t p = builder.processors();
-  const double seconds = builder.send_out_seconds(volume * static_cast<double>((n + p - 1) / p), phase.location);
+  const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
+  const double seconds =
+      builder.send_out_seconds(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing);
   if (seconds > 0.0) {
     const NodeId message =
         builder.deterministic_node(phase.name + " results", NodeKind::Communication, seconds, -1, step);
@@ -71,7 +74,9 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   if (n == 0) return builder.empty_closed_phase(phase);
   const std::int64_t p = builder.processors();
   const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
-  const std::size_t results = builder.send_out(volume * static_cast<double>((n + p - 1) / p), phase.location);
+  const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
+  const std::size_t results =
+      builder.send_out(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing);
   const std::size_t delay = builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location);
   Piece piece = builder.synchronised(builder.series({bound, results, delay}));
   piece.first_phase = piece.last_phase = phase.name;
@@ -82,9 +87,15 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
 
 Piece approximate_independent(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   if (phase.scheduling == models::Scheduling::Dynamic) return approximate_pool(builder, phase);
-  // Each processor sends its c tasks' results out, one blocking send.
-  return builder.unit_phase(phase, [](std::int64_t c, double volume) {
-    return ApproximateBuilder::UnitMessages{volume * static_cast<double>(c), 1, 0};
+  // Each processor sends its c tasks' results out, one blocking send; the processors with
+  // tasks send at once.
+  double sharing = 1.0;
+  if (builder.shares_bandwidth()) {
+    const std::int64_t n = builder.count(*phase.units, phase.location, "number of tasks");
+    sharing = builder.sharing(results_transfers(std::min(builder.processors(), n)));
+  }
+  return builder.unit_phase(phase, [sharing](std::int64_t c, double volume) {
+    return ApproximateBuilder::UnitMessages{volume * static_cast<double>(c), 1, 0, sharing};
   });
 }
 

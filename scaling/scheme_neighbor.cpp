@@ -15,6 +15,7 @@
 
 #include "scaling/grid_layout.hpp"
 #include "scaling/scheme_builders.hpp"
+#include "scaling/step_transfers.hpp"
 
 namespace scaling::detail {
 
@@ -46,15 +47,19 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
   std::vector<double> sends(static_cast<std::size_t>(layout.processors()), 0.0);
   std::vector<double> receives(sends.size(), 0.0);
   double longest = 0.0;
-  for (const GridMessage& m : grid_messages(layout)) {
+  const std::vector<GridMessage> edges = grid_messages(layout);
+  // The instance's edge messages are one step.
+  const double sharing =
+      builder.shares_bandwidth() && builder.processors() > 1 ? builder.sharing(grid_transfers(edges)) : 1.0;
+  for (const GridMessage& m : edges) {
     const double bytes = static_cast<double>(m.points) * volume;
-    const double o = builder.overhead_seconds(bytes, phase.location);
+    const double o = builder.overhead_seconds(bytes, phase.location, sharing);
     sends[static_cast<std::size_t>(m.from)] += o;
     receives[static_cast<std::size_t>(m.to)] += o;
     longest = std::max(longest, bytes);
   }
   const double exchange = *std::max_element(sends.begin(), sends.end()) +
-                          builder.communication_seconds(longest, phase.location) +
+                          builder.communication_seconds(longest, phase.location, sharing) +
                           *std::max_element(receives.begin(), receives.end());
   const std::size_t messages =
       exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
@@ -108,11 +113,17 @@ Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase&
   // Each processor with columns sends its boundary to each neighbouring processor and receives
   // theirs: every processor is charged the most any processor sends and receives, so that the
   // exchange bounds the exact model's from above.
-  const std::int64_t neighbours =
-      boundary_messages(builder.count(*phase.units, phase.location, "number of tasks"), builder.processors());
+  const std::int64_t units = builder.count(*phase.units, phase.location, "number of tasks");
+  const std::int64_t neighbours = boundary_messages(units, builder.processors());
+  // The exchange's messages are one step (N3).
+  const double sharing =
+      builder.shares_bandwidth()
+          ? builder.sharing(neighbor_exchange_transfers(units, builder.processors(),
+                                                        phase.scheme == models::Scheme::NeighborTorus))
+          : 1.0;
   // Columns on one processor only: no neighbour, no message.
-  return builder.unit_phase(phase, [neighbours](std::int64_t, double volume) {
-    return ApproximateBuilder::UnitMessages{neighbours == 0 ? 0.0 : volume, neighbours, neighbours};
+  return builder.unit_phase(phase, [neighbours, sharing](std::int64_t, double volume) {
+    return ApproximateBuilder::UnitMessages{neighbours == 0 ? 0.0 : volume, neighbours, neighbours, sharing};
   });
 }
 

@@ -127,3 +127,60 @@ TEST(Collective, Q_OneProcessorSendsNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+// docs/semantics.md Q2 with docs/machine.md "Topology and bandwidth sharing": a round's
+// messages are sent at once and share links. Foster's butterfly (section 3.7): P tasks each
+// exchange N/P words log2 P times; on a bus half the processors send at once, S = P/2, so
+// T = log2 P (t_s + t_w (N/P) S) = log2 P (t_s + t_w N/2); on a crossbar S = 1. On a ring round
+// k's messages travel 2^k hops and 2^k of them cross each link one way: S = 2^k. The machine
+// charges Foster's t_s + t_w S L half on each processor, so one message from its send to its
+// receive costs t_s + t_w S L.
+TEST(Collective, Q_ABusSharesEachRoundsMessages) {
+  const double ts = 40, tw = 0.0275, n = 4096;
+  const std::string machine_text =
+      "MACHINE NAME IS 'net';\n"
+      "VARIABLE ts = 40;\n"
+      "VARIABLE tw = 0.0275;\n"
+      "COMMUNICATION TIME IS 0;\n"
+      "MESSAGE OVERHEAD IS (ts + tw*S*L)/2;\n";
+  const std::string butterfly = "PROGRAM NAME IS 'butterfly';\n"
+                                "EXECUTION PATTERN IS w -> ALLREDUCE(n/P) -> w;\n"
+                                "VARIABLE n = 4096;\n"
+                                "WORK PHASE w IS:\n"
+                                "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+                                "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+                                "  PROBLEM SIZE IS VECTOR a(P);\n"
+                                "END;\n";
+  for (int p : {2, 4, 8, 16, 64}) {
+    const double rounds = std::log2(p), words = n / p;
+    double ring = 0;
+    for (int k = 0; k < rounds; ++k) ring += ts + tw * words * std::ldexp(1.0, k);
+    for (const auto& [topology, closed] : {std::pair<std::string, double>{"", rounds * (ts + tw * words)},
+                                          {"TOPOLOGY IS BUS;\n", rounds * (ts + tw * n / 2)},
+                                          {"TOPOLOGY IS RING;\n", ring}}) {
+      const auto study = analysis::run_study({case_of(butterfly, machine_text + topology)},
+                                             request_for({p}, {Method::SeriesParallel, Method::StateSpace}));
+      ASSERT_TRUE(study.ok());
+      for (Method method : {Method::SeriesParallel, Method::StateSpace}) {
+        EXPECT_NEAR(study.value->at(0, p, method).result.mean, 20 + closed, 1e-9 * (20 + closed))
+            << topology << " p = " << p << " " << solvers::to_string(method);
+      }
+    }
+  }
+}
+
+// A binomial broadcast on a bus: round k has 2^k senders and 2^k receivers, S = 2^k.
+TEST(Collective, Q_ABinomialBroadcastOnABusDoublesItsByteTermEachRound) {
+  const std::string bus = "MACHINE NAME IS 'bus';\nTOPOLOGY IS BUS;\nMESSAGE OVERHEAD IS 2;\nCOMMUNICATION TIME IS 0.01*S*L;\n";
+  const auto study = analysis::run_study({case_of(program_with("BROADCAST(v)"), bus)},
+                                         request_for({8}, {Method::SeriesParallel, Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  // Three rounds of 2o + t: 3 x 4 + 0.01 x 1000 x (1 + 2 + 4).
+  for (Method method : {Method::SeriesParallel, Method::StateSpace}) {
+    EXPECT_NEAR(study.value->at(0, 8, method).result.mean, 20 + 12 + 70, 1e-9) << solvers::to_string(method);
+  }
+}
+
+}  // namespace
