@@ -197,6 +197,13 @@ class ProgramGenerator {
     static const char* const kChoices[] = {"BROADCAST IS LINEAR", "REDUCE IS LINEAR", "GATHER IS LINEAR", "SCATTER IS LINEAR",
                                            "ALLREDUCE IS RING", "ALLREDUCE IS REDUCE BROADCAST", "BARRIER IS DISSEMINATION"};
     if (uniform_int(0, 2) == 0) text += std::string("COLLECTIVE ") + kChoices[uniform_int(0, 6)] + ";\n";
+    // Links shared by the messages of a step (docs/machine.md, "Topology and bandwidth sharing").
+    static const char* const kTopologies[] = {"BUS", "RING", "MESH 2D", "TORUS 2D", "MESH 3D", "HYPERCUBE", "FAT TREE"};
+    if (uniform_int(0, 2) == 0) {
+      text += std::string("TOPOLOGY IS ") + kTopologies[uniform_int(0, 6)] + ";\n";
+      const std::size_t at = text.find("COMMUNICATION TIME IS ts + tw*L;");
+      text.replace(at, std::string("COMMUNICATION TIME IS ts + tw*L;").size(), "COMMUNICATION TIME IS ts + tw*S*L;");
+    }
     return text;
   }
 
