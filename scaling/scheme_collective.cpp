@@ -1,6 +1,7 @@
 // Collective operations (BROADCAST(v), REDUCE(v), ALLREDUCE(v), GATHER(v), SCATTER(v),
 // ALLTOALL(v) in the pattern; SYNC on a machine whose barrier is DISSEMINATION): the messages
 // of the machine's algorithm (collective_schedule.cpp), docs/semantics.md section Q.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -30,9 +31,17 @@ double round_sharing(const models::Machine& machine, std::int64_t p, const std::
   return sharing_factor(machine.topology, p, step);
 }
 
-// The most messages whose routes the approximate model works out for one collective: an
-// all-to-all of p processors has p(p - 1), each routed over up to p/2 links on a ring.
-constexpr double kMostRoutedMessages = 1 << 24;
+// Links one message may cross: the network's diameter under dimension-order routing (1 on a bus).
+double diameter(models::Topology topology, std::int64_t p) {
+  const ProcessorLayout layout = processor_layout(topology, p);
+  double links = 0;
+  for (std::int64_t extent : layout.extents) links += static_cast<double>(layout.wraps ? extent / 2 : extent - 1);
+  return std::max(links, 1.0);
+}
+
+// The most link crossings the approximate model works out for one collective's rounds (about a
+// second): an all-to-all on p processors has p(p - 1) messages, each over up to the diameter.
+constexpr double kMostRoutedLinks = 1 << 26;
 
 std::string size_text(double bytes) { return fmt::format("{:g} B", bytes); }
 
@@ -97,13 +106,16 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
 Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
                              const models::SourceLocation& where) {
   const bool routed = shares_links(builder.machine().topology);
-  if (routed && message_count(schedule) > kMostRoutedMessages) {
-    throw ScalingError(where, fmt::format("{} ({}) on {} processors sends {:g} messages, more than the {:g} whose "
-                                          "bandwidth sharing on a {} is worked out; give the machine a FULLY "
-                                          "CONNECTED topology or analyse fewer processors",
-                                          models::to_string(schedule.operation), models::to_string(schedule.algorithm),
-                                          schedule.processors, message_count(schedule), kMostRoutedMessages,
-                                          models::to_string(builder.machine().topology)));
+  if (routed) {
+    const double links = diameter(builder.machine().topology, schedule.processors);
+    if (message_count(schedule) * links > kMostRoutedLinks) {
+      throw ScalingError(where, fmt::format("{} ({}) on {} processors sends {:g} messages over up to {:g} links each on a "
+                                            "{}: more than the {:g} link crossings whose sharing is worked out; give the "
+                                            "machine a FULLY CONNECTED topology or analyse fewer processors",
+                                            models::to_string(schedule.operation), models::to_string(schedule.algorithm),
+                                            schedule.processors, message_count(schedule), links,
+                                            models::to_string(builder.machine().topology), kMostRoutedLinks));
+    }
   }
   std::int64_t sharing_round = -1;
   double sharing = 1.0;

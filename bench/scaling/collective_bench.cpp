@@ -4,6 +4,7 @@
 // docs/performance.md, "Collectives".
 #include <benchmark/benchmark.h>
 
+#include "scaling/bandwidth_sharing.hpp"
 #include "scaling/collective_schedule.hpp"
 
 namespace {
@@ -37,6 +38,29 @@ BENCHMARK(BM_CollectiveMakespan)
     ->Args({kAllreduce, kDoubling, 1000})
     ->Args({kAllreduce, kDoubling, 1000000})
     ->Args({kAlltoall, kPairwise, 1 << 20})
+    ->Unit(benchmark::kMillisecond);
+
+// The bandwidth-sharing factor of one round on a routed network (scaling::sharing_factor): the
+// last round of recursive doubling, every processor exchanging with the one p/2 ranks away, the
+// longest routes. Arguments: topology, p.
+void BM_RoundSharing(benchmark::State& state) {
+  const auto topology = static_cast<models::Topology>(state.range(0));
+  const std::int64_t p = state.range(1);
+  std::vector<scaling::Transfer> round;
+  for (std::int64_t r = 0; r < p; ++r) round.push_back({r, r ^ (p / 2)});
+  for (auto _ : state) benchmark::DoNotOptimize(scaling::sharing_factor(topology, p, round));
+  state.counters["messages_per_second"] =
+      benchmark::Counter(static_cast<double>(p), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK(BM_RoundSharing)
+    ->ArgNames({"topology", "p"})
+    ->Args({static_cast<int>(models::Topology::Bus), 1 << 20})
+    ->Args({static_cast<int>(models::Topology::Ring), 1024})
+    ->Args({static_cast<int>(models::Topology::Mesh2D), 1024})
+    ->Args({static_cast<int>(models::Topology::Mesh2D), 1 << 16})
+    ->Args({static_cast<int>(models::Topology::Torus3D), 1 << 16})
+    ->Args({static_cast<int>(models::Topology::Hypercube), 1 << 16})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
