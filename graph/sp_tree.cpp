@@ -37,6 +37,15 @@ std::size_t SpTree::leaf(TaskNode task, NodeId vertex) {
   return add(std::move(node));
 }
 
+std::size_t SpTree::leaf_standing_for(TaskNode task, std::int64_t exact_nodes) {
+  if (exact_nodes < 1) throw std::invalid_argument("a leaf stands for at least one node");
+  SpNode node;
+  node.kind = SpKind::Leaf;
+  node.task = std::move(task);
+  node.exact_nodes = exact_nodes;
+  return add(std::move(node));
+}
+
 std::size_t SpTree::combine(SpKind kind, std::vector<std::size_t> children) {
   if (children.empty()) {
     throw std::invalid_argument(std::string{"series-parallel tree: "} + std::string{to_string(kind)} +
@@ -139,7 +148,7 @@ std::int64_t SpTree::expanded_node_count() const {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     const SpNode& node = nodes_[i];
     switch (node.kind) {
-      case SpKind::Leaf: count[i] = 1; break;
+      case SpKind::Leaf: count[i] = node.exact_nodes; break;
       case SpKind::Series:
       case SpKind::Parallel:
         for (std::size_t c : node.children) count[i] = add_saturating(count[i], count[c]);

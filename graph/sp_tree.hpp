@@ -29,6 +29,9 @@ struct SpNode {
   TaskNode task;
   NodeId vertex = static_cast<NodeId>(-1);  // the task-graph node, for trees from decompose()
   std::int64_t count = 1;                    // SeriesPower / ParallelPower: number of copies
+  // Leaf only: the nodes the leaf stands for in the exact model (a collective's messages are one
+  // leaf here and a send, a transfer and a receive each there), counted by expanded_node_count.
+  std::int64_t exact_nodes = 1;
   std::vector<double> probabilities;         // Branch: one per child, summing to 1
 };
 
@@ -37,6 +40,8 @@ struct SpNode {
 class SpTree {
  public:
   std::size_t leaf(TaskNode task, NodeId vertex = static_cast<NodeId>(-1));
+  // A leaf that stands for `exact_nodes` >= 1 nodes of the exact model.
+  std::size_t leaf_standing_for(TaskNode task, std::int64_t exact_nodes);
   // Series and parallel of one child return the child; nested nodes of the same kind are
   // flattened. Throws std::invalid_argument for an empty list.
   std::size_t series(std::vector<std::size_t> children);
@@ -54,7 +59,7 @@ class SpTree {
   const SpNode& node(std::size_t i) const { return nodes_.at(i); }
 
   // How many task-graph nodes the tree stands for when fully expanded (saturates at
-  // INT64_MAX). A Branch counts its largest alternative.
+  // INT64_MAX), each leaf counting its exact_nodes. A Branch counts its largest alternative.
   std::int64_t expanded_node_count() const;
 
  private:

@@ -137,7 +137,12 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
   const std::string label = fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation),
                                         size_text(schedule.volume), models::to_string(schedule.algorithm),
                                         round_count(schedule));
-  return builder.synchronised(builder.leaf(label, graph::NodeKind::Communication, distributions::deterministic(seconds)));
+  // The leaf stands for the exact model's nodes of the collective (a send, a transfer and a
+  // receive per message at most), which the study's task limit and memory estimate count.
+  const double nodes = std::min(3 * message_count(schedule), 9e18);
+  return builder.synchronised(builder.tree().leaf_standing_for(
+      {label, graph::NodeKind::Communication, distributions::deterministic(seconds), -1},
+      std::max<std::int64_t>(1, static_cast<std::int64_t>(nodes))));
 }
 
 }  // namespace scaling::detail

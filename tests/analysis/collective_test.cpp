@@ -184,3 +184,24 @@ TEST(Collective, Q_ABinomialBroadcastOnABusDoublesItsByteTermEachRound) {
 }
 
 }  // namespace
+
+namespace {
+
+// The exact model's size counts a collective's messages (Q4): a ring allreduce of 256
+// processors sends 2 x 255 x 256 messages; with the 4096 tasks of allreduce.pdl's ten steps
+// that is far above --max-exact-tasks, refused before the model is built.
+TEST(Collective, Q_TheExactModelsSizeCountsTheMessages) {
+  const auto study = analysis::run_study(
+      {case_of(test_support::read_file("examples/studies/allreduce.pdl"),
+               test_support::read_file("examples/machines/ibm-sp2-ring.machine"))},
+      request_for({16, 256}, {Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  EXPECT_TRUE(study.value->at(0, 16, Method::StateSpace).result.solved());
+  const solvers::Result& big = study.value->at(0, 256, Method::StateSpace).result;
+  ASSERT_FALSE(big.solved());
+  EXPECT_EQ(big.unsolved->reason, solvers::Unsolved::Reason::ExactModelTooLarge);
+  // 4096 tasks per step and 3 nodes for each of the 2 x 255 x 256 messages, ten steps.
+  EXPECT_DOUBLE_EQ(big.unsolved->size, 10 * (4096 + 3 * 2 * 255 * 256.0));
+}
+
+}  // namespace
