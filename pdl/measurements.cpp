@@ -2,12 +2,12 @@
 
 #include "models/limits.hpp"
 
+#include "pdl/data_text.hpp"
 #include "pdl/parse.hpp"  // kMaxErrors
 
 #include <fmt/format.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -19,6 +19,9 @@ namespace pdl {
 
 namespace {
 
+using detail::is_data_space;
+using detail::parse_data_number;
+
 // A data file is read whole; beyond this it is refused by size (about 20 million samples).
 constexpr std::uintmax_t kMaxDataBytes = 256u << 20;
 // A line of a data file is a number, a unit and a weight: anything longer is not a data line
@@ -27,25 +30,9 @@ constexpr std::size_t kMaxLineLength = 4096;
 
 constexpr const char* kUnits = "ns, us (or \xC2\xB5s), ms or s";
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
 bool starts_alpha(std::string_view token) {
   const auto c = static_cast<unsigned char>(token.front());
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
-}
-
-// A number as a data file writes it: decimal or scientific, an optional sign. Returns the
-// characters used (0 when the token does not start with a number).
-std::size_t parse_number(std::string_view token, double& value) {
-  std::size_t skip = 0;
-  if (!token.empty() && token.front() == '+') skip = 1;  // from_chars refuses a leading '+'
-  const char* first = token.data() + skip;
-  const char* last = token.data() + token.size();
-  if (first != last && *first == '+') return 0;
-  const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
-  if (end == first) return 0;
-  if (ec == std::errc::result_out_of_range) value = HUGE_VAL;  // reported as not finite
-  return static_cast<std::size_t>(end - token.data());
 }
 
 std::string lowercase(std::string_view s) {
@@ -130,9 +117,9 @@ class Parser {
 
     std::vector<Token> tokens;
     for (std::size_t i = start; i < data_end;) {
-      while (i < data_end && is_space(text_[i])) ++i;
+      while (i < data_end && is_data_space(text_[i])) ++i;
       const std::size_t token_start = i;
-      while (i < data_end && !is_space(text_[i])) ++i;
+      while (i < data_end && !is_data_space(text_[i])) ++i;
       if (i > token_start) tokens.push_back({std::string_view(text_).substr(token_start, i - token_start), token_start});
     }
     if (!tokens.empty()) row(tokens, line_number);
@@ -141,11 +128,11 @@ class Parser {
   // "# unit: ms" sets the file's unit; any other comment is ignored.
   void comment(std::size_t hash, std::size_t end, std::size_t line_number) {
     std::string_view body = std::string_view(text_).substr(hash + 1, end - hash - 1);
-    while (!body.empty() && is_space(body.front())) body.remove_prefix(1);
-    while (!body.empty() && is_space(body.back())) body.remove_suffix(1);
+    while (!body.empty() && is_data_space(body.front())) body.remove_prefix(1);
+    while (!body.empty() && is_data_space(body.back())) body.remove_suffix(1);
     if (lowercase(body.substr(0, 5)) != "unit:") return;
     std::string_view unit = body.substr(5);
-    while (!unit.empty() && is_space(unit.front())) unit.remove_prefix(1);
+    while (!unit.empty() && is_data_space(unit.front())) unit.remove_prefix(1);
     if (rows_ > 0) {
       error(hash, "'# unit:' must come before the first measurement");
       return;
@@ -169,7 +156,7 @@ class Parser {
     // value, with its unit attached ("12.5us") or as the next token ("12.5 us")
     double value = 0.0;
     const Token& first = tokens.front();
-    const std::size_t used = parse_number(first.text, value);
+    const std::size_t used = parse_data_number(first.text, value);
     if (used == 0) {
       const std::string hint = first.text.find(',') != std::string_view::npos ? " (separate the value and the weight by spaces)" : "";
       error(first.offset, fmt::format("expected a runtime (a number), got '{}'{}", shown(first.text), hint));
@@ -185,7 +172,7 @@ class Parser {
                                                "the weight by spaces)", shown(first.text)));
         return;
       }
-    } else if (tokens.size() > 1 && starts_alpha(tokens[1].text) && parse_number(tokens[1].text, weight_probe_) == 0) {
+    } else if (tokens.size() > 1 && starts_alpha(tokens[1].text) && parse_data_number(tokens[1].text, weight_probe_) == 0) {
       // A word after the value is its unit; "nan" or "inf" there is a (bad) weight.
       unit = tokens[1].text;
       unit_offset = tokens[1].offset;
@@ -235,7 +222,7 @@ class Parser {
     double weight = 1.0;
     if (has_weight) {
       const Token& w = tokens[next];
-      const std::size_t weight_used = parse_number(w.text, weight);
+      const std::size_t weight_used = parse_data_number(w.text, weight);
       if (weight_used == 0 || weight_used != w.text.size()) {
         error(w.offset, fmt::format("expected a weight (a number without a unit), got '{}'", shown(w.text)));
         return;

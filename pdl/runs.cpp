@@ -1,7 +1,6 @@
 #include "pdl/runs.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <string_view>
 
@@ -9,15 +8,16 @@
 
 #include "models/machine_constants.hpp"
 #include "models/measurements.hpp"
+#include "pdl/data_text.hpp"
 #include "pdl/parse.hpp"  // kMaxErrors
 
 namespace pdl {
 
 namespace {
 
-constexpr std::int64_t kMostProcessors = std::int64_t{1} << 20;  // the tool's largest p
+using detail::is_data_space;
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+constexpr std::int64_t kMostProcessors = std::int64_t{1} << 20;  // the tool's largest p
 
 bool is_name(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s.front())) || s.front() == '_')) return false;
@@ -37,8 +37,8 @@ std::vector<Field> fields_of(std::string_view line, std::size_t offset) {
     std::size_t end = line.find(',', start);
     if (end == std::string_view::npos) end = line.size();
     std::size_t a = start, b = end;
-    while (a < b && is_space(line[a])) ++a;
-    while (b > a && is_space(line[b - 1])) --b;
+    while (a < b && is_data_space(line[a])) ++a;
+    while (b > a && is_data_space(line[b - 1])) --b;
     fields.push_back({line.substr(a, b - a), offset + a});
     if (end == line.size()) return fields;
     start = end + 1;
@@ -78,7 +78,7 @@ class RunsParser {
       comment(line.substr(hash + 1), offset + hash);
       line = line.substr(0, hash);
     }
-    if (std::all_of(line.begin(), line.end(), is_space)) return;
+    if (std::all_of(line.begin(), line.end(), is_data_space)) return;
     const std::vector<Field> fields = fields_of(line, offset);
     if (!header_seen_) {
       header(fields, offset);
@@ -89,11 +89,11 @@ class RunsParser {
 
   // "# unit: s" before the header sets the unit of the times; other comments are ignored.
   void comment(std::string_view body, std::size_t hash) {
-    while (!body.empty() && is_space(body.front())) body.remove_prefix(1);
+    while (!body.empty() && is_data_space(body.front())) body.remove_prefix(1);
     if (body.size() < 5 || body.substr(0, 5) != "unit:") return;
     std::string_view unit = body.substr(5);
-    while (!unit.empty() && is_space(unit.front())) unit.remove_prefix(1);
-    while (!unit.empty() && is_space(unit.back())) unit.remove_suffix(1);
+    while (!unit.empty() && is_data_space(unit.front())) unit.remove_prefix(1);
+    while (!unit.empty() && is_data_space(unit.back())) unit.remove_suffix(1);
     if (header_seen_) return error(hash, "'# unit:' must come before the header");
     if (runs_.has_unit) return error(hash, "a second '# unit:' line");
     const auto per = models::microseconds_per(unit);
@@ -161,11 +161,7 @@ class RunsParser {
     run.location = source_.location(offset);
     bool ok = true;
     auto number = [&](const Field& f, const char* what, double& value) {
-      const char* first = f.text.data();
-      const char* last = first + f.text.size();
-      if (first != last && *first == '+') ++first;
-      const auto [end, ec] = std::from_chars(first, last, value, std::chars_format::general);
-      if (f.text.empty() || end != last || ec != std::errc() || !std::isfinite(value)) {
+      if (f.text.empty() || detail::parse_data_number(f.text, value) != f.text.size() || !std::isfinite(value)) {
         error(f.offset, fmt::format("{} must be a finite number, got '{}'", what, f.text));
         ok = false;
         return false;
