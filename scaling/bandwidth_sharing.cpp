@@ -112,13 +112,21 @@ ProcessorLayout processor_layout(models::Topology topology, std::int64_t p) {
   return {};
 }
 
+bool shares_links(models::Topology topology) {
+  return topology != models::Topology::FullyConnected && topology != models::Topology::FatTree;
+}
+
 double sharing_factor(models::Topology topology, std::int64_t p, const std::vector<Transfer>& step) {
-  switch (topology) {
-    case models::Topology::FullyConnected:
-    case models::Topology::FatTree: return 1.0;
-    case models::Topology::Bus: return bus_sharing(step);
-    default: return routed_sharing(processor_layout(topology, p), step);
-  }
+  if (!shares_links(topology)) return 1.0;
+  if (topology == models::Topology::Bus) return bus_sharing(step);
+  return routed_sharing(processor_layout(topology, p), step);
+}
+
+double diameter(models::Topology topology, std::int64_t p) {
+  const ProcessorLayout layout = processor_layout(topology, p);
+  double links = 0;
+  for (std::int64_t extent : layout.extents) links += static_cast<double>(layout.wraps ? extent / 2 : extent - 1);
+  return std::max(links, 1.0);
 }
 
 }  // namespace scaling

@@ -30,6 +30,15 @@ struct Transfer {
 //        link.
 double sharing_factor(models::Topology topology, std::int64_t p, const std::vector<Transfer>& step);
 
+// False for the topologies whose S is always 1 (FULLY CONNECTED, FAT TREE): no step's messages
+// need to be listed there.
+bool shares_links(models::Topology topology);
+
+// The most links one message crosses on p processors under dimension-order routing (the
+// network's diameter): RING floor(p/2), a mesh the sum of (extent - 1), a torus the sum of
+// floor(extent/2), HYPERCUBE ceil(log2 p); 1 on a BUS, FULLY CONNECTED and FAT TREE.
+double diameter(models::Topology topology, std::int64_t p);
+
 // Where the ranks sit: the extents of the dimensions, fastest-varying first (rank =
 // x0 + e0·(x1 + e1·x2)), and whether they wrap around. RING: {p}, wrapping; MESH/TORUS 2D: the
 // most nearly square rows × columns = p with rows <= columns (grid_layout.hpp) as {columns,

@@ -52,9 +52,7 @@ class BoundQuantities {
   double sharing(const std::vector<Transfer>& step) const { return sharing_factor(machine_.topology, p_, step); }
   // Whether the topology can make S exceed 1 (callers skip working out a step's messages
   // otherwise).
-  bool shares_bandwidth() const {
-    return machine_.topology != models::Topology::FullyConnected && machine_.topology != models::Topology::FatTree;
-  }
+  bool shares_bandwidth() const { return shares_links(machine_.topology); }
 
  private:
   double value(const models::Expr& expr, const models::SourceLocation& where,

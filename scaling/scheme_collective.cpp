@@ -16,27 +16,15 @@ namespace scaling::detail {
 
 namespace {
 
-// Only a bus and routed networks share links (a crossbar and a full-bisection fat tree do not).
-bool shares_links(models::Topology topology) {
-  return topology != models::Topology::FullyConnected && topology != models::Topology::FatTree;
-}
-
 // A round's messages are sent at once: their bandwidth-sharing factor on the machine's topology
-// (docs/machine.md, "Topology and bandwidth sharing").
-double round_sharing(const models::Machine& machine, std::int64_t p, const std::vector<CollectiveMessage>& round) {
-  if (!shares_links(machine.topology)) return 1.0;
+// (docs/machine.md, "Topology and bandwidth sharing"), by either model's builder.
+template <class Builder>
+double round_sharing(const Builder& builder, const std::vector<CollectiveMessage>& round) {
+  if (!builder.shares_bandwidth()) return 1.0;
   std::vector<Transfer> step;
   step.reserve(round.size());
   for (const CollectiveMessage& m : round) step.push_back({m.from, m.to});
-  return sharing_factor(machine.topology, p, step);
-}
-
-// Links one message may cross: the network's diameter under dimension-order routing (1 on a bus).
-double diameter(models::Topology topology, std::int64_t p) {
-  const ProcessorLayout layout = processor_layout(topology, p);
-  double links = 0;
-  for (std::int64_t extent : layout.extents) links += static_cast<double>(layout.wraps ? extent / 2 : extent - 1);
-  return std::max(links, 1.0);
+  return builder.sharing(step);
 }
 
 // The most link crossings the approximate model works out for one collective's rounds (about a
@@ -65,7 +53,7 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
   const std::string name = models::to_string(schedule.operation);
   for (std::int64_t k = 0; k < rounds; ++k) {
     const std::vector<CollectiveMessage> round = round_messages(schedule, k);
-    const double sharing = round_sharing(builder.machine(), schedule.processors, round);
+    const double sharing = round_sharing(builder, round);
     const std::int64_t step = first_step + k;
     std::vector<NodeId> departed(round.size(), kNone);
     std::vector<double> overhead(round.size(), 0.0);
@@ -105,7 +93,7 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
 // its schedule's time from that common start: one deterministic leaf.
 Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
                              const models::SourceLocation& where) {
-  const bool routed = shares_links(builder.machine().topology);
+  const bool routed = builder.shares_bandwidth();
   if (routed) {
     const double links = diameter(builder.machine().topology, schedule.processors);
     if (message_count(schedule) * links > kMostRoutedLinks) {
@@ -122,7 +110,7 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
   std::map<std::pair<double, double>, CollectiveCost> costs;
   const double seconds = collective_makespan(schedule, [&](std::int64_t k, double bytes) {
     if (routed && k != sharing_round) {
-      sharing = round_sharing(builder.machine(), schedule.processors, round_messages(schedule, k));
+      sharing = round_sharing(builder, round_messages(schedule, k));
       sharing_round = k;
     }
     const auto key = std::make_pair(bytes, sharing);
