@@ -36,7 +36,11 @@ namespace {
 class Predictor {
  public:
   Predictor(const MachineInput& input, const models::Runs& runs, const CalibrationOptions& options)
-      : input_(input), runs_(runs), options_(options) {}
+      : input_(input), runs_(runs), options_(options) {
+    // Which names are the program's (the rest are the machine's), decided once, not per evaluation.
+    for (const std::string& name : options_.parameters) fitted_is_variable_.push_back(models::declares_variable(*input_.program, name));
+    for (const std::string& name : runs_.variables) column_is_variable_.push_back(models::declares_variable(*input_.program, name));
+  }
 
   // False (with failure()) when a run cannot be bound or solved.
   bool predict(const double* logs, double* times) {
@@ -44,15 +48,14 @@ class Predictor {
     std::map<std::string, double> fitted_variables;
     for (std::size_t i = 0; i < options_.parameters.size(); ++i) {
       const std::string& name = options_.parameters[i];
-      (models::declares_variable(*input_.program, name) ? fitted_variables : fitted_constants)[name] = std::exp(logs[i]);
+      (fitted_is_variable_[i] ? fitted_variables : fitted_constants)[name] = std::exp(logs[i]);
     }
     for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
       const models::Run& run = runs_.runs[r];
       std::map<std::string, double> values = input_.values;
       std::map<std::string, double> constants = fitted_constants;
       for (std::size_t v = 0; v < runs_.variables.size(); ++v) {
-        (models::declares_variable(*input_.program, runs_.variables[v]) ? values : constants)[runs_.variables[v]] =
-            run.values[v];
+        (column_is_variable_[v] ? values : constants)[runs_.variables[v]] = run.values[v];
       }
       for (const auto& [name, value] : fitted_variables) values[name] = value;
       const models::Machine* machine = &input_.machine;
@@ -92,6 +95,8 @@ class Predictor {
   const MachineInput& input_;
   const models::Runs& runs_;
   const CalibrationOptions& options_;
+  std::vector<bool> fitted_is_variable_;  // per parameter
+  std::vector<bool> column_is_variable_;  // per variable column of the runs
   std::optional<Failure> failure_;
 };
 
@@ -120,11 +125,11 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   if (!options.IsValid(&why)) return refuse(why);
   const std::size_t k = options.parameters.size();
   std::vector<double> logs;
+  // A variable starts from its value as the input binds it: --set, else its default.
+  const models::Binding binding = models::bind(*input.program, input.machine, input.values);
   for (const std::string& name : options.parameters) {
     double start = 0.0;
     if (models::declares_variable(*input.program, name)) {
-      // Its value as the input binds it: --set, else its default.
-      const models::Binding binding = models::bind(*input.program, input.machine, input.values);
       const auto bound = binding.ok() ? binding.environment.values.find(name) : binding.environment.values.end();
       if (!binding.ok() || bound == binding.environment.values.end()) {
         return refuse(fmt::format("'{}' has no value to start the fit from: give one with --set", name));
