@@ -47,7 +47,7 @@ TEST(BandwidthSharing, CrossbarAndFatTreeNeverShare) {
 // Foster 3.7: on a bus half the processors send at once in the stencil's exchange, S = P/2;
 // here m = 2(P - 1) messages among q = P endpoints: min(m, P/2) = P/2.
 TEST(BandwidthSharing, BusStencilExchangeIsHalfTheProcessors) {
-  for (std::int64_t p : {2, 4, 8, 16, 64}) EXPECT_EQ(sharing_factor(Topology::Bus, p, line_exchange(p)), p / 2.0) << p;
+  for (std::int64_t p : {2, 4, 8, 16, 64}) EXPECT_EQ(sharing_factor(Topology::Bus, p, line_exchange(p)), static_cast<double>(p) / 2.0) << p;
 }
 
 TEST(BandwidthSharing, BusButterflyIsHalfTheProcessors) {
