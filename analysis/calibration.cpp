@@ -4,14 +4,15 @@
 #include <ceres/covariance.h>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 
 #include <fmt/format.h>
 
+#include "analysis/run_model.hpp"
 #include "models/bind.hpp"
 #include "models/machine_constants.hpp"
-#include "scaling/approximate_model.hpp"
 
 namespace analysis {
 
@@ -36,47 +37,40 @@ namespace {
 class Predictor {
  public:
   Predictor(const MachineInput& input, const models::Runs& runs, const CalibrationOptions& options)
-      : input_(input), runs_(runs), options_(options) {
-    // Which names are the program's (the rest are the machine's), decided once, not per evaluation.
-    for (const std::string& name : options_.parameters) fitted_is_variable_.push_back(models::declares_variable(*input_.program, name));
-    for (const std::string& name : runs_.variables) column_is_variable_.push_back(models::declares_variable(*input_.program, name));
+      : runs_(runs), options_(options) {
+    // Each run's own setting is made once, not on every evaluation.
+    for (const models::Run& run : runs_.runs) {
+      Outcome<MachineInput> setting = with_values(input, runs_.variables, run.values);
+      if (!setting.ok()) {
+        fail(run, setting.failure->message);
+        return;
+      }
+      settings_.push_back(std::move(*setting.value));
+    }
   }
 
-  // False (with failure()) when a run cannot be bound or solved.
-  bool predict(const double* logs, double* times) {
-    std::map<std::string, double> fitted_constants;
-    std::map<std::string, double> fitted_variables;
-    for (std::size_t i = 0; i < options_.parameters.size(); ++i) {
-      const std::string& name = options_.parameters[i];
-      (fitted_is_variable_[i] ? fitted_variables : fitted_constants)[name] = std::exp(logs[i]);
-    }
+  // False (with failure()) when a run cannot be bound or solved. With `spreads`, also each run's
+  // own log spread (log_spread of its runtime law) into it.
+  bool predict(const double* logs, double* times, double* spreads = nullptr) {
+    if (failure_) return false;
+    std::vector<double> values(options_.parameters.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
     for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
       const models::Run& run = runs_.runs[r];
-      std::map<std::string, double> values = input_.values;
-      std::map<std::string, double> constants = fitted_constants;
-      for (std::size_t v = 0; v < runs_.variables.size(); ++v) {
-        (column_is_variable_[v] ? values : constants)[runs_.variables[v]] = run.values[v];
+      const Outcome<MachineInput> fitted = with_values(settings_[r], options_.parameters, values);
+      if (!fitted.ok()) return fail(run, fitted.failure->message);
+      solvers::SeriesParallelOptions series_parallel = options_.series_parallel;
+      series_parallel.keep_distribution = spreads != nullptr;
+      const Outcome<solvers::Result> solved = solve_approximate(*fitted.value, run.p, series_parallel);
+      if (!solved.ok()) {
+        const Failure& why = *solved.failure;
+        return fail(run, why.binding ? why.binding->message() : why.message);
       }
-      for (const auto& [name, value] : fitted_variables) values[name] = value;
-      const models::Machine* machine = &input_.machine;
-      std::optional<models::Machine> changed;
-      if (!constants.empty()) {
-        models::MachineWithConstants with = models::with_constants(input_.machine, constants);
-        if (!with.machine) return fail(run, with.error);
-        changed = std::move(with.machine);
-        machine = &*changed;
+      times[r] = solved.value->mean;
+      if (spreads != nullptr) {
+        if (!solved.value->distribution) return fail(run, "the model's runtime law could not be kept");
+        spreads[r] = log_spread(*solved.value->distribution, times[r]);
       }
-      const models::Binding binding = models::bind(*input_.program, *machine, values);
-      if (!binding.ok()) return fail(run, binding.errors.front().message());
-      try {
-        times[r] = solvers::solve_series_parallel(
-                       scaling::approximate_model(*input_.program, *machine, binding.environment, static_cast<int>(run.p)),
-                       options_.series_parallel)
-                       .mean;
-      } catch (const std::exception& error) {
-        return fail(run, error.what());
-      }
-      if (!std::isfinite(times[r])) return fail(run, "the model's mean is not finite");
     }
     return true;
   }
@@ -86,30 +80,80 @@ class Predictor {
  private:
   bool fail(const models::Run& run, const std::string& why) {
     if (!failure_) {
-      failure_ = Failure::of_value(0, fmt::format("{}:{}: the run at p = {}: {}", runs_.file, run.location.line, run.p, why),
-                                   run.location);
+      failure_ = Failure::of_value(0, fmt::format("the run at p = {}: {}", run.p, why), run.location);
     }
     return false;
   }
 
-  const MachineInput& input_;
   const models::Runs& runs_;
   const CalibrationOptions& options_;
-  std::vector<bool> fitted_is_variable_;  // per parameter
-  std::vector<bool> column_is_variable_;  // per variable column of the runs
+  std::vector<MachineInput> settings_;  // per run: the input with its column values
   std::optional<Failure> failure_;
 };
 
-// The relative residuals (T - time) / time of every run.
+// The relative residuals (T - time) / time of every run, each divided by its standard deviation.
 struct RelativeResiduals {
   Predictor* predictor;
   const models::Runs* runs;
+  const std::vector<double>* deviations;
   bool operator()(double const* const* parameters, double* residuals) const {
     if (!predictor->predict(parameters[0], residuals)) return false;
-    for (std::size_t r = 0; r < runs->runs.size(); ++r) residuals[r] = residuals[r] / runs->runs[r].time - 1.0;
+    for (std::size_t r = 0; r < runs->runs.size(); ++r) {
+      residuals[r] = (residuals[r] / runs->runs[r].time - 1.0) / (*deviations)[r];
+    }
     return true;
   }
 };
+
+// Paule and Mandel's u^2 >= 0: sum of e_r^2 / (v_r + u^2) = degrees of freedom, or 0 when the
+// runs' spread v alone accounts for the residuals e (the sum is at most the degrees of freedom
+// at u = 0). The sum decreases in u^2, so bisection finds it.
+double unexplained_variance(const std::vector<double>& e, const std::vector<double>& v, double degrees_of_freedom) {
+  auto excess = [&](double u2) {
+    double sum = 0.0;
+    for (std::size_t r = 0; r < e.size(); ++r) {
+      const double variance = v[r] + u2;
+      if (variance > 0.0) {
+        sum += e[r] * e[r] / variance;
+      } else if (e[r] != 0.0) {
+        return std::numeric_limits<double>::infinity();
+      }
+    }
+    return sum - degrees_of_freedom;
+  };
+  if (excess(0.0) <= 0.0) return 0.0;
+  double high = 1e-12;
+  while (excess(high) > 0.0 && high < 1e6) high *= 4.0;
+  double low = 0.0;
+  for (int step = 0; step < 200 && high - low > 1e-12 * high; ++step) {
+    const double middle = 0.5 * (low + high);
+    (excess(middle) > 0.0 ? low : high) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
+// One Ceres fit of the logs from where they are, each run's residual divided by deviations[r].
+struct Fit {
+  std::unique_ptr<ceres::Problem> problem;
+  ceres::Solver::Summary summary;
+};
+Fit solve(Predictor& predictor, const models::Runs& runs, const std::vector<double>& deviations,
+          const CalibrationOptions& options, std::vector<double>& logs) {
+  auto* cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::CENTRAL>(
+      new RelativeResiduals{&predictor, &runs, &deviations});
+  cost->AddParameterBlock(static_cast<int>(logs.size()));
+  cost->SetNumResiduals(static_cast<int>(runs.runs.size()));
+  Fit fit;
+  fit.problem = std::make_unique<ceres::Problem>();
+  fit.problem->AddResidualBlock(cost, nullptr, logs.data());
+  ceres::Solver::Options solver;
+  solver.max_num_iterations = options.max_iterations;
+  solver.linear_solver_type = ceres::DENSE_QR;
+  solver.logging_type = ceres::SILENT;
+  solver.num_threads = 1;
+  ceres::Solve(solver, fit.problem.get(), &fit.summary);
+  return fit;
+}
 
 Outcome<CalibrationResult> refuse(std::string message) {
   Outcome<CalibrationResult> outcome;
@@ -125,10 +169,12 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   if (!options.IsValid(&why)) return refuse(why);
   const std::size_t k = options.parameters.size();
   std::vector<double> logs;
+  std::vector<FittedParameter> starts;
   // A variable starts from its value as the input binds it: --set, else its default.
   const models::Binding binding = models::bind(*input.program, input.machine, input.values);
   for (const std::string& name : options.parameters) {
     double start = 0.0;
+    const bool is_constant = !models::declares_variable(*input.program, name);
     if (models::declares_variable(*input.program, name)) {
       const auto bound = binding.ok() ? binding.environment.values.find(name) : binding.environment.values.end();
       if (!binding.ok() || bound == binding.environment.values.end()) {
@@ -145,63 +191,86 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
       return refuse(fmt::format("the fit of '{}' starts from its value, which must be > 0, got {}", name, start));
     }
     logs.push_back(std::log(start));
+    starts.push_back({name, start, std::nullopt, start, is_constant});
   }
-  if (runs.runs.size() < k + 1) {
-    return refuse(fmt::format("{} run(s) cannot determine {} parameter(s) and their errors: give at least {}",
-                              runs.runs.size(), k, k + 1));
+  if (runs.runs.size() < k) {
+    return refuse(fmt::format("{} run(s) cannot determine {} parameter(s): give at least {} (and {} for their standard "
+                              "errors)",
+                              runs.runs.size(), k, k, k + 1));
   }
 
   Predictor predictor(input, runs, options);
-  auto* cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::CENTRAL>(
-      new RelativeResiduals{&predictor, &runs});
-  cost->AddParameterBlock(static_cast<int>(k));
-  cost->SetNumResiduals(static_cast<int>(runs.runs.size()));
-  ceres::Problem problem;
-  problem.AddResidualBlock(cost, nullptr, logs.data());
-  ceres::Solver::Options solver;
-  solver.max_num_iterations = options.max_iterations;
-  solver.linear_solver_type = ceres::DENSE_QR;
-  solver.logging_type = ceres::SILENT;
-  solver.num_threads = 1;
-  ceres::Solver::Summary summary;
-  ceres::Solve(solver, &problem, &summary);
-  if (predictor.failure()) {
+  auto failed = [&predictor]() {
     Outcome<CalibrationResult> outcome;
     outcome.failure = predictor.failure();
     return outcome;
+  };
+  // Stage 1: every run weighs alike. Stage 2 (docs/calibration.md, "Weights"): each run's
+  // residual divided by the standard deviation its own law and the unexplained spread give it.
+  const std::size_t n = runs.runs.size();
+  std::vector<double> deviations(n, 1.0), times(n), spreads(n, 0.0), log_residuals(n);
+  Fit fit = solve(predictor, runs, deviations, options, logs);
+  if (predictor.failure()) return failed();
+  if (!fit.summary.IsSolutionUsable()) return refuse("the fit did not converge: " + fit.summary.message);
+  double unexplained = 0.0;
+  const auto weigh = [&]() {
+    if (!predictor.predict(logs.data(), times.data(), spreads.data())) return false;
+    for (std::size_t r = 0; r < n; ++r) log_residuals[r] = std::log(runs.runs[r].time / times[r]);
+    unexplained = unexplained_variance(log_residuals, spreads, static_cast<double>(n - k));
+    // A floor keeps runs that fit to the last digit from weighing infinitely.
+    for (std::size_t r = 0; r < n; ++r) deviations[r] = std::sqrt(std::max(spreads[r] + unexplained, 1e-30));
+    return true;
+  };
+  if (n > k) {
+    if (!weigh()) return failed();
+    fit = solve(predictor, runs, deviations, options, logs);
+    if (predictor.failure()) return failed();
+    if (!fit.summary.IsSolutionUsable()) return refuse("the weighted fit did not converge: " + fit.summary.message);
+    if (!weigh()) return failed();
   }
-  if (!summary.IsSolutionUsable()) return refuse("the fit did not converge: " + summary.message);
-
-  ceres::Covariance::Options covariance_options;
-  covariance_options.algorithm_type = ceres::DENSE_SVD;
-  ceres::Covariance covariance(covariance_options);
-  const std::vector<std::pair<const double*, const double*>> blocks{{logs.data(), logs.data()}};
-  if (!covariance.Compute(blocks, &problem)) {
-    return refuse("the runs do not determine every parameter (the model's times do not change independently with each): "
-                  "fit fewer, or add runs where they matter");
-  }
-  std::vector<double> inverse(k * k);
-  covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
+  const ceres::Solver::Summary& summary = fit.summary;
+  ceres::Problem& problem = *fit.problem;
 
   CalibrationResult result;
   result.runs = runs.runs.size();
   result.degrees_of_freedom = runs.runs.size() - k;
-  const double sse = 2.0 * summary.final_cost;  // Ceres's cost is half the sum of squares
-  const double s2 = sse / static_cast<double>(result.degrees_of_freedom);
-  result.residual_standard_error = std::sqrt(s2);
-  for (std::size_t i = 0; i < k; ++i) {
-    const double value = std::exp(logs[i]);
-    result.parameters.push_back({options.parameters[i], value, value * std::sqrt(s2 * inverse[i * k + i])});
-  }
-  result.correlation.assign(k, std::vector<double>(k, 0.0));
-  for (std::size_t i = 0; i < k; ++i) {
-    for (std::size_t j = 0; j < k; ++j) {
-      result.correlation[i][j] = inverse[i * k + j] / std::sqrt(inverse[i * k + i] * inverse[j * k + j]);
+  result.parameters = std::move(starts);
+  for (std::size_t i = 0; i < k; ++i) result.parameters[i].value = std::exp(logs[i]);
+  if (result.degrees_of_freedom > 0) {
+    ceres::Covariance::Options covariance_options;
+    covariance_options.algorithm_type = ceres::DENSE_SVD;
+    ceres::Covariance covariance(covariance_options);
+    const std::vector<std::pair<const double*, const double*>> blocks{{logs.data(), logs.data()}};
+    if (!covariance.Compute(blocks, &problem)) {
+      return refuse("the runs do not determine every parameter (the model's times do not change independently with "
+                    "each): fit fewer, or add runs where they matter");
+    }
+    std::vector<double> inverse(k * k);
+    covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
+    // The residuals are divided by their standard deviations, so (J^T J)^-1 is the covariance
+    // itself, without the usual factor s^2.
+    const double s2 = 1.0;
+    double squares = 0.0;
+    for (std::size_t r = 0; r < n; ++r) squares += (times[r] / runs.runs[r].time - 1.0) * (times[r] / runs.runs[r].time - 1.0);
+    result.residual_standard_error = std::sqrt(squares / static_cast<double>(result.degrees_of_freedom));
+    result.unexplained = std::sqrt(unexplained);
+    result.correlation.assign(k, std::vector<double>(k, 0.0));
+    result.log_covariance.assign(k, std::vector<double>(k, 0.0));
+    for (std::size_t i = 0; i < k; ++i) {
+      result.parameters[i].standard_error = result.parameters[i].value * std::sqrt(s2 * inverse[i * k + i]);
+      for (std::size_t j = 0; j < k; ++j) {
+        result.log_covariance[i][j] = s2 * inverse[i * k + j];
+        result.correlation[i][j] = inverse[i * k + j] / std::sqrt(inverse[i * k + i] * inverse[j * k + j]);
+      }
     }
   }
   // R^2 on the times themselves.
   std::vector<double> fitted(runs.runs.size());
-  predictor.predict(logs.data(), fitted.data());
+  if (!predictor.predict(logs.data(), fitted.data())) {
+    Outcome<CalibrationResult> outcome;
+    outcome.failure = predictor.failure();
+    return outcome;
+  }
   double mean = 0.0;
   for (const models::Run& run : runs.runs) mean += run.time;
   mean /= static_cast<double>(runs.runs.size());
@@ -211,6 +280,7 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     total += (runs.runs[r].time - mean) * (runs.runs[r].time - mean);
   }
   result.r_squared = total > 0.0 ? 1.0 - residual / total : 1.0;
+  result.fitted = std::move(fitted);
   result.iterations = static_cast<int>(summary.iterations.size());
   result.termination = summary.BriefReport();
   Outcome<CalibrationResult> outcome;

@@ -28,17 +28,29 @@ struct CalibrationOptions {
 struct FittedParameter {
   std::string name;
   double value = 0.0;
-  double standard_error = 0.0;  // of the value, by the delta method from the log's
+  // Of the value, by the delta method from the log's; empty when the runs are as many as the
+  // parameters (an exact fit leaves no residual to estimate the noise from).
+  std::optional<double> standard_error;
+  double start = 0.0;          // the value the fit started from
+  bool is_constant = false;    // a constant of the machine (else a variable of the program)
 };
 
 struct CalibrationResult {
   std::vector<FittedParameter> parameters;
-  std::vector<std::vector<double>> correlation;  // of the parameters' estimates
+  // Of the parameters' estimates, and the covariance of their logarithms (what the prediction
+  // intervals draw from); both empty when degrees_of_freedom is 0.
+  std::vector<std::vector<double>> correlation;
+  std::vector<std::vector<double>> log_covariance;
   std::size_t runs = 0;
   std::size_t degrees_of_freedom = 0;  // runs - parameters
   // s = sqrt(sum of squared relative residuals / degrees of freedom): the typical relative error
-  // of one run against the fitted model.
-  double residual_standard_error = 0.0;
+  // of one run against the fitted model; empty when degrees_of_freedom is 0.
+  std::optional<double> residual_standard_error;
+  std::vector<double> fitted;  // the model's mean at each run, with the fitted values
+  // The standard deviation of log(time) between runs that the model's own randomness does not
+  // explain (docs/calibration.md, "Weights"): Paule and Mandel's estimate; 0 when the model's
+  // runtime laws account for the runs' spread, and also 0 without degrees of freedom.
+  double unexplained = 0.0;
   // 1 - SSE / SST on the times (the share of the runs' variation the model explains).
   double r_squared = 0.0;
   int iterations = 0;
@@ -48,7 +60,8 @@ struct CalibrationResult {
 // Fits options.parameters to `runs` for the case `input` (program, machine, values): each run's
 // residual is (T(p; values of the run, parameters) - time) / time, with T the approximate
 // model's mean. Refused (Failure) when a name is not declared, a starting value is not > 0,
-// there are fewer runs than parameters + 1, or a run cannot be bound.
+// there are fewer runs than parameters, or a run cannot be bound. As many runs as parameters
+// give an exact fit (Sun and Zhu's two runs for two parameters) without standard errors.
 Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Runs& runs,
                                      const CalibrationOptions& options);
 

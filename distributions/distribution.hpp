@@ -107,6 +107,22 @@ double quantile(const Distribution& d, double q);  // q in [0, 1]; quantile(1) m
 // An interval that contains the exact mean; lower == upper == the exact mean for closed forms.
 Bracket mean_bracket(const Distribution& d);
 bool is_closed_form(const Distribution& d);
+
+// A distribution prepared for many cdf and quantile queries (a mixture's quantiles): a grid's
+// prefix sums are made once, so that a cdf costs O(1) instead of O(grid points). Its values are
+// those of cdf() and quantile(), to the bit.
+class CdfTable {
+ public:
+  explicit CdfTable(Distribution d);
+  double cdf(double x) const;
+  double quantile(double q) const;
+
+ private:
+  Distribution d_;
+  std::vector<double> lower_below_, upper_below_;  // a grid's prefix sums; empty for a closed form
+  double half_gap_ = 0.0;  // half the gap between a grid's lattice means (its central estimate)
+};
+
 // E.g. "Erlang(k=8, rate=1)", "numerical(4096 points, step 0.01)".
 std::string describe(const Distribution& d);
 

@@ -30,24 +30,47 @@ Central central_of(const detail::Numerical& n) {
   return {n, 0.5 * gap};
 }
 
-// P(Y <= x) for one lattice with masses spread over [x_i - step/2, x_i + step/2].
-double spread_cdf(const std::vector<double>& pmf, double origin, double step, double x) {
+// P(Y <= x) for one lattice with masses spread over [x_i - step/2, x_i + step/2]. `below`, when
+// not empty, holds the prefix sums of pmf (below[i] = pmf[0] + ... + pmf[i - 1], summed in that
+// order, so that the result is the same to the bit).
+double spread_cdf(const std::vector<double>& pmf, const std::vector<double>& below, double origin, double step,
+                  double x) {
   if (pmf.size() == 1 || !(step > 0.0)) return x >= origin ? 1.0 : 0.0;
   const double r = (x - origin) / step + 0.5;
   if (r <= 0.0) return 0.0;
   if (r >= static_cast<double>(pmf.size())) return 1.0;
   const auto cell = static_cast<std::size_t>(r);
-  double below = 0.0;
-  for (std::size_t i = 0; i < cell; ++i) below += pmf[i];
-  return std::min(1.0, below + (r - static_cast<double>(cell)) * pmf[cell]);
+  double mass_below = 0.0;
+  if (below.empty()) {
+    for (std::size_t i = 0; i < cell; ++i) mass_below += pmf[i];
+  } else {
+    mass_below = below[cell];
+  }
+  return std::min(1.0, mass_below + (r - static_cast<double>(cell)) * pmf[cell]);
 }
 
-double central_cdf(const Central& c, double x) {
-  return 0.5 * (spread_cdf(c.n.lower, c.n.origin + c.half_gap, c.n.step, x) +
-                spread_cdf(c.n.upper, c.n.origin - c.half_gap, c.n.step, x));
+std::vector<double> prefix_sums(const std::vector<double>& pmf) {
+  std::vector<double> below(pmf.size() + 1, 0.0);
+  double sum = 0.0;
+  for (std::size_t i = 0; i < pmf.size(); ++i) {
+    below[i] = sum;
+    sum += pmf[i];
+  }
+  below[pmf.size()] = sum;
+  return below;
 }
 
-double central_quantile(const Central& c, double q) {
+const std::vector<double> kNoPrefix;
+
+double central_cdf(const Central& c, double x, const std::vector<double>& lower_below = kNoPrefix,
+                   const std::vector<double>& upper_below = kNoPrefix) {
+  return 0.5 * (spread_cdf(c.n.lower, lower_below, c.n.origin + c.half_gap, c.n.step, x) +
+                spread_cdf(c.n.upper, upper_below, c.n.origin - c.half_gap, c.n.step, x));
+}
+
+// The least x with cdf(x) >= q, by bisection over the central estimate's support.
+template <typename Cdf>
+double central_quantile(const Central& c, double q, const Cdf& cdf) {
   const double half_cell = c.n.lower.size() > 1 ? 0.5 * c.n.step : 0.0;
   const double span = static_cast<double>(c.n.lower.size() - 1) * c.n.step;
   double low = c.n.origin - std::abs(c.half_gap) - half_cell;
@@ -56,7 +79,7 @@ double central_quantile(const Central& c, double q) {
     // The first point with mass in either shifted lattice.
     while (high - low > 1e-15 * std::max(1.0, std::abs(high))) {
       const double mid = 0.5 * (low + high);
-      if (central_cdf(c, mid) > 0.0) high = mid; else low = mid;
+      if (cdf(mid) > 0.0) high = mid; else low = mid;
       if (mid == low && mid == high) break;
     }
     return high;
@@ -64,9 +87,13 @@ double central_quantile(const Central& c, double q) {
   for (int i = 0; i < 200 && high > low; ++i) {
     const double mid = 0.5 * (low + high);
     if (mid <= low || mid >= high) break;
-    if (central_cdf(c, mid) >= q) high = mid; else low = mid;
+    if (cdf(mid) >= q) high = mid; else low = mid;
   }
   return high;
+}
+
+double central_quantile(const Central& c, double q) {
+  return central_quantile(c, q, [&c](double x) { return central_cdf(c, x); });
 }
 
 }  // namespace
@@ -111,6 +138,29 @@ Bracket mean_bracket(const Distribution& d) {
   }
   const double m = detail::closed_mean(d.node());
   return {m, m};
+}
+
+CdfTable::CdfTable(Distribution d) : d_(std::move(d)) {
+  if (const auto* n = grid_of(d_)) {
+    lower_below_ = prefix_sums(n->lower);
+    upper_below_ = prefix_sums(n->upper);
+    half_gap_ = central_of(*n).half_gap;
+  }
+}
+
+double CdfTable::cdf(double x) const {
+  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (const auto* n = grid_of(d_)) return central_cdf(Central{*n, half_gap_}, x, lower_below_, upper_below_);
+  return detail::closed_cdf(d_.node(), x);
+}
+
+double CdfTable::quantile(double q) const {
+  if (!(q >= 0.0 && q <= 1.0)) detail::fail("quantile", "q must lie in [0, 1]", q);
+  if (const auto* n = grid_of(d_)) {
+    const Central c{*n, half_gap_};
+    return central_quantile(c, q, [&](double x) { return central_cdf(c, x, lower_below_, upper_below_); });
+  }
+  return detail::closed_quantile(d_.node(), q);
 }
 
 bool is_closed_form(const Distribution& d) { return grid_of(d) == nullptr; }

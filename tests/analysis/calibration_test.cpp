@@ -73,7 +73,7 @@ TEST(Calibration, RecoversTheParametersWithinTheirStandardErrorsAtTheNominalRate
     const auto fit = analysis::calibrate(in, noisy_runs(random), options);
     ASSERT_TRUE(fit.ok()) << fit.failure->message;
     for (int i = 0; i < 2; ++i) {
-      const double error = std::abs(fit.value->parameters[i].value - truth[i]) / fit.value->parameters[i].standard_error;
+      const double error = std::abs(fit.value->parameters[i].value - truth[i]) / *fit.value->parameters[i].standard_error;
       within_one[i] += error <= 1.0;
       within_two[i] += error <= 2.0;
     }
@@ -106,6 +106,28 @@ TEST(Calibration, ExactRunsGiveTheTruthAndAPerfectFit) {
   EXPECT_EQ(fit.value->degrees_of_freedom, 2u);
 }
 
+// As many runs as parameters: the fit solves T(p_r) = t_r exactly, and without residuals there
+// is nothing to estimate the noise from, so no standard error, correlation or s is given.
+TEST(Calibration, AsManyRunsAsParametersGiveAnExactFitWithoutErrors) {
+  models::Runs runs;
+  for (int p : {2, 8}) {
+    models::Run run;
+    run.p = p;
+    run.time = model(p);
+    runs.runs.push_back(run);
+  }
+  analysis::CalibrationOptions options;
+  options.parameters = {"tc", "ts"};
+  const auto fit = analysis::calibrate(input(), runs, options);
+  ASSERT_TRUE(fit.ok()) << fit.failure->message;
+  EXPECT_NEAR(fit.value->parameters[0].value, kTc, 1e-6);
+  EXPECT_NEAR(fit.value->parameters[1].value, kTs, 1e-5);
+  EXPECT_FALSE(fit.value->parameters[0].standard_error.has_value());
+  EXPECT_FALSE(fit.value->residual_standard_error.has_value());
+  EXPECT_TRUE(fit.value->log_covariance.empty());
+  EXPECT_EQ(fit.value->degrees_of_freedom, 0u);
+}
+
 TEST(Calibration, BadRequestsAreRefused) {
   models::Runs one;
   one.runs.push_back(models::Run{});
@@ -114,7 +136,7 @@ TEST(Calibration, BadRequestsAreRefused) {
   options.parameters = {"tc", "ts"};
   auto fit = analysis::calibrate(input(), one, options);
   ASSERT_FALSE(fit.ok());
-  EXPECT_EQ(fit.failure->message, "1 run(s) cannot determine 2 parameter(s) and their errors: give at least 3");
+  EXPECT_EQ(fit.failure->message, "1 run(s) cannot determine 2 parameter(s): give at least 2 (and 3 for their standard errors)");
   options.parameters = {"tw"};
   fit = analysis::calibrate(input(), one, options);
   ASSERT_FALSE(fit.ok());

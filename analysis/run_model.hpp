@@ -1,0 +1,36 @@
+// One measured run's setting as a model (docs/calibration.md): the input with the run's column
+// values, or fitted parameters, applied — a program variable to the input's values, a machine
+// constant to the machine as --set applies it — and the approximate model of that setting
+// solved on the run's processor count. Shared by calibration, prediction and validation, so
+// that all three see one model of a run.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/failure.hpp"
+#include "analysis/study.hpp"
+#include "distributions/distribution.hpp"
+#include "solvers/result.hpp"
+#include "solvers/series_parallel_solver.hpp"
+
+namespace analysis {
+
+// The input with names[i] = values[i]: a variable of the program overrides the input's value,
+// any other name is a constant of the machine (with_constants). A Failure (with the reason)
+// when the machine refuses a constant.
+Outcome<MachineInput> with_values(const MachineInput& input, const std::vector<std::string>& names,
+                                  const std::vector<double>& values);
+
+// The approximate model of `input` on p processors, bound and solved by the series-parallel
+// reduction. A Failure when the program cannot be bound or the model not built or solved.
+Outcome<solvers::Result> solve_approximate(const MachineInput& input, std::int64_t p,
+                                           const solvers::SeriesParallelOptions& options);
+
+// E[log(X / mean)^2] of a runtime law X, over its (j + 1/2)/200 quantiles: how far the log of
+// one run falls from that of the model's mean by the model's own randomness alone (0 for a
+// deterministic law).
+double log_spread(const distributions::Distribution& law, double mean);
+
+}  // namespace analysis

@@ -1,0 +1,84 @@
+#include "analysis/validation.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "analysis/run_model.hpp"
+
+namespace analysis {
+
+Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, const models::Runs& runs,
+                                                 const ParameterUncertainty& uncertainty,
+                                                 const PredictionIntervalOptions& options) {
+  Outcome<std::vector<ValidatedRun>> outcome;
+  struct Setting {
+    std::int64_t p;
+    std::vector<double> values;
+    PredictionInterval prediction;
+  };
+  std::vector<Setting> settings;
+  std::vector<ValidatedRun> validated;
+  for (const models::Run& run : runs.runs) {
+    std::size_t index = 0;
+    while (index < settings.size() && !(settings[index].p == run.p && settings[index].values == run.values)) ++index;
+    if (index == settings.size()) {
+      const Outcome<MachineInput> setting = with_values(input, runs.variables, run.values);
+      Outcome<PredictionInterval> prediction =
+          setting.ok() ? predict_interval(*setting.value, run.p, uncertainty, options, index)
+                       : Outcome<PredictionInterval>{std::nullopt, setting.failure};
+      if (!prediction.ok()) {
+        const Failure& why = *prediction.failure;
+        outcome.failure = Failure::of_value(0,
+                                            fmt::format("{}:{}: the run at p = {}: {}", runs.file, run.location.line, run.p,
+                                                        why.binding ? why.binding->message() : why.message),
+                                            run.location);
+        return outcome;
+      }
+      settings.push_back({run.p, run.values, *prediction.value});
+    }
+    ValidatedRun one;
+    one.run = run;
+    one.prediction = settings[index].prediction;
+    one.error = (one.prediction.mean - run.time) / run.time;
+    one.inside = run.time >= one.prediction.low && run.time <= one.prediction.high;
+    validated.push_back(std::move(one));
+  }
+  outcome.value = std::move(validated);
+  return outcome;
+}
+
+ValidationSummary summarize(const std::vector<ValidatedRun>& runs) {
+  ValidationSummary summary;
+  summary.runs = runs.size();
+  if (runs.empty()) return summary;
+  double lower_ratios = 0.0, upper_ratios = 0.0;
+  for (const ValidatedRun& run : runs) {
+    const double size = std::abs(run.error);
+    summary.mean_absolute_error += size;
+    summary.mean_signed_error += run.error;
+    summary.largest_absolute_error = std::max(summary.largest_absolute_error, size);
+    summary.within_10 += size <= 0.10 ? 1.0 : 0.0;
+    summary.within_20 += size <= 0.20 ? 1.0 : 0.0;
+    summary.within_40 += size <= 0.40 ? 1.0 : 0.0;
+    summary.inside += run.inside ? 1 : 0;
+    if (run.lower_bound && run.upper_bound) {
+      ++summary.bounded;
+      lower_ratios += *run.lower_bound / run.run.time;
+      upper_ratios += *run.upper_bound / run.run.time;
+    }
+  }
+  const auto n = static_cast<double>(runs.size());
+  summary.mean_absolute_error /= n;
+  summary.mean_signed_error /= n;
+  summary.within_10 /= n;
+  summary.within_20 /= n;
+  summary.within_40 /= n;
+  summary.coverage = static_cast<double>(summary.inside) / n;
+  if (summary.bounded > 0) {
+    summary.mean_ratio_lower = lower_ratios / static_cast<double>(summary.bounded);
+    summary.mean_ratio_upper = upper_ratios / static_cast<double>(summary.bounded);
+  }
+  return summary;
+}
+
+}  // namespace analysis
