@@ -221,15 +221,27 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     for (std::size_t r = 0; r < n; ++r) deviations[r] = std::sqrt(std::max(spreads[r] + unexplained, 1e-30));
     return true;
   };
+  int iterations = static_cast<int>(fit.summary.iterations.size());
   if (n > k) {
     if (!weigh()) return failed();
     fit = solve(predictor, runs, deviations, options, logs);
+    iterations += static_cast<int>(fit.summary.iterations.size());
     if (predictor.failure()) return failed();
     if (!fit.summary.IsSolutionUsable()) return refuse("the weighted fit did not converge: " + fit.summary.message);
     if (!weigh()) return failed();
   }
   const ceres::Solver::Summary& summary = fit.summary;
   ceres::Problem& problem = *fit.problem;
+  // A parameter pushed off towards 0 or infinity means the model cannot take the runs' shape with
+  // these parameters free: refused rather than reported as a fit.
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!(std::abs(logs[i] - std::log(starts[i].start)) < 230.0)) {
+      return refuse(fmt::format("the fit drove '{}' towards {} (from {:g}): the model does not fit these runs with {} "
+                                "free; fit other or more parameters, or check the model against the runs",
+                                options.parameters[i], logs[i] < std::log(starts[i].start) ? "0" : "infinity", starts[i].start,
+                                k == 1 ? "it alone" : "these parameters"));
+    }
+  }
 
   CalibrationResult result;
   result.runs = runs.runs.size();
@@ -247,6 +259,13 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     }
     std::vector<double> inverse(k * k);
     covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
+    for (std::size_t i = 0; i < k; ++i) {
+      if (!(inverse[i * k + i] > 0.0) || !std::isfinite(inverse[i * k + i])) {
+        return refuse(fmt::format("the runs do not determine '{}' (the model's times do not change with it at the "
+                                  "fit): fit fewer, or add runs where it matters",
+                                  options.parameters[i]));
+      }
+    }
     // The residuals are divided by their standard deviations, so (J^T J)^-1 is the covariance
     // itself, without the usual factor s^2.
     const double s2 = 1.0;
@@ -281,7 +300,7 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   }
   result.r_squared = total > 0.0 ? 1.0 - residual / total : 1.0;
   result.fitted = std::move(fitted);
-  result.iterations = static_cast<int>(summary.iterations.size());
+  result.iterations = iterations;
   result.termination = summary.BriefReport();
   Outcome<CalibrationResult> outcome;
   outcome.value = std::move(result);

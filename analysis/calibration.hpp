@@ -53,7 +53,7 @@ struct CalibrationResult {
   double unexplained = 0.0;
   // 1 - SSE / SST on the times (the share of the runs' variation the model explains).
   double r_squared = 0.0;
-  int iterations = 0;
+  int iterations = 0;        // of both stages (docs/calibration.md, "Weights")
   std::string termination;  // Ceres's summary of why it stopped
 };
 

@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <fstream>
 #include <cstdint>
 #include <limits>
 #include <iostream>
@@ -27,6 +29,8 @@ struct Raw {  // values CLI11 cannot put into Options directly
   std::string isospeed;
   std::vector<std::string> files;  // the positional arguments: the programs
   std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot;
+  std::string calibrate, fit, write_fit, validate, validation_plot;
+  std::vector<std::string> set_files;
   std::int64_t samples = 0;
   int graph = 0;
   CLI::Option* pmax_option = nullptr;
@@ -266,6 +270,32 @@ void add_graph(CLI::App& cli, Options& options, Raw& raw) {
       ->needs(raw.graph_option);
 }
 
+void add_calibration(CLI::App& cli, Options& options, Raw& raw) {
+  cli.add_option("--calibrate", raw.calibrate,
+                 "fit the --fit names to the measured runs of this CSV file (docs/calibration.md)")
+      ->type_name("RUNS.csv");
+  cli.add_option("--fit", raw.fit, "the program variables or machine constants --calibrate fits, e.g. ts,tw")
+      ->type_name("LIST");
+  cli.add_option("--write-fit", raw.write_fit,
+                 "write the fitted values: a machine file if FILE ends in .machine, else --set lines for --set-file")
+      ->type_name("FILE");
+  cli.add_option("--set-file", raw.set_files, "read --set lines (NAME=VALUE, as --write-fit writes them) from FILE")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  cli.add_option("--validate", raw.validate,
+                 "score the model's predictions (fitted, with --calibrate) against the measured runs of this CSV file")
+      ->type_name("RUNS.csv");
+  cli.add_option("--validation-plot", raw.validation_plot, "--validate: draw predicted against measured to FILE.svg")
+      ->type_name("FILE.svg");
+  cli.add_option("--interval", options.interval_percent,
+                 "the prediction intervals' level in percent (default 95)")
+      ->type_name("PERCENT");
+  cli.add_option("--draws", options.draws,
+                 fmt::format("draws of the fitted parameters behind each prediction interval (default {})",
+                             options.draws))
+      ->type_name("N");
+}
+
 void build(CLI::App& cli, Options& options, Raw& raw) {
   cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
   cli.footer("pdl-scale fit DATAFILE: the best fitting PDL distributions of measured runtimes (pdl-scale fit --help)");
@@ -273,6 +303,7 @@ void build(CLI::App& cli, Options& options, Raw& raw) {
   add_processors_and_output(cli, options, raw);
   add_studies(cli, options, raw);
   add_methods(cli, options, raw);
+  add_calibration(cli, options, raw);
   add_graph(cli, options, raw);
 }
 
@@ -326,6 +357,39 @@ bool no_extras(const CLI::App& cli) {
   return false;
 }
 
+// --set-file FILE: every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them),
+// `#` comments and blank lines ignored, appended to the --set values. False with a located
+// message when the file cannot be read or a line is not of that form.
+bool read_set_file(const std::string& file, std::vector<std::string>& sets) {
+  std::ifstream in(file);
+  if (!in) {
+    fmt::print(stderr, "pdl-scale: error: --set-file {}: cannot read the file\n", file);
+    return false;
+  }
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::string text = line.substr(0, line.find('#'));
+    const std::size_t first = text.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    text = text.substr(first, text.find_last_not_of(" \t\r") + 1 - first);
+    std::size_t column = first + 1;
+    if (text.starts_with("--set ") || text.starts_with("--set=")) {
+      const std::size_t value = text.find_first_not_of(" =", 5);
+      column += value == std::string::npos ? text.size() : value;
+      text = value == std::string::npos ? std::string() : text.substr(value);
+    }
+    const std::size_t equals = text.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
+        text.find_first_of(" \t", 0) < equals) {
+      fmt::print(stderr, "{}:{}:{}: error: expected NAME=VALUE (or --set NAME=VALUE)\n{}\n{}^\n", file, number, column,
+                 line, std::string(column - 1, ' '));
+      return false;
+    }
+    sets.push_back(text);
+  }
+  return true;
+}
+
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
 bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   options.time_unit = *time_unit_named(raw.time_unit);  // CLI11 checked the name
@@ -346,6 +410,18 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
     options.breakdown = true;
   }
   if (!raw.output.empty()) options.output = raw.output;
+  if (!raw.calibrate.empty()) options.calibrate = raw.calibrate;
+  if (!raw.validate.empty()) options.validate = raw.validate;
+  if (!raw.write_fit.empty()) options.write_fit = raw.write_fit;
+  if (!raw.validation_plot.empty()) options.validation_plot = raw.validation_plot;
+  for (std::size_t start = 0; !raw.fit.empty() && start <= raw.fit.size();) {
+    const std::size_t comma = std::min(raw.fit.find(',', start), raw.fit.size());
+    options.fit.push_back(raw.fit.substr(start, comma - start));
+    start = comma + 1;
+  }
+  for (const std::string& file : raw.set_files) {
+    if (!read_set_file(file, options.sets)) return false;
+  }
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;
   if (raw.graph_option->count() > 0) options.graph = raw.graph;

@@ -29,4 +29,15 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
 // processor (one digraph per scenario when the pattern has alternatives).
 int run_graph(const Options& options, std::ostream& out, std::ostream& err);
 
+// True for a runs file (FILE.csv): --check reads it as one.
+bool is_runs_file(const std::string& path);
+
+// --check of a runs file alone: its format, without the names of a program (docs/calibration.md).
+int run_check_runs(const Options& options, std::ostream& out, std::ostream& err);
+
+// --calibrate RUNS.csv --fit NAMES and/or --validate RUNS.csv (docs/calibration.md): the fit,
+// the predictions over --p with their intervals, the validation; --write-fit and
+// --validation-plot written first, whole or not at all.
+int run_calibration(const Options& options, std::ostream& out, std::ostream& err);
+
 }  // namespace app

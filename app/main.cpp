@@ -33,7 +33,13 @@ int run(int argc, char** argv) {
     return app::kExitSuccess;
   }
   if (options.dump) return app::run_dump(options, std::cout, std::cerr);
+  if (options.check && app::is_runs_file(options.file) && options.other_files.empty()) {
+    return app::run_check_runs(options, std::cout, std::cerr);
+  }
   if (options.check) return app::run_check(options, std::cout, std::cerr);
+  if (options.calibrate || options.validate || !options.fit.empty() || options.write_fit || options.validation_plot) {
+    return app::run_calibration(options, std::cout, std::cerr);
+  }
   if (options.graph) return app::run_graph(options, std::cout, std::cerr);
   return app::run_analysis(options, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analysis/isoefficiency.hpp"
+#include "analysis/prediction_interval.hpp"
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "app/report.hpp"
@@ -93,6 +94,20 @@ struct Options {
   bool breakdown = false;
   std::optional<std::string> breakdown_plot;
   bool log_axes = false;                  // --log-axes: the charts' p axis (and speedup axis) log2
+
+  // Calibration and validation (docs/calibration.md): --calibrate RUNS.csv --fit a,b fits the
+  // named variables or constants to the runs; --validate RUNS.csv scores the (fitted) model's
+  // predictions against the runs; --write-fit FILE writes the fitted values (a machine file when
+  // FILE ends in .machine, else --set lines that --set-file reads back); --validation-plot
+  // FILE.svg draws predicted against measured; --interval PERCENT is the prediction intervals'
+  // level and --draws N the parameter draws behind them.
+  std::optional<std::string> calibrate;
+  std::vector<std::string> fit;
+  std::optional<std::string> write_fit;
+  std::optional<std::string> validate;
+  std::optional<std::string> validation_plot;
+  double interval_percent = analysis::PredictionIntervalOptions{}.level * 100.0;
+  int draws = analysis::PredictionIntervalOptions{}.parameter_draws;
 
   // --graph P: instead of the analysis, the scaled model on P processors as Graphviz DOT.
   std::optional<int> graph;

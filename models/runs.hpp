@@ -23,6 +23,7 @@ struct Runs {
   std::string file;
   std::vector<std::string> variables;              // the header's columns besides p, time, repetition
   std::vector<SourceLocation> variable_locations;  // where each is named in the header
+  SourceLocation header;                           // the header line (refusals of the whole file point there)
   bool has_unit = false;                           // a `# unit:` line converted the times to µs
   bool has_repetition = false;
   std::vector<Run> runs;

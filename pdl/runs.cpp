@@ -125,6 +125,7 @@ class RunsParser {
     if (time_column_ == kNone) error(offset, "the header has no column 'time' (the measured runtime of each run)");
     columns_ = fields.size();
     runs_.has_repetition = repetition_column_ != kNone;
+    runs_.header = source_.location(offset);
   }
 
   // A variable's column: a name the program or the machine declares, when they are given.

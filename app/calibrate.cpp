@@ -1,0 +1,257 @@
+// --calibrate and --validate (docs/calibration.md): the program on one machine, fitted to a
+// runs file and/or scored against one, with prediction intervals; and --check of a runs file.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "analysis/calibration.hpp"
+#include "analysis/prediction_interval.hpp"
+#include "analysis/run_model.hpp"
+#include "analysis/study.hpp"
+#include "analysis/validation.hpp"
+#include "app/commands.hpp"
+#include "app/load.hpp"
+#include "app/output_file.hpp"
+#include "app/plot_validation.hpp"
+#include "app/report_calibration.hpp"
+#include "models/bind.hpp"
+#include "models/dump.hpp"
+#include "models/machine_constants.hpp"
+#include "pdl/runs.hpp"
+
+namespace app {
+
+bool is_runs_file(const std::string& path) {
+  static constexpr std::string_view kExtension = ".csv";
+  return path.size() >= kExtension.size() &&
+         path.compare(path.size() - kExtension.size(), kExtension.size(), kExtension) == 0;
+}
+
+namespace {
+
+// The runs file read and checked against the program and machine (when given); its
+// diagnostics printed. The source is kept to point into it later.
+struct LoadedRuns {
+  models::Runs runs;
+  pdl::Source source;
+};
+std::optional<LoadedRuns> load_runs(const std::string& file, const pdl::RunsNames& names, std::ostream& err) {
+  const auto text = read_source(file, err);
+  if (!text) return std::nullopt;
+  pdl::RunsResult result = pdl::parse_runs(*text, file, names);
+  if (!result.runs) {
+    err << pdl::format(result.diagnostics);
+    return std::nullopt;
+  }
+  return LoadedRuns{std::move(*result.runs), pdl::Source(file, *text)};
+}
+
+// A failure of the fit or the predictions: at its run's row when it has one, else plain.
+int runs_failure(const analysis::Failure& failure, const LoadedRuns& runs, std::ostream& err) {
+  const std::string message =
+      failure.binding ? failure.binding->message() : failure.message;
+  if (failure.location.line > 0) {
+    err << pdl::format(runs.source.diagnose(pdl::Severity::Error, runs.source.offset(failure.location), message));
+  } else {
+    err << "pdl-scale: error: " << message << '\n';
+  }
+  return kExitInput;
+}
+
+// What --calibrate and --validate refuse among the other options; empty when fine.
+std::optional<std::string> calibration_usage(const Options& options) {
+  if (!options.calibrate && !options.fit.empty()) return "--fit names what --calibrate RUNS.csv fits: give the runs";
+  if (options.calibrate && options.fit.empty()) return "--calibrate needs --fit NAMES: the variables or constants to fit";
+  for (const std::string& name : options.fit) {
+    if (name.empty()) return "--fit: an empty name in the list";
+  }
+  if (options.write_fit && !options.calibrate) return "--write-fit writes what --calibrate fits: give --calibrate";
+  if (options.validation_plot && !options.validate) return "--validation-plot draws what --validate scores: give --validate";
+  if (options.validation_plot && !(options.validation_plot->size() > 4 &&
+                                   options.validation_plot->substr(options.validation_plot->size() - 4) == ".svg")) {
+    return fmt::format("--validation-plot {}: the chart is an SVG file: name it FILE.svg", *options.validation_plot);
+  }
+  if (!(options.interval_percent > 0.0 && options.interval_percent < 100.0)) {
+    return fmt::format("--interval {}: the level is a percentage in (0, 100)", options.interval_percent);
+  }
+  if (options.draws < 10 || options.draws > 100000) {
+    return fmt::format("--draws {}: the parameter draws must be in [10, 100000]", options.draws);
+  }
+  if (!options.other_files.empty() || options.machine_files.size() > 1) {
+    return "--calibrate and --validate take one program and at most one machine";
+  }
+  if (options.format == Format::Csv || options.format == Format::Jsonl) {
+    return "--calibrate and --validate print a table or JSON (--format table|json)";
+  }
+  if (!options.sweeps.empty() || options.loss || options.isoefficiency || options.isospeed || options.plot ||
+      options.tail_plot || options.breakdown || options.scaling_laws || options.quantiles) {
+    return "--calibrate and --validate make their own report: no --sweep, --loss, --isoefficiency, --isospeed, "
+           "--plot, --tail-plot, --breakdown, --scaling-laws or --quantiles with them";
+  }
+  if (options.given.count("--time-unit") != 0) {
+    return "--time-unit: --calibrate and --validate show times in the runs file's unit (µs with a '# unit:' line)";
+  }
+  return std::nullopt;
+}
+
+// The fitted values as a machine file (every fitted name a constant of the machine) or as
+// --set lines; written whole or not at all.
+int write_fit(const std::string& file, const Loaded& loaded, const analysis::CalibrationResult& fit,
+              const std::string& runs_file, std::ostream& err) {
+  std::string text;
+  if (is_machine_file(file)) {
+    std::map<std::string, double> constants;
+    for (const analysis::FittedParameter& parameter : fit.parameters) {
+      if (!parameter.is_constant) {
+        return usage_error(err, fmt::format("--write-fit {}: '{}' is a program variable, which a machine file cannot "
+                                            "hold: write --set lines (a FILE not ending in .machine)",
+                                            file, parameter.name));
+      }
+      constants[parameter.name] = parameter.value;
+    }
+    const models::MachineWithConstants with = models::with_constants(loaded.machine, constants);
+    if (!with.machine) return usage_error(err, "--write-fit: " + with.error);
+    text = fmt::format("// Machine '{}' with {} calibrated on {} by pdl-scale --calibrate.\n", loaded.machine.name,
+                       fit_names(fit), runs_file) +
+           models::dump(*with.machine);
+  } else {
+    text = render_set_lines(fit, runs_file);
+  }
+  if (const auto error = write_output_file(file, text)) return usage_error(err, "--write-fit: " + *error);
+  return kExitSuccess;
+}
+
+// Bounds on the exact model's mean (the bounds method) for every run, solved per setting.
+bool bound_runs(const analysis::MachineInput& fitted, const models::Runs& runs, const analysis::Request& base,
+                std::vector<analysis::ValidatedRun>& validated, const LoadedRuns& source, std::ostream& err) {
+  std::vector<std::vector<double>> settings;
+  for (const models::Run& run : runs.runs) {
+    if (std::find(settings.begin(), settings.end(), run.values) == settings.end()) settings.push_back(run.values);
+  }
+  for (const std::vector<double>& values : settings) {
+    const auto setting = analysis::with_values(fitted, runs.variables, values);
+    if (!setting.ok()) return runs_failure(*setting.failure, source, err) == kExitSuccess;
+    std::set<int> processors;
+    for (const models::Run& run : runs.runs) {
+      if (run.values == values) processors.insert(static_cast<int>(run.p));
+    }
+    analysis::Request request = base;
+    request.methods = {solvers::Method::Bounds};
+    request.processors.assign(processors.begin(), processors.end());
+    const auto cases = analysis::make_cases({*setting.value}, {}, false);
+    if (!cases.ok()) return runs_failure(*cases.failure, source, err) == kExitSuccess;
+    const auto study = analysis::run_study(*cases.value, request, {});
+    if (!study.ok()) return runs_failure(*study.failure, source, err) == kExitSuccess;
+    for (analysis::ValidatedRun& one : validated) {
+      if (one.run.values != values) continue;
+      const solvers::Result& result = study.value->at(0, static_cast<int>(one.run.p), solvers::Method::Bounds).result;
+      if (result.solved()) {
+        one.lower_bound = result.lower;
+        one.upper_bound = result.upper;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_check_runs(const Options& options, std::ostream& out, std::ostream& err) {
+  const auto runs = load_runs(options.file, {}, err);
+  if (!runs) return kExitInput;
+  out << fmt::format("{}: ok ({} runs)\n", options.file, runs->runs.runs.size());
+  return kExitSuccess;
+}
+
+int run_calibration(const Options& options, std::ostream& out, std::ostream& err) {
+  if (const auto problem = calibration_usage(options)) return usage_error(err, *problem);
+  std::string error;
+  auto request = analysis_request(options, &error);
+  if (!request) return usage_error(err, error);
+  const auto loaded = load_one(options, err);
+  if (!loaded) return kExitInput;
+  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
+  if (!binding.ok()) {
+    print_bind_errors(binding.errors, err);
+    return kExitInput;
+  }
+  const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};
+  const pdl::RunsNames names{loaded->program.get(), &loaded->machine};
+
+  CalibrationReport report;
+  report.program_name = loaded->program->name;
+  report.program_file = options.file;
+  report.machine_name = loaded->machine.name;
+  report.level = options.interval_percent / 100.0;
+  analysis::PredictionIntervalOptions intervals;
+  intervals.level = report.level;
+  intervals.parameter_draws = options.draws;
+  intervals.seed = request->solver_options.monte_carlo.seed;
+  intervals.series_parallel = request->solver_options.series_parallel;
+  analysis::ParameterUncertainty uncertainty;
+
+  analysis::MachineInput fitted = input;
+  if (options.calibrate) {
+    const auto runs = load_runs(*options.calibrate, names, err);
+    if (!runs) return kExitInput;
+    analysis::CalibrationOptions calibration;
+    calibration.parameters = options.fit;
+    calibration.series_parallel = request->solver_options.series_parallel;
+    const auto fit = analysis::calibrate(input, runs->runs, calibration);
+    if (!fit.ok()) {
+      const analysis::Failure& failure = *fit.failure;
+      if (failure.location.line > 0) return runs_failure(failure, *runs, err);
+      // Refusals about the request as a whole point at the runs file's header.
+      analysis::Failure located = failure;
+      located.location = runs->runs.header;
+      return runs_failure(located, *runs, err);
+    }
+    uncertainty = analysis::uncertainty_of(*fit.value);
+    const auto applied = analysis::with_values(input, uncertainty.names, uncertainty.values);
+    if (!applied.ok()) return usage_error(err, applied.failure->message);
+    fitted = *applied.value;
+    report.calibration = CalibrationPart{*options.calibrate, *fit.value, runs->runs};
+    if (options.write_fit) {
+      if (const int status = write_fit(*options.write_fit, *loaded, *fit.value, *options.calibrate, err)) return status;
+    }
+  }
+
+  // Predictions at the processor counts asked for (--p, --pmax), at the input's values.
+  if (options.pmax || !options.processors.empty()) {
+    for (std::size_t k = 0; k < request->processors.size(); ++k) {
+      const int p = request->processors[k];
+      const auto interval = analysis::predict_interval(input, p, uncertainty, intervals, 1'000'000 + k);
+      if (!interval.ok()) {
+        analysis::Failure failure = *interval.failure;
+        print_failure(failure, {*loaded}, err);
+        return kExitInput;
+      }
+      report.predictions.push_back({p, *interval.value});
+    }
+  }
+
+  if (options.validate) {
+    const auto runs = load_runs(*options.validate, names, err);
+    if (!runs) return kExitInput;
+    // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
+    auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);
+    if (!validated.ok()) return runs_failure(*validated.failure, *runs, err);
+    const bool bounds = std::find(request->methods.begin(), request->methods.end(), solvers::Method::Bounds) !=
+                        request->methods.end();
+    if (bounds && options.given.count("--method") != 0 &&
+        !bound_runs(fitted, runs->runs, *request, *validated.value, *runs, err)) {
+      return kExitInput;
+    }
+    report.validation = ValidationPart{*options.validate, runs->runs, *validated.value,
+                                       analysis::summarize(*validated.value)};
+    if (options.validation_plot) {
+      if (const auto failure = write_output_file(*options.validation_plot, render_validation_plot(report))) {
+        return usage_error(err, "--validation-plot: " + *failure);
+      }
+    }
+  }
+  return emit(options, render_calibration(report, options.format), out, err);
+}
+
+}  // namespace app
