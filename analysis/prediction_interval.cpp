@@ -95,6 +95,19 @@ double mixture_quantile(const std::vector<distributions::CdfTable>& laws, const 
 
 }  // namespace
 
+std::uint64_t setting_stream(std::int64_t p, const std::vector<double>& values) {
+  std::uint64_t hash = 14695981039346656037ULL;
+  auto mix = [&hash](const unsigned char* bytes, std::size_t size) {
+    for (std::size_t i = 0; i < size; ++i) {
+      hash ^= bytes[i];
+      hash *= 1099511628211ULL;
+    }
+  };
+  mix(reinterpret_cast<const unsigned char*>(&p), sizeof p);
+  for (const double value : values) mix(reinterpret_cast<const unsigned char*>(&value), sizeof value);
+  return hash;
+}
+
 ParameterUncertainty uncertainty_of(const CalibrationResult& fit) {
   ParameterUncertainty uncertainty;
   for (const FittedParameter& parameter : fit.parameters) {

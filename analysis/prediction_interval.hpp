@@ -57,6 +57,11 @@ struct PredictionInterval {
 // The interval of one more run of `setting` (the input with the run's values; the fitted values
 // are applied here) on p processors. `stream` separates the draws of different predictions: the
 // same (seed, stream) gives the same interval.
+//
+// The stream of a setting: FNV-1a over the bytes of p and of the values of its run's columns,
+// so that one setting gets one interval wherever it is predicted (--p and --validate).
+std::uint64_t setting_stream(std::int64_t p, const std::vector<double>& values);
+
 Outcome<PredictionInterval> predict_interval(const MachineInput& setting, std::int64_t p,
                                              const ParameterUncertainty& uncertainty,
                                              const PredictionIntervalOptions& options, std::uint64_t stream);

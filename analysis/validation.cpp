@@ -24,7 +24,7 @@ Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, cons
     if (index == settings.size()) {
       const Outcome<MachineInput> setting = with_values(input, runs.variables, run.values);
       Outcome<PredictionInterval> prediction =
-          setting.ok() ? predict_interval(*setting.value, run.p, uncertainty, options, index)
+          setting.ok() ? predict_interval(*setting.value, run.p, uncertainty, options, setting_stream(run.p, run.values))
                        : Outcome<PredictionInterval>{std::nullopt, setting.failure};
       if (!prediction.ok()) {
         const Failure& why = *prediction.failure;

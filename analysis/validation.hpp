@@ -41,7 +41,7 @@ struct ValidationSummary {
 
 // The prediction and interval of every run of `runs` (the input with the run's column values
 // and the fitted values of `uncertainty`); runs of one setting (p and values) share one
-// prediction, whose draws use the setting's index (in order of first appearance) as stream.
+// prediction, whose draws use setting_stream(p, values).
 Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, const models::Runs& runs,
                                                  const ParameterUncertainty& uncertainty,
                                                  const PredictionIntervalOptions& options);

@@ -176,6 +176,11 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
     print_bind_errors(binding.errors, err);
     return kExitInput;
   }
+  for (const std::string& name : options.fit) {
+    if (!models::declares_variable(*loaded->program, name) && !models::declares_constant(loaded->machine, name)) {
+      return usage_error(err, unknown_variable_text(*loaded->program, loaded->machine, name, "--fit"));
+    }
+  }
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};
   const pdl::RunsNames names{loaded->program.get(), &loaded->machine};
 
@@ -219,9 +224,8 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
 
   // Predictions at the processor counts asked for (--p, --pmax), at the input's values.
   if (options.pmax || !options.processors.empty()) {
-    for (std::size_t k = 0; k < request->processors.size(); ++k) {
-      const int p = request->processors[k];
-      const auto interval = analysis::predict_interval(input, p, uncertainty, intervals, 1'000'000 + k);
+    for (const int p : request->processors) {
+      const auto interval = analysis::predict_interval(input, p, uncertainty, intervals, analysis::setting_stream(p, {}));
       if (!interval.ok()) {
         analysis::Failure failure = *interval.failure;
         print_failure(failure, {*loaded}, err);
