@@ -132,6 +132,33 @@ double unexplained_variance(const std::vector<double>& e, const std::vector<doub
   return 0.5 * (low + high);
 }
 
+// The restricted maximum likelihood u^2 >= 0 of log times y_gi = mu_g + e_gi with e_gi normal of
+// variance v_g + u^2, over the groups g of repetitions: the zero of
+//   sum over g of [S_g / (v_g + u^2)^2 - (m_g - 1) / (v_g + u^2)],
+// S_g the squared deviations from the group's mean and m_g its runs; 0 when the derivative is
+// not positive at 0. The derivative's sign changes once on the cases that matter (all v_g equal
+// gives the pooled S / (m - 1) - v); bisection finds the zero.
+double repetition_variance(const std::vector<double>& squares, const std::vector<double>& degrees,
+                           const std::vector<double>& v) {
+  auto slope = [&](double u2) {
+    double sum = 0.0;
+    for (std::size_t g = 0; g < squares.size(); ++g) {
+      const double variance = std::max(v[g] + u2, 1e-300);
+      sum += squares[g] / (variance * variance) - degrees[g] / variance;
+    }
+    return sum;
+  };
+  if (slope(0.0) <= 0.0) return 0.0;
+  double high = 1e-12;
+  while (slope(high) > 0.0 && high < 1e6) high *= 4.0;
+  double low = 0.0;
+  for (int step = 0; step < 200 && high - low > 1e-12 * high; ++step) {
+    const double middle = 0.5 * (low + high);
+    (slope(middle) > 0.0 ? low : high) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
 // One Ceres fit of the logs from where they are, each run's residual divided by deviations[r].
 struct Fit {
   std::unique_ptr<ceres::Problem> problem;
@@ -299,6 +326,32 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     total += (runs.runs[r].time - mean) * (runs.runs[r].time - mean);
   }
   result.r_squared = total > 0.0 ? 1.0 - residual / total : 1.0;
+  // Repetitions: the runs grouped by setting (p and column values), in order of appearance.
+  std::vector<double> squares, degrees, group_spreads;
+  std::vector<bool> grouped(n, false);
+  for (std::size_t r = 0; r < n && n > k; ++r) {
+    if (grouped[r]) continue;
+    std::vector<double> logs_of_group;
+    for (std::size_t q = r; q < n; ++q) {
+      if (runs.runs[q].p == runs.runs[r].p && runs.runs[q].values == runs.runs[r].values) {
+        grouped[q] = true;
+        logs_of_group.push_back(std::log(runs.runs[q].time));
+      }
+    }
+    if (logs_of_group.size() < 2) continue;
+    double mean_log = 0.0;
+    for (const double y : logs_of_group) mean_log += y;
+    mean_log /= static_cast<double>(logs_of_group.size());
+    double sum = 0.0;
+    for (const double y : logs_of_group) sum += (y - mean_log) * (y - mean_log);
+    squares.push_back(sum);
+    degrees.push_back(static_cast<double>(logs_of_group.size() - 1));
+    group_spreads.push_back(spreads[r]);
+  }
+  if (!squares.empty()) {
+    result.repeated_settings = squares.size();
+    result.repetition_spread = std::sqrt(repetition_variance(squares, degrees, group_spreads));
+  }
   result.fitted = std::move(fitted);
   result.iterations = iterations;
   result.termination = summary.BriefReport();

@@ -51,6 +51,12 @@ struct CalibrationResult {
   // explain (docs/calibration.md, "Weights"): Paule and Mandel's estimate; 0 when the model's
   // runtime laws account for the runs' spread, and also 0 without degrees of freedom.
   double unexplained = 0.0;
+  // With repetitions (two or more runs of one p and column values): the run-to-run spread of
+  // log(time) beyond the model's own randomness that the repetitions alone show, by restricted
+  // maximum likelihood (docs/calibration.md, "Repetitions"), and over how many settings. The
+  // part of `unexplained` above it is the model's misfit rather than noise.
+  std::optional<double> repetition_spread;
+  std::size_t repeated_settings = 0;
   // 1 - SSE / SST on the times (the share of the runs' variation the model explains).
   double r_squared = 0.0;
   int iterations = 0;        // of both stages (docs/calibration.md, "Weights")

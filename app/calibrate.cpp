@@ -176,6 +176,16 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
     print_bind_errors(binding.errors, err);
     return kExitInput;
   }
+  // A constant given as a range would stand at its lower end: one machine is predicted here.
+  for (const auto& [name, range] : loaded->machine.constant_ranges) {
+    if (loaded->machine_sets.count(name) != 0 ||
+        std::find(options.fit.begin(), options.fit.end(), name) != options.fit.end()) {
+      continue;
+    }
+    return usage_error(err, fmt::format("machine '{}' gives {} as a range ({:g} .. {:g}): --calibrate and --validate "
+                                        "predict with one machine; give it a value (--set {}=…) or fit it (--fit)",
+                                        loaded->machine.name, name, range.first, range.second, name));
+  }
   for (const std::string& name : options.fit) {
     if (!models::declares_variable(*loaded->program, name) && !models::declares_constant(loaded->machine, name)) {
       return usage_error(err, unknown_variable_text(*loaded->program, loaded->machine, name, "--fit"));

@@ -58,6 +58,16 @@ void fit_text(const CalibrationPart& part, std::string& out) {
                        fit.degrees_of_freedom, percent(*fit.residual_standard_error), percent(fit.unexplained),
                        fit.r_squared, fit.iterations);
   }
+  if (fit.repetition_spread) {
+    const double noise = *fit.repetition_spread;
+    out += fmt::format("repetitions: {} settings with two or more runs; their own spread {} (of log time, beyond the "
+                       "model's own randomness; restricted maximum likelihood){}\n",
+                       fit.repeated_settings, percent(noise),
+                       fit.unexplained > noise
+                           ? fmt::format("; the unexplained spread's excess over it, {} (in quadrature), is misfit",
+                                         percent(std::sqrt(fit.unexplained * fit.unexplained - noise * noise)))
+                           : std::string("; no sign of misfit beyond it"));
+  }
 }
 
 void predictions_text(const CalibrationReport& report, std::string& out) {
@@ -144,6 +154,8 @@ Json fit_json(const CalibrationPart& part) {
           {"degrees_of_freedom", fit.degrees_of_freedom},
           {"residual_standard_error", optional_number(fit.residual_standard_error)},
           {"unexplained", fit.unexplained},
+          {"repetition_spread", optional_number(fit.repetition_spread)},
+          {"repeated_settings", fit.repeated_settings},
           {"r_squared", fit.r_squared},
           {"iterations", fit.iterations},
           {"termination", fit.termination}};

@@ -128,6 +128,33 @@ TEST(Calibration, AsManyRunsAsParametersGiveAnExactFitWithoutErrors) {
   EXPECT_EQ(fit.value->degrees_of_freedom, 0u);
 }
 
+// Runs from a shape the model lacks (an extra 3p) with a lognormal noise of 2%, ten repetitions
+// at each p: the repetitions alone measure the noise, 0.02, by restricted maximum likelihood,
+// while the residuals' unexplained spread also holds the misfit and is larger.
+TEST(Calibration, RepetitionsMeasureTheNoiseApartFromTheMisfit) {
+  std::mt19937_64 random(23);
+  std::normal_distribution<double> z;
+  models::Runs runs;
+  for (int p : {1, 2, 4, 8, 16, 32}) {
+    for (int repetition = 1; repetition <= 10; ++repetition) {
+      models::Run run;
+      run.p = p;
+      run.repetition = repetition;
+      run.time = (model(p) + 3.0 * p) * std::exp(0.02 * z(random));
+      runs.runs.push_back(run);
+    }
+  }
+  analysis::CalibrationOptions options;
+  options.parameters = {"tc", "ts"};
+  const auto fit = analysis::calibrate(input(), runs, options);
+  ASSERT_TRUE(fit.ok()) << fit.failure->message;
+  ASSERT_TRUE(fit.value->repetition_spread.has_value());
+  EXPECT_EQ(fit.value->repeated_settings, 6u);
+  // 54 degrees of freedom: the estimate's standard error is about 0.02 / sqrt(2 * 54) = 0.002.
+  EXPECT_NEAR(*fit.value->repetition_spread, 0.02, 0.006);
+  EXPECT_GT(fit.value->unexplained, 2.0 * *fit.value->repetition_spread);
+}
+
 TEST(Calibration, BadRequestsAreRefused) {
   models::Runs one;
   one.runs.push_back(models::Run{});

@@ -1,0 +1,81 @@
+// The cost of calibration and of a prediction interval (docs/calibration.md) on the worked
+// example's model: 64 independent exponential tasks and a barrier tree, fitted on 16 runs
+// (two Ceres stages of approximate-model solves) and predicted with B parameter draws (one
+// solve each) and the mixture's quantiles. docs/performance.md, "Calibration".
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "analysis/calibration.hpp"
+#include "analysis/prediction_interval.hpp"
+#include "tests/support/case_from_text.hpp"
+
+namespace {
+
+analysis::MachineInput model(const std::string& runtime) {
+  const models::Machine machine = test_support::machine_of_text(
+      "MACHINE NAME IS 'm';\nVARIABLE ts = 50;\nBARRIER TIME IS ts*ceil(log2(max(P, 2)));\n");
+  analysis::MachineInput input;
+  input.program = std::make_shared<const models::Program>(test_support::program_of_text(
+      "PROGRAM NAME IS 'tasks';\nEXECUTION PATTERN IS w -> SYNC;\nVARIABLE tc = 10;\nWORK PHASE w IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + runtime + ";\n"
+      "  PROBLEM SIZE IS VECTOR a(64);\nEND;\n",
+      machine));
+  input.machine = machine;
+  return input;
+}
+
+// 16 runs at p = 1, 2, 4, 8 around the model with tc = 2, ts = 30 (5% noise, fixed seed).
+models::Runs runs() {
+  std::mt19937_64 random(7);
+  std::normal_distribution<double> z;
+  models::Runs result;
+  for (int p : {1, 2, 4, 8}) {
+    for (int repetition = 1; repetition <= 4; ++repetition) {
+      models::Run run;
+      run.p = p;
+      run.time = (64.0 / p * 2.0 + (p > 1 ? 30.0 * std::log2(p) : 0.0)) * (1.0 + 0.05 * z(random));
+      result.runs.push_back(run);
+    }
+  }
+  return result;
+}
+
+const char* runtime_of(std::int64_t kind) { return kind == 0 ? "DETERMINISTIC(tc)" : "EXPONENTIAL(tc)"; }
+
+// Argument: 0 deterministic tasks, 1 exponential tasks.
+void BM_Calibrate(benchmark::State& state) {
+  const analysis::MachineInput input = model(runtime_of(state.range(0)));
+  const models::Runs measured = runs();
+  analysis::CalibrationOptions options;
+  options.parameters = {"tc", "ts"};
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::calibrate(input, measured, options));
+}
+BENCHMARK(BM_Calibrate)->ArgNames({"exponential"})->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Arguments: task kind, p, parameter draws.
+void BM_PredictInterval(benchmark::State& state) {
+  const analysis::MachineInput input = model(runtime_of(state.range(0)));
+  analysis::CalibrationOptions options;
+  options.parameters = {"tc", "ts"};
+  const auto fit = analysis::calibrate(input, runs(), options);
+  const analysis::ParameterUncertainty uncertainty = analysis::uncertainty_of(*fit.value);
+  analysis::PredictionIntervalOptions interval;
+  interval.parameter_draws = static_cast<int>(state.range(2));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(analysis::predict_interval(input, state.range(1), uncertainty, interval, 1));
+  }
+}
+BENCHMARK(BM_PredictInterval)
+    ->ArgNames({"exponential", "p", "draws"})
+    ->Args({0, 64, 200})
+    ->Args({1, 64, 200})
+    ->Args({1, 1024, 200})
+    ->Args({1, 64, 1000})
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
