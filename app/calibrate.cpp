@@ -169,6 +169,22 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   std::string error;
   auto request = analysis_request(options, &error);
   if (!request) return usage_error(err, error);
+  if (options.given.count("--method") != 0) {
+    for (const solvers::Method method : request->methods) {
+      if (method != solvers::Method::SeriesParallel && method != solvers::Method::Bounds) {
+        return usage_error(err, fmt::format("--method {}: --calibrate and --validate use approx (the fit, the "
+                                            "predictions) and bounds (RatioLB and RatioUB); give those",
+                                            solvers::to_string(method)));
+      }
+    }
+  }
+  // The options of methods this command does not run are refused as the analysis refuses them;
+  // --seed is not a no-op here (it fixes the parameter draws), so its note is not printed.
+  std::vector<std::string> notes;
+  if (const auto problem = method_option_problems(options, request->methods, &notes)) return usage_error(err, *problem);
+  for (const std::string& note : notes) {
+    if (!note.starts_with("--seed")) err << "pdl-scale: note: " << note << '\n';
+  }
   const auto loaded = load_one(options, err);
   if (!loaded) return kExitInput;
   const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
