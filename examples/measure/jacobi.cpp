@@ -27,6 +27,8 @@
 #include <fmt/format.h>
 
 #include <oneapi/tbb/version.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -191,6 +193,36 @@ std::string load_average() {
   return one.empty() ? "unknown" : fmt::format("{} {} {} (1, 5, 15 min)", one, five, fifteen);
 }
 
+// The processors' busy time (all processes), the time the hypervisor took from this virtual
+// machine (steal) and this process's own CPU time, in seconds: over the sweep, their
+// difference is what other processes ran beside it (/proc/stat, in clock ticks; getrusage).
+struct CpuTimes {
+  double busy = 0.0, steal = 0.0, self = 0.0;
+};
+
+CpuTimes cpu_times() {
+  CpuTimes times;
+  std::stringstream in(first_line_of("/proc/stat", "cpu "));
+  std::string cpu;
+  double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+  const double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  times.busy = (user + nice + system + irq + softirq) * tick;
+  times.steal = steal * tick;
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+  };
+  times.self = seconds(self.ru_utime) + seconds(self.ru_stime);
+  return times;
+}
+
+// What the machine did besides the sweep, for the runs file's comments.
+struct Conditions {
+  std::string started, load_before, load_after, others;
+};
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
@@ -262,8 +294,7 @@ void print_medians(const Options& o, const std::vector<SweepRun>& runs) {
   }
 }
 
-int write_runs(const Options& o, const std::vector<SweepRun>& runs, const std::string& started,
-               const std::string& load_before, const std::string& load_after) {
+int write_runs(const Options& o, const std::vector<SweepRun>& runs, const Conditions& conditions) {
   const unsigned processors = std::thread::hardware_concurrency();
   const int most_threads = *std::max_element(o.threads.begin(), o.threads.end());
   std::ofstream out(o.runs_csv);
@@ -278,7 +309,9 @@ int write_runs(const Options& o, const std::vector<SweepRun>& runs, const std::s
       << fmt::format("# command: {}\n", o.command)
       << fmt::format("# machine: {}, {} processors online (nproc), oneTBB {}\n", cpu_model(), processors,
                      TBB_runtime_version())
-      << fmt::format("# started {}; load average before {}, after {}\n", started, load_before, load_after)
+      << fmt::format("# started {}; load average before {}, after {}\n", conditions.started,
+                     conditions.load_before, conditions.load_after)
+      << fmt::format("# {}\n", conditions.others)
       << "# order: one untimed warm-up run per size and thread count, then repetition 1 of every size and\n"
       << "# thread count, then repetition 2, and so on\n";
   if (most_threads > static_cast<int>(processors)) {
@@ -305,13 +338,22 @@ int write_runs(const Options& o, const std::vector<SweepRun>& runs, const std::s
 int run_sweep(const Options& o) {
   std::cout << fmt::format("jacobi sweep: {} sizes x {} thread counts x {} repetitions, {} column blocks\n",
                            o.sizes.size(), o.threads.size(), o.repetitions, o.blocks);
-  const std::string started = utc_now();
-  const std::string load_before = load_average();
+  Conditions conditions{utc_now(), load_average(), "", ""};
+  const CpuTimes before = cpu_times();
+  const auto start = Clock::now();
   const std::vector<SweepRun> runs = sweep(o);
-  const std::string load_after = load_average();
-  std::cout << fmt::format("load average before {}, after {}\n", load_before, load_after);
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  const CpuTimes after = cpu_times();
+  conditions.load_after = load_average();
+  const double others = std::max(0.0, (after.busy - before.busy) - (after.self - before.self));
+  conditions.others = fmt::format(
+      "during the {:.1f} s of the sweep other processes ran {:.1f} s of CPU time ({:.0f}% of one processor), "
+      "the hypervisor stole {:.1f} s, this program ran {:.1f} s",
+      wall, others, 100.0 * others / wall, after.steal - before.steal, after.self - before.self);
+  std::cout << fmt::format("load average before {}, after {}\n{}\n", conditions.load_before, conditions.load_after,
+                           conditions.others);
   print_medians(o, runs);
-  return o.runs_csv.empty() ? 0 : write_runs(o, runs, started, load_before, load_after);
+  return o.runs_csv.empty() ? 0 : write_runs(o, runs, conditions);
 }
 
 }  // namespace
