@@ -160,14 +160,16 @@ bool parse(int argc, char** argv, Options& o) {
     else if (key == "--sweep-points") o.sweep_points = std::stod(value);
     else return false;
   }
-  const bool sizes_ok = std::all_of(o.sizes.begin(), o.sizes.end(),
-                                    [&](const auto& size) { return size.first > 0 && size.second >= o.blocks; });
+  // The grid is --rows x --columns, or each size of the sweep: every one needs a column per block.
+  const bool grid_ok = o.sizes.empty() ? o.rows > 0 && o.columns >= o.blocks
+                                       : std::all_of(o.sizes.begin(), o.sizes.end(), [&](const auto& size) {
+                                           return size.first > 0 && size.second >= o.blocks;
+                                         });
   const bool threads_ok = std::all_of(o.threads.begin(), o.threads.end(), [](int t) { return t > 0; });
   // The sweep writes runs, not task runtimes: --record belongs to the single-size mode.
   const bool modes_ok = o.sizes.empty() ? o.runs_csv.empty() : o.record.empty();
-  return o.rows > 0 && o.columns > 0 && o.blocks > 0 && o.blocks <= o.columns && o.iterations > 0 && o.runs > 0 &&
-         !o.threads.empty() && threads_ok && sizes_ok && o.repetitions > 0 && modes_ok && o.sweep_points >= 0.0 &&
-         o.sweep_points < 1e15;
+  return o.blocks > 0 && grid_ok && o.iterations > 0 && o.runs > 0 && !o.threads.empty() && threads_ok &&
+         o.repetitions > 0 && modes_ok && o.sweep_points >= 0.0 && o.sweep_points < 1e15;
 }
 
 // The machine as the runs file's comments describe it: what lscpu calls the model name (from
@@ -183,7 +185,8 @@ std::string first_line_of(const std::string& path, const std::string& prefix) {
 std::string cpu_model() {
   const std::string line = first_line_of("/proc/cpuinfo", "model name");
   const std::size_t colon = line.find(':');
-  return colon == std::string::npos ? "unknown" : line.substr(line.find_first_not_of(" \t", colon + 1));
+  const std::size_t name = colon == std::string::npos ? colon : line.find_first_not_of(" \t", colon + 1);
+  return name == std::string::npos ? "unknown" : line.substr(name);
 }
 
 std::string load_average() {
