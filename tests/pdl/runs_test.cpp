@@ -141,11 +141,11 @@ TEST(Runs, EveryPrefixAndOneCharacterChangeIsReadOrRefused) {
 namespace {
 
 // The committed runs of the Jacobi kernel (docs/measured.md, "Runs at several sizes and thread
-// counts") and their split into calibration and validation runs: each file parses with the
-// names of the program and machine they are calibrated with, and has the sweep the docs
-// describe: 7 square sizes, p = 1 and 2, 10 repetitions, iterations = round(1.6e8 / points).
-// The calibration runs are every size at 1 thread and the three smallest at 2 threads; the
-// validation runs the rest.
+// counts"), their second run, and their split into calibration and validation runs: each file
+// parses with the names of the program and machine they are calibrated with, and has the sweep
+// the docs describe: 7 square sizes, p = 1 and 2, 10 repetitions, iterations = round(1.6e8 /
+// points). The calibration runs are every size at 1 thread and the three smallest at 2
+// threads; the validation runs the rest.
 struct JacobiRuns {
   models::Program program;
   models::Machine machine;
@@ -176,9 +176,12 @@ std::map<RunKey, double> runs_by_setting(const models::Runs& runs) {
   return out;
 }
 
-TEST(Runs, TheCommittedJacobiRunsAreTheDocumentedSweep) {
+// The sweep and its second run, jacobi_runs_repeat.csv.
+class CommittedJacobiSweep : public testing::TestWithParam<std::string> {};
+
+TEST_P(CommittedJacobiSweep, IsTheDocumentedSweep) {
   const JacobiRuns model = jacobi_model();
-  const models::Runs all = committed_runs("examples/measure/jacobi_runs.csv", model);
+  const models::Runs all = committed_runs(GetParam(), model);
   EXPECT_EQ(all.variables, (std::vector<std::string>{"rows", "columns", "blocks", "iterations"}));
   EXPECT_TRUE(all.has_unit);
   EXPECT_TRUE(all.has_repetition);
@@ -204,6 +207,9 @@ TEST(Runs, TheCommittedJacobiRunsAreTheDocumentedSweep) {
     EXPECT_LT(run.time, 1e6) << "line " << run.location.line;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Runs, CommittedJacobiSweep,
+                         testing::Values("examples/measure/jacobi_runs.csv", "examples/measure/jacobi_runs_repeat.csv"));
 
 TEST(Runs, TheJacobiCalibrationAndValidationRunsSplitTheSweep) {
   const JacobiRuns model = jacobi_model();
