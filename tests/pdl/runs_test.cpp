@@ -1,8 +1,16 @@
-// Runs files (docs/calibration.md, "Runs files"): what a good file gives, and a located message
-// for every kind of bad one.
+// Runs files (docs/calibration.md, "Runs files"): what a good file gives, a located message
+// for every kind of bad one, and the committed runs of examples/measure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <set>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "pdl/runs.hpp"
 #include "tests/support/case_from_text.hpp"
@@ -126,6 +134,105 @@ TEST(Runs, EveryPrefixAndOneCharacterChangeIsReadOrRefused) {
       }
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The committed runs of the Jacobi kernel (docs/measured.md, "Runs at several sizes and thread
+// counts"), their second run, and their split into calibration and validation runs: each file
+// parses with the names of the program and machine they are calibrated with, and has the sweep
+// the docs describe: 7 square sizes, p = 1 and 2, 10 repetitions, iterations = round(1.6e8 /
+// points). The calibration runs are every size at 1 thread and the three smallest at 2
+// threads; the validation runs the rest.
+struct JacobiRuns {
+  models::Program program;
+  models::Machine machine;
+};
+
+JacobiRuns jacobi_model() {
+  const models::Machine machine = machine_of_text(test_support::read_file("examples/measure/epyc-2core.machine"));
+  return {program_of_text(test_support::read_file("examples/measure/jacobi_model.pdl"), machine), machine};
+}
+
+models::Runs committed_runs(const std::string& path, const JacobiRuns& model) {
+  const pdl::RunsResult result =
+      pdl::parse_runs(test_support::read_file(path), path, pdl::RunsNames{&model.program, &model.machine});
+  if (!result.runs) {
+    ADD_FAILURE() << pdl::format(result.diagnostics);
+    return {};
+  }
+  return *result.runs;
+}
+
+// (p, rows, columns, iterations, repetition) of every run, and the time, for comparing files.
+using RunKey = std::tuple<std::int64_t, double, double, double, std::int64_t>;
+std::map<RunKey, double> runs_by_setting(const models::Runs& runs) {
+  std::map<RunKey, double> out;
+  for (const models::Run& run : runs.runs) {
+    out[{run.p, run.values.at(0), run.values.at(1), run.values.at(3), run.repetition}] = run.time;
+  }
+  return out;
+}
+
+// The sweep and its second run, jacobi_runs_repeat.csv.
+class CommittedJacobiSweep : public testing::TestWithParam<std::string> {};
+
+TEST_P(CommittedJacobiSweep, IsTheDocumentedSweep) {
+  const JacobiRuns model = jacobi_model();
+  const models::Runs all = committed_runs(GetParam(), model);
+  EXPECT_EQ(all.variables, (std::vector<std::string>{"rows", "columns", "blocks", "iterations"}));
+  EXPECT_TRUE(all.has_unit);
+  EXPECT_TRUE(all.has_repetition);
+  ASSERT_EQ(all.runs.size(), 7u * 2u * 10u);
+  const std::set<double> sizes{256, 362, 512, 724, 1024, 1448, 2048};
+  std::map<std::pair<std::int64_t, double>, int> count;  // (p, size) -> runs
+  for (const models::Run& run : all.runs) {
+    const double rows = run.values.at(0), columns = run.values.at(1);
+    EXPECT_EQ(rows, columns) << "line " << run.location.line;
+    EXPECT_TRUE(sizes.count(rows)) << "line " << run.location.line;
+    EXPECT_EQ(run.values.at(2), 16.0);
+    EXPECT_EQ(run.values.at(3), std::max(1.0, std::round(1.6e8 / (rows * columns)))) << "line " << run.location.line;
+    EXPECT_GE(run.repetition, 1);
+    EXPECT_LE(run.repetition, 10);
+    ++count[{run.p, rows}];
+  }
+  for (std::int64_t p : {1, 2}) {
+    for (double size : sizes) EXPECT_EQ((count[{p, size}]), 10) << "p " << p << ", size " << size;
+  }
+  // Every run took 20 ms to 1 s, the range the sizes and iteration counts were chosen for.
+  for (const models::Run& run : all.runs) {
+    EXPECT_GT(run.time, 20e3) << "line " << run.location.line;
+    EXPECT_LT(run.time, 1e6) << "line " << run.location.line;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Runs, CommittedJacobiSweep,
+                         testing::Values("examples/measure/jacobi_runs.csv", "examples/measure/jacobi_runs_repeat.csv"));
+
+TEST(Runs, TheJacobiCalibrationAndValidationRunsSplitTheSweep) {
+  const JacobiRuns model = jacobi_model();
+  const auto all = runs_by_setting(committed_runs("examples/measure/jacobi_runs.csv", model));
+  const models::Runs calibrate = committed_runs("examples/measure/jacobi_runs_calibrate.csv", model);
+  const models::Runs validate = committed_runs("examples/measure/jacobi_runs_validate.csv", model);
+  EXPECT_EQ(calibrate.variables, (std::vector<std::string>{"rows", "columns", "blocks", "iterations"}));
+  EXPECT_EQ(validate.variables, calibrate.variables);
+  EXPECT_EQ(calibrate.runs.size(), 7u * 10u + 3u * 10u);
+  EXPECT_EQ(validate.runs.size(), 4u * 10u);
+  for (const models::Run& run : calibrate.runs) {
+    EXPECT_TRUE(run.p == 1 || run.values.at(0) <= 512) << "line " << run.location.line;
+  }
+  for (const models::Run& run : validate.runs) {
+    EXPECT_EQ(run.p, 2) << "line " << run.location.line;
+    EXPECT_GE(run.values.at(0), 724) << "line " << run.location.line;
+  }
+  // Together they are the whole sweep, every run once and with its time.
+  auto together = runs_by_setting(calibrate);
+  const auto validation = runs_by_setting(validate);
+  together.insert(validation.begin(), validation.end());
+  EXPECT_EQ(together.size(), calibrate.runs.size() + validate.runs.size());
+  EXPECT_EQ(together, all);
 }
 
 }  // namespace
