@@ -173,10 +173,13 @@ Json validation_json(const ValidationPart& part) {
                 {"measured", one.run.time},
                 {"predicted", one.prediction.mean},
                 {"error", one.error},
+                {"absolute_error", std::abs(one.error)},
                 {"prediction", interval_json(one.prediction)},
                 {"inside", one.inside},
                 {"lower_bound", optional_number(one.lower_bound)},
-                {"upper_bound", optional_number(one.upper_bound)}};
+                {"upper_bound", optional_number(one.upper_bound)},
+                {"ratio_lb", one.lower_bound ? Json(*one.lower_bound / one.run.time) : Json(nullptr)},
+                {"ratio_ub", one.upper_bound ? Json(*one.upper_bound / one.run.time) : Json(nullptr)}};
     runs.push_back(std::move(row));
   }
   const analysis::ValidationSummary& s = part.summary;
