@@ -10,16 +10,49 @@
 
 namespace app {
 
-std::string render_validation_plot(const CalibrationReport& report) {
-  const ValidationPart& part = *report.validation;
+namespace {
+
+// The group of a run in the legend: its p when the runs have several, else the values of the
+// columns that vary between them (a sweep of sizes at one p), else its p.
+std::vector<std::string> group_labels(const ValidationPart& part) {
   std::vector<std::int64_t> ps;
-  double low = std::numeric_limits<double>::infinity(), high = 0.0;
   for (const analysis::ValidatedRun& one : part.validated) {
     if (std::find(ps.begin(), ps.end(), one.run.p) == ps.end()) ps.push_back(one.run.p);
+  }
+  std::vector<bool> varies(part.runs.variables.size(), false);
+  for (std::size_t v = 0; v < varies.size(); ++v) {
+    for (const analysis::ValidatedRun& one : part.validated) {
+      varies[v] = varies[v] || one.run.values[v] != part.validated.front().run.values[v];
+    }
+  }
+  const bool by_values = ps.size() == 1 && std::find(varies.begin(), varies.end(), true) != varies.end();
+  std::vector<std::string> labels;
+  for (const analysis::ValidatedRun& one : part.validated) {
+    std::string label = fmt::format("p = {}", one.run.p);
+    if (by_values) {
+      label.clear();
+      for (std::size_t v = 0; v < varies.size(); ++v) {
+        if (varies[v]) label += fmt::format("{}{} = {:g}", label.empty() ? "" : ", ", part.runs.variables[v], one.run.values[v]);
+      }
+    }
+    labels.push_back(std::move(label));
+  }
+  return labels;
+}
+
+}  // namespace
+
+std::string render_validation_plot(const CalibrationReport& report) {
+  const ValidationPart& part = *report.validation;
+  const std::vector<std::string> labels = group_labels(part);
+  std::vector<std::string> groups;  // in order of first appearance
+  double low = std::numeric_limits<double>::infinity(), high = 0.0;
+  for (std::size_t r = 0; r < part.validated.size(); ++r) {
+    const analysis::ValidatedRun& one = part.validated[r];
+    if (std::find(groups.begin(), groups.end(), labels[r]) == groups.end()) groups.push_back(labels[r]);
     low = std::min({low, one.run.time, one.prediction.mean, one.prediction.low});
     high = std::max({high, one.run.time, one.prediction.mean, one.prediction.high});
   }
-  std::sort(ps.begin(), ps.end());
   Axis axis;
   if (high > 8.0 * low && low > 0.0) {
     axis.log = true;
@@ -33,9 +66,12 @@ std::string render_validation_plot(const CalibrationReport& report) {
     axis.high = std::max(high + margin, axis.ticks.back());
   }
   constexpr double kLeft = 100, kTop = 80, kSide = 440;
+  std::size_t longest = 8;
+  for (const std::string& group : groups) longest = std::max(longest, display_length(group));
   auto x_of = [&](double v) { return kLeft + axis.fraction(v) * kSide; };
   auto y_of = [&](double v) { return kTop + kSide - axis.fraction(v) * kSide; };
-  const double width = kLeft + kSide + 180, height = kTop + kSide + 70;
+  const double width = kLeft + kSide + 70 + 7.5 * static_cast<double>(longest);
+  const double height = std::max(kTop + kSide + 70, kTop + 20.0 * static_cast<double>(groups.size() + 2));
   const std::string title = fmt::format("{} on {}: predicted against measured", report.program_name, report.machine_name);
   std::string svg = svg_opening(width, height, title);
   svg += fmt::format("<defs><clipPath id=\"clip-validation\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" "
@@ -83,8 +119,9 @@ std::string render_validation_plot(const CalibrationReport& report) {
     svg += fmt::format("<polyline class=\"{}\" points=\"{}\" fill=\"none\" stroke=\"#888888\" stroke-width=\"1.2\"{}/>\n",
                        factor == 1.0 ? "diagonal" : "band", points, factor == 1.0 ? "" : " stroke-dasharray=\"4,4\"");
   }
-  for (const analysis::ValidatedRun& one : part.validated) {
-    const auto index = static_cast<std::size_t>(std::find(ps.begin(), ps.end(), one.run.p) - ps.begin());
+  for (std::size_t r = 0; r < part.validated.size(); ++r) {
+    const analysis::ValidatedRun& one = part.validated[r];
+    const auto index = static_cast<std::size_t>(std::find(groups.begin(), groups.end(), labels[r]) - groups.begin());
     const LineStyle style = line_style(index);
     const double x = x_of(one.run.time);
     svg += fmt::format("<g class=\"run\"><title>line {}: p = {}, measured {:.6g}, predicted {:.6g} [{:.6g}, {:.6g}]{}"
@@ -98,10 +135,10 @@ std::string render_validation_plot(const CalibrationReport& report) {
   svg += "</g>\n<g class=\"legend\">\n";
   double y = kTop + 10;
   const double x = kLeft + kSide + 30;
-  for (std::size_t i = 0; i < ps.size(); ++i) {
+  for (std::size_t i = 0; i < groups.size(); ++i) {
     const LineStyle style = line_style(i);
-    svg += fmt::format("<g class=\"legend-entry\" font-size=\"13\">{}<text x=\"{:.0f}\" y=\"{:.0f}\">p = {}</text></g>\n",
-                       marker_svg(style.marker, x + 8, y - 4, style.colour), x + 22, y, ps[i]);
+    svg += fmt::format("<g class=\"legend-entry\" font-size=\"13\">{}<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
+                       marker_svg(style.marker, x + 8, y - 4, style.colour), x + 22, y, svg_escape(groups[i]));
     y += 20;
   }
   svg += fmt::format("<g class=\"legend-entry\" font-size=\"13\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "

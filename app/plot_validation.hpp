@@ -9,8 +9,10 @@
 
 namespace app {
 
-// A self-contained SVG 1.1 document; one colour and marker per processor count (in the legend),
-// both axes log2 when the times span more than a factor of 8, else linear.
+// A self-contained SVG 1.1 document; one colour and marker per processor count in the legend
+// (or, when every run has one p, per combination of the column values that vary: a size sweep),
+// styles repeating after 48 groups; both axes log2 when the times span more than a factor of 8,
+// else linear.
 std::string render_validation_plot(const CalibrationReport& report);
 
 }  // namespace app
