@@ -187,10 +187,14 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   }
   const auto loaded = load_one(options, err);
   if (!loaded) return kExitInput;
+  // A variable without a default is fine here when the runs give it (a column); a --set of a
+  // name nobody declares is not.
   const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
-  if (!binding.ok()) {
-    print_bind_errors(binding.errors, err);
-    return kExitInput;
+  for (const models::BindError& problem : binding.errors) {
+    if (problem.code == models::BindError::Code::UnknownVariable) {
+      print_bind_errors({problem}, err);
+      return kExitInput;
+    }
   }
   // A constant given as a range would stand at its lower end: one machine is predicted here.
   for (const auto& [name, range] : loaded->machine.constant_ranges) {
@@ -243,9 +247,6 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
     if (!applied.ok()) return usage_error(err, applied.failure->message);
     fitted = *applied.value;
     report.calibration = CalibrationPart{*options.calibrate, *fit.value, runs->runs};
-    if (options.write_fit) {
-      if (const int status = write_fit(*options.write_fit, *loaded, *fit.value, *options.calibrate, err)) return status;
-    }
   }
 
   // Predictions at the processor counts asked for (--p, --pmax), at the input's values.
@@ -275,10 +276,16 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
     }
     report.validation = ValidationPart{*options.validate, runs->runs, *validated.value,
                                        analysis::summarize(*validated.value)};
-    if (options.validation_plot) {
-      if (const auto failure = write_output_file(*options.validation_plot, render_validation_plot(report))) {
-        return usage_error(err, "--validation-plot: " + *failure);
-      }
+  }
+  // The fit is written once everything else has succeeded: a failed run leaves no file behind.
+  if (options.write_fit) {
+    if (const int status = write_fit(*options.write_fit, *loaded, report.calibration->fit, *options.calibrate, err)) {
+      return status;
+    }
+  }
+  if (options.validation_plot) {
+    if (const auto failure = write_output_file(*options.validation_plot, render_validation_plot(report))) {
+      return usage_error(err, "--validation-plot: " + *failure);
     }
   }
   return emit(options, render_calibration(report, options.format), out, err);

@@ -37,7 +37,7 @@ int run_check_runs(const Options& options, std::ostream& out, std::ostream& err)
 
 // --calibrate RUNS.csv --fit NAMES and/or --validate RUNS.csv (docs/calibration.md): the fit,
 // the predictions over --p with their intervals, the validation; --write-fit and
-// --validation-plot written first, whole or not at all.
+// --validation-plot written after all of them succeeded, each whole or not at all, then the report.
 int run_calibration(const Options& options, std::ostream& out, std::ostream& err);
 
 }  // namespace app
