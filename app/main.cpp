@@ -37,6 +37,13 @@ int run(int argc, char** argv) {
     return app::run_check_runs(options, std::cout, std::cerr);
   }
   if (options.check) return app::run_check(options, std::cout, std::cerr);
+  for (const std::string& file : app::program_files(options)) {
+    if (app::is_runs_file(file)) {
+      fmt::print(stderr, "pdl-scale: error: {} is a runs file (docs/calibration.md): give it to --calibrate or "
+                         "--validate with the PDL program, or --check it alone\n", file);
+      return app::kExitInput;
+    }
+  }
   if (options.calibrate || options.validate || !options.fit.empty() || options.write_fit || options.validation_plot) {
     return app::run_calibration(options, std::cout, std::cerr);
   }
