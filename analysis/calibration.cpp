@@ -63,8 +63,7 @@ class Predictor {
       series_parallel.keep_distribution = spreads != nullptr;
       const Outcome<solvers::Result> solved = solve_approximate(*fitted.value, run.p, series_parallel);
       if (!solved.ok()) {
-        const Failure& why = *solved.failure;
-        return fail(run, why.binding ? why.binding->message() : why.message);
+        return fail(run, solved.failure->text());
       }
       times[r] = solved.value->mean;
       if (spreads != nullptr) {
@@ -105,22 +104,11 @@ struct RelativeResiduals {
   }
 };
 
-// Paule and Mandel's u^2 >= 0: sum of e_r^2 / (v_r + u^2) = degrees of freedom, or 0 when the
-// runs' spread v alone accounts for the residuals e (the sum is at most the degrees of freedom
-// at u = 0). The sum decreases in u^2, so bisection finds it.
-double unexplained_variance(const std::vector<double>& e, const std::vector<double>& v, double degrees_of_freedom) {
-  auto excess = [&](double u2) {
-    double sum = 0.0;
-    for (std::size_t r = 0; r < e.size(); ++r) {
-      const double variance = v[r] + u2;
-      if (variance > 0.0) {
-        sum += e[r] * e[r] / variance;
-      } else if (e[r] != 0.0) {
-        return std::numeric_limits<double>::infinity();
-      }
-    }
-    return sum - degrees_of_freedom;
-  };
+// The u^2 >= 0 where `excess`, a function that falls as u^2 grows, crosses zero: 0 when it is
+// not positive at 0, else by doubling out from 10^-12 (up to 10^6) and bisection to a relative
+// 10^-12. Both variance estimates below are such zeros.
+template <typename Excess>
+double zero_from_above(const Excess& excess) {
   if (excess(0.0) <= 0.0) return 0.0;
   double high = 1e-12;
   while (excess(high) > 0.0 && high < 1e6) high *= 4.0;
@@ -132,31 +120,40 @@ double unexplained_variance(const std::vector<double>& e, const std::vector<doub
   return 0.5 * (low + high);
 }
 
+// Paule and Mandel's u^2 >= 0: sum of e_r^2 / (v_r + u^2) = degrees of freedom, or 0 when the
+// runs' spread v alone accounts for the residuals e (the sum is at most the degrees of freedom
+// at u = 0). The sum decreases in u^2.
+double unexplained_variance(const std::vector<double>& e, const std::vector<double>& v, double degrees_of_freedom) {
+  return zero_from_above([&](double u2) {
+    double sum = 0.0;
+    for (std::size_t r = 0; r < e.size(); ++r) {
+      const double variance = v[r] + u2;
+      if (variance > 0.0) {
+        sum += e[r] * e[r] / variance;
+      } else if (e[r] != 0.0) {
+        return std::numeric_limits<double>::infinity();
+      }
+    }
+    return sum - degrees_of_freedom;
+  });
+}
+
 // The restricted maximum likelihood u^2 >= 0 of log times y_gi = mu_g + e_gi with e_gi normal of
 // variance v_g + u^2, over the groups g of repetitions: the zero of
 //   sum over g of [S_g / (v_g + u^2)^2 - (m_g - 1) / (v_g + u^2)],
 // S_g the squared deviations from the group's mean and m_g its runs; 0 when the derivative is
 // not positive at 0. The derivative's sign changes once on the cases that matter (all v_g equal
-// gives the pooled S / (m - 1) - v); bisection finds the zero.
+// gives the pooled S / (m - 1) - v).
 double repetition_variance(const std::vector<double>& squares, const std::vector<double>& degrees,
                            const std::vector<double>& v) {
-  auto slope = [&](double u2) {
+  return zero_from_above([&](double u2) {
     double sum = 0.0;
     for (std::size_t g = 0; g < squares.size(); ++g) {
       const double variance = std::max(v[g] + u2, 1e-300);
       sum += squares[g] / (variance * variance) - degrees[g] / variance;
     }
     return sum;
-  };
-  if (slope(0.0) <= 0.0) return 0.0;
-  double high = 1e-12;
-  while (slope(high) > 0.0 && high < 1e6) high *= 4.0;
-  double low = 0.0;
-  for (int step = 0; step < 200 && high - low > 1e-12 * high; ++step) {
-    const double middle = 0.5 * (low + high);
-    (slope(middle) > 0.0 ? low : high) = middle;
-  }
-  return 0.5 * (low + high);
+  });
 }
 
 // One Ceres fit of the logs from where they are, each run's residual divided by deviations[r].

@@ -25,6 +25,9 @@ struct Failure {
   // Binding: the first binding error.
   std::optional<models::BindError> binding;
 
+  // What went wrong, whatever the kind: the binding error's message or `message`.
+  std::string text() const { return binding ? binding->message() : message; }
+
   static Failure of_value(std::size_t machine, std::string message, models::SourceLocation location = {}) {
     Failure failure;
     failure.kind = Kind::InvalidValue;

@@ -27,11 +27,9 @@ Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, cons
           setting.ok() ? predict_interval(*setting.value, run.p, uncertainty, options, setting_stream(run.p, run.values))
                        : Outcome<PredictionInterval>{std::nullopt, setting.failure};
       if (!prediction.ok()) {
-        const Failure& why = *prediction.failure;
-        outcome.failure = Failure::of_value(0,
-                                            fmt::format("{}:{}: the run at p = {}: {}", runs.file, run.location.line, run.p,
-                                                        why.binding ? why.binding->message() : why.message),
-                                            run.location);
+        outcome.failure = Failure::of_value(
+            0, fmt::format("{}:{}: the run at p = {}: {}", runs.file, run.location.line, run.p, prediction.failure->text()),
+            run.location);
         return outcome;
       }
       settings.push_back({run.p, run.values, *prediction.value});

@@ -49,8 +49,7 @@ std::optional<LoadedRuns> load_runs(const std::string& file, const pdl::RunsName
 
 // A failure of the fit or the predictions: at its run's row when it has one, else plain.
 int runs_failure(const analysis::Failure& failure, const LoadedRuns& runs, std::ostream& err) {
-  const std::string message =
-      failure.binding ? failure.binding->message() : failure.message;
+  const std::string message = failure.text();
   if (failure.location.line > 0) {
     err << pdl::format(runs.source.diagnose(pdl::Severity::Error, runs.source.offset(failure.location), message));
   } else {
@@ -123,14 +122,19 @@ int write_fit(const std::string& file, const Loaded& loaded, const analysis::Cal
 }
 
 // Bounds on the exact model's mean (the bounds method) for every run, solved per setting.
-bool bound_runs(const analysis::MachineInput& fitted, const models::Runs& runs, const analysis::Request& base,
+// Each setting is the input with the run's columns, then the fitted values, as the predictions
+// make it (analysis::predict_interval).
+bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUncertainty& fit,
+                const models::Runs& runs, const analysis::Request& base,
                 std::vector<analysis::ValidatedRun>& validated, const LoadedRuns& source, std::ostream& err) {
   std::vector<std::vector<double>> settings;
   for (const models::Run& run : runs.runs) {
     if (std::find(settings.begin(), settings.end(), run.values) == settings.end()) settings.push_back(run.values);
   }
   for (const std::vector<double>& values : settings) {
-    const auto setting = analysis::with_values(fitted, runs.variables, values);
+    const auto columns = analysis::with_values(input, runs.variables, values);
+    if (!columns.ok()) return runs_failure(*columns.failure, source, err) == kExitSuccess;
+    const auto setting = analysis::with_values(*columns.value, fit.names, fit.values);
     if (!setting.ok()) return runs_failure(*setting.failure, source, err) == kExitSuccess;
     std::set<int> processors;
     for (const models::Run& run : runs.runs) {
@@ -226,7 +230,6 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   intervals.series_parallel = request->solver_options.series_parallel;
   analysis::ParameterUncertainty uncertainty;
 
-  analysis::MachineInput fitted = input;
   if (options.calibrate) {
     const auto runs = load_runs(*options.calibrate, names, err);
     if (!runs) return kExitInput;
@@ -243,9 +246,6 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
       return runs_failure(located, *runs, err);
     }
     uncertainty = analysis::uncertainty_of(*fit.value);
-    const auto applied = analysis::with_values(input, uncertainty.names, uncertainty.values);
-    if (!applied.ok()) return usage_error(err, applied.failure->message);
-    fitted = *applied.value;
     report.calibration = CalibrationPart{*options.calibrate, *fit.value, runs->runs};
   }
 
@@ -271,7 +271,7 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
     const bool bounds = std::find(request->methods.begin(), request->methods.end(), solvers::Method::Bounds) !=
                         request->methods.end();
     if (bounds && options.given.count("--method") != 0 &&
-        !bound_runs(fitted, runs->runs, *request, *validated.value, *runs, err)) {
+        !bound_runs(input, uncertainty, runs->runs, *request, *validated.value, *runs, err)) {
       return kExitInput;
     }
     report.validation = ValidationPart{*options.validate, runs->runs, *validated.value,

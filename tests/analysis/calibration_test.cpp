@@ -88,14 +88,20 @@ TEST(Calibration, RecoversTheParametersWithinTheirStandardErrorsAtTheNominalRate
   }
 }
 
-TEST(Calibration, ExactRunsGiveTheTruthAndAPerfectFit) {
+// One run at each p, at the model's time exactly.
+models::Runs exact_runs(std::initializer_list<int> processors) {
   models::Runs runs;
-  for (int p : {1, 2, 4, 8}) {
+  for (int p : processors) {
     models::Run run;
     run.p = p;
     run.time = model(p);
     runs.runs.push_back(run);
   }
+  return runs;
+}
+
+TEST(Calibration, ExactRunsGiveTheTruthAndAPerfectFit) {
+  const models::Runs runs = exact_runs({1, 2, 4, 8});
   analysis::CalibrationOptions options;
   options.parameters = {"tc", "ts"};
   const auto fit = analysis::calibrate(input(), runs, options);
@@ -109,13 +115,7 @@ TEST(Calibration, ExactRunsGiveTheTruthAndAPerfectFit) {
 // As many runs as parameters: the fit solves T(p_r) = t_r exactly, and without residuals there
 // is nothing to estimate the noise from, so no standard error, correlation or s is given.
 TEST(Calibration, AsManyRunsAsParametersGiveAnExactFitWithoutErrors) {
-  models::Runs runs;
-  for (int p : {2, 8}) {
-    models::Run run;
-    run.p = p;
-    run.time = model(p);
-    runs.runs.push_back(run);
-  }
+  const models::Runs runs = exact_runs({2, 8});
   analysis::CalibrationOptions options;
   options.parameters = {"tc", "ts"};
   const auto fit = analysis::calibrate(input(), runs, options);
