@@ -28,8 +28,7 @@ Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, cons
                        : Outcome<PredictionInterval>{std::nullopt, setting.failure};
       if (!prediction.ok()) {
         outcome.failure = Failure::of_value(
-            0, fmt::format("{}:{}: the run at p = {}: {}", runs.file, run.location.line, run.p, prediction.failure->text()),
-            run.location);
+            0, fmt::format("the run at p = {}: {}", run.p, prediction.failure->text()), run.location);
         return outcome;
       }
       settings.push_back({run.p, run.values, *prediction.value});
