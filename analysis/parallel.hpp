@@ -5,8 +5,11 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "analysis/failure.hpp"
+#include "distributed/communicator.hpp"
 
 namespace analysis {
 
@@ -18,5 +21,18 @@ namespace analysis {
 std::optional<Failure> run_items(std::size_t count, int threads,
                                  const std::function<std::optional<Failure>(std::size_t)>& item,
                                  const std::function<std::size_t(std::size_t)>& machine_of);
+
+// run_items over the ranks of a job (docs/scale-out.md): the items are handed out one at a time
+// to whichever thread of whichever rank is free (costly items, the highest k, first), and
+// afterwards every rank has every item's output: `pack(k)` gives the bytes of an item this rank
+// ran, `unpack(k, bytes)` takes in one another rank ran. The failure is the same as run_items
+// gives (that of the lowest failing k, on every rank): items above a failure a rank has seen
+// are skipped, every item below it still runs, and every rank then runs the lowest failing item
+// once more to have its Failure. Collective; one rank alone is run_items.
+std::optional<Failure> run_shared_items(std::size_t count, int threads, const distributed::Communicator& ranks,
+                                        const std::function<std::optional<Failure>(std::size_t)>& item,
+                                        const std::function<std::size_t(std::size_t)>& machine_of,
+                                        const std::function<std::string(std::size_t)>& pack,
+                                        const std::function<void(std::size_t, std::string_view)>& unpack);
 
 }  // namespace analysis

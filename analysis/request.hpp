@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/communicator.hpp"
 #include "scaling/exact_model.hpp"
 #include "solvers/solver.hpp"
 
@@ -65,6 +66,11 @@ struct Request {
   bool breakdown = false;
   // Worker threads of the study; 0 lets TBB use every core. No figure depends on it.
   int threads = 0;
+  // The ranks of the job that share the study (docs/scale-out.md); null: this process alone.
+  // Every rank calls run_study with the same cases and request and gets the same result: the
+  // (case, p) items are handed out to the ranks as they come free, the largest p first, and
+  // each Monte Carlo and state-space solve is shared by all ranks. No figure depends on it.
+  const distributed::Communicator* communicator = nullptr;
 
   static std::vector<int> default_processors();
   bool IsValid(std::string* why) const;

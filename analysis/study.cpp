@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analysis/loss.hpp"
+#include "distributed/communicator.hpp"
 #include "analysis/memory_gate.hpp"
 #include "analysis/parallel.hpp"
 #include "analysis/scaled_speedup.hpp"
@@ -20,6 +21,7 @@
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
 #include "analysis/processor_time.hpp"
+#include "solvers/result_bytes.hpp"
 #include "solvers/solver.hpp"
 
 namespace analysis {
@@ -254,8 +256,23 @@ struct Solved {
 // largest plan of the methods (they run one after the other), reserved from the run's gate
 // before it is held. A method whose plan does not fit beside the model gets its refusal.
 // `report` takes the fraction of this (case, p) done: the methods in turn, each its share.
+// What a solve_case call computes: which of the request's methods (the others get a default
+// Result, filled in by another call), whether T(1) and the breakdown, and the ranks Monte Carlo
+// and the state space share (null: this process alone).
+struct CaseWork {
+  std::vector<bool> methods;
+  bool bases = true;
+  const distributed::Communicator* collective = nullptr;
+};
+
+// Monte Carlo and the state space: the methods whose one solve the ranks of a job share
+// (docs/scale-out.md); the others are shared out by (case, p).
+bool collective_method(solvers::Method method) {
+  return method == solvers::Method::MonteCarlo || method == solvers::Method::StateSpace;
+}
+
 Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& gate,
-                  const std::function<void(double)>& report) {
+                  const std::function<void(double)>& report, const CaseWork& work) {
   // The approximate model comes first: it is cheap, it reports invalid values, and its
   // expanded size is the exact model's task count.
   const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
@@ -278,12 +295,15 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
   solvers::SolverOptions options = request.solver_options;
   options.memory_budget_bytes = static_cast<std::uint64_t>(
       std::max(budget - model_bytes, static_cast<double>(solvers::kSmallestMemoryBudget)));
+  options.monte_carlo.communicator = work.collective;
+  options.state_space.communicator = work.collective;
   std::vector<std::unique_ptr<solvers::Solver>> solvers;
   std::vector<solvers::MemoryPlan> plans;
   double largest_plan = 0.0;
   for (solvers::Method method : request.methods) {
     solvers.push_back(solvers::make_solver(method, options));
     plans.emplace_back();
+    if (!work.methods[solvers.size() - 1]) continue;
     if (solvers.back()->info().needs_exact_model && !exact) continue;
     plans.back() = solvers.back()->plan_memory({&tree, mixture, {}});
     if (!plans.back().refusal) largest_plan = std::max(largest_plan, plans.back().bytes);
@@ -304,17 +324,19 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
   }
 
   Solved solved;
-  if (p == 1 && exact) {
+  if (p == 1 && exact && work.bases) {
     // A T(1) that is not finite (a sum past the largest double) is no base: each method then
     // divides by its own p = 1 figure, which passed the same check.
     if (auto base = one_processor_time(*exact); base && solvers::finite_or_unsolved(*base).solved()) {
       solved.one_processor_time = std::move(base);
     }
   }
-  if (request.breakdown && exact) solved.processor_time = processor_time(*exact);
+  if (request.breakdown && exact && work.bases) solved.processor_time = processor_time(*exact);
   for (std::size_t j = 0; j < solvers.size(); ++j) {
     const solvers::SolverInfo& info = solvers[j]->info();
-    if (info.needs_exact_model && !exact) {
+    if (!work.methods[j]) {
+      solved.results.emplace_back();
+    } else if (info.needs_exact_model && !exact) {
       if (!no_exact.beyond_nodes.empty()) {
         solvers::Result result;
         result.method = info.method;
@@ -358,13 +380,21 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
   const std::size_t items = counts.size() * cases.size();
   const auto machine_of = [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; };
   std::vector<distributions::Fingerprint> prints(items);
-  auto failure = run_items(items, request.threads, [&](std::size_t k) -> std::optional<Failure> {
+  const distributed::SingleProcess alone;
+  const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
+  const auto pack = [&](std::size_t k) {
+    distributed::Writer out;
+    out.put(prints[k]);
+    return std::move(out.bytes());
+  };
+  const auto unpack = [&](std::size_t k, std::string_view bytes) { prints[k] = distributed::Reader(bytes).get<distributions::Fingerprint>(); };
+  auto failure = run_shared_items(items, request.threads, ranks, [&](std::size_t k) -> std::optional<Failure> {
     const Case& one = cases[k % cases.size()];
     const int p = counts[k / cases.size()];
     graph::add_to(prints[k], scaling::approximate_model(*one.program, *one.machine, one.environment, p));
     prints[k].add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
     return std::nullopt;
-  }, machine_of);
+  }, machine_of, pack, unpack);
   if (failure) return failure;
   // Items in ascending p within each case, grouped by approximate model.
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
@@ -373,7 +403,7 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
   for (const auto& [key, members] : groups) {
     if (members.size() > 1 && exact_model_needed(2, request)) to_refine.insert(to_refine.end(), members.begin(), members.end());
   }
-  failure = run_items(to_refine.size(), request.threads, [&](std::size_t i) -> std::optional<Failure> {
+  failure = run_shared_items(to_refine.size(), request.threads, ranks, [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_refine[i];
     const Case& one = cases[k % cases.size()];
     const int p = counts[k / cases.size()];
@@ -392,7 +422,9 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
       }
     }
     return std::nullopt;
-  }, [&](std::size_t i) { return machine_of(to_refine[i]); });
+  }, [&](std::size_t i) { return machine_of(to_refine[i]); },
+     [&](std::size_t i) { return pack(to_refine[i]); },
+     [&](std::size_t i, std::string_view bytes) { unpack(to_refine[i], bytes); });
   if (failure) return failure;
   representative.assign(items, 0);
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::size_t> first;
@@ -481,6 +513,18 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::vector<std::optional<solvers::Result>> bases(cases.size());
   std::vector<std::optional<ProcessorTime>> busy(counts.size() * cases.size());  // by item
   ProgressTally tally(to_solve.size(), progress);
+  // Alone, every method of an item at once. In a job of several ranks, first the methods shared
+  // out by item, then each item's Monte Carlo and state space solved by all ranks together.
+  const distributed::SingleProcess alone;
+  const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
+  CaseWork shared_out{std::vector<bool>(methods, true), true, nullptr};
+  CaseWork together{std::vector<bool>(methods, false), false, &ranks};
+  if (!ranks.alone()) {
+    for (std::size_t j = 0; j < methods; ++j) {
+      together.methods[j] = collective_method(request.methods[j]);
+      shared_out.methods[j] = !together.methods[j];
+    }
+  }
   const auto item = [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_solve[i];
     const Case& one = cases[k % cases.size()];
@@ -490,16 +534,49 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     // Isolated: while this item's solvers wait for their own parallel work, this thread must not
     // pick up another item, which could wait at the gate for the memory this one holds.
     Solved solved = tbb::this_task_arena::isolate(
-        [&] { return solve_case(one, counts[k / cases.size()], request, gate, report); });
-    std::move(solved.results.begin(), solved.results.end(), results.begin() + static_cast<std::ptrdiff_t>(k * methods));
+        [&] { return solve_case(one, counts[k / cases.size()], request, gate, report, shared_out); });
+    for (std::size_t j = 0; j < methods; ++j) {
+      if (shared_out.methods[j]) results[k * methods + j] = std::move(solved.results[j]);
+    }
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
     busy[k] = solved.processor_time;
     tally.finished(i);
     return std::nullopt;
   };
   const auto machine_of = [&](std::size_t i) { return cases[to_solve[i] % cases.size()].label.machine_index; };
-  outcome.failure = run_items(to_solve.size(), request.threads, item, machine_of);
+  const auto pack = [&](std::size_t i) {
+    const std::size_t k = to_solve[i];
+    distributed::Writer out;
+    for (std::size_t j = 0; j < methods; ++j) {
+      if (shared_out.methods[j]) solvers::put_result(out, results[k * methods + j]);
+    }
+    out.put<bool>(k < cases.size() && bases[k].has_value());
+    if (k < cases.size() && bases[k]) solvers::put_result(out, *bases[k]);
+    out.put<bool>(busy[k].has_value());
+    if (busy[k]) out.put(*busy[k]);
+    return std::move(out.bytes());
+  };
+  const auto unpack = [&](std::size_t i, std::string_view bytes) {
+    const std::size_t k = to_solve[i];
+    distributed::Reader in(bytes);
+    for (std::size_t j = 0; j < methods; ++j) {
+      if (shared_out.methods[j]) results[k * methods + j] = solvers::get_result(in);
+    }
+    if (in.get<bool>()) bases[k] = solvers::get_result(in);
+    if (in.get<bool>()) busy[k] = in.get<ProcessorTime>();
+  };
+  outcome.failure = run_shared_items(to_solve.size(), request.threads, ranks, item, machine_of, pack, unpack);
   if (outcome.failure) return outcome;
+  if (std::find(together.methods.begin(), together.methods.end(), true) != together.methods.end()) {
+    // In item order, every rank on each solve: the same figures on every rank.
+    for (std::size_t i = 0; i < to_solve.size(); ++i) {
+      const std::size_t k = to_solve[i];
+      Solved solved = solve_case(cases[k % cases.size()], counts[k / cases.size()], request, gate, {}, together);
+      for (std::size_t j = 0; j < methods; ++j) {
+        if (together.methods[j]) results[k * methods + j] = std::move(solved.results[j]);
+      }
+    }
+  }
   for (std::size_t k = 0; k < representative.size(); ++k) {
     if (representative[k] == k) continue;
     std::copy_n(results.begin() + static_cast<std::ptrdiff_t>(representative[k] * methods), methods,

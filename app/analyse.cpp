@@ -501,17 +501,17 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
     print_failure(*study.failure, machines, err);
     return kExitInput;
   }
-  if (options.plot) {
+  if (options.plot && options.output_rank) {
     if (const auto error = write_output_file(*options.plot, render_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--plot: " + *error);
     }
   }
-  if (options.tail_plot) {
+  if (options.tail_plot && options.output_rank) {
     if (const auto error = write_output_file(*options.tail_plot, render_tail_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--tail-plot: " + *error);
     }
   }
-  if (options.breakdown_plot) {
+  if (options.breakdown_plot && options.output_rank) {
     if (const auto error = write_output_file(*options.breakdown_plot, render_breakdown_plot(*study.value, inputs))) {
       return usage_error(err, "--breakdown-plot: " + *error);
     }

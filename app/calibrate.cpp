@@ -278,12 +278,12 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
                                        analysis::summarize(*validated.value)};
   }
   // The fit is written once everything else has succeeded: a failed run leaves no file behind.
-  if (options.write_fit) {
+  if (options.write_fit && options.output_rank) {
     if (const int status = write_fit(*options.write_fit, *loaded, report.calibration->fit, *options.calibrate, err)) {
       return status;
     }
   }
-  if (options.validation_plot) {
+  if (options.validation_plot && options.output_rank) {
     if (const auto failure = write_output_file(*options.validation_plot, render_validation_plot(report))) {
       return usage_error(err, "--validation-plot: " + *failure);
     }

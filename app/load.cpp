@@ -292,6 +292,7 @@ void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& 
 }
 
 int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err) {
+  if (!options.output_rank) return kExitSuccess;  // rank 0 of the job prints and writes it
   if (!options.output) {
     out << text;
     return kExitSuccess;

@@ -3,6 +3,7 @@
 // library.
 #include <fmt/core.h>
 
+#include <fcntl.h>
 #include <malloc.h>
 #include <unistd.h>
 
@@ -14,16 +15,19 @@
 
 #include "app/cli.hpp"
 #include "app/commands.hpp"
+#include "distributed/world.hpp"
 #include "tools/fit_command.hpp"
 
 namespace {
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, const distributed::Communicator& ranks) {
   // `pdl-scale fit FILE`: the fitting tool (pdl-fit) as a subcommand. A program file named
   // "fit" is still reachable as ./fit.
   if (argc >= 2 && std::strcmp(argv[1], "fit") == 0) return fitting::fit_main("pdl-scale fit", argc - 1, argv + 1);
   app::Options options;
   if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
+  options.request.communicator = &ranks;
+  options.output_rank = ranks.rank() == 0;
   if (options.file.empty()) {
     if (options.check || options.dump) {
       fmt::print(stderr, "pdl-scale: error: --check and --dump need a FILE\n");
@@ -77,15 +81,34 @@ void keep_freed_grids_in_the_heap() {
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
+// In a job of several ranks every rank runs the same command over the same input and reaches
+// the same figures (docs/scale-out.md); only rank 0 prints them. The others' output goes to
+// /dev/null, at the descriptors, so that nothing printed anywhere doubles it.
+void silence_all_but_rank_0(const distributed::Communicator& ranks) {
+  if (ranks.rank() == 0) return;
+  const int null = ::open("/dev/null", O_WRONLY);
+  if (null < 0) return;
+  ::dup2(null, STDOUT_FILENO);
+  ::dup2(null, STDERR_FILENO);
+  ::close(null);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   keep_freed_grids_in_the_heap();
   int status = app::kExitInternal;
   try {
-    status = run(argc, argv);
+    const distributed::World world = distributed::World::start(&argc, &argv);
+    silence_all_but_rank_0(world.communicator());
+    try {
+      status = run(argc, argv, world.communicator());
+    } catch (const std::exception& error) {
+      fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());
+    }
+    status = finish_standard_output(status);
   } catch (const std::exception& error) {
-    fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());
+    fmt::print(stderr, "pdl-scale: error: {}\n", error.what());
   }
-  return finish_standard_output(status);
+  return status;
 }

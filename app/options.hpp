@@ -66,6 +66,9 @@ struct Options {
   // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
   // --max-states, --precision, --seed.
   analysis::Request request;
+  // False on every rank of an MPI job but rank 0 (docs/scale-out.md): such a rank writes no
+  // file (-o, --plot, --write-fit, ...); what it prints main() sends to /dev/null.
+  bool output_rank = true;
 
   // Studies (docs/cli.md): --sweep NAME=LIST, repeatable: every combination of the values,
   // each analysed over the processor counts.

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/communicator.hpp"
 #include "graph/sp_tree.hpp"
 #include "graph/task_graph.hpp"
 #include "solvers/memory.hpp"
@@ -76,6 +77,12 @@ struct MonteCarloOptions {
   // statistics of the first summary_samples samples with a distribution-free 95% confidence
   // interval (order_statistic_quantiles). None by default.
   std::vector<double> quantiles;
+  // The ranks that share the sampling (docs/scale-out.md); null or one rank: this process
+  // alone. With several, the solve is collective: every rank calls it with the same graph and
+  // options, each draws a contiguous share of every round of blocks, the rounds are gathered
+  // on every rank and folded in block order there, so every rank returns the figures one
+  // process gives, bit for bit, and the precision rule decides the same rounds everywhere.
+  const distributed::Communicator* communicator = nullptr;
 
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
   bool IsValid(std::string* why) const;

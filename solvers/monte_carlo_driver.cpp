@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -38,6 +40,34 @@ void run_blocks(const BlockSampler& sampler, std::int64_t first_block, std::int6
                         if (on_blocks) on_blocks(now);
                       });
   });
+}
+
+// A round of blocks, drawn here or, with several ranks, a contiguous share by each rank and
+// gathered in rank order: the same samples in the same places either way.
+void draw_round(const BlockSampler& sampler, std::int64_t first_block, std::int64_t blocks, std::vector<double>& round,
+                tbb::task_arena& arena, std::int64_t grain, const std::function<void(std::int64_t)>& on_blocks,
+                const distributed::Communicator* ranks) {
+  if (ranks == nullptr || ranks->alone()) {
+    run_blocks(sampler, first_block, blocks, round.data(), arena, grain, on_blocks);
+    return;
+  }
+  const std::int64_t size = ranks->size();
+  const std::int64_t rank = ranks->rank();
+  const std::int64_t begin = blocks * rank / size;
+  const std::int64_t end = blocks * (rank + 1) / size;
+  // Progress hears this rank's blocks as its share of the whole round.
+  std::function<void(std::int64_t)> share_done;
+  if (on_blocks) share_done = [&](std::int64_t done) { on_blocks(std::min(blocks, done * size)); };
+  run_blocks(sampler, first_block + begin, end - begin, round.data() + begin * kMonteCarloBlock, arena, grain,
+             share_done);
+  const auto* mine = reinterpret_cast<const char*>(round.data() + begin * kMonteCarloBlock);
+  const std::vector<std::string> shares =
+      ranks->all_gather(std::string_view(mine, static_cast<std::size_t>((end - begin) * kMonteCarloBlock) * sizeof(double)));
+  auto* at = reinterpret_cast<char*>(round.data());
+  for (const std::string& share : shares) {
+    std::memcpy(at, share.data(), share.size());
+    at += share.size();
+  }
 }
 
 constexpr double kZ95 = 1.959963984540054;
@@ -132,7 +162,7 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   for (;;) {
     while (blocks_done < blocks_for(wanted)) {
       const std::int64_t blocks = std::min(kRoundBlocks, blocks_for(wanted) - blocks_done);
-      run_blocks(sampler, blocks_done, blocks, round.data(), arena, grain, on_blocks);
+      draw_round(sampler, blocks_done, blocks, round, arena, grain, on_blocks, options.communicator);
       const std::int64_t first = blocks_done * kMonteCarloBlock;
       const std::int64_t count = std::min(blocks * kMonteCarloBlock, limit - first);
       for (std::int64_t b = 0; b * kMonteCarloBlock < count; ++b) {

@@ -29,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "distributed/communicator.hpp"
 #include "graph/task_graph.hpp"
 #include "solvers/memory.hpp"
 #include "solvers/monte_carlo.hpp"  // WeightedGraph
@@ -69,6 +70,8 @@ struct StateSpaceOptions {
   // `unsolved` (NotSupported) names the tasks instead. The method the command calls "exact"
   // sets it false, so that it never shows the mean of a fitted model as exact.
   bool fit_non_phase_type = true;
+  // The ranks that share the sweep (docs/scale-out.md); null or one rank: this process alone.
+  const distributed::Communicator* communicator = nullptr;
 
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
   bool IsValid(std::string* why) const;

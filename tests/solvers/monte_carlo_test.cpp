@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <mutex>
+#include <vector>
 #include <string>
 
+#include "distributed/threaded_ranks.hpp"
 #include "distributions/distribution.hpp"
 #include "solvers/series_parallel_solver.hpp"
 
@@ -152,6 +155,46 @@ TEST(MonteCarlo, SameSeedGivesBitIdenticalResultsOnOneAndTwoThreads) {
   EXPECT_EQ(p1.mean, p2.mean);
   EXPECT_EQ(p1.statistics.samples, p2.statistics.samples);
   EXPECT_LE(p1.upper - p1.mean, 0.002 * p1.mean);
+}
+
+// Ranks of a job (threads standing for MPI ranks) share every round of blocks: each rank gets
+// the figures of one process, bit for bit, for a fixed count (over several rounds) and for the
+// precision rule, whose rounds the ranks decide alike.
+TEST(MonteCarlo, RanksSharingTheSamplesGiveOneProcesssFigures) {
+  graph::TaskGraph g;
+  std::vector<graph::NodeId> layer;
+  for (int i = 0; i < 5; ++i) layer.push_back(g.add_node(task(d::erlang(2, 1.0))));
+  const graph::NodeId join = g.add_node(task(d::exponential(2.0)));
+  for (graph::NodeId v : layer) g.add_arc(v, join);
+  solvers::MonteCarloOptions fixed = options(700'001, 3, 1);  // 10937 blocks: three rounds, the last partial
+  solvers::MonteCarloOptions precise = options(0, 4, 1);
+  precise.relative_precision = 0.001;
+  for (const solvers::MonteCarloOptions& base : {fixed, precise}) {
+    solvers::MonteCarloSummary alone_summary;
+    const solvers::Result alone = solvers::solve_monte_carlo(g, base, &alone_summary);
+    for (int ranks : {2, 3, 4}) {
+      std::mutex lock;
+      std::vector<solvers::Result> results(static_cast<std::size_t>(ranks));
+      std::vector<solvers::MonteCarloSummary> summaries(static_cast<std::size_t>(ranks));
+      distributed::run_threaded_ranks(ranks, [&](const distributed::Communicator& world) {
+        solvers::MonteCarloOptions mine = base;
+        mine.communicator = &world;
+        solvers::MonteCarloSummary summary;
+        solvers::Result result = solvers::solve_monte_carlo(g, mine, &summary);
+        std::lock_guard<std::mutex> guard(lock);
+        results[static_cast<std::size_t>(world.rank())] = std::move(result);
+        summaries[static_cast<std::size_t>(world.rank())] = std::move(summary);
+      });
+      for (int r = 0; r < ranks; ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        EXPECT_EQ(results[i].mean, alone.mean) << ranks << " ranks, rank " << r;
+        EXPECT_EQ(results[i].upper, alone.upper) << ranks << " ranks, rank " << r;
+        EXPECT_EQ(results[i].statistics.samples, alone.statistics.samples) << ranks << " ranks, rank " << r;
+        EXPECT_EQ(summaries[i].quantiles, alone_summary.quantiles) << ranks << " ranks, rank " << r;
+        EXPECT_EQ(summaries[i].histogram, alone_summary.histogram) << ranks << " ranks, rank " << r;
+      }
+    }
+  }
 }
 
 TEST(MonteCarlo, DynamicPoolIsGreedyListScheduling) {
