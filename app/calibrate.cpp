@@ -36,8 +36,9 @@ struct LoadedRuns {
   models::Runs runs;
   pdl::Source source;
 };
-std::optional<LoadedRuns> load_runs(const std::string& file, const pdl::RunsNames& names, std::ostream& err) {
-  const auto text = read_source(file, err);
+std::optional<LoadedRuns> load_runs(const std::string& file, const pdl::RunsNames& names, std::ostream& err,
+                                    const pdl::FileReader& read) {
+  const auto text = read_source(file, err, read);
   if (!text) return std::nullopt;
   pdl::RunsResult result = pdl::parse_runs(*text, file, names);
   if (!result.runs) {
@@ -162,7 +163,7 @@ bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUn
 }  // namespace
 
 int run_check_runs(const Options& options, std::ostream& out, std::ostream& err) {
-  const auto runs = load_runs(options.file, {}, err);
+  const auto runs = load_runs(options.file, {}, err, options.read_file);
   if (!runs) return kExitInput;
   out << fmt::format("{}: ok ({} runs)\n", options.file, runs->runs.runs.size());
   return kExitSuccess;
@@ -231,7 +232,7 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   analysis::ParameterUncertainty uncertainty;
 
   if (options.calibrate) {
-    const auto runs = load_runs(*options.calibrate, names, err);
+    const auto runs = load_runs(*options.calibrate, names, err, options.read_file);
     if (!runs) return kExitInput;
     analysis::CalibrationOptions calibration;
     calibration.parameters = options.fit;
@@ -263,7 +264,7 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   }
 
   if (options.validate) {
-    const auto runs = load_runs(*options.validate, names, err);
+    const auto runs = load_runs(*options.validate, names, err, options.read_file);
     if (!runs) return kExitInput;
     // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
     auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);

@@ -12,10 +12,14 @@
 #include <limits>
 #include <iostream>
 #include <map>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "app/suggest.hpp"
+#include "pdl/file_reader.hpp"
+#include "pdl/parse.hpp"
 #include "solvers/solver.hpp"
 
 namespace app {
@@ -360,12 +364,13 @@ bool no_extras(const CLI::App& cli) {
 // --set-file FILE: every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them),
 // `#` comments and blank lines ignored, appended to the --set values. False with a located
 // message when the file cannot be read or a line is not of that form.
-bool read_set_file(const std::string& file, std::vector<std::string>& sets) {
-  std::ifstream in(file);
-  if (!in) {
+bool read_set_file(const std::string& file, std::vector<std::string>& sets, const pdl::FileReader& read) {
+  const pdl::FileFacts facts = read(file, pdl::kMaxSourceBytes);
+  if (facts.open_error != 0 || facts.read_error || facts.directory || facts.text.size() > pdl::kMaxSourceBytes) {
     fmt::print(stderr, "pdl-scale: error: --set-file {}: cannot read the file\n", file);
     return false;
   }
+  std::istringstream in(facts.text);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     std::string text = line.substr(0, line.find('#'));
@@ -420,7 +425,7 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
     start = comma + 1;
   }
   for (const std::string& file : raw.set_files) {
-    if (!read_set_file(file, options.sets)) return false;
+    if (!read_set_file(file, options.sets, options.read_file)) return false;
   }
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;

@@ -56,7 +56,7 @@ namespace {
 
 int check_one(const Options& options, std::ostream& out, std::ostream& err) {
   if (is_machine_file(options.file)) {
-    if (!load_machine(options.file, err)) return kExitInput;
+    if (!load_machine(options.file, err, nullptr, options.read_file)) return kExitInput;
     out << options.file << ": ok\n";
     return kExitSuccess;
   }
@@ -92,7 +92,7 @@ int run_check(const Options& options, std::ostream& out, std::ostream& err) {
 int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
   if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
   if (is_machine_file(options.file)) {
-    const auto machine = load_machine(options.file, err);
+    const auto machine = load_machine(options.file, err, nullptr, options.read_file);
     if (!machine) return kExitInput;
     out << models::dump(*machine);
     return kExitSuccess;

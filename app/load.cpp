@@ -34,44 +34,33 @@ bool is_machine_file(const std::string& path) {
 
 // Reads at most one byte more than the parser accepts: a huge file is refused by size
 // without being read.
-std::optional<std::string> read_source(const std::string& path, std::ostream& err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err << fmt::format("pdl-scale: error: cannot open '{}': {}\n", path, std::strerror(errno));
+std::optional<std::string> read_source(const std::string& path, std::ostream& err, const pdl::FileReader& read) {
+  pdl::FileFacts facts = read(path, pdl::kMaxSourceBytes);
+  if (facts.open_error != 0) {
+    err << fmt::format("pdl-scale: error: cannot open '{}': {}\n", path, std::strerror(facts.open_error));
     return std::nullopt;
   }
-  // Read in chunks up to one byte past the limit: a buffer of the limit's size, zeroed, was a
-  // tenth of the README's command (page faults on 64 MB for a 2 KB program).
-  std::string text;
-  std::array<char, 1 << 16> chunk;
-  while (text.size() <= pdl::kMaxSourceBytes) {
-    in.read(chunk.data(), static_cast<std::streamsize>(
-                              std::min(chunk.size(), pdl::kMaxSourceBytes + 1 - text.size())));
-    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
-    if (!in) break;
-  }
-  if (in.bad()) {
+  if (facts.read_error) {
     err << fmt::format("pdl-scale: error: cannot read '{}'\n", path);
     return std::nullopt;
   }
-  if (text.size() > pdl::kMaxSourceBytes) {
+  if (facts.text.size() > pdl::kMaxSourceBytes) {
     // Refused here, by its real size, rather than by the parser on the part that was read.
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    const pdl::Source source(path, text.substr(0, text.find('\n')));
+    const pdl::Source source(path, facts.text.substr(0, facts.text.find('\n')));
     err << pdl::format(source.diagnose(
         pdl::Severity::Error, 0,
         fmt::format("the file is too large: {} bytes (the limit is {} bytes)",
-                    ec ? std::string("more than ") + std::to_string(pdl::kMaxSourceBytes) : std::to_string(size),
+                    facts.regular ? std::to_string(facts.size)
+                                  : std::string("more than ") + std::to_string(pdl::kMaxSourceBytes),
                     pdl::kMaxSourceBytes)));
     return std::nullopt;
   }
-  return text;
+  return std::move(facts.text);
 }
 
 std::optional<models::Machine> load_machine(const std::string& file, std::ostream& err,
-                                            std::optional<pdl::Source>* source) {
-  const auto text = read_source(file, err);
+                                            std::optional<pdl::Source>* source, const pdl::FileReader& read) {
+  const auto text = read_source(file, err, read);
   if (!text) return std::nullopt;
   const pdl::MachineParseResult parsed = pdl::parse_machine(*text, file);
   print(parsed.diagnostics, err);
@@ -103,12 +92,12 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   loaded.sets = *sets;
   loaded.machine = models::ideal_machine();
   if (machine_file) {
-    auto machine = load_machine(*machine_file, err, &loaded.machine_source);
+    auto machine = load_machine(*machine_file, err, &loaded.machine_source, options.read_file);
     if (!machine) return std::nullopt;
     loaded.machine = std::move(*machine);
     loaded.machine_file = *machine_file;
   }
-  const auto text = read_source(file, err);
+  const auto text = read_source(file, err, options.read_file);
   if (!text) return std::nullopt;
   const pdl::ParseResult parsed = pdl::parse(*text, file);
   print(parsed.diagnostics, err);
@@ -179,6 +168,7 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   check_options.machine = &loaded.machine;
   check_options.sets = loaded.sets;
   check_options.set_expressions = loaded.set_expressions;
+  check_options.read_file = options.read_file;
   for (const auto& [name, value] : check_values) check_options.sets[name] = value;
   pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
   print(checked.diagnostics, err);

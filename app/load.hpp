@@ -12,6 +12,7 @@
 
 #include "analysis/failure.hpp"
 #include "analysis/study.hpp"
+#include "pdl/file_reader.hpp"
 #include "app/options.hpp"
 #include "app/report.hpp"
 #include "models/machine.hpp"
@@ -44,11 +45,13 @@ struct Loaded {
 bool is_machine_file(const std::string& path);
 
 // The file's text; prints why not (a missing file, or one beyond the parser's size limit).
-std::optional<std::string> read_source(const std::string& path, std::ostream& err);
+std::optional<std::string> read_source(const std::string& path, std::ostream& err,
+                                       const pdl::FileReader& read = pdl::read_file);
 
 // A machine file parsed and checked; prints every diagnostic.
 std::optional<models::Machine> load_machine(const std::string& file, std::ostream& err,
-                                            std::optional<pdl::Source>* source = nullptr);
+                                            std::optional<pdl::Source>* source = nullptr,
+                                            const pdl::FileReader& read = pdl::read_file);
 
 // The program checked on `machine_file` (the ideal machine when empty). `check_values` are
 // the bindings the checker sees besides --set (for a sweep, the first swept values).

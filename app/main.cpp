@@ -15,6 +15,7 @@
 
 #include "app/cli.hpp"
 #include "app/commands.hpp"
+#include "app/shared_input.hpp"
 #include "distributed/world.hpp"
 #include "tools/fit_command.hpp"
 
@@ -25,9 +26,10 @@ int run(int argc, char** argv, const distributed::Communicator& ranks) {
   // "fit" is still reachable as ./fit.
   if (argc >= 2 && std::strcmp(argv[1], "fit") == 0) return fitting::fit_main("pdl-scale fit", argc - 1, argv + 1);
   app::Options options;
-  if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
+  options.read_file = app::rank_0_reads(ranks);
   options.request.communicator = &ranks;
   options.output_rank = ranks.rank() == 0;
+  if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
   if (options.file.empty()) {
     if (options.check || options.dump) {
       fmt::print(stderr, "pdl-scale: error: --check and --dump need a FILE\n");

@@ -15,6 +15,7 @@
 #include "analysis/prediction_interval.hpp"
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
+#include "pdl/file_reader.hpp"
 #include "app/report.hpp"
 #include "app/time_unit.hpp"
 
@@ -69,6 +70,9 @@ struct Options {
   // False on every rank of an MPI job but rank 0 (docs/scale-out.md): such a rank writes no
   // file (-o, --plot, --write-fit, ...); what it prints main() sends to /dev/null.
   bool output_rank = true;
+  // How every input file is read (the programs, machines, runs, --set-file and measured data):
+  // from disk, or by rank 0 of a job for every rank (app/shared_input.hpp).
+  pdl::FileReader read_file = pdl::read_file;
 
   // Studies (docs/cli.md): --sweep NAME=LIST, repeatable: every combination of the values,
   // each analysed over the processor counts.

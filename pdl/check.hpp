@@ -6,6 +6,7 @@
 #include "models/program.hpp"
 #include "pdl/ast.hpp"
 #include "pdl/diagnostic.hpp"
+#include "pdl/file_reader.hpp"
 
 #include <map>
 #include <optional>
@@ -28,6 +29,8 @@ struct CheckOptions {
   // the directory of the program's file) into the model, reporting their errors. Off: only the
   // syntax of the name is checked, and the model cannot be analysed (a syntax-only check).
   bool read_measurements = true;
+  // How those files are read: from disk, or shared by the ranks of a job (file_reader.hpp).
+  FileReader read_file = pdl::read_file;
 };
 
 // `program` is set exactly when there are no errors (warnings allowed).

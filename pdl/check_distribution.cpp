@@ -208,7 +208,7 @@ class DistributionChecker {
     const std::string via = file.value == resolved
                                 ? std::string()
                                 : fmt::format(" ('{}' on machine '{}')", file.value, machine.name);
-    MeasurementsResult read = read_measurements(shown);
+    MeasurementsResult read = read_measurements(shown, context_.file_reader());
     if (!read.read_error.empty()) {
       reporter_.error(file, fmt::format("NUMERICAL: cannot read '{}'{}: {}", shown, via, read.read_error));
       return std::nullopt;

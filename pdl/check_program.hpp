@@ -45,6 +45,7 @@ class ProgramContext {
   const models::Machine& machine() const { return machine_; }
   const models::Environment& environment() const { return environment_; }
   bool read_measurements() const { return read_measurements_; }
+  const FileReader& file_reader() const { return read_file_; }
 
  private:
   Reporter reporter_;
@@ -52,6 +53,7 @@ class ProgramContext {
   std::map<std::string, double> sets_;
   std::map<std::string, std::string> set_expressions_;
   bool read_measurements_ = true;
+  FileReader read_file_;
   models::Environment environment_;
   Scope program_scope_;
 };

@@ -11,7 +11,8 @@ namespace pdl::detail {
 
 ProgramContext::ProgramContext(const Source& source, std::vector<Diagnostic>& out, const CheckOptions& options)
     : reporter_(source, out), machine_(options.machine ? *options.machine : models::ideal_machine()),
-      sets_(options.sets), set_expressions_(options.set_expressions), read_measurements_(options.read_measurements) {
+      sets_(options.sets), set_expressions_(options.set_expressions), read_measurements_(options.read_measurements),
+      read_file_(options.read_file) {
   environment_.values["RTFactor"] = machine_.rt_factor;
   for (const auto& [type, bytes] : machine_.sizes) environment_.sizes[type] = bytes;
 }

@@ -314,42 +314,34 @@ MeasurementsResult parse_measurements(const std::string& text, const std::string
   return Parser(text, filename).run();
 }
 
-MeasurementsResult read_measurements(const std::string& path) {
+MeasurementsResult read_measurements(const std::string& path, const FileReader& read) {
   MeasurementsResult result;
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) {
+  const FileFacts facts = read(path, kMaxDataBytes);
+  if (!facts.exists) {
     result.read_error = "no such file";
     return result;
   }
-  if (std::filesystem::is_directory(status)) {
+  if (facts.directory) {
     result.read_error = "it is a directory, not a file";
     return result;
   }
-  const auto size = std::filesystem::is_regular_file(status) ? std::filesystem::file_size(path, ec) : 0;
-  if (!ec && size > kMaxDataBytes) {
-    result.read_error = fmt::format("the file is too large: {} bytes (the limit is {} bytes)", size, kMaxDataBytes);
+  if (facts.regular && facts.size > kMaxDataBytes) {
+    result.read_error = fmt::format("the file is too large: {} bytes (the limit is {} bytes)", facts.size, kMaxDataBytes);
     return result;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    result.read_error = std::strerror(errno);
+  if (facts.open_error != 0) {
+    result.read_error = std::strerror(facts.open_error);
     return result;
   }
-  std::string text;
-  char buffer[1 << 16];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxDataBytes) {
-      result.read_error = fmt::format("the file is too large (more than {} bytes)", kMaxDataBytes);
-      return result;
-    }
+  if (facts.text.size() > kMaxDataBytes) {
+    result.read_error = fmt::format("the file is too large (more than {} bytes)", kMaxDataBytes);
+    return result;
   }
-  if (in.bad()) {
+  if (facts.read_error) {
     result.read_error = "a read error";
     return result;
   }
-  return parse_measurements(text, path);
+  return parse_measurements(facts.text, path);
 }
 
 }  // namespace pdl

@@ -13,6 +13,7 @@
 
 #include "models/measurements.hpp"
 #include "pdl/diagnostic.hpp"
+#include "pdl/file_reader.hpp"
 
 #include <optional>
 #include <string>
@@ -34,7 +35,8 @@ struct MeasurementsResult {
 // Parses the text of a data file named `filename` (used in the diagnostics).
 MeasurementsResult parse_measurements(const std::string& text, const std::string& filename);
 
-// Reads the file at `path` and parses it.
-MeasurementsResult read_measurements(const std::string& path);
+// Reads the file at `path` (with `read`: from disk unless the caller shares its reads) and
+// parses it.
+MeasurementsResult read_measurements(const std::string& path, const FileReader& read = read_file);
 
 }  // namespace pdl
