@@ -71,6 +71,35 @@ compare monte_carlo_precision examples/paper/neighbor.pdl --set iterations=4 --p
 # The state space: 2 iterations of the paper's example, p = 1..5 (p = 5: 7.4 million states).
 compare state_space examples/paper/neighbor.pdl --pmax 5 --method exact,bounds --format csv --quiet
 
+# Input that rank 0 reads for every rank: measured data (NUMERICAL), a runs file and --set-file.
+compare measured examples/measure/jacobi.pdl --p 1,2 --method approx,bounds --format csv --quiet
+compare calibration examples/calibration/tasks.pdl --machine examples/calibration/barrier.machine \
+  --calibrate examples/calibration/train.csv --fit tc,ts --validate examples/calibration/test.csv --format json --quiet
+compare set_file examples/studies/householder.pdl --machine examples/machines/ksr1.machine \
+  --set-file examples/studies/sun_zhu_fit.sets --isospeed 0.585 --iso-variable n --p 2,4,8 --set cubic=1 --quiet
+# A file that is not there: the same message on standard error and the same status.
+compare_errors() {
+  local name="$1"
+  shift
+  local alone ranks
+  # mpiexec adds its own box about the failed rank: rank 0's own standard error is compared,
+  # as Open MPI's --output-filename keeps it.
+  alone="$("$tool" "$@" 2>&1 >/dev/null; echo "exit=$?")"
+  local status=0
+  "${launcher[@]}" --output-filename "$scratch/$name.ranks" "$tool" "$@" >/dev/null 2>&1 || status=$?
+  ranks="$(cat "$scratch/$name.ranks"/1/rank.0/stderr; echo "exit=$status")"
+  if [ "$alone" == "$ranks" ]; then
+    echo "same: $name ($alone)"
+  else
+    echo "DIFFERENT: $name"
+    echo "alone: $alone"
+    echo "ranks: $ranks"
+    failures=$((failures + 1))
+  fi
+}
+compare_errors missing_program examples/no/such.pdl --pmax 4
+compare_errors bad_value examples/paper/neighbor.pdl --set columns=-3 --pmax 4
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures of the outputs differ between one process and $ranks ranks"
   exit 1
