@@ -65,10 +65,10 @@ class StateSpaceSolver final : public Solver {
       } catch (const state_space_detail::UnusableRuntime&) {
         return MemoryPlan{};  // solve() refuses it with the reason
       }
-      const bool fits = estimate.bytes <= static_cast<double>(options_.memory_budget_bytes) &&
+      const bool fits = estimate.rank_bytes <= static_cast<double>(options_.memory_budget_bytes) &&
                         (options_.max_states == 0 || estimate.states <= static_cast<double>(options_.max_states));
       if (!fits) return MemoryPlan{};
-      plan.bytes = std::max(plan.bytes, estimate.bytes);
+      plan.bytes = std::max(plan.bytes, estimate.rank_bytes);
     }
     return plan;
   }

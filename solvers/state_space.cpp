@@ -54,12 +54,14 @@ StateSpaceTooLarge::StateSpaceTooLarge(const std::string& message, StateSpaceEst
 namespace {
 
 void refuse_if_too_large(const StateSpaceEstimate& e, const StateSpaceOptions& options) {
-  const bool over_memory = e.bytes > static_cast<double>(options.memory_budget_bytes);
+  const bool over_memory = e.rank_bytes > static_cast<double>(options.memory_budget_bytes);
   const bool over_states = options.max_states > 0 && e.states > static_cast<double>(options.max_states);
   if (!over_memory && !over_states) return;
-  std::string why = over_memory ? "needs " + bytes_text(e.bytes) + ", budget " +
-                                      bytes_text(static_cast<double>(options.memory_budget_bytes))
-                                : "max_states = " + std::to_string(options.max_states);
+  const std::string budget = bytes_text(static_cast<double>(options.memory_budget_bytes));
+  std::string why = !over_memory ? "max_states = " + std::to_string(options.max_states)
+                    : e.ranks == 1 ? "needs " + bytes_text(e.bytes) + ", budget " + budget
+                                   : "needs " + bytes_text(e.rank_bytes) + " on a rank of " + std::to_string(e.ranks) +
+                                         ", budget " + budget + " per rank";
   throw StateSpaceTooLarge("state space too large: " + e.BriefReport() + "; " + why +
                                "; use bounds or Monte Carlo instead",
                            e);
@@ -119,6 +121,7 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   settings.budget = options.memory_budget_bytes;
   settings.max_states = options.max_states;
   settings.threads = options.threads;
+  if (options.communicator != nullptr && !options.communicator->alone()) settings.communicator = options.communicator;
   settings.payload = options.keep_distribution ? Payload::Moments : Payload::None;
   settings.width = options.keep_distribution ? 2 : 0;
   const double first_share = options.keep_distribution ? 0.5 : 1.0;

@@ -22,6 +22,36 @@
 // numerical, cyclic phase-type, shifted, mixtures with such components) is fitted by its
 // mean and variance to a phase-type distribution (see StateSpaceOptions::fit_cv2_tolerance);
 // the result then says so in `detail` and carries no exactness claim (see solve_state_space).
+//
+// Distributed solve (StateSpaceOptions::communicator of K > 1 ranks): every rank calls
+// solve_state_space with the same graph and options, compiles the same model and computes the
+// same estimate, and every rank returns the same Result, bit-identical to one process's (mean,
+// lower, upper, statistics.states, detail, distribution; statistics.seconds aside).
+//   * Partition: shard s of every level (64 shards by the top bits of a state's hash) lives on
+//     rank s % K only. A level's chunks (up to 2048 states of one shard) are listed
+//     interleaving the shards, chunk 0 of every shard, then chunk 1, ...; this list, the same
+//     for any K (every rank learns every shard's size by one all_gather per level), fixes every
+//     order below. (Interleaved, any run of the list spreads over the ranks; one process uses
+//     the same list.)
+//   * Rounds: a level is processed in rounds, runs of that list each as long as no rank owns
+//     more than a batch of states in it (the batch of one process: successor buffers of about
+//     a sixteenth of the budget, 4096 to 2^20 states); every rank steps through the same
+//     rounds, with or without chunks of its own, and processes its own with its threads.
+//   * Exchange, one all_to_all per round: to every other rank, per chunk, the chunk's mean,
+//     absorbed mass, end payload and largest rise, and its successors in the shards that rank
+//     owns (the key and the product fraction x P(source) that rank would otherwise compute,
+//     and with a payload the fraction and the source's payload row). Each rank merges into
+//     each of its shards the local and received successors in the order of the chunk list,
+//     and folds the chunks' sums in that order: the insertion order of every shard and every
+//     floating-point sum are those of one process, hence the identical figures.
+//   * Memory: the budget is per rank (its own shards of the live levels, its batch and the
+//     round's messages); after each round the ranks compare their memory (all_gather) and
+//     max_states, so all throw the same StateSpaceTooLarge together. Before exploring, the
+//     estimate is refused when the largest rank's share exceeds the budget (see
+//     StateSpaceEstimate::rank_bytes).
+// So a level of n states takes about n / (K x batch) rounds, at least one (one process: n /
+// batch, the batches it always had); each round is an all_to_all and an all_gather of two
+// numbers, and each level one all_gather more. The one-process sweep makes none of these calls.
 #pragma once
 
 #include <cstdint>
@@ -70,7 +100,9 @@ struct StateSpaceOptions {
   // `unsolved` (NotSupported) names the tasks instead. The method the command calls "exact"
   // sets it false, so that it never shows the mean of a fitted model as exact.
   bool fit_non_phase_type = true;
-  // The ranks that share the sweep (docs/scale-out.md); null or one rank: this process alone.
+  // The ranks that solve together (see the top of this file; docs/scale-out.md); null or a
+  // communicator of one rank: this process solves alone. memory_budget_bytes and threads are
+  // then per rank.
   const distributed::Communicator* communicator = nullptr;
 
   // True when the options are usable; otherwise false and, if why != nullptr, a message.
@@ -84,6 +116,15 @@ struct StateSpaceEstimate {
   double states = 0.0;       // states of the chain, including the absorbing one
   double peak_states = 0.0;  // largest number of states live at once (consecutive levels)
   double bytes = 0.0;        // memory the sweep would need at its peak
+  // With the K ranks of StateSpaceOptions::communicator: K, and the memory of the rank that
+  // holds most at the peak, the figure the per-rank budget is checked against:
+  //   (bytes - batch) x min(1, 1.1 x ceil(64 / K) / 64) + 2 x batch,
+  // where batch is the successor buffers of one batch: the largest rank's shards (64 / K
+  // rounded up) of the peak's states, 10% more for the hashes' imbalance between shards, and
+  // each rank's own batch plus about as much again in the round's messages (sent and
+  // received). With one rank, rank_bytes = bytes.
+  int ranks = 1;
+  double rank_bytes = 0.0;
   // False when the enumeration stopped at its work limit (about 0.2 s): the figures above
   // are then lower bounds.
   bool complete = true;
@@ -92,12 +133,14 @@ struct StateSpaceEstimate {
   std::int64_t key_bits = 0; // bits of a packed state
   double downsets = 0.0;     // sets of completed tasks enumerated
 
-  // One line, e.g. "about 1.2e+09 states (peak 3.4e+07 live, 1.9 GB)".
+  // One line, e.g. "about 1.2e+09 states (peak 3.4e+07 live, 1.9 GB; ...)", with ranks
+  // "1.9 GB, 0.5 GB per rank of 4".
   std::string BriefReport() const;
 };
 
 // Thrown when a model does not fit StateSpaceOptions::memory_budget_bytes or max_states.
-// The message gives the estimate and suggests bounds or Monte Carlo instead.
+// The message gives the estimate and suggests bounds or Monte Carlo instead. In a distributed
+// solve every rank throws it, with the same message.
 class StateSpaceTooLarge : public std::runtime_error {
  public:
   StateSpaceTooLarge(const std::string& message, StateSpaceEstimate estimate);
@@ -127,14 +170,17 @@ StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const Sta
 // Throws StateSpaceTooLarge when the estimate (or, later, the sweep) exceeds the budget,
 // std::invalid_argument as estimate_state_count does. `progress`, when set, hears the fraction
 // of the sweep done (of each sweep in turn, half each, with keep_distribution; progress.hpp);
-// the figures are the same with or without it.
+// the figures are the same with or without it. With options.communicator of several ranks the
+// call is collective (see the top of this file); `progress` then hears this rank's view, which
+// counts every rank's states.
 Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options,
                          const ProgressFunction& progress = {});
 
 // A mixture of graphs (the scenarios of an exact model with probabilistic alternatives,
 // probabilities summing to 1 within 1e-9): each scenario is solved in turn and mean, lower,
 // upper and the distribution are weighted by the probabilities; statistics.states is the sum.
-// `progress` hears each scenario's sweep as an equal part of the whole.
+// `progress` hears each scenario's sweep as an equal part of the whole. Collective like the
+// solve of one graph when options.communicator has several ranks.
 Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSpaceOptions& options,
                          const ProgressFunction& progress = {});
 

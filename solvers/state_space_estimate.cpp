@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "solvers/state_space_chunks.hpp"
 #include "solvers/state_space_packed_states.hpp"
 
 namespace solvers::state_space_detail {
@@ -180,10 +181,22 @@ StateSpaceEstimate estimate_model(const CompiledGraph& m, const StateSpaceOption
     e.states = std::pow(2.0, static_cast<double>(m.chains.size()));
     e.peak_states = e.states / static_cast<double>(std::max<std::int64_t>(1, m.total_potential));
     e.bytes = e.peak_states * bytes_per_state(32, width);
+    e.rank_bytes = e.bytes;
     return e;
   }
   const std::size_t batch = batch_bytes_for(m, options.memory_budget_bytes, width);
-  return with_key_width(m.words, [&](auto words) { return estimate_compiled<decltype(words)::value>(m, width, batch); });
+  StateSpaceEstimate e =
+      with_key_width(m.words, [&](auto words) { return estimate_compiled<decltype(words)::value>(m, width, batch); });
+  e.ranks = options.communicator == nullptr ? 1 : options.communicator->size();
+  e.rank_bytes = e.bytes;
+  if (e.ranks > 1) {
+    // The largest rank's shards of the live states, 10% more for the imbalance of the hashes
+    // between shards; its own batch buffers and about as much again in the round's messages.
+    const Ownership ownership{0, e.ranks};
+    const double share = std::min(1.0, 1.1 * static_cast<double>(ownership.shards_of(0)) / static_cast<double>(kShards));
+    e.rank_bytes = (e.bytes - static_cast<double>(batch)) * share + 2.0 * static_cast<double>(batch);
+  }
+  return e;
 }
 
 }  // namespace solvers::state_space_detail
@@ -193,8 +206,9 @@ namespace solvers {
 std::string StateSpaceEstimate::BriefReport() const {
   using state_space_detail::bytes_text;
   using state_space_detail::figure;
+  const std::string per_rank = ranks > 1 ? ", " + bytes_text(rank_bytes) + " per rank of " + std::to_string(ranks) : "";
   return std::string(complete ? "about " : "at least ") + figure(states) + " states (peak " + figure(peak_states) +
-         " live, " + bytes_text(bytes) + "; " + std::to_string(tasks) + " tasks on " + std::to_string(chains) +
+         " live, " + bytes_text(bytes) + per_rank + "; " + std::to_string(tasks) + " tasks on " + std::to_string(chains) +
          " chains, " + std::to_string(key_bits) + "-bit states)";
 }
 

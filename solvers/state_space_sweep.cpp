@@ -7,44 +7,20 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <optional>
+#include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 
+#include "solvers/state_space_chunks.hpp"
 #include "solvers/state_space_estimate.hpp"
+#include "solvers/state_space_exchange.hpp"
 #include "solvers/state_space_packed_states.hpp"
 
 namespace solvers::state_space_detail {
 
 namespace {
-
-template <int W>
-struct Contribution {
-  Key<W> key;
-  std::uint64_t hash;
-  double fraction;        // rate / total exit rate of the source
-  std::uint32_t source;   // index of the source state in its chunk
-  std::uint32_t rise;     // level of the target minus the source's
-};
-
-template <int W>
-struct ChunkWork {
-  std::size_t shard = 0, begin = 0, end = 0;
-  std::vector<Contribution<W>> raw, sorted;
-  std::vector<std::uint32_t> bucket_start;  // bucket (rise - 1) * kShards + shard
-  std::uint32_t largest_rise = 0;
-  std::vector<double> exit_prob;
-  std::vector<double> exit_payload;
-  double mean = 0.0;
-  double absorbed = 0.0;
-  std::vector<double> end_payload;
-  std::int64_t states = 0;
-
-  double bytes() const {
-    return static_cast<double>((raw.capacity() + sorted.capacity()) * sizeof(Contribution<W>) +
-                               (exit_prob.capacity() + exit_payload.capacity()) * sizeof(double) +
-                               bucket_start.capacity() * sizeof(std::uint32_t));
-  }
-};
 
 template <int W>
 class Sweeper {
@@ -60,10 +36,15 @@ class Sweeper {
 
   SweepOutcome run() {
     tbb::task_arena arena(s_.threads > 0 ? s_.threads : tbb::task_arena::automatic);
+    const Ownership own = s_.communicator == nullptr ? Ownership{}
+                                                     : Ownership{s_.communicator->rank(), s_.communicator->size()};
+    std::optional<RoundExchange<W>> exchange;
+    if (own.ranks > 1) exchange.emplace(*s_.communicator, own, s_.width);
     SweepOutcome out;
     out.end_payload.assign(s_.width, 0.0);
     std::deque<Level<W>> window;
-    // The initial states: every source task starts.
+    // The initial states: every source task starts. Every rank computes them all and keeps
+    // those of its shards, in the same order as one process would insert them.
     {
       std::vector<Contribution<W>> initial;
       auto emit = [&](const Key<W>& key, double fraction, std::uint32_t rise) {
@@ -72,6 +53,7 @@ class Sweeper {
       enable(Key<W>{}, m_.sources, 0, 1.0, 0, emit);
       for (const Contribution<W>& c : initial) {
         while (window.size() <= c.rise) window.emplace_back();
+        if (!own.owns(shard_of(c.hash))) continue;
         Shard<W>& shard = window[c.rise].shards[shard_of(c.hash)];
         const std::size_t i = shard.find_or_insert(c.key, c.hash, s_.width);
         shard.prob[i] += c.fraction;
@@ -79,13 +61,15 @@ class Sweeper {
       }
     }
     const std::size_t chunk_states = 2048;
-    // States per batch: the successor buffers of a batch take about a sixteenth of the budget.
+    // States per batch (a rank's chunks of a round): the successor buffers of a batch take
+    // about a sixteenth of the budget.
     const double per_state = static_cast<double>(m_.chains.size() * 2 * sizeof(Contribution<W>)) +
                              static_cast<double>(s_.width * sizeof(double) * 2);
     const auto batch_states = static_cast<std::size_t>(
         std::clamp(static_cast<double>(s_.budget) / 16.0 / per_state, 4096.0, static_cast<double>(1 << 20)));
-    const std::size_t batch_chunks = std::max<std::size_t>(1, batch_states / chunk_states);
-    std::vector<ChunkWork<W>> work(batch_chunks);
+    std::vector<std::size_t> mine;    // this rank's chunks of the round (indices in the level's list)
+    std::vector<ChunkWork<W>> work;   // their processing, work[k] of chunk mine[k]
+    std::vector<std::pair<int, std::uint32_t>> origins;  // each chunk of the round: its rank, its index there
     std::vector<double> chunk_means;
     // The levels are swept in order; a complete estimate counts the states exactly, a better
     // measure of the work than the levels (the middle ones hold most states).
@@ -96,67 +80,78 @@ class Sweeper {
 
     while (!window.empty()) {
       Level<W>& level = window.front();
-      // Fixed chunks of the level, in shard order: independent of the thread count.
-      std::vector<std::array<std::size_t, 3>> chunks;
-      for (std::size_t sh = 0; sh < kShards; ++sh) {
-        const std::size_t n = level.shards[sh].keys.size();
-        for (std::size_t b = 0; b < n; b += chunk_states) chunks.push_back({sh, b, std::min(n, b + chunk_states)});
+      std::array<std::size_t, kShards> sizes{};
+      if (exchange) {
+        sizes = exchange->shard_sizes(level);
+      } else {
+        for (std::size_t sh = 0; sh < kShards; ++sh) sizes[sh] = level.shards[sh].keys.size();
       }
-      for (std::size_t first = 0; first < chunks.size(); first += batch_chunks) {
-        const std::size_t count = std::min(batch_chunks, chunks.size() - first);
+      const LevelPlan plan = plan_level(sizes, own, chunk_states, batch_states);
+      for (std::size_t round = 0; round < plan.rounds(); ++round) {
+        const std::size_t first = plan.round_start[round], end = plan.round_start[round + 1];
+        mine.clear();
+        origins.clear();
+        std::vector<std::uint32_t> taken(static_cast<std::size_t>(own.ranks), 0);
+        for (std::size_t g = first; g < end; ++g) {
+          const int owner = own.owner(plan.chunks[g].shard);
+          origins.emplace_back(owner, taken[static_cast<std::size_t>(owner)]++);
+          if (owner == own.rank) mine.push_back(g);
+        }
+        const std::size_t count = mine.size();
+        if (work.size() < count) work.resize(count);
         arena.execute([&] {
           tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t k = r.begin(); k != r.end(); ++k) {
               ChunkWork<W>& w = work[k];
-              w.shard = chunks[first + k][0];
-              w.begin = chunks[first + k][1];
-              w.end = chunks[first + k][2];
+              const ChunkRange& chunk = plan.chunks[mine[k]];
+              w.shard = chunk.shard;
+              w.begin = chunk.begin;
+              w.end = chunk.end;
               process_chunk(level.shards[w.shard], w);
             }
           });
         });
+        if (exchange) exchange->swap(std::span<const ChunkWork<W>>(work.data(), count), mine, arena);
+        // The chunks' sums, folded in the order of the level's chunks on every rank.
         std::uint32_t largest_rise = 0;
-        for (std::size_t k = 0; k < count; ++k) {
-          largest_rise = std::max(largest_rise, work[k].largest_rise);
-          chunk_means.push_back(work[k].mean);
-          out.absorbed += work[k].absorbed;
-          for (std::size_t i = 0; i < s_.width && work[k].absorbed > 0.0; ++i) out.end_payload[i] += work[k].end_payload[i];
-          out.states += work[k].states;
+        for (std::size_t g = first; g < end; ++g) {
+          const auto [owner, index] = origins[g - first];
+          out.states += static_cast<std::int64_t>(plan.chunks[g].end - plan.chunks[g].begin);
+          if (owner == own.rank) {
+            const ChunkWork<W>& w = work[index];
+            largest_rise = std::max(largest_rise, w.largest_rise);
+            chunk_means.push_back(w.mean);
+            out.fingerprint += w.fingerprint;
+            out.absorbed += w.absorbed;
+            for (std::size_t i = 0; i < s_.width && w.absorbed > 0.0; ++i) out.end_payload[i] += w.end_payload[i];
+          } else {
+            const ChunkSummary& theirs = exchange->summary(owner, index);
+            largest_rise = std::max(largest_rise, theirs.largest_rise);
+            chunk_means.push_back(theirs.mean);
+            out.fingerprint += theirs.fingerprint;
+            out.absorbed += theirs.absorbed;
+            exchange->add_end_payload(owner, index, out.end_payload);
+          }
         }
         while (window.size() <= largest_rise) window.emplace_back();
-        // Merge: one task per (rise, shard) bucket, each taking the chunks in order.
-        const std::size_t buckets = largest_rise * kShards;
+        // Merge: one task per (rise, shard) bucket of this rank, each taking the chunks of the
+        // round in order, this rank's and the ones received alike.
+        const std::size_t shards = own.shards_of(own.rank);
+        const std::size_t buckets = largest_rise * shards;
         arena.execute([&] {
           tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 1), [&](const tbb::blocked_range<std::size_t>& r) {
             for (std::size_t b = r.begin(); b != r.end(); ++b) {
-              Shard<W>& target = window[b / kShards + 1].shards[b % kShards];
-              for (std::size_t k = 0; k < count; ++k) merge_bucket(work[k], b, target);
+              const std::size_t rise = b / shards + 1;
+              const std::size_t shard = own.shard_of(own.rank, b % shards);
+              Shard<W>& target = window[rise].shards[shard];
+              for (const auto& [owner, index] : origins) {
+                if (owner == own.rank) merge_local(work[index], (rise - 1) * kShards + shard, target, s_.width);
+                else exchange->merge(owner, index, rise, shard, target);
+              }
             }
           });
         });
-        double live = 0.0;
-        std::size_t live_states = 0;
-        for (const Level<W>& l : window) {
-          live += l.bytes();
-          live_states += l.size();
-        }
-        for (std::size_t k = 0; k < count; ++k) live += work[k].bytes();
-        out.peak_bytes = std::max(out.peak_bytes, live);
-        if (live > static_cast<double>(s_.budget)) {
-          StateSpaceEstimate e = estimate_;
-          throw StateSpaceTooLarge("state space too large: the sweep would hold more than " +
-                                       bytes_text(static_cast<double>(s_.budget)) + " (" +
-                                       figure(static_cast<double>(live_states)) + " live states after " +
-                                       figure(static_cast<double>(out.states)) + " visited; estimate: " +
-                                       e.BriefReport() + "); use bounds or Monte Carlo instead",
-                                   e);
-        }
-        if (s_.max_states > 0 && out.states > s_.max_states) {
-          throw StateSpaceTooLarge("state space too large: more than max_states = " + std::to_string(s_.max_states) +
-                                       " states (estimate: " + estimate_.BriefReport() +
-                                       "); use bounds or Monte Carlo instead",
-                                   estimate_);
-        }
+        check_memory(window, work, exchange ? &*exchange : nullptr, out);
         if (reporter.active()) {
           reporter(std::min(0.999, by_states ? static_cast<double>(out.states) / estimate_.states
                                              : static_cast<double>(levels_done) / levels));
@@ -227,6 +222,7 @@ class Sweeper {
     w.largest_rise = 0;
     w.mean = 0.0;
     w.absorbed = 0.0;
+    w.fingerprint = 0;
     w.states = static_cast<std::int64_t>(w.end - w.begin);
     w.end_payload.assign(s_.width, 0.0);
     w.exit_prob.resize(w.end - w.begin);
@@ -249,6 +245,7 @@ class Sweeper {
         q += m_.task(t).exit_rate[phase - 1];
       }
       w.exit_prob[source] = p;
+      w.fingerprint += state_fingerprint(key, p, entry, s_.width);
       if (q == 0.0) {  // the absorbing state: every task done
         w.absorbed += p;
         for (std::size_t k = 0; k < s_.width; ++k) w.end_payload[k] += entry[k];
@@ -308,17 +305,37 @@ class Sweeper {
     }
   }
 
-  void merge_bucket(const ChunkWork<W>& w, std::size_t bucket, Shard<W>& target) const {
-    if (bucket + 1 >= w.bucket_start.size()) return;
-    for (std::uint32_t i = w.bucket_start[bucket]; i < w.bucket_start[bucket + 1]; ++i) {
-      const Contribution<W>& c = w.sorted[i];
-      const std::size_t index = target.find_or_insert(c.key, c.hash, s_.width);
-      target.prob[index] += c.fraction * w.exit_prob[c.source];
-      if (s_.width > 0) {
-        double* to = target.payload.data() + index * s_.width;
-        const double* from = w.exit_payload.data() + static_cast<std::size_t>(c.source) * s_.width;
-        for (std::size_t k = 0; k < s_.width; ++k) to[k] += c.fraction * from[k];
-      }
+  // Throws StateSpaceTooLarge, on every rank alike, when the live levels and buffers outgrow
+  // the budget (of the rank that holds most) or the states visited max_states.
+  void check_memory(const std::deque<Level<W>>& window, const std::vector<ChunkWork<W>>& work,
+                    const RoundExchange<W>* exchange, SweepOutcome& out) const {
+    double live = 0.0;
+    std::size_t live_states = 0;
+    for (const Level<W>& l : window) {
+      live += l.bytes();
+      live_states += l.size();
+    }
+    for (const ChunkWork<W>& w : work) live += w.bytes();
+    std::int64_t job_states = static_cast<std::int64_t>(live_states);
+    if (exchange != nullptr) {
+      live += exchange->bytes();
+      std::tie(live, job_states) = exchange->job_memory(live, job_states);
+    }
+    out.peak_bytes = std::max(out.peak_bytes, live);
+    if (live > static_cast<double>(s_.budget)) {
+      throw StateSpaceTooLarge("state space too large: the sweep would hold more than " +
+                                   bytes_text(static_cast<double>(s_.budget)) +
+                                   (exchange != nullptr ? " on a rank" : "") + " (" +
+                                   figure(static_cast<double>(job_states)) + " live states after " +
+                                   figure(static_cast<double>(out.states)) + " visited; estimate: " +
+                                   estimate_.BriefReport() + "); use bounds or Monte Carlo instead",
+                               estimate_);
+    }
+    if (s_.max_states > 0 && out.states > s_.max_states) {
+      throw StateSpaceTooLarge("state space too large: more than max_states = " + std::to_string(s_.max_states) +
+                                   " states (estimate: " + estimate_.BriefReport() +
+                                   "); use bounds or Monte Carlo instead",
+                               estimate_);
     }
   }
 
