@@ -151,30 +151,37 @@ class MpiCommunicator final : public Communicator {
     return parts;
   }
 
+  // Point to point from each part and into each received string, rather than one
+  // MPI_Alltoallv over joined buffers: the parts are the state space's successor batches, and
+  // joining, receiving and splitting them again copied every byte three times.
   std::vector<std::string> all_to_all(std::vector<std::string> parts) const override {
     if (parts.size() != static_cast<std::size_t>(size_)) throw std::logic_error("all_to_all: one part per rank");
     std::vector<std::uint64_t> out_lengths, in_lengths(parts.size());
     for (const std::string& part : parts) out_lengths.push_back(part.size());
     check(MPI_Alltoall(out_lengths.data(), 1, MPI_UINT64_T, in_lengths.data(), 1, MPI_UINT64_T, comm_), "all_to_all");
-    std::vector<int> out_counts(parts.size()), out_offsets(parts.size()), in_counts(parts.size()), in_offsets(parts.size());
-    std::string out, in;
-    std::size_t in_total = 0;
+    std::vector<std::string> received(parts.size());
+    std::vector<MPI_Request> requests;
     for (std::size_t r = 0; r < parts.size(); ++r) {
-      out_offsets[r] = as_count(out.size(), "all_to_all");
-      out_counts[r] = as_count(parts[r].size(), "all_to_all");
-      out += parts[r];
-      std::string().swap(parts[r]);
-      in_offsets[r] = as_count(in_total, "all_to_all");
-      in_counts[r] = as_count(in_lengths[r], "all_to_all");
-      in_total += in_lengths[r];
+      if (static_cast<int>(r) == rank_) continue;
+      received[r].resize(in_lengths[r]);
+      for (std::size_t at = 0, piece = 0; at < in_lengths[r]; at += kPiece, ++piece) {
+        requests.emplace_back();
+        check(MPI_Irecv(received[r].data() + at, static_cast<int>(std::min(kPiece, in_lengths[r] - at)), MPI_BYTE,
+                        static_cast<int>(r), static_cast<int>(piece), comm_, &requests.back()),
+              "all_to_all");
+      }
     }
-    as_count(out.size(), "all_to_all");
-    in.resize(in_total);
-    check(MPI_Alltoallv(out.data(), out_counts.data(), out_offsets.data(), MPI_BYTE, in.data(), in_counts.data(),
-                        in_offsets.data(), MPI_BYTE, comm_),
-          "all_to_all");
-    std::vector<std::string> received;
-    for (std::size_t r = 0; r < parts.size(); ++r) received.push_back(in.substr(static_cast<std::size_t>(in_offsets[r]), in_lengths[r]));
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+      if (static_cast<int>(r) == rank_) continue;
+      for (std::size_t at = 0, piece = 0; at < out_lengths[r]; at += kPiece, ++piece) {
+        requests.emplace_back();
+        check(MPI_Isend(parts[r].data() + at, static_cast<int>(std::min(kPiece, out_lengths[r] - at)), MPI_BYTE,
+                        static_cast<int>(r), static_cast<int>(piece), comm_, &requests.back()),
+              "all_to_all");
+      }
+    }
+    check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "all_to_all");
+    received[static_cast<std::size_t>(rank_)] = std::move(parts[static_cast<std::size_t>(rank_)]);
     return received;
   }
 
