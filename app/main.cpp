@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "app/cli.hpp"
 #include "app/commands.hpp"
@@ -86,13 +87,17 @@ void keep_freed_grids_in_the_heap() {
 // In a job of several ranks every rank runs the same command over the same input and reaches
 // the same figures (docs/scale-out.md); only rank 0 prints them. The others' output goes to
 // /dev/null, at the descriptors, so that nothing printed anywhere doubles it.
-void silence_all_but_rank_0(const distributed::Communicator& ranks) {
-  if (ranks.rank() == 0) return;
+// Returns a descriptor of the original standard error, for an internal error only this rank
+// meets (the others cannot say it for it).
+int silence_all_but_rank_0(const distributed::Communicator& ranks) {
+  if (ranks.rank() == 0) return STDERR_FILENO;
   const int null = ::open("/dev/null", O_WRONLY);
-  if (null < 0) return;
+  if (null < 0) return STDERR_FILENO;
+  const int original = ::dup(STDERR_FILENO);
   ::dup2(null, STDOUT_FILENO);
   ::dup2(null, STDERR_FILENO);
   ::close(null);
+  return original < 0 ? STDERR_FILENO : original;
 }
 
 }  // namespace
@@ -102,11 +107,17 @@ int main(int argc, char** argv) {
   int status = app::kExitInternal;
   try {
     const distributed::World world = distributed::World::start(&argc, &argv);
-    silence_all_but_rank_0(world.communicator());
+    const int errors = silence_all_but_rank_0(world.communicator());
     try {
       status = run(argc, argv, world.communicator());
     } catch (const std::exception& error) {
-      fmt::print(stderr, "pdl-scale: internal error: {}\n", error.what());
+      const std::string rank =
+          world.communicator().alone() ? "" : fmt::format(" (rank {})", world.communicator().rank());
+      const std::string message = fmt::format("pdl-scale{}: internal error: {}\n", rank, error.what());
+      if (::write(errors, message.data(), message.size()) < 0) std::fputs(message.c_str(), stderr);
+      // The other ranks may be waiting for this one in a collective: end them all.
+      std::fflush(stderr);
+      world.abort_job(app::kExitInternal);
     }
     status = finish_standard_output(status);
   } catch (const std::exception& error) {

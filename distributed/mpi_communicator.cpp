@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -219,5 +220,10 @@ std::unique_ptr<Communicator> start_mpi(int* argc, char*** argv) {
 }
 
 void end_mpi() { MPI_Finalize(); }
+
+void abort_mpi(int status) {
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::abort();  // MPI_Abort does not return; this keeps [[noreturn]] true if it did
+}
 
 }  // namespace distributed

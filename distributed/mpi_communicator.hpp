@@ -12,5 +12,7 @@ namespace distributed {
 std::unique_ptr<Communicator> start_mpi(int* argc, char*** argv);
 // MPI_Finalize, once every communicator start_mpi made is destroyed.
 void end_mpi();
+// MPI_Abort(MPI_COMM_WORLD, status): every rank ends.
+[[noreturn]] void abort_mpi(int status);
 
 }  // namespace distributed

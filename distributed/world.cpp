@@ -73,6 +73,14 @@ World World::start(int* argc, char*** argv) {
   return World(std::make_unique<SingleProcess>(), false);
 }
 
+void World::abort_job(int status) const {
+#ifdef PDL_SCALE_HAVE_MPI
+  if (started_mpi_ && communicator_ && !communicator_->alone()) abort_mpi(status);
+#else
+  (void)status;
+#endif
+}
+
 World::~World() {
 #ifdef PDL_SCALE_HAVE_MPI
   if (started_mpi_) {

@@ -31,6 +31,10 @@ class World {
 
   const Communicator& communicator() const { return *communicator_; }
 
+  // Ends every rank of the job at once with `status` (MPI_Abort), for a failure one rank may
+  // meet alone while the others wait in a collective; returns when the world is one process.
+  void abort_job(int status) const;
+
  private:
   World(std::unique_ptr<Communicator> communicator, bool started_mpi);
   std::unique_ptr<Communicator> communicator_;
