@@ -206,9 +206,10 @@ namespace solvers {
 std::string StateSpaceEstimate::BriefReport() const {
   using state_space_detail::bytes_text;
   using state_space_detail::figure;
-  const std::string per_rank = ranks > 1 ? ", " + bytes_text(rank_bytes) + " per rank of " + std::to_string(ranks) : "";
+  // The same words for any number of ranks, so that a job reports what one process reports;
+  // a refusal for a rank's memory says its share itself (refuse_if_too_large).
   return std::string(complete ? "about " : "at least ") + figure(states) + " states (peak " + figure(peak_states) +
-         " live, " + bytes_text(bytes) + per_rank + "; " + std::to_string(tasks) + " tasks on " + std::to_string(chains) +
+         " live, " + bytes_text(bytes) + "; " + std::to_string(tasks) + " tasks on " + std::to_string(chains) +
          " chains, " + std::to_string(key_bits) + "-bit states)";
 }
 

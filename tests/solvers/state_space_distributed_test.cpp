@@ -283,7 +283,7 @@ TEST(StateSpaceDistributed, ModelFarPastTheBudgetIsRefusedOnEveryRank) {
   EXPECT_EQ(refusals_on_ranks(1, o, g).front(), alone);
   for (int ranks = 2; ranks <= kMostRanks; ++ranks) {
     const std::vector<std::string> messages = refusals_on_ranks(ranks, o, g);
-    EXPECT_NE(messages.front().find("per rank of " + std::to_string(ranks)), std::string::npos) << messages.front();
+    EXPECT_NE(messages.front().find("on a rank of " + std::to_string(ranks)), std::string::npos) << messages.front();
     for (const std::string& message : messages) EXPECT_EQ(message, messages.front());
   }
 }
