@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "app/cli.hpp"
 #include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "graph/dot.hpp"
@@ -137,6 +138,33 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
     return kExitInput;
   }
   return emit(options, dot, out, err);
+}
+
+int run_command(int argc, char** argv, Options options, std::ostream& out, std::ostream& err, bool terminal) {
+  if (const auto status = parse_command_line(argc, argv, &options)) return *status;
+  if (options.file.empty()) {
+    if (options.check || options.dump) {
+      err << "pdl-scale: error: --check and --dump need a FILE\n";
+      return kExitInput;
+    }
+    out << help_text();
+    return kExitSuccess;
+  }
+  if (options.dump) return run_dump(options, out, err);
+  if (options.check && is_runs_file(options.file) && options.other_files.empty()) return run_check_runs(options, out, err);
+  if (options.check) return run_check(options, out, err);
+  for (const std::string& file : program_files(options)) {
+    if (is_runs_file(file)) {
+      err << fmt::format("pdl-scale: error: {} is a runs file (docs/calibration.md): give it to --calibrate or "
+                         "--validate with the PDL program, or --check it alone\n", file);
+      return kExitInput;
+    }
+  }
+  if (options.calibrate || options.validate || !options.fit.empty() || options.write_fit || options.validation_plot) {
+    return run_calibration(options, out, err);
+  }
+  if (options.graph) return run_graph(options, out, err);
+  return run_analysis(options, out, err, terminal);
 }
 
 }  // namespace app

@@ -40,4 +40,11 @@ int run_check_runs(const Options& options, std::ostream& out, std::ostream& err)
 // --validation-plot written after all of them succeeded, each whole or not at all, then the report.
 int run_calibration(const Options& options, std::ostream& out, std::ostream& err);
 
+// The whole command line (pdl-scale's arguments, argv[0] first) on `options`, which may come
+// with its read_file, communicator and output_rank set: parses it into `options` and runs the
+// command it names, printing to `out` and `err`; the exit status. The command's main() and
+// the Python module (python/) both run commands through it. `terminal`: stderr is a terminal
+// (the progress bar).
+int run_command(int argc, char** argv, Options options, std::ostream& out, std::ostream& err, bool terminal);
+
 }  // namespace app

@@ -30,32 +30,7 @@ int run(int argc, char** argv, const distributed::Communicator& ranks) {
   options.read_file = app::rank_0_reads(ranks);
   options.request.communicator = &ranks;
   options.output_rank = ranks.rank() == 0;
-  if (const auto status = app::parse_command_line(argc, argv, &options)) return *status;
-  if (options.file.empty()) {
-    if (options.check || options.dump) {
-      fmt::print(stderr, "pdl-scale: error: --check and --dump need a FILE\n");
-      return app::kExitInput;
-    }
-    fmt::print("{}", app::help_text());
-    return app::kExitSuccess;
-  }
-  if (options.dump) return app::run_dump(options, std::cout, std::cerr);
-  if (options.check && app::is_runs_file(options.file) && options.other_files.empty()) {
-    return app::run_check_runs(options, std::cout, std::cerr);
-  }
-  if (options.check) return app::run_check(options, std::cout, std::cerr);
-  for (const std::string& file : app::program_files(options)) {
-    if (app::is_runs_file(file)) {
-      fmt::print(stderr, "pdl-scale: error: {} is a runs file (docs/calibration.md): give it to --calibrate or "
-                         "--validate with the PDL program, or --check it alone\n", file);
-      return app::kExitInput;
-    }
-  }
-  if (options.calibrate || options.validate || !options.fit.empty() || options.write_fit || options.validation_plot) {
-    return app::run_calibration(options, std::cout, std::cerr);
-  }
-  if (options.graph) return app::run_graph(options, std::cout, std::cerr);
-  return app::run_analysis(options, std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
+  return app::run_command(argc, argv, std::move(options), std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
 }
 
 // A report that did not reach standard output (a full disk, a closed descriptor) is a failure
