@@ -1,0 +1,81 @@
+// _pdl_scale: the command's own library as a Python extension (docs/python.md). It runs a
+// pdl-scale command line in this process, over the same app::run_command the executable runs,
+// with program and machine texts given in memory, and the GIL released while it works; and it
+// fits distributions to samples with the fitting library of `pdl-scale fit`. The Python package
+// pdl_scale (pdl_scale/__init__.py) builds the command lines and turns the JSON into arrays.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "app/commands.hpp"
+#include "pdl/file_reader.hpp"
+#include "tools/fit.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// The files of `texts` (name -> contents) are read from memory, every other from disk.
+pdl::FileReader reader_with(std::map<std::string, std::string> texts) {
+  return [texts = std::move(texts)](const std::string& path, std::size_t limit) {
+    const auto given = texts.find(path);
+    if (given == texts.end()) return pdl::read_file(path, limit);
+    pdl::FileFacts facts;
+    facts.exists = true;
+    facts.regular = true;
+    facts.size = given->second.size();
+    facts.text = given->second.substr(0, limit + 1);
+    return facts;
+  };
+}
+
+std::tuple<int, std::string, std::string> run(const std::vector<std::string>& arguments,
+                                              std::map<std::string, std::string> texts) {
+  std::vector<std::string> words{"pdl-scale"};
+  words.insert(words.end(), arguments.begin(), arguments.end());
+  std::vector<char*> argv;
+  for (std::string& word : words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  std::ostringstream out, err;
+  int status = 0;
+  {
+    py::gil_scoped_release unlocked;
+    app::Options options;
+    options.read_file = reader_with(std::move(texts));
+    status = app::run_command(static_cast<int>(words.size()), argv.data(), std::move(options), out, err, false);
+  }
+  return {status, out.str(), err.str()};
+}
+
+py::list fit(const std::vector<double>& samples, const std::vector<double>& weights) {
+  fitting::Fits fits;
+  {
+    py::gil_scoped_release unlocked;
+    fits = fitting::fit_all(samples, weights);
+  }
+  py::list found;
+  for (const fitting::Fit& one : fits.fits) {
+    py::dict entry;
+    entry["family"] = one.family;
+    entry["detail"] = one.detail;
+    entry["pdl"] = one.pdl;
+    entry["ks"] = one.ks;
+    found.append(entry);
+  }
+  return found;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_pdl_scale, m) {
+  m.doc() = "pdl-scale's library in this process; use the pdl_scale package, not this module";
+  m.def("run", &run, py::arg("arguments"), py::arg("texts") = std::map<std::string, std::string>{},
+        "Runs `pdl-scale ARGUMENTS...`; files named in `texts` are read from it. Returns (status, stdout, stderr).");
+  m.def("fit", &fit, py::arg("samples"), py::arg("weights") = std::vector<double>{},
+        "Distributions fitted to samples (best first), as pdl-scale fit gives them: family, detail, pdl, ks.");
+}

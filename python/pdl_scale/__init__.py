@@ -1,0 +1,225 @@
+"""pdl-scale in a notebook: predicted runtimes, speedups and efficiencies as arrays.
+
+The figures come from the same library and the same code paths as the ``pdl-scale`` command
+(``_pdl_scale.run`` runs a command line in this process, with the GIL released), so they are the
+command's figures to the last bit: ``analyze`` is ``pdl-scale PROGRAM --format json`` with its
+arguments, ``check`` is ``--check``, ``fit`` is ``pdl-scale fit``. docs/python.md has a tour.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _pdl_scale
+
+__all__ = ["analyze", "check", "fit", "Analysis", "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
+
+Number = Union[int, float]
+
+# A program or machine given as text gets this name in the diagnostics.
+_PROGRAM_TEXT = "<program>.pdl"
+_MACHINE_TEXT = "<machine>.machine"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message of the checker, as `file:line:column: severity: message`."""
+
+    file: str
+    line: int
+    column: int
+    severity: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+class PdlError(Exception):
+    """pdl-scale refused the input (the command's exit status 2). `text` is its whole message."""
+
+    def __init__(self, text: str, diagnostics: Sequence[Diagnostic] = ()):
+        self.text = text
+        self.diagnostics = list(diagnostics)
+        super().__init__(text.strip())
+
+
+class CheckError(PdlError):
+    """The program or machine has errors; `diagnostics` locates each (file, line, column)."""
+
+
+class AnalysisError(PdlError):
+    """The analysis could not run (a value a scaling rule refuses, a limit); `text` says why."""
+
+
+_DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning|note): (?P<message>.*)$")
+
+
+def _diagnostics(text: str) -> list[Diagnostic]:
+    found = []
+    for line in text.splitlines():
+        match = _DIAGNOSTIC.match(line)
+        if match:
+            found.append(Diagnostic(match["file"], int(match["line"]), int(match["column"]), match["severity"],
+                                    match["message"]))
+    return found
+
+
+def _source(value: str, text_name: str, texts: dict[str, str]) -> str:
+    """A path as it is; text (several lines, or a statement) is served from memory as `text_name`."""
+    if os.path.exists(value) or ("\n" not in value and ";" not in value):
+        return os.fspath(value)
+    texts[text_name] = value
+    return text_name
+
+
+def _values(values: Iterable[Number]) -> str:
+    return ",".join(repr(float(v)) if not float(v).is_integer() else str(int(v)) for v in values)
+
+
+def _arguments(program: str, machine: Optional[str], settings: Optional[Mapping[str, Number]],
+               texts: dict[str, str]) -> list[str]:
+    arguments = [_source(program, _PROGRAM_TEXT, texts)]
+    if machine is not None:
+        arguments += ["--machine", _source(machine, _MACHINE_TEXT, texts)]
+    for name, value in (settings or {}).items():
+        arguments += ["--set", f"{name}={_values([value])}"]
+    return arguments
+
+
+def _run(arguments: list[str], texts: dict[str, str], error: type) -> str:
+    status, out, err = _pdl_scale.run(arguments, texts)
+    if status == 0:
+        return out
+    if status == 2:
+        raise error(err, _diagnostics(err))
+    raise RuntimeError(f"pdl-scale: internal failure (status {status}): {err.strip()}")
+
+
+class Analysis:
+    """The rows of an analysis, one per (machine, swept values, p, method), as NumPy arrays.
+
+    Columns: ``machine``, ``sweep`` (a dict per row), ``p``, ``method``, ``estimate``, ``lower``,
+    ``upper``, ``interval_kind``, ``speedup``, ``efficiency``, ``speedup_lower``, ``speedup_upper``
+    (NaN where the report has null: an unsolved method, a bound pair with no single figure),
+    ``detail``. Times are in ``unit`` (``"us"`` unless the program says otherwise).
+    ``predictions`` are the best-justified figure per p (the table's prediction column), ``summary``
+    the least runtime and the largest efficient p per configuration, ``quantiles`` per row (level ->
+    estimate) where the method gives them, and ``json`` the command's whole JSON report.
+    """
+
+    _NUMBERS = ("estimate", "lower", "upper", "speedup", "efficiency", "speedup_lower", "speedup_upper")
+
+    def __init__(self, report: dict):
+        self.json: dict = report
+        self.unit: str = report["time_unit"]
+        self.summary: list[dict] = report["summary"]
+        self.rows: dict[str, np.ndarray] = self._columns(report["results"])
+        self.predictions: dict[str, np.ndarray] = self._columns(report["predictions"])
+        self.quantiles: list[dict[float, float]] = [
+            {q["level"]: q["estimate"] for q in (row.get("quantiles") or [])} for row in report["results"]]
+
+    @classmethod
+    def _columns(cls, rows: list[dict]) -> dict[str, np.ndarray]:
+        columns: dict[str, np.ndarray] = {
+            "machine": np.array([r["machine"] for r in rows], dtype=object),
+            "sweep": np.array([r["sweep"] for r in rows], dtype=object),
+            "p": np.array([r["p"] for r in rows], dtype=np.int64),
+            "method": np.array([r["method"] for r in rows], dtype=object),
+            "interval_kind": np.array([r.get("interval_kind") for r in rows], dtype=object),
+        }
+        for name in cls._NUMBERS:
+            columns[name] = np.array([np.nan if r.get(name) is None else r[name] for r in rows], dtype=np.float64)
+        if rows and "detail" in rows[0]:
+            columns["detail"] = np.array([r["detail"] for r in rows], dtype=object)
+        return columns
+
+    def __len__(self) -> int:
+        return len(self.rows["p"])
+
+    def __getitem__(self, column: str) -> np.ndarray:
+        return self.rows[column]
+
+    def method(self, name: str) -> dict[str, np.ndarray]:
+        """The rows of one method ("approx", "bounds", "mc", "exact"), every column."""
+        keep = self.rows["method"] == name
+        return {column: values[keep] for column, values in self.rows.items()}
+
+    def to_pandas(self):
+        """The rows as a pandas DataFrame (needs pandas), swept variables as columns of their own."""
+        import pandas as pd
+
+        frame = pd.DataFrame({k: v for k, v in self.rows.items() if k != "sweep"})
+        for name in sorted({n for sweep in self.rows["sweep"] for n in sweep}):
+            frame.insert(1, name, [sweep.get(name, np.nan) for sweep in self.rows["sweep"]])
+        return frame
+
+    def __repr__(self) -> str:
+        methods = sorted(set(self.rows["method"]))
+        p = self.rows["p"]
+        return (f"<pdl_scale.Analysis: {len(self)} rows, p = {p.min() if len(p) else '-'}..{p.max() if len(p) else '-'}, "
+                f"methods {', '.join(methods)}, times in {self.unit}>")
+
+
+def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = range(1, 65),
+            methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
+            sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
+            quantiles: Sequence[float] = (), samples: Optional[int] = None, memory: Optional[str] = None,
+            allow_long: bool = False) -> Analysis:
+    """Predicts the program's runtime on each processor count by each method.
+
+    program, machine: a file path, or the text itself (a text of several lines or with a ``;``).
+    p: the processor counts (ascending). methods: "approx", "bounds", "mc", "exact", "auto".
+    set: variable (or machine constant) values. sweep: name -> values, every combination analysed.
+    seed: of Monte Carlo. threads: 0 for every core. quantiles: levels in percent, e.g. (50, 95).
+    samples: Monte Carlo's sample count (else its precision rule). memory: the run's memory
+    budget, e.g. "4G" (else a quarter of the machine's). allow_long: run an analysis estimated
+    past the command's time limit.
+
+    Raises CheckError (with located diagnostics) for a program or machine with errors and
+    AnalysisError for an analysis the command refuses.
+    """
+    texts: dict[str, str] = {}
+    arguments = _arguments(program, machine, set, texts)
+    arguments += ["--p", ",".join(str(int(n)) for n in p), "--method", ",".join(methods), "--seed", str(int(seed)),
+                  "--threads", str(int(threads)), "--format", "json", "--quiet"]
+    for name, values in (sweep or {}).items():
+        arguments += ["--sweep", f"{name}={_values(values)}"]
+    if quantiles:
+        arguments += ["--quantiles", _values(quantiles)]
+    if samples is not None:
+        arguments += ["--samples", str(int(samples))]
+    if memory is not None:
+        arguments += ["--memory", str(memory)]
+    if allow_long:
+        arguments.append("--allow-long")
+    return Analysis(json.loads(_run(arguments, texts, AnalysisError)))
+
+
+def check(program: str, machine: Optional[str] = None, set: Optional[Mapping[str, Number]] = None) -> list[Diagnostic]:
+    """Checks a program (on a machine): its warnings when it is valid; raises CheckError when not."""
+    texts: dict[str, str] = {}
+    arguments = _arguments(program, machine, set, texts) + ["--check"]
+    status, out, err = _pdl_scale.run(arguments, texts)
+    if status == 2:
+        raise CheckError(err, _diagnostics(err))
+    if status != 0:
+        raise RuntimeError(f"pdl-scale: internal failure (status {status}): {err.strip()}")
+    return _diagnostics(err)
+
+
+def fit(samples: Iterable[Number], weights: Optional[Iterable[Number]] = None) -> list[dict[str, Any]]:
+    """PDL distributions fitted to measured runtimes, best first (as ``pdl-scale fit``).
+
+    Each fit is a dict: ``family``, ``detail``, ``pdl`` (the text for SUBTASK RUNTIME IS ...) and
+    ``ks`` (the Kolmogorov-Smirnov distance to the samples). ``weights``: one per sample for a
+    histogram. Raises ValueError for samples that are negative, not finite or none.
+    """
+    values = [float(v) for v in samples]
+    return _pdl_scale.fit(values, [float(w) for w in weights] if weights is not None else [])

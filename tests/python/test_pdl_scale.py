@@ -1,0 +1,174 @@
+"""The pdl_scale package against the pdl-scale command: the same figures to the last bit, every
+argument, the located errors. Run by ctest (tests/python/CMakeLists.txt) as
+    PYTHONPATH=build/release/python python3 tests/python/test_pdl_scale.py build/release/app/pdl-scale
+from the repository's root."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import numpy as np
+
+import pdl_scale
+
+TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/release/app/pdl-scale"
+NEIGHBOR = "examples/paper/neighbor.pdl"
+CLUSTER = "examples/machines/cluster.machine"
+
+
+def command_json(*arguments):
+    done = subprocess.run([TOOL, *arguments, "--format", "json", "--quiet"], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def same_numbers(test, values, rows, name):
+    expected = np.array([math.nan if r[name] is None else r[name] for r in rows], dtype=float)
+    test.assertTrue(np.array_equal(values, expected, equal_nan=True), f"{name}: {values} != {expected}")
+
+
+class AgainstTheCommand(unittest.TestCase):
+    def check_rows(self, analysis, report):
+        rows = report["results"]
+        self.assertEqual(len(analysis), len(rows))
+        self.assertEqual(list(analysis["p"]), [r["p"] for r in rows])
+        self.assertEqual(list(analysis["method"]), [r["method"] for r in rows])
+        self.assertEqual(list(analysis["machine"]), [r["machine"] for r in rows])
+        self.assertEqual(list(analysis["sweep"]), [r["sweep"] for r in rows])
+        for name in ("estimate", "lower", "upper", "speedup", "efficiency", "speedup_lower", "speedup_upper"):
+            same_numbers(self, analysis[name], rows, name)
+        same_numbers(self, analysis.predictions["estimate"], report["predictions"], "estimate")
+        self.assertEqual(analysis.summary, report["summary"])
+        self.assertEqual(analysis.unit, report["time_unit"])
+
+    def test_defaults_are_the_commands(self):
+        analysis = pdl_scale.analyze(NEIGHBOR, p=range(1, 13))
+        self.check_rows(analysis, command_json(NEIGHBOR, "--p", ",".join(map(str, range(1, 13)))))
+        self.assertEqual(set(analysis["method"]), {"approx", "bounds"})
+
+    def test_every_scheme_example(self):
+        for name in sorted(os.listdir("examples/schemes")):
+            if not name.endswith(".pdl"):
+                continue
+            path = os.path.join("examples/schemes", name)
+            with self.subTest(example=path):
+                analysis = pdl_scale.analyze(path, machine=CLUSTER, p=[1, 2, 3, 8], methods=("approx", "bounds"))
+                self.check_rows(analysis, command_json(path, "--machine", CLUSTER, "--p", "1,2,3,8",
+                                                       "--method", "approx,bounds"))
+
+    def test_allow_long(self):
+        # Estimated at days: refused without allow_long, like the command without --allow-long.
+        # 10^9 Monte Carlo samples of 10^5 columns on 64 processors: estimated at days.
+        with self.assertRaises(pdl_scale.AnalysisError) as raised:
+            pdl_scale.analyze(NEIGHBOR, p=[64], methods=("mc",), set={"columns": 100000}, samples=10**9)
+        self.assertIn("--allow-long", raised.exception.text)
+        # Allowed, a short analysis runs as before; a small budget refuses the state space instead.
+        small = pdl_scale.analyze(NEIGHBOR, p=[1, 2], methods=("exact",), memory="64M", allow_long=True)
+        self.assertTrue(np.all(np.isfinite(small["estimate"])))
+
+    def test_every_argument(self):
+        analysis = pdl_scale.analyze(NEIGHBOR, machine=CLUSTER, p=[1, 2, 4, 8], methods=("approx", "mc", "exact"),
+                                     set={"iterations": 3}, sweep={"columns": [8, 16]}, seed=7, threads=1,
+                                     quantiles=(50, 95), samples=20000)
+        report = command_json(NEIGHBOR, "--machine", CLUSTER, "--p", "1,2,4,8", "--method", "approx,mc,exact",
+                              "--set", "iterations=3", "--sweep", "columns=8,16", "--seed", "7", "--threads", "2",
+                              "--quantiles", "50,95", "--samples", "20000")
+        self.check_rows(analysis, report)  # the figures do not depend on the threads
+        mc = analysis.method("mc")
+        self.assertTrue(np.all(mc["lower"] < mc["estimate"]))
+        self.assertEqual(sorted(analysis.quantiles[0]), [0.5, 0.95])
+        other_seed = pdl_scale.analyze(NEIGHBOR, machine=CLUSTER, p=[8], methods=("mc",), seed=8, samples=20000)
+        self.assertNotEqual(other_seed.method("mc")["estimate"][-1],
+                            pdl_scale.analyze(NEIGHBOR, machine=CLUSTER, p=[8], methods=("mc",), seed=7,
+                                              samples=20000).method("mc")["estimate"][-1])
+
+    def test_text_is_the_file(self):
+        with open(NEIGHBOR) as f:
+            program = f.read()
+        with open(CLUSTER) as f:
+            machine = f.read()
+        from_text = pdl_scale.analyze(program, machine=machine, p=[1, 4, 10])
+        from_files = pdl_scale.analyze(NEIGHBOR, machine=CLUSTER, p=[1, 4, 10])
+        for name in ("estimate", "lower", "upper", "speedup"):
+            self.assertTrue(np.array_equal(from_text[name], from_files[name], equal_nan=True), name)
+
+    def test_to_pandas(self):
+        frame = pdl_scale.analyze(NEIGHBOR, p=[1, 2], sweep={"columns": [10, 20]}).to_pandas()
+        self.assertEqual(len(frame), 8)
+        for column in ("machine", "columns", "p", "method", "estimate", "speedup", "efficiency"):
+            self.assertIn(column, frame.columns)
+        self.assertEqual(sorted(set(frame["columns"])), [10, 20])
+
+    def test_the_gil_is_released_during_an_analysis(self):
+        ticks = 0
+        done = threading.Event()
+        worker = threading.Thread(target=lambda: (pdl_scale.analyze(NEIGHBOR, p=range(1, 9), methods=("exact",)),
+                                                  done.set()))
+        start = time.monotonic()
+        worker.start()
+        while not done.is_set() and time.monotonic() - start < 60:
+            ticks += 1
+        worker.join()
+        # Python kept running in this thread while the analysis ran in the other.
+        self.assertGreater(ticks, 1000)
+
+
+class Errors(unittest.TestCase):
+    def test_check_gives_the_location(self):
+        with self.assertRaises(pdl_scale.CheckError) as raised:
+            pdl_scale.check("PROGRAM NAME IS 'x';\nEXECUTION PATTERN IS w;\nWORK PHASE w IS:\n  PARALLELIZATION SCHEME IS NONSENSE;\nEND;\n")
+        diagnostic = raised.exception.diagnostics[0]
+        self.assertEqual(diagnostic.file, "<program>.pdl")
+        self.assertEqual(diagnostic.line, 4)
+        self.assertGreater(diagnostic.column, 1)
+        self.assertEqual(diagnostic.severity, "error")
+        self.assertEqual(pdl_scale.check(NEIGHBOR), [])
+
+    def test_a_bad_value_raises_with_the_location(self):
+        with self.assertRaises(pdl_scale.AnalysisError) as raised:
+            pdl_scale.analyze(NEIGHBOR, p=[1, 2], set={"columns": -3})
+        diagnostic = raised.exception.diagnostics[0]
+        self.assertEqual((diagnostic.file, diagnostic.line), (NEIGHBOR, 20))
+        self.assertIn("problem-size extent", diagnostic.message)
+
+    def test_a_missing_file_raises(self):
+        with self.assertRaises(pdl_scale.PdlError) as raised:
+            pdl_scale.analyze("examples/no/such.pdl")
+        self.assertIn("cannot open", raised.exception.text)
+
+    def test_an_unknown_method_raises_with_the_commands_words(self):
+        with self.assertRaises(pdl_scale.AnalysisError) as raised:
+            pdl_scale.analyze(NEIGHBOR, methods=("nonsense",))
+        self.assertIn("unknown method 'nonsense'", raised.exception.text)
+
+    def test_fit_refuses_negative_samples(self):
+        with self.assertRaises(ValueError):
+            pdl_scale.fit([1.0, -2.0])
+
+
+class Fit(unittest.TestCase):
+    def test_fit_is_the_commands(self):
+        samples = np.random.default_rng(2026).gamma(8.0, 1.0, size=4000)
+        fits = pdl_scale.fit(samples)
+        # Erlang-8 samples: a family with Erlang phases fits them best, within the KS noise of 4000 samples.
+        self.assertIn("ERLANG", fits[0]["pdl"])
+        self.assertLess(fits[0]["ks"], 0.03)
+        self.assertTrue(all(a["ks"] <= b["ks"] for a, b in zip(fits, fits[1:])))
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("\n".join(repr(float(v)) for v in samples) + "\n")
+        try:
+            text = subprocess.run([TOOL, "fit", f.name], capture_output=True, text=True, check=True).stdout
+        finally:
+            os.unlink(f.name)
+        listed = [line.strip()[len("SUBTASK RUNTIME IS "):-1] for line in text.splitlines()
+                  if line.strip().startswith("SUBTASK RUNTIME IS ")]
+        self.assertEqual(listed, [one["pdl"] for one in fits])  # the same fits, in the same order
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]])
