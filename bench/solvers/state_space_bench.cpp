@@ -5,7 +5,7 @@
 
 #include "scaling/exact_model.hpp"
 #include "solvers/state_space.hpp"
-#include "tests/support/program_builders.hpp"
+#include "tests/support/neighbor_graph.hpp"
 
 namespace {
 
@@ -13,14 +13,8 @@ using namespace test_support;
 
 using models::Expr;
 
-graph::TaskGraph example_graph(int iterations, int p) {
-  models::Environment env;
-  env.values = {{"columns", 10.0}, {"iterations", static_cast<double>(iterations)}, {"RTFactor", 1.0}};
-  return std::move(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p).scenarios.front().graph);
-}
-
 void BM_StateSpaceNeighbor(benchmark::State& state) {
-  const graph::TaskGraph g = example_graph(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  const graph::TaskGraph g = neighbor_example_graph(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   solvers::StateSpaceOptions options;
   options.threads = static_cast<int>(state.range(2));
   options.memory_budget_bytes = solvers::quarter_of(solvers::physical_memory_bytes());
@@ -51,7 +45,7 @@ BENCHMARK(BM_StateSpaceNeighbor)
     ->UseRealTime();
 
 void BM_StateSpaceEstimate(benchmark::State& state) {
-  const graph::TaskGraph g = example_graph(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+  const graph::TaskGraph g = neighbor_example_graph(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
   const solvers::StateSpaceOptions options;
   double states = 0.0;
   for (auto _ : state) {

@@ -16,19 +16,12 @@
 #include "distributed/world.hpp"
 #include "scaling/exact_model.hpp"
 #include "solvers/state_space.hpp"
-#include "tests/support/program_builders.hpp"
+#include "tests/support/neighbor_graph.hpp"
 
 namespace {
 
-graph::TaskGraph example_graph(int iterations, int p) {
-  models::Environment env;
-  env.values = {{"columns", 10.0}, {"iterations", static_cast<double>(iterations)}, {"RTFactor", 1.0}};
-  return std::move(
-      scaling::exact_model(test_support::neighbor_program(), models::ideal_machine(), env, p).scenarios.front().graph);
-}
-
 void solve_on_the_ranks(benchmark::State& state, const distributed::Communicator& communicator, int p, int threads) {
-  const graph::TaskGraph g = example_graph(2, p);
+  const graph::TaskGraph g = test_support::neighbor_example_graph(2, p);
   solvers::StateSpaceOptions options;
   options.threads = threads;
   options.communicator = &communicator;

@@ -11,6 +11,7 @@
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "tests/support/program_builders.hpp"
+#include "tests/support/study_cases.hpp"
 
 namespace {
 
@@ -50,15 +51,6 @@ TEST(MemoryGate, ReservationsNeverExceedTheCapacity) {
   }
   for (auto& thread : threads) thread.join();
   EXPECT_LE(most.load(), 100.0);
-}
-
-analysis::Case neighbor_case(double columns, double iterations) {
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(neighbor_program());
-  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
-  one.environment = neighbor_environment(columns, iterations);
-  one.label.machine = "ideal";
-  return one;
 }
 
 TEST(StudyMemory, MethodsBeyondTheBudgetAreRefusedTheSameWayOnAnyThreadCount) {

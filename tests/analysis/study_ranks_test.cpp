@@ -13,19 +13,11 @@
 #include "analysis/study.hpp"
 #include "distributed/threaded_ranks.hpp"
 #include "tests/support/program_builders.hpp"
+#include "tests/support/study_cases.hpp"
 
 namespace {
 
 using namespace test_support;
-
-analysis::Case neighbor_case(double columns, double iterations) {
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(neighbor_program());
-  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
-  one.environment = neighbor_environment(columns, iterations);
-  one.label.machine = "ideal";
-  return one;
-}
 
 // A detail with its timings ("0.0363 s") taken out: they differ from run to run, alone too.
 std::string without_times(const std::string& detail) {

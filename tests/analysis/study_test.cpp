@@ -11,19 +11,11 @@
 #include "analysis/study.hpp"
 #include "tests/support/case_from_text.hpp"
 #include "tests/support/program_builders.hpp"
+#include "tests/support/study_cases.hpp"
 
 namespace {
 
 using namespace test_support;
-
-analysis::Case neighbor_case(double columns, double iterations) {
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(neighbor_program());
-  one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
-  one.environment = neighbor_environment(columns, iterations);
-  one.label.machine = "ideal";
-  return one;
-}
 
 // A program of the one work phase `phase` on `machine`, with no variables.
 analysis::Case one_phase_case(const models::WorkPhase& phase, const models::Machine& machine = models::ideal_machine()) {
