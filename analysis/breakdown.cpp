@@ -27,8 +27,11 @@ Breakdown split(const ProcessorTime& busy, int p, const Prediction& prediction) 
     busy_lower += part->lower;
     busy_upper += part->upper;
   }
-  parts.idle.lower = prediction.lower - busy_upper;
-  parts.idle.upper = prediction.upper - busy_lower;
+  // A prediction without an interval (an approximation alone) is its own interval here.
+  const double lower = prediction.lower.value_or(prediction.estimate.value_or(0.0));
+  const double upper = prediction.upper.value_or(prediction.estimate.value_or(0.0));
+  parts.idle.lower = lower - busy_upper;
+  parts.idle.upper = upper - busy_lower;
   if (prediction.estimate) parts.idle.estimate = *prediction.estimate - busy_estimate;
   return parts;
 }

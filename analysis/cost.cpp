@@ -13,6 +13,7 @@
 #include "graph/fingerprint.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
+#include "solvers/reference_costs.hpp"
 #include "solvers/solver.hpp"
 
 namespace analysis {
@@ -30,8 +31,8 @@ UnitCosts reference_costs() {
   costs.bounds_small_task = 2.5e-4;
   costs.bounds_small_most = 1.5;
   costs.bounds_task = 3e-6;
-  costs.task_sample = 3e-9;
-  costs.state = 2.5e-7;
+  costs.task_sample = solvers::kSecondsPerTaskSample;
+  costs.state = solvers::kSecondsPerState;
   costs.state_estimate = 0.2;
   return costs;
 }
@@ -140,8 +141,14 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   }, [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
   if (failure) return std::nullopt;
 
-  bool exact_needed = false;
-  for (solvers::Method method : request.methods) exact_needed = exact_needed || solvers::info(method).needs_exact_model;
+  bool exact_needed = request.prediction.seconds_per_model > 0.0;
+  int best_rank = 0;  // of the methods asked for: the prediction solves itself only above it
+  for (solvers::Method method : request.methods) {
+    exact_needed = exact_needed || solvers::info(method).needs_exact_model;
+    best_rank = std::max(best_rank, solvers::info(method).prediction_rank);
+  }
+  const bool own_solve = request.prediction.seconds_per_model > 0.0 &&
+                         best_rank < solvers::info(solvers::Method::MonteCarlo).prediction_rank;
   const solvers::SolverOptions& options = request.solver_options;
   const double samples = monte_carlo_samples(options.monte_carlo);
   const double state_limit = options.state_space.max_states > 0
@@ -186,6 +193,11 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
     const auto tasks = static_cast<double>(item.tasks);
     const bool exact = (exact_needed || p == 1) && item.tasks <= request.max_exact_tasks;
     if (exact) add("models", p, exact_cost(costs, item.tasks, p));
+    // The prediction's own solve (exact or Monte Carlo) within its budget, at most; at p = 1
+    // the one-processor chain answers instead.
+    if (exact && own_solve && p > 1) {
+      add("prediction", p, std::min(request.prediction.seconds_per_model, costs.task_sample * tasks * samples));
+    }
     for (solvers::Method method : request.methods) {
       const std::string name(solvers::info(method).name);
       if (method == solvers::Method::SeriesParallel) {
@@ -242,7 +254,9 @@ std::string duration_text(double seconds) {
 }
 
 std::string describe(const CostPart& part) {
-  const std::string what = part.method == "models" ? "building the models" : part.method;
+  const std::string what = part.method == "models"       ? "building the models"
+                           : part.method == "prediction" ? "the prediction's own solve"
+                                                         : part.method;
   const std::string range =
       part.p_low == part.p_high ? fmt::format("p = {}", part.p_low) : fmt::format("p = {}-{}", part.p_low, part.p_high);
   return fmt::format("{} on {}: {}", what, range, duration_text(part.seconds));

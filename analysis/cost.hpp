@@ -53,7 +53,7 @@ inline constexpr double kAssumedMakespanCv = 0.05;
 // One part of the estimate: a method (or the models' construction) over a range of processor
 // counts, e.g. "bounds on p = 32768-65535".
 struct CostPart {
-  std::string method;  // "approx", "bounds", "mc", "exact" or "models"
+  std::string method;  // "approx", "bounds", "mc", "exact", "prediction" (its own solve) or "models"
   int p_low = 0;
   int p_high = 0;
   double seconds = 0.0;

@@ -1,5 +1,6 @@
 // The number to trust for each (case, p), and the bottom line of a study: the best-justified
-// figure the run computed (docs/cli.md, "The prediction") and what it says about the scaling.
+// figure the run computed, never outside what the same run proved (docs/cli.md, "The
+// prediction"), and what it says about the scaling.
 #pragma once
 
 #include <cstddef>
@@ -13,35 +14,68 @@
 namespace analysis {
 
 // Bounds whose width is at most this fraction of the lower bound are "tight": their midpoint is
-// within half of it of the exact mean, and the prediction takes it when no exact or Monte Carlo
-// figure was computed.
+// within 1% of the exact mean, and the prediction takes it when no exact or Monte Carlo figure
+// was computed.
 inline constexpr double kTightBounds = 0.02;
 
+// What a prediction's [lower, upper] says about the exact model's mean.
+enum class PredictionIntervalKind {
+  Exact,         // the exact mean: lower == upper, or the task means' discretisation bracket
+  Confidence95,  // Monte Carlo's 95% confidence interval, cut to the bounds where they are known
+  Bounds,        // proven lower and upper bounds on the exact mean
+  None,          // an approximation with nothing proven about its distance to the exact mean
+};
+
+// "exact", "confidence", "bounds", "none": CSV and JSON.
+const char* to_string(PredictionIntervalKind interval);
+
 struct Prediction {
-  solvers::Method method = solvers::Method::SeriesParallel;  // the method that gave it
-  solvers::IntervalKind interval = solvers::IntervalKind::ExactOrProven;
-  // The method's own estimate; for tight bounds their midpoint; empty for wide bounds, which
-  // give an interval only.
+  solvers::Method method = solvers::Method::SeriesParallel;  // the method the estimate comes from
+  // True when the figure comes from the prediction's own solve, a method not asked for
+  // (StudyResult::prediction_solve), or at p = 1 from the exact one-processor time.
+  bool own_solve = false;
+  PredictionIntervalKind interval = PredictionIntervalKind::Exact;
+  // Empty when only the bounds are known (then the interval is the prediction).
   std::optional<double> estimate;
-  double lower = 0.0;
-  double upper = 0.0;
-  // Against T(1): the exact one-processor time where known, else the prediction for p = 1.
+  // Empty for PredictionIntervalKind::None.
+  std::optional<double> lower;
+  std::optional<double> upper;
+  // Against T(1): the exact one-processor time where known, else the same method's figure for
+  // p = 1. The efficiency interval is the speedup interval over p.
   std::optional<double> speedup;
   std::optional<double> speedup_lower;
   std::optional<double> speedup_upper;
   std::optional<double> efficiency;
+  std::optional<double> efficiency_lower;
+  std::optional<double> efficiency_upper;
+  // What the figure is, for the report (the method's detail; the chain sum at p = 1).
+  std::string detail;
 };
 
-// The first that was solved of: exact (state space), Monte Carlo, bounds within kTightBounds,
-// the approximate model, bounds of any width. Empty when no method solved this p.
+// The prediction of (case, p), from the figures the run computed for it, by the methods'
+// prediction ranks (solvers::SolverInfo::prediction_rank) — at p = 1 the exact one-processor
+// time where it is a chain; then the exact mean; Monte Carlo, its estimate clamped into the
+// bounds and its interval cut to them; tight bounds' midpoint; an approximation only where it
+// lies inside the bounds (with the bounds as its interval) or where no bounds are known (with no
+// interval); the bounds' interval alone. Empty when no method solved this p.
 std::optional<Prediction> predict(const StudyResult& study, std::size_t case_index, int p);
+
+// The largest p whose efficiency reaches a threshold, as far as the predictions' intervals
+// tell: `surely` is the largest p whose efficiency interval lies at or above it, `possibly` the
+// largest whose interval reaches it; the exact model's answer lies between them. Equal when the
+// intervals decide it.
+struct EfficiencyReach {
+  double threshold = 0.0;
+  std::optional<int> surely;
+  std::optional<int> possibly;
+};
 
 // What the predictions of one case say over the reported processor counts.
 struct ScalingSummary {
-  std::optional<int> fastest_p;         // the least predicted runtime (the smallest such p)
+  std::optional<int> fastest_p;  // the least predicted runtime (the smallest such p)
   std::optional<double> fastest_time;
-  std::optional<int> efficient_half;    // the largest p with efficiency >= 0.5
-  std::optional<int> efficient_80;      // the largest p with efficiency >= 0.8
+  // One per threshold of PredictionOptions::efficiency_thresholds, in their order.
+  std::vector<EfficiencyReach> efficiency;
   // Processor counts whose model is that of a smaller count (the extra processors have no
   // work), and that count: from idle_from on, nothing changes.
   std::vector<int> idle;

@@ -1,6 +1,7 @@
 #include "analysis/request.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace analysis {
 
@@ -8,6 +9,21 @@ std::vector<int> Request::default_processors() {
   std::vector<int> counts;
   for (int p = 1; p <= kDefaultPmax; ++p) counts.push_back(p);
   return counts;
+}
+
+bool PredictionOptions::IsValid(std::string* why) const {
+  auto fail = [&](std::string message) {
+    if (why != nullptr) *why = std::move(message);
+    return false;
+  };
+  if (!(seconds_per_model >= 0.0) || !std::isfinite(seconds_per_model)) {
+    return fail("the prediction's seconds per model must be finite and >= 0");
+  }
+  if (efficiency_thresholds.empty()) return fail("no efficiency threshold");
+  for (double threshold : efficiency_thresholds) {
+    if (!(threshold > 0.0 && threshold <= 1.0)) return fail("an efficiency threshold must be in (0, 1]");
+  }
+  return true;
 }
 
 bool Request::IsValid(std::string* why) const {
@@ -42,7 +58,7 @@ bool Request::IsValid(std::string* why) const {
   if (memory_budget_bytes < solvers::kSmallestMemoryBudget) {
     return fail("the memory budget must be at least 1 MiB, got " + std::to_string(memory_budget_bytes) + " bytes");
   }
-  return solver_options.IsValid(why);
+  return prediction.IsValid(why) && solver_options.IsValid(why);
 }
 
 }  // namespace analysis

@@ -22,6 +22,25 @@ inline constexpr int kDefaultPmax = 16;
 // the median and the two tails a performance engineer reads.
 inline constexpr std::array<double, 3> kJsonQuantileLevels{0.5, 0.95, 0.99};
 
+// The efficiency thresholds the summary answers for when none are asked for: "largest p with
+// efficiency >= 0.8" and ">= 0.5".
+inline constexpr std::array<double, 2> kDefaultEfficiencyThresholds{0.8, 0.5};
+
+// How the prediction of each (case, p) is found (analysis/prediction.hpp; docs/cli.md, "The
+// prediction").
+struct PredictionOptions {
+  // Seconds on one free core of the reference machine (solvers/reference_costs.hpp) that each
+  // model may spend on the prediction's own solve: the method of the highest prediction rank
+  // above every method asked for (the exact mean, else Monte Carlo) whose cost on this model
+  // fits, decided from the model's size before it runs. 0: the prediction comes from the
+  // methods asked for alone.
+  double seconds_per_model = 0.25;
+  // The summary's thresholds: for each, the largest p whose efficiency reaches it.
+  std::vector<double> efficiency_thresholds{kDefaultEfficiencyThresholds.begin(), kDefaultEfficiencyThresholds.end()};
+
+  bool IsValid(std::string* why) const;
+};
+
 struct Request {
   // Processor counts to analyse, each in [1, scaling::kMaxProcessors], at most
   // kMaxProcessorCounts of them. p = 1 is solved too when absent, as the base of the speedups,
@@ -64,6 +83,7 @@ struct Request {
   // (analysis/breakdown.hpp): builds the exact model of every p (within max_exact_tasks and the
   // memory budget) even when no method needs it.
   bool breakdown = false;
+  PredictionOptions prediction;
   // Worker threads of the study; 0 lets TBB use every core. No figure depends on it.
   int threads = 0;
   // The ranks of the job that share the study (docs/scale-out.md); null: this process alone.

@@ -26,19 +26,22 @@ class CompensatedSum {
 
 // The mean of a graph whose tasks all run one after another (consecutive nodes of its
 // topological order joined by an arc, so the order is the only one and every path is part of
-// it): the sum of the means, exact by linearity, each with its bracket. Nothing for any other
-// graph, and for a dynamically scheduled pool (not a fixed runtime).
+// it): the sum of the means, exact by linearity, each with its bracket; a dynamically scheduled
+// pool on one processor is its tasks in series. Nothing for any other graph, and for a pool
+// shared by several processors (not a fixed sum).
 std::optional<distributions::Bracket> chain_mean(const graph::TaskGraph& g) {
   if (g.node_count() == 0) return std::nullopt;
   const std::vector<graph::NodeId> order = graph::topological_order(g);
   CompensatedSum lower, upper;
   for (std::size_t k = 0; k < order.size(); ++k) {
     const graph::TaskNode& node = g.node(order[k]);
-    if (node.kind == graph::NodeKind::DynamicPool) return std::nullopt;
+    // A pool on one processor runs its tasks one after another: pool_tasks means in series.
+    if (node.kind == graph::NodeKind::DynamicPool && node.pool_processors > 1) return std::nullopt;
     if (k > 0 && !boost::edge(order[k - 1], order[k], g.boost_graph()).second) return std::nullopt;
     const distributions::Bracket mean = distributions::mean_bracket(node.runtime);
-    lower.add(mean.lower);
-    upper.add(mean.upper);
+    const double copies = node.kind == graph::NodeKind::DynamicPool ? static_cast<double>(node.pool_tasks) : 1.0;
+    lower.add(copies * mean.lower);
+    upper.add(copies * mean.upper);
   }
   return distributions::Bracket{lower.value(), upper.value()};
 }

@@ -12,8 +12,9 @@ namespace analysis {
 // The mean of an exact model built for one processor. There every task runs in the one
 // processor's order, so each scenario's graph is a chain and its mean is the sum of the task
 // means, exact by linearity (with the means' discretisation brackets for numerical laws); the
-// scenarios are weighted by their probabilities. Nothing when a scenario has a dynamically
-// scheduled pool or is not a chain: the speedups then use each method's own figure for p = 1.
+// scenarios are weighted by their probabilities (a dynamically scheduled pool there runs its
+// tasks one after another). Nothing when a scenario is not a chain: the speedups then use each
+// method's own figure for p = 1.
 std::optional<solvers::Result> one_processor_time(const scaling::ExactModel& exact);
 
 }  // namespace analysis

@@ -12,6 +12,7 @@
 #include "distributed/communicator.hpp"
 #include "analysis/memory_gate.hpp"
 #include "analysis/parallel.hpp"
+#include "analysis/prediction_solve.hpp"
 #include "analysis/scaled_speedup.hpp"
 #include "analysis/sequential_time.hpp"
 #include "distributions/fingerprint.hpp"
@@ -144,8 +145,10 @@ solvers::Result exact_model_over_budget(solvers::Method method, std::int64_t tas
 }
 
 bool exact_model_needed(int p, const Request& request) {
-  return p == 1 || request.breakdown || std::any_of(request.methods.begin(), request.methods.end(),
-                               [](solvers::Method method) { return solvers::info(method).needs_exact_model; });
+  // The prediction's own solve is on the exact model too.
+  return p == 1 || request.breakdown || request.prediction.seconds_per_model > 0.0 ||
+         std::any_of(request.methods.begin(), request.methods.end(),
+                     [](solvers::Method method) { return solvers::info(method).needs_exact_model; });
 }
 
 // Why a (case, p) has no exact model although a method or T(1) needs it.
@@ -207,6 +210,7 @@ struct Solved {
   std::vector<solvers::Result> results;
   std::optional<solvers::Result> one_processor_time;
   std::optional<ProcessorTime> processor_time;  // with Request::breakdown, where the exact model was built
+  std::optional<solvers::Result> prediction;    // the prediction's own solve, where one ran and solved
 };
 
 // The memory of one (case, p): the exact model while it is built, then the model and the
@@ -220,6 +224,7 @@ struct CaseWork {
   std::vector<bool> methods;
   bool bases = true;
   const distributed::Communicator* collective = nullptr;
+  bool prediction = true;  // the prediction's own solve (a collective method: with `collective`)
 };
 
 // Monte Carlo and the state space: the methods whose one solve the ranks of a job share
@@ -265,6 +270,11 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
     plans.back() = solvers.back()->plan_memory({&tree, mixture, {}});
     if (!plans.back().refusal) largest_plan = std::max(largest_plan, plans.back().bytes);
   }
+  const bool exact_base = p == 1 && exact && one_processor_time(*exact).has_value();
+  const std::vector<OwnSolver> own =
+      work.prediction && exact ? prediction_solvers(request, options, {&tree, mixture, {}}, exact_base)
+                               : std::vector<OwnSolver>{};
+  for (const OwnSolver& one : own) largest_plan = std::max(largest_plan, one.plan.bytes);
   const double need = model_bytes + largest_plan;
   if (!exact) {
     reservation.release();
@@ -321,6 +331,7 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
       solved.results.push_back(solvers[j]->solve(models));
     }
   }
+  if (!own.empty()) solved.prediction = solve_for_prediction(own, solved.results, work.methods, {&tree, mixture, {}});
   return solved;
 }
 
@@ -469,13 +480,14 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   // T(1) of every case, exact where it can be, for every method's speedups (item k < cases).
   std::vector<std::optional<solvers::Result>> bases(cases.size());
   std::vector<std::optional<ProcessorTime>> busy(counts.size() * cases.size());  // by item
+  std::vector<std::optional<solvers::Result>> own(counts.size() * cases.size());  // the prediction's, by item
   ProgressTally tally(to_solve.size(), progress);
   // Alone, every method of an item at once. In a job of several ranks, first the methods shared
   // out by item, then each item's Monte Carlo and state space solved by all ranks together.
   const distributed::SingleProcess alone;
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
-  CaseWork shared_out{std::vector<bool>(methods, true), true, nullptr};
-  CaseWork together{std::vector<bool>(methods, false), false, &ranks};
+  CaseWork shared_out{std::vector<bool>(methods, true), true, nullptr, ranks.alone()};
+  CaseWork together{std::vector<bool>(methods, false), false, &ranks, !ranks.alone()};
   if (!ranks.alone()) {
     for (std::size_t j = 0; j < methods; ++j) {
       together.methods[j] = collective_method(request.methods[j]);
@@ -497,6 +509,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     }
     if (k < cases.size()) bases[k] = std::move(solved.one_processor_time);
     busy[k] = solved.processor_time;
+    if (shared_out.prediction) own[k] = std::move(solved.prediction);
     tally.finished(i);
     return std::nullopt;
   };
@@ -524,7 +537,8 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   };
   outcome.failure = run_shared_items(to_solve.size(), request.threads, ranks, item, machine_of, pack, unpack);
   if (outcome.failure) return outcome;
-  if (std::find(together.methods.begin(), together.methods.end(), true) != together.methods.end()) {
+  if (together.prediction ||
+      std::find(together.methods.begin(), together.methods.end(), true) != together.methods.end()) {
     // In item order, every rank on each solve: the same figures on every rank.
     for (std::size_t i = 0; i < to_solve.size(); ++i) {
       const std::size_t k = to_solve[i];
@@ -532,6 +546,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
       for (std::size_t j = 0; j < methods; ++j) {
         if (together.methods[j]) results[k * methods + j] = std::move(solved.results[j]);
       }
+      own[k] = std::move(solved.prediction);
     }
   }
   for (std::size_t k = 0; k < representative.size(); ++k) {
@@ -539,6 +554,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     std::copy_n(results.begin() + static_cast<std::ptrdiff_t>(representative[k] * methods), methods,
                 results.begin() + static_cast<std::ptrdiff_t>(k * methods));
     busy[k] = busy[representative[k]];
+    own[k] = own[representative[k]];
   }
 
   // Weak scaling: each p's speedup is against T1(W(p)), the one-processor time of its own problem.
@@ -554,10 +570,12 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
   std::vector<std::optional<ProcessorTime>> processor_times;  // by case, then reported p
+  std::vector<std::optional<solvers::Result>> prediction_solves;  // by case, then reported p
   for (std::size_t c = 0; c < cases.size(); ++c) {
     labels.push_back(cases[c].label);
     for (std::size_t i = base_requested ? 0 : 1; i < counts.size(); ++i) {
       processor_times.push_back(busy[i * cases.size() + c]);
+      prediction_solves.push_back(own[i * cases.size() + c]);
       for (std::size_t j = 0; j < methods; ++j) {
         Row row;
         row.case_index = c;
@@ -578,6 +596,8 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   outcome.value = StudyResult(std::move(labels), request.processors, request.methods, std::move(rows),
                               std::move(bases), seconds);
   if (request.breakdown) outcome.value->set_processor_times(std::move(processor_times));
+  outcome.value->set_prediction_solves(std::move(prediction_solves));
+  outcome.value->set_prediction_options(request.prediction);
   return outcome;
 }
 

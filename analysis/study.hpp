@@ -122,16 +122,28 @@ class StudyResult {
   // (case, p) of a study without a breakdown.
   const std::optional<ProcessorTime>& processor_time(std::size_t case_index, int p) const;
   void set_processor_times(std::vector<std::optional<ProcessorTime>> times);  // by case, then p
+  // The prediction's own solve of (case, p) (PredictionOptions::seconds_per_model): the result of
+  // a method not asked for that ranks above them all, where one fit the budget; empty otherwise.
+  const std::optional<solvers::Result>& prediction_solve(std::size_t case_index, int p) const;
+  void set_prediction_solves(std::vector<std::optional<solvers::Result>> solves);  // by case, then p
+  // The request's prediction options (the summary's efficiency thresholds).
+  const PredictionOptions& prediction_options() const { return prediction_options_; }
+  void set_prediction_options(PredictionOptions options) { prediction_options_ = std::move(options); }
   // Wall-clock time of the whole study.
   double seconds() const { return seconds_; }
 
  private:
+  // Into the per-(case, p) vectors; throws std::out_of_range for a p not reported.
+  std::size_t case_p_index(std::size_t case_index, int p) const;
+
   std::vector<CaseLabel> cases_;
   std::vector<int> processors_;
   std::vector<solvers::Method> methods_;
   std::vector<Row> rows_;  // by case, then processor count, then method
   std::vector<std::optional<solvers::Result>> one_processor_times_;  // by case
   std::vector<std::optional<ProcessorTime>> processor_times_;         // by case, then p; empty: none
+  std::vector<std::optional<solvers::Result>> prediction_solves_;     // by case, then p; empty: none
+  PredictionOptions prediction_options_;
   double seconds_ = 0.0;
 };
 

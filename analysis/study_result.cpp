@@ -28,14 +28,31 @@ void StudyResult::set_processor_times(std::vector<std::optional<ProcessorTime>> 
   processor_times_ = std::move(times);
 }
 
-const std::optional<ProcessorTime>& StudyResult::processor_time(std::size_t case_index, int p) const {
-  static const std::optional<ProcessorTime> none;
-  if (processor_times_.empty()) return none;
+void StudyResult::set_prediction_solves(std::vector<std::optional<solvers::Result>> solves) {
+  if (solves.size() != cases_.size() * processors_.size()) {
+    throw std::logic_error("StudyResult: the prediction's solves do not cover every (case, p)");
+  }
+  prediction_solves_ = std::move(solves);
+}
+
+std::size_t StudyResult::case_p_index(std::size_t case_index, int p) const {
   const auto p_at = std::lower_bound(processors_.begin(), processors_.end(), p);
   if (case_index >= cases_.size() || p_at == processors_.end() || *p_at != p) {
-    throw std::out_of_range("StudyResult::processor_time: no such case or processor count");
+    throw std::out_of_range("StudyResult: no such case or processor count");
   }
-  return processor_times_[case_index * processors_.size() + static_cast<std::size_t>(p_at - processors_.begin())];
+  return case_index * processors_.size() + static_cast<std::size_t>(p_at - processors_.begin());
+}
+
+const std::optional<ProcessorTime>& StudyResult::processor_time(std::size_t case_index, int p) const {
+  static const std::optional<ProcessorTime> none;
+  const std::size_t k = case_p_index(case_index, p);
+  return processor_times_.empty() ? none : processor_times_[k];
+}
+
+const std::optional<solvers::Result>& StudyResult::prediction_solve(std::size_t case_index, int p) const {
+  static const std::optional<solvers::Result> none;
+  const std::size_t k = case_p_index(case_index, p);
+  return prediction_solves_.empty() ? none : prediction_solves_[k];
 }
 
 const Row& StudyResult::at(std::size_t case_index, int p, solvers::Method method) const {

@@ -33,6 +33,7 @@ struct Raw {  // values CLI11 cannot put into Options directly
   std::string isospeed;
   std::vector<std::string> files;  // the positional arguments: the programs
   std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot;
+  std::string prediction_budget, efficiency;
   std::string calibrate, fit, write_fit, validate, validation_plot;
   std::vector<std::string> set_files;
   std::int64_t samples = 0;
@@ -166,6 +167,15 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
                              kDefaultTimeLimitSeconds / 60.0))
       ->type_name("DURATION");
   cli.add_flag("--allow-long", options.allow_long, "run the analysis however long it is estimated to take");
+  cli.add_option("--prediction-budget", raw.prediction_budget,
+                 fmt::format("time on the reference machine each p may spend on the prediction's own solve (the exact "
+                             "mean, else Monte Carlo) when --method does not give one, e.g. 0.5s; 0: the prediction "
+                             "comes from --method alone (default {:g}s)",
+                             analysis::PredictionOptions{}.seconds_per_model))
+      ->type_name("DURATION");
+  cli.add_option("--efficiency", raw.efficiency,
+                 "the summary's efficiency thresholds, each in (0, 1], e.g. 0.7,0.9 (default 0.8,0.5)")
+      ->type_name("LIST");
 }
 
 void add_studies(CLI::App& cli, Options& options, Raw& raw) {
@@ -440,6 +450,16 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
     }
     options.time_limit_seconds = *seconds;
   }
+  if (!raw.prediction_budget.empty()) {
+    const auto seconds = raw.prediction_budget == "0" ? std::optional<double>(0.0) : parse_duration(raw.prediction_budget);
+    if (!seconds) {
+      fmt::print(stderr, "pdl-scale: error: --prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s\n",
+                 raw.prediction_budget);
+      return false;
+    }
+    options.request.prediction.seconds_per_model = *seconds;
+  }
+  if (!raw.efficiency.empty()) options.efficiency = raw.efficiency;
   if (!raw.memory.empty()) {
     const auto bytes = parse_bytes(raw.memory);
     if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {

@@ -277,14 +277,20 @@ std::optional<std::string> method_option_problems(const Options& options, const 
       // The bounds' grids have their own size (solvers/bounds.hpp): only the approximate
       // model's reduction reads --grid-points.
       {"--grid-points", solvers::Method::SeriesParallel, "the approximate model's reduction"}};
+  // --precision also sets the precision of the prediction's own Monte Carlo.
+  const bool own_monte_carlo = !isoefficiency && options.request.prediction.seconds_per_model > 0.0;
   for (const OneMethod& one : kOptions) {
     if (!options.given.contains(one.option) || uses(one.method)) continue;
+    if (own_monte_carlo && std::string_view(one.option) == "--precision") continue;
     const std::string name(solvers::to_string(one.method));
     return fmt::format("{}: only {} ({}) uses it, and {}{}", one.option, name, one.what, run,
                        isoefficiency ? "" : fmt::format(" (add {} to --method, or drop {})", name, one.option));
   }
-  if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo)) {
-    notes->push_back(fmt::format("--seed has no effect: only mc draws random numbers, and {}", run));
+  // The prediction's own Monte Carlo (--prediction-budget) draws with the seed too.
+  if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo) && !own_monte_carlo) {
+    notes->push_back(fmt::format("--seed has no effect: only mc draws random numbers, {}, and --prediction-budget 0 "
+                                 "turns off the prediction's own solve",
+                                 run));
   }
   return std::nullopt;
 }
@@ -359,6 +365,24 @@ std::optional<std::vector<double>> parse_quantiles(const std::string& list, std:
   return levels;
 }
 
+std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error) {
+  std::vector<double> thresholds;
+  std::string_view rest = list;
+  while (true) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const auto value = parse_number(item);
+    if (!value || !(*value > 0.0 && *value <= 1.0)) {
+      *error = fmt::format("--efficiency {}: '{}' is not an efficiency in (0, 1], e.g. 0.7,0.9", list, item);
+      return std::nullopt;
+    }
+    if (std::find(thresholds.begin(), thresholds.end(), *value) == thresholds.end()) thresholds.push_back(*value);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return thresholds;
+}
+
 std::optional<analysis::Request> analysis_request(const Options& options, std::string* error) {
   if (const auto problem = plot_path_problem(options)) {
     *error = *problem;
@@ -390,6 +414,11 @@ std::optional<analysis::Request> analysis_request(const Options& options, std::s
     if (std::find(levels.begin(), levels.end(), kTailLevel) == levels.end()) {
       levels.insert(std::upper_bound(levels.begin(), levels.end(), kTailLevel), kTailLevel);
     }
+  }
+  if (options.efficiency) {
+    const auto thresholds = parse_efficiency_thresholds(*options.efficiency, error);
+    if (!thresholds) return std::nullopt;
+    request.prediction.efficiency_thresholds = *thresholds;
   }
   request.breakdown = options.breakdown;
   if (!request.IsValid(error)) return std::nullopt;

@@ -95,6 +95,8 @@ struct Options {
   // --quantiles LIST: percent levels in (0, 100), e.g. "50,95,99"; when absent, a JSON report
   // gets analysis::kJsonQuantileLevels and the other formats none.
   std::optional<std::string> quantiles;
+  // --efficiency LIST: the summary's thresholds, e.g. "0.7,0.9" (analysis::PredictionOptions).
+  std::optional<std::string> efficiency;
   std::optional<std::string> tail_plot;   // --tail-plot FILE.svg: p95 / mean against p
   // --breakdown: each p's prediction split into computation, communication, synchronisation and
   // idle time (analysis/breakdown.hpp); --breakdown-plot FILE.svg draws it (and implies it).
@@ -181,6 +183,8 @@ inline constexpr double kTailLevel = 0.95;
 // The levels of --quantiles ("50,95,99" -> 0.5, 0.95, 0.99), ascending without repeats, each
 // percentage in (0, 100); on failure returns nullopt and sets *error.
 std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error);
+// The thresholds of --efficiency ("0.7,0.9"), in the order given without repeats, each in (0, 1].
+std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error);
 
 // The analysis request the options make: processor counts, methods and the Monte Carlo
 // stopping rule filled in, checked with Request::IsValid; nullopt with *error (worded for the

@@ -10,7 +10,9 @@
 
 #include "analysis/prediction.hpp"
 #include "app/report_breakdown.hpp"
+#include "analysis/notes.hpp"
 #include "app/report_data.hpp"
+#include "app/report_notes.hpp"
 #include "app/report_scaling.hpp"
 #include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
@@ -65,66 +67,24 @@ std::vector<std::string> method_cells(const solvers::Result& result, const Repor
   return {time_text(result.mean, inputs)};
 }
 
-// The prediction's cells: its estimate ± the larger distance to its interval's ends (exactly
-// the half-width for bounds and Monte Carlo; for a bracket, which need not be centred, the
-// larger side), or the interval alone for wide bounds; the method; speedup and efficiency.
+// The prediction's cells: its figure (prediction_figure_text), the method it comes from (with a
+// star when the prediction solved it itself: a method not asked for), speedup and efficiency.
 std::vector<std::string> prediction_cells(const std::optional<analysis::Prediction>& prediction,
                                           const ReportInputs& inputs) {
   if (!prediction) return {"-", "-", "-", "-"};
-  // An exact figure is shown alone, whatever its interval's rounding.
-  const std::string figure = prediction->interval == solvers::IntervalKind::ExactOrProven && prediction->estimate
-                                 ? time_text(*prediction->estimate, inputs)
-                                 : figure_text(prediction->estimate, prediction->lower, prediction->upper,
-                                               inputs.time_unit);
-  return {figure, std::string{solvers::to_string(prediction->method)}, optional_number(prediction->speedup),
+  const std::string source = std::string{solvers::to_string(prediction->method)} + (prediction->own_solve ? "*" : "");
+  return {prediction_figure_text(*prediction, inputs.time_unit), source, optional_number(prediction->speedup),
           optional_number(prediction->efficiency)};
-}
-
-// (method, reason) -> the processor counts it was not solved for, in order of first p.
-using Unsolved = std::vector<std::pair<std::pair<std::string, std::string>, std::vector<int>>>;
-
-std::vector<int>& unsolved_for(Unsolved& unsolved, std::pair<std::string, std::string> what) {
-  for (auto& [known, processors] : unsolved) {
-    if (known == what) return processors;
-  }
-  return unsolved.emplace_back(std::move(what), std::vector<int>{}).second;
-}
-
-// (method, note) -> the processor counts whose figure carries it and the widest relative
-// half-width among them (Result::note: a caveat on a solved figure).
-struct Caveat {
-  std::vector<int> processors;
-  double widest = 0.0;
-};
-using Caveats = std::vector<std::pair<std::pair<std::string, std::string>, Caveat>>;
-
-void add_caveat(Caveats& caveats, const solvers::Result& result, int p) {
-  if (result.note.empty()) return;
-  std::pair<std::string, std::string> what{std::string{solvers::to_string(result.method)}, result.note};
-  auto known = std::find_if(caveats.begin(), caveats.end(), [&](const auto& one) { return one.first == what; });
-  if (known == caveats.end()) known = caveats.insert(caveats.end(), {std::move(what), Caveat{}});
-  known->second.processors.push_back(p);
-  if (result.mean != 0.0) {
-    known->second.widest = std::max(known->second.widest, (result.upper - result.mean) / std::abs(result.mean));
-  }
 }
 
 // One line's column groups: the keys and p, the prediction, then each method's figure.
 std::vector<std::vector<std::string>> table_line(const analysis::StudyResult& study, std::size_t c, int p,
-                                                 const ReportInputs& inputs, Unsolved& unsolved, Caveats& caveats) {
+                                                 const ReportInputs& inputs) {
   std::vector<std::vector<std::string>> groups;
   groups.push_back(key_cells(inputs, study.cases()[c]));
   groups.back().push_back(std::to_string(p));
   groups.push_back(prediction_cells(analysis::predict(study, c, p), inputs));
-  for (solvers::Method method : study.methods()) {
-    const solvers::Result& result = study.at(c, p, method).result;
-    groups.push_back(method_cells(result, inputs));
-    if (result.solved()) {
-      add_caveat(caveats, result, p);
-    } else {
-      unsolved_for(unsolved, {std::string{solvers::to_string(method)}, unsolved_text(*result.unsolved)}).push_back(p);
-    }
-  }
+  for (solvers::Method method : study.methods()) groups.push_back(method_cells(study.at(c, p, method).result, inputs));
   return groups;
 }
 
@@ -161,69 +121,6 @@ std::string wrapped(const std::vector<std::vector<std::vector<std::string>>>& li
   return out;
 }
 
-// Where an approximation (a method whose interval is a discretisation bracket) lies far from
-// what the run knows of the exact mean, a note says so, with the processor counts. Against the
-// bounds: more than 10% above the upper bound (far off for this program), or below the lower
-// bound (not an upper bound here). Against Monte Carlo's confidence interval, when the run has
-// mc: more than 10% above or below it (docs/semantics.md, U3).
-std::string far_off_notes(const analysis::StudyResult& study) {
-  const auto& methods = study.methods();
-  const auto with_interval = [&](solvers::IntervalKind kind) {
-    return std::find_if(methods.begin(), methods.end(),
-                        [kind](solvers::Method m) { return solvers::info(m).interval == kind; });
-  };
-  const auto bounds = with_interval(solvers::IntervalKind::BoundPair);
-  const auto sampled = with_interval(solvers::IntervalKind::Confidence95);
-  std::string out;
-  for (solvers::Method method : methods) {
-    if (solvers::info(method).interval != solvers::IntervalKind::DiscretisationBracket) continue;
-    std::vector<int> above, below, above_sampled, below_sampled;
-    for (std::size_t c = 0; c < study.cases().size(); ++c) {
-      if (!study.cases()[c].phase.empty()) continue;
-      for (int p : study.processors()) {
-        const solvers::Result& figure = study.at(c, p, method).result;
-        if (!figure.solved()) continue;
-        if (bounds != methods.end()) {
-          const solvers::Result& pair = study.at(c, p, *bounds).result;
-          if (pair.solved()) {
-            if (figure.lower > 1.1 * pair.upper) above.push_back(p);
-            // Both figures are sums of many terms: equal values may differ in their last digits.
-            if (figure.upper < pair.lower - 1e-9 * std::abs(pair.lower)) below.push_back(p);
-          }
-        }
-        if (sampled != methods.end()) {
-          const solvers::Result& estimate = study.at(c, p, *sampled).result;
-          if (estimate.solved()) {
-            if (figure.lower > 1.1 * estimate.upper) above_sampled.push_back(p);
-            if (figure.upper < 0.9 * estimate.lower) below_sampled.push_back(p);
-          }
-        }
-      }
-    }
-    const std::string name{solvers::to_string(method)};
-    if (!above.empty()) {
-      out += fmt::format("{} lies more than 10% above the upper bound of the exact mean for p = {}: the approximate "
-                         "model is far off for this program there; read {} (or mc)\n",
-                         name, ranges(above), solvers::to_string(*bounds));
-    }
-    if (!below.empty()) {
-      out += fmt::format("{} lies below the lower bound of the exact mean for p = {}: it is no upper bound for this "
-                         "program there (docs/methods.md)\n",
-                         name, ranges(below));
-    }
-    if (sampled != methods.end()) {
-      const std::string reference{solvers::to_string(*sampled)};
-      for (const auto& [where, processors] : {std::pair{"above", &above_sampled}, std::pair{"below", &below_sampled}}) {
-        if (processors->empty()) continue;
-        out += fmt::format("{} lies more than 10% {} the {} confidence interval of the exact mean for p = {}: the "
-                           "approximate model is far off for this program there; read {}\n",
-                           name, where, reference, ranges(*processors), reference);
-      }
-    }
-  }
-  return out;
-}
-
 // Per machine with interval-valued constants (its lower and upper machine) and per program and
 // swept values: where the predictions of the two ends lie furthest apart, relative to the
 // lower end's. Each end's own interval is part of the band.
@@ -251,10 +148,10 @@ std::string band_lines(const analysis::StudyResult& study, const ReportInputs& i
       for (int p : study.processors()) {
         const auto a = analysis::predict(study, c, p);
         const auto b = analysis::predict(study, d, p);
-        if (!a || !b || !(a->lower > 0.0)) continue;
-        const double lo = std::min(a->lower, b->lower), hi = std::max(a->upper, b->upper);
-        if ((hi - lo) / a->lower > widest) {
-          widest = (hi - lo) / a->lower;
+        if (!a || !b || !a->lower || !b->lower || !(*a->lower > 0.0)) continue;
+        const double lo = std::min(*a->lower, *b->lower), hi = std::max(*a->upper, *b->upper);
+        if ((hi - lo) / *a->lower > widest) {
+          widest = (hi - lo) / *a->lower;
           widest_p = p;
           from = lo;
           to = hi;
@@ -276,6 +173,22 @@ std::string band_lines(const analysis::StudyResult& study, const ReportInputs& i
   return out;
 }
 
+// ">= 0.8: p = 5", ">= 0.8: p = 4-6" where the intervals leave it open between them, ">= 0.8:
+// none" (or "none or up to p = 3").
+std::string reach_text(const analysis::EfficiencyReach& reach) {
+  const std::string threshold = fmt::format(">= {:g}: ", reach.threshold);
+  if (!reach.possibly) return threshold + "none";
+  if (!reach.surely) return threshold + fmt::format("none or up to p = {}", *reach.possibly);
+  if (*reach.surely == *reach.possibly) return threshold + fmt::format("p = {}", *reach.surely);
+  return threshold + fmt::format("p = {}-{}", *reach.surely, *reach.possibly);
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& separator) {
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : separator) + part;
+  return out;
+}
+
 // The bottom line of each case, from the prediction column: the least runtime, the largest p
 // still efficient, where extra processors are idle; then where one configuration overtakes
 // another. With several machines or swept values each line starts with the case's key.
@@ -294,9 +207,9 @@ std::string summary(const analysis::StudyResult& study, const ReportInputs& inpu
       parts.push_back(fmt::format("least runtime at p = {} ({} {})", *s.fastest_p, time_text(*s.fastest_time, inputs),
                                   inputs.time_unit.symbol));
     }
-    const auto efficient = [](const std::optional<int>& p) { return p ? fmt::format("p = {}", *p) : std::string("none"); };
-    parts.push_back(fmt::format("largest p with efficiency >= 0.8: {}; >= 0.5: {}", efficient(s.efficient_80),
-                                efficient(s.efficient_half)));
+    std::vector<std::string> reaches;
+    for (const analysis::EfficiencyReach& reach : s.efficiency) reaches.push_back(reach_text(reach));
+    parts.push_back("largest p with efficiency " + join(reaches, "; "));
     if (!s.idle.empty()) {
       parts.push_back(fmt::format("p = {}: the same model as p = {} (the extra processors have no work), solved once",
                                   ranges(s.idle), *s.idle_model_of));
@@ -315,8 +228,9 @@ std::string summary(const analysis::StudyResult& study, const ReportInputs& inpu
 // What the columns are, for the methods of this run.
 std::string legend(const analysis::StudyResult& study) {
   std::string out = fmt::format(
-      "prediction: exact if computed, else mc, else bounds within {:g}% of each other (their midpoint), else approx, "
-      "else bounds; a ± is the larger distance from the figure to its interval's ends\n",
+      "prediction: the exact model's mean by the best figure the run computed: exact, else mc (cut to the bounds), "
+      "else the bounds' midpoint when they are within {:g}%, else approx when inside the bounds (± to their ends), "
+      "else the bounds; approx alone has no error bar; * solved for the prediction itself\n",
       100.0 * analysis::kTightBounds);
   for (solvers::Method method : study.methods()) {
     out += fmt::format("{}: {}\n", solvers::to_string(method), solvers::info(method).description);
@@ -335,21 +249,13 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
   header.push_back({unit_title("prediction", inputs), "from", "speedup", "efficiency"});
   for (solvers::Method method : study.methods()) header.push_back(method_header(method, inputs));
   lines.push_back(std::move(header));
-  Unsolved unsolved;
-  Caveats caveats;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
-    for (int p : study.processors()) lines.push_back(table_line(study, c, p, inputs, unsolved, caveats));
+    for (int p : study.processors()) lines.push_back(table_line(study, c, p, inputs));
   }
   std::string out = heading(inputs) + wrapped(lines, key_header(inputs).size(), name_columns(inputs));
-  for (auto& [what, processors] : unsolved) {
-    out += fmt::format("{} not computed for p = {}: {}\n", what.first, ranges(processors), what.second);
-  }
-  for (auto& [what, caveat] : caveats) {
-    out += fmt::format("{} for p = {}: {} (it is up to {:.3g} of the mean)\n", what.first, ranges(caveat.processors),
-                       what.second, caveat.widest);
-  }
-  return out + far_off_notes(study) + report_scaling::text(study, inputs) + summary(study, inputs) + legend(study);
+  out += report_notes::table_lines(analysis::notes(study), study);
+  return out + report_scaling::text(study, inputs) + summary(study, inputs) + legend(study);
 }
 
 // --loss: per (case, p), the whole program's runtime and each phase alone: its speedup and its

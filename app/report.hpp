@@ -68,7 +68,12 @@ struct ReportInputs {
 // every result were added, and "loss" and "isoefficiency" sections.
 // 3: "mean" became "estimate" (null for bounds, never their midpoint) with "interval_kind";
 // times in "time_unit"; "tool", "command", "predictions", "summary" and "crossovers" were added.
-inline constexpr std::string_view kJsonSchema = "pdl-scale/3";
+// 4: a prediction's "interval_kind" is what its interval says of the exact mean ("exact",
+// "confidence", "bounds", "none"), it gained "own_solve", "efficiency_lower/upper" and
+// "detail"; the summary's "largest_p_efficiency_0_8/0_5" became "efficiency" (one entry per
+// threshold, with the "surely"/"possibly" p); "notes" and inputs.options.prediction_budget and
+// efficiency_thresholds were added.
+inline constexpr std::string_view kJsonSchema = "pdl-scale/4";
 
 std::string render(const analysis::StudyResult& study, const ReportInputs& inputs, Format format);
 

@@ -28,7 +28,7 @@ std::string share_text(const analysis::Share& share, const TimeUnit& unit) {
 }
 
 std::string prediction_text(const analysis::Prediction& prediction, const TimeUnit& unit) {
-  return figure_text(prediction.estimate, prediction.lower, prediction.upper, unit);
+  return prediction_figure_text(prediction, unit);
 }
 
 std::optional<double> in_unit(const std::optional<double>& value, const TimeUnit& unit) {

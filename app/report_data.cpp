@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "analysis/notes.hpp"
 #include "app/report_breakdown.hpp"
+#include "app/report_notes.hpp"
 #include "app/report_quantiles.hpp"
 #include "app/report_text.hpp"
 #include "app/wording.hpp"
@@ -96,7 +98,7 @@ std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t 
   return csv_keys(study, c, row, inputs) +
          fmt::format("{},prediction,{},{},{},{},{},{},{},{},{}", p, csv_number(in_unit(prediction->estimate)),
                      csv_number(in_unit(prediction->lower)), csv_number(in_unit(prediction->upper)),
-                     interval_kind_name(prediction->interval), csv_number(prediction->speedup),
+                     analysis::to_string(prediction->interval), csv_number(prediction->speedup),
                      csv_number(prediction->efficiency), csv_number(prediction->speedup_lower),
                      csv_number(prediction->speedup_upper), solvers::to_string(prediction->method)) +
          no_quantiles;
@@ -161,16 +163,48 @@ nlohmann::ordered_json prediction_json(const analysis::StudyResult& study, std::
     return json_number(value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt);
   };
   entry.update(nlohmann::ordered_json{{"method", solvers::to_string(prediction->method)},
+                                      {"own_solve", prediction->own_solve},
                                       {"estimate", in_unit(prediction->estimate)},
                                       {"lower", in_unit(prediction->lower)},
                                       {"upper", in_unit(prediction->upper)},
-                                      {"interval_kind", interval_kind_name(prediction->interval)},
+                                      {"interval_kind", analysis::to_string(prediction->interval)},
                                       {"speedup", json_number(prediction->speedup)},
                                       {"efficiency", json_number(prediction->efficiency)},
                                       {"speedup_lower", json_number(prediction->speedup_lower)},
-                                      {"speedup_upper", json_number(prediction->speedup_upper)}});
+                                      {"speedup_upper", json_number(prediction->speedup_upper)},
+                                      {"efficiency_lower", json_number(prediction->efficiency_lower)},
+                                      {"efficiency_upper", json_number(prediction->efficiency_upper)},
+                                      {"detail", prediction->detail}});
   if (inputs.request.breakdown) entry["breakdown"] = report_breakdown::json_field(study, c, p, inputs);
   return entry;
+}
+
+nlohmann::ordered_json optional_int(const std::optional<int>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+// [{"threshold", "largest_p", "surely", "possibly"}]: largest_p where the intervals decide it
+// (surely == possibly), null otherwise.
+nlohmann::ordered_json reaches_json(const std::vector<analysis::EfficiencyReach>& reaches) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const analysis::EfficiencyReach& reach : reaches) {
+    const bool decided = reach.surely == reach.possibly;
+    list.push_back({{"threshold", reach.threshold},
+                    {"largest_p", decided ? optional_int(reach.surely) : nlohmann::ordered_json(nullptr)},
+                    {"surely", optional_int(reach.surely)},
+                    {"possibly", optional_int(reach.possibly)}});
+  }
+  return list;
+}
+
+nlohmann::ordered_json notes_json(const analysis::StudyResult& study, const ReportInputs& inputs) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const analysis::Note& note : analysis::notes(study)) {
+    nlohmann::ordered_json entry = case_json(inputs, study.cases()[note.case_index]);
+    entry.update(report_notes::json_fields(note, study));
+    list.push_back(std::move(entry));
+  }
+  return list;
 }
 
 nlohmann::ordered_json summary_json(const analysis::StudyResult& study, const ReportInputs& inputs) {
@@ -179,16 +213,12 @@ nlohmann::ordered_json summary_json(const analysis::StudyResult& study, const Re
     const analysis::CaseLabel& label = study.cases()[c];
     if (!label.phase.empty()) continue;
     const analysis::ScalingSummary summary = analysis::summarise(study, c);
-    const auto optional_int = [](const std::optional<int>& value) {
-      return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-    };
     nlohmann::ordered_json entry = case_json(inputs, label);
     entry.update(nlohmann::ordered_json{
         {"fastest_p", optional_int(summary.fastest_p)},
         {"fastest_time", json_number(summary.fastest_time ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
                                                           : std::nullopt)},
-        {"largest_p_efficiency_0_8", optional_int(summary.efficient_80)},
-        {"largest_p_efficiency_0_5", optional_int(summary.efficient_half)},
+        {"efficiency", reaches_json(summary.efficiency)},
         {"idle_processor_counts", summary.idle},
         {"idle_same_model_as", optional_int(summary.idle_model_of)}});
     list.push_back(std::move(entry));
@@ -269,6 +299,8 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
                                          {"threads", inputs.request.threads},
                                          {"seed", solver_options.monte_carlo.seed},
                                          {"quantiles", solver_options.quantiles},
+                                         {"prediction_budget", inputs.request.prediction.seconds_per_model},
+                                         {"efficiency_thresholds", inputs.request.prediction.efficiency_thresholds},
                                          {"loss", inputs.loss}}}});
   return echoed;
 }
@@ -313,6 +345,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
   document["predictions"] = std::move(predictions);
   document["summary"] = summary_json(study, inputs);
   document["crossovers"] = crossovers_json(study, inputs);
+  document["notes"] = notes_json(study, inputs);
   if (inputs.loss) document["loss"] = std::move(loss);
   report_scaling::add_json(document, study, inputs);
   document["seconds"] = study.seconds();

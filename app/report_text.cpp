@@ -62,6 +62,17 @@ std::string figure_text(const std::optional<double>& estimate, double lower, dou
   return fmt::format("{} ± {}", number(unit.of(*estimate)), number(unit.of(half)));
 }
 
+std::string prediction_figure_text(const analysis::Prediction& prediction, const TimeUnit& unit) {
+  if (!prediction.lower || !prediction.upper) return prediction.estimate ? number(unit.of(*prediction.estimate)) : "-";
+  // An exact figure is shown alone, unless it carries the task means' discretisation bracket
+  // (T(1) of measured runtimes): rounding alone never makes it look uncertain.
+  if (prediction.interval == analysis::PredictionIntervalKind::Exact && prediction.estimate &&
+      *prediction.upper - *prediction.lower <= 1e-12 * std::abs(*prediction.estimate)) {
+    return number(unit.of(*prediction.estimate));
+  }
+  return figure_text(prediction.estimate, *prediction.lower, *prediction.upper, unit);
+}
+
 std::string csv_number(const std::optional<double>& value) {
   return value ? fmt::format("{:.17g}", *value) : std::string{};
 }

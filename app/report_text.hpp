@@ -1,6 +1,8 @@
 // Pieces shared by the report renderers: numbers, alignment, the heading and the key columns.
 #pragma once
 
+#include "analysis/prediction.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -24,6 +26,9 @@ std::string optional_number(const std::optional<double>& value);
 // larger distance to the interval's ends: a bracket need not be centred), "[2.1, 3.4]" without
 // an estimate (wide bounds).
 std::string figure_text(const std::optional<double>& estimate, double lower, double upper, const TimeUnit& unit);
+// A prediction's figure: as figure_text, an exact figure alone, and an approximation without an
+// interval as its estimate alone.
+std::string prediction_figure_text(const analysis::Prediction& prediction, const TimeUnit& unit);
 // "{:.17g}" or empty; a CSV field quoted when it must be.
 std::string csv_number(const std::optional<double>& value);
 std::string csv_text(const std::string& text);

@@ -22,8 +22,10 @@ measure() {
 }
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p')"
-echo "paper example, --pmax 64:"
+echo "paper example, --pmax 64 (the README's first command: approx, bounds and the prediction's own solve):"
 measure "$tool" examples/paper/neighbor.pdl --pmax 64 --quiet
+echo "paper example, --pmax 64 --prediction-budget 0 (approx and bounds alone):"
+measure "$tool" examples/paper/neighbor.pdl --pmax 64 --prediction-budget 0 --quiet
 for size in "100000 1000" "1000000 10000" "10000000 100000"; do
   set -- $size
   echo "columns=$1 iterations=$2, --pmax 1024:"

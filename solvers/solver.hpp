@@ -65,6 +65,11 @@ struct SolverInfo {
   // True when the method reports the quantiles asked for (SolverOptions::quantiles) with an
   // interval of the same kind as its mean's; false for a method that computes the mean only.
   bool gives_quantiles = false;
+  // How well the method's figure justifies a prediction of the exact model's mean, higher
+  // better: the analysis (analysis/prediction.hpp) prefers the solved method of the highest
+  // rank, and adds a solve of its own only for a method that ranks above every method asked
+  // for. 0: the method never answers for the prediction.
+  int prediction_rank = 0;
   // One sentence for help texts and documentation.
   std::string_view description;
 };
@@ -127,6 +132,16 @@ class Solver {
   // for a bug (std::logic_error) or a model without what info() says it needs
   // (std::invalid_argument).
   virtual Result solve(const ScaledModels& models) const = 0;
+  // A solver of this method whose solve(models) takes at most about `seconds` on one free core
+  // of the reference machine (solvers/reference_costs.hpp), tuned down where the method can be
+  // (Monte Carlo draws fewer samples and says so in its note), or null when it cannot be done
+  // within them or the method cannot tell. Decided from the models' sizes alone, never from a
+  // clock, so that the same models give the same answer on every run, thread count and rank.
+  virtual std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const {
+    (void)models;
+    (void)seconds;
+    return nullptr;
+  }
 };
 
 // The solver for `method` with its part of `options`. The solver runs its own parallel work

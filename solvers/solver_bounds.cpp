@@ -72,6 +72,7 @@ const SolverInfo& bounds_info() {
       .interval = IntervalKind::BoundPair,
       .needs_exact_model = true,
       .speedup_as_interval = true,
+      .prediction_rank = 2,
       .description = "lower and upper bounds on the exact model's mean",
   };
   return info;

@@ -60,6 +60,10 @@ class FiniteResults final : public Solver {
   explicit FiniteResults(std::unique_ptr<Solver> inner) : inner_(std::move(inner)) {}
   const SolverInfo& info() const override { return inner_->info(); }
   MemoryPlan plan_memory(const ScaledModels& models) const override { return inner_->plan_memory(models); }
+  std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
+    std::unique_ptr<Solver> tuned = inner_->within_seconds(models, seconds);
+    return tuned ? std::make_unique<FiniteResults>(std::move(tuned)) : nullptr;
+  }
   Result solve(const ScaledModels& models) const override {
     try {
       return finite_or_unsolved(inner_->solve(models));

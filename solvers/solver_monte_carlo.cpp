@@ -2,8 +2,10 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
+#include "solvers/reference_costs.hpp"
 #include "solvers/solver_methods.hpp"
 
 namespace solvers::methods {
@@ -28,6 +30,31 @@ class MonteCarloSolver final : public Solver {
     }
     plan.bytes = std::min(plan.bytes, budget);
     return plan;
+  }
+  // The samples `seconds` pay for at the reference cost of a task drawn, the scenarios weighted
+  // by their probabilities and a dynamic pool by its tasks: in precision mode the precision
+  // rule stops there at the latest (with a note giving the width reached), so at least its
+  // first round must fit; a fixed sample count must fit whole.
+  std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
+    if (models.exact.empty()) return nullptr;
+    double tasks_per_sample = 0.0;
+    for (const WeightedGraph& scenario : models.exact) {
+      double tasks = 0.0;
+      for (graph::NodeId v = 0; v < scenario.graph->node_count(); ++v) {
+        const graph::TaskNode& node = scenario.graph->node(v);
+        tasks += node.kind == graph::NodeKind::DynamicPool ? static_cast<double>(std::max<std::int64_t>(1, node.pool_tasks)) : 1.0;
+      }
+      tasks_per_sample += scenario.probability * tasks;
+    }
+    const double affordable = std::floor(seconds / (kSecondsPerTaskSample * std::max(1.0, tasks_per_sample)));
+    MonteCarloOptions tuned = options_;
+    if (tuned.relative_precision > 0.0) {
+      if (affordable < static_cast<double>(tuned.min_samples)) return nullptr;
+      tuned.max_samples = std::min(tuned.max_samples, static_cast<std::int64_t>(affordable));
+    } else if (affordable < static_cast<double>(tuned.samples)) {
+      return nullptr;
+    }
+    return std::make_unique<MonteCarloSolver>(std::move(tuned));
   }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
@@ -55,6 +82,7 @@ const SolverInfo& monte_carlo_info() {
       .needs_exact_model = true,
       .speedup_as_interval = false,
       .gives_quantiles = true,
+      .prediction_rank = 3,
       .description = "Monte Carlo simulation of the exact model, with a 95% confidence interval",
   };
   return info;

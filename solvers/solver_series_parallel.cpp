@@ -49,6 +49,7 @@ const SolverInfo& series_parallel_info() {
       .needs_exact_model = false,
       .speedup_as_interval = false,
       .gives_quantiles = true,
+      .prediction_rank = 1,
       .description = "the approximate (barrier) model, reduced exactly up to a discretisation bracket",
   };
   return info;

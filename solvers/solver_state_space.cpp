@@ -1,11 +1,13 @@
 // State-space analysis of the exact model as a Solver: refuses (typed) a model with a dynamic
 // pool or one estimated beyond its budget, with the estimate.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "distributions/queries.hpp"
+#include "solvers/reference_costs.hpp"
 #include "solvers/solver_methods.hpp"
 #include "solvers/state_space_model.hpp"
 
@@ -72,6 +74,35 @@ class StateSpaceSolver final : public Solver {
     }
     return plan;
   }
+  // The states `seconds` pay for at the reference cost of a state: the estimate stops counting
+  // past them, so asking costs at most that many states' enumeration. A deterministic mixture
+  // is its longest paths, always affordable; a dynamic pool never is.
+  std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
+    if (models.exact.empty() || first_dynamic_pool(models.exact) != nullptr) return nullptr;
+    if (deterministic_result(models.exact)) return std::make_unique<StateSpaceSolver>(options_);
+    const double affordable = std::floor(seconds / kSecondsPerState);
+    if (affordable < 1.0) return nullptr;
+    StateSpaceOptions tuned = options_;
+    tuned.estimate_stop_states = affordable;
+    if (tuned.max_states == 0 || static_cast<double>(tuned.max_states) > affordable) {
+      tuned.max_states = static_cast<std::int64_t>(affordable);
+    }
+    double states = 0.0;
+    for (const WeightedGraph& scenario : models.exact) {
+      StateSpaceEstimate estimate;
+      try {
+        estimate = estimate_state_count(*scenario.graph, tuned);
+      } catch (const state_space_detail::UnusableRuntime&) {
+        return nullptr;
+      }
+      states += estimate.states;
+      if (!estimate.complete || states > affordable ||
+          estimate.rank_bytes > static_cast<double>(tuned.memory_budget_bytes)) {
+        return nullptr;
+      }
+    }
+    return std::make_unique<StateSpaceSolver>(std::move(tuned));
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
     if (const std::string* pool = first_dynamic_pool(models.exact)) {
@@ -119,6 +150,7 @@ const SolverInfo& state_space_info() {
       .interval = IntervalKind::ExactOrProven,
       .needs_exact_model = true,
       .speedup_as_interval = false,
+      .prediction_rank = 4,
       .description = "the exact model's mean, exact: state-space analysis where every task is of phase type "
                      "and the state space fits, the longest path where every task is deterministic",
   };

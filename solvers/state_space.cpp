@@ -37,6 +37,7 @@ bool StateSpaceOptions::IsValid(std::string* why) const {
     return fail("memory_budget_bytes must be >= 1 MiB, got " + std::to_string(memory_budget_bytes));
   }
   if (max_states < 0) return fail("max_states must be >= 0 (0: no limit), got " + std::to_string(max_states));
+  if (!(estimate_stop_states >= 0.0)) return fail("estimate_stop_states must be >= 0 (0: none)");
   if (distribution_points < 16 || distribution_points > (1 << 20)) {
     return fail("distribution_points must be in [16, 1048576], got " + std::to_string(distribution_points));
   }

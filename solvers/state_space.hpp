@@ -78,6 +78,11 @@ struct StateSpaceOptions {
   // estimated state count exceeds it is refused like one past the memory budget (a way to
   // bound the time: the sweep visits about 10 million states per second on 2 cores).
   std::int64_t max_states = 0;
+  // When > 0: the estimate (estimate_state_count, and the one a solve makes before exploring)
+  // stops counting once it has seen more states than this, and reports what it counted as a
+  // lower bound (complete = false). A caller that only asks "does it fit N states?" pays for
+  // at most about N states of enumeration, not the estimate's full work limit (about 0.2 s).
+  double estimate_stop_states = 0.0;
   // Also compute the runtime distribution (CDF on a grid, by uniformisation over the same
   // sweep). Costs a second sweep carrying distribution_jumps doubles per state, so it is
   // meant for models of up to a few million states; the memory budget accounts for it.

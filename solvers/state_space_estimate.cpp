@@ -62,7 +62,8 @@ double reachable_phases(const PhaseTask& task) {
 }
 
 template <int W>
-StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes) {
+StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes,
+                                     double stop_states) {
   StateSpaceEstimate e;
   e.tasks = static_cast<std::int64_t>(m.task_count());
   e.chains = static_cast<std::int64_t>(m.chains.size());
@@ -135,6 +136,10 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
         histogram[static_cast<std::size_t>(base) + i] += poly[i];
         e.states += poly[i];
       }
+      if (stop_states > 0.0 && e.states > stop_states) {
+        e.complete = false;
+        break;
+      }
     }
     std::swap(current, next);
     next = Shard<W>{};
@@ -186,7 +191,7 @@ StateSpaceEstimate estimate_model(const CompiledGraph& m, const StateSpaceOption
   }
   const std::size_t batch = batch_bytes_for(m, options.memory_budget_bytes, width);
   StateSpaceEstimate e =
-      with_key_width(m.words, [&](auto words) { return estimate_compiled<decltype(words)::value>(m, width, batch); });
+      with_key_width(m.words, [&](auto words) { return estimate_compiled<decltype(words)::value>(m, width, batch, options.estimate_stop_states); });
   e.ranks = options.communicator == nullptr ? 1 : options.communicator->size();
   e.rank_bytes = e.bytes;
   if (e.ranks > 1) {

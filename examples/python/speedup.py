@@ -23,18 +23,26 @@ figure, axes = plt.subplots(figsize=(7, 4.5))
 for label, machine in MACHINES.items():
     analysis = pdl_scale.analyze("examples/paper/neighbor.pdl", machine=machine, p=range(1, 17),
                                  set={"columns": 16, "iterations": 4})
+    # The prediction: the exact model's mean by the best method the run could afford, with its
+    # interval (docs/cli.md, "The prediction"); approx dashed beside it for comparison.
+    prediction = analysis.predictions
     approx = analysis.method("approx")
-    bounds = analysis.method("bounds")
-    line, = axes.plot(approx["p"], approx["speedup"], marker="o", markersize=3, label=f"{label}: approx")
-    axes.fill_between(bounds["p"], bounds["speedup_lower"], bounds["speedup_upper"], color=line.get_color(), alpha=0.2,
-                      label=f"{label}: bounds")
+    line, = axes.plot(prediction["p"], prediction["speedup"], marker="o", markersize=3, label=f"{label}: prediction")
+    axes.fill_between(prediction["p"], prediction["speedup_lower"], prediction["speedup_upper"], color=line.get_color(),
+                      alpha=0.2)
+    axes.plot(approx["p"], approx["speedup"], color=line.get_color(), linestyle=":", linewidth=1,
+              label=f"{label}: approx")
     best = analysis.summary[0]
+    efficient = next(reach for reach in best["efficiency"] if reach["threshold"] == 0.8)
     print(f"{label:20s} least runtime {best['fastest_time']:.1f} {analysis.unit} at p = {best['fastest_p']}, "
-          f"largest p with efficiency >= 0.8: {best['largest_p_efficiency_0_8']}")
+          f"largest p with efficiency >= 0.8: {efficient['largest_p'] or (efficient['surely'], efficient['possibly'])}")
 
 frame = pdl_scale.analyze("examples/paper/neighbor.pdl", machine=MACHINES["cluster"], p=[1, 2, 4, 8, 16],
                           set={"columns": 16, "iterations": 4}).to_pandas()
 print(frame[frame["method"] == "approx"][["p", "estimate", "speedup", "efficiency"]].to_string(index=False))
+for note in pdl_scale.analyze("examples/paper/neighbor.pdl", machine=MACHINES["cluster"], p=[1, 2, 4, 8, 16],
+                              set={"columns": 16, "iterations": 4}).notes:
+    print(f"note ({note['kind']}): {note['text']}")
 
 axes.plot([1, 16], [1, 16], color="grey", linewidth=0.8, linestyle="--", label="linear")
 axes.set_xlabel("processors p")

@@ -109,17 +109,22 @@ class Analysis:
     ``upper``, ``interval_kind``, ``speedup``, ``efficiency``, ``speedup_lower``, ``speedup_upper``
     (NaN where the report has null: an unsolved method, a bound pair with no single figure),
     ``detail``. Times are in ``unit`` (``"us"`` unless the program says otherwise).
-    ``predictions`` are the best-justified figure per p (the table's prediction column), ``summary``
-    the least runtime and the largest efficient p per configuration, ``quantiles`` per row (level ->
-    estimate) where the method gives them, and ``json`` the command's whole JSON report.
+    ``predictions`` are the best-justified figure per p (the table's prediction column, with
+    ``efficiency_lower``/``efficiency_upper`` and ``own_solve``), ``summary`` the least runtime and,
+    per efficiency threshold, the largest p that surely and possibly reaches it per configuration,
+    ``notes`` what the run says besides its figures (methods not computed, caveats, far-off
+    approximations: ``kind``, ``machine``, ``sweep``, ``p``, ``method``, ``text``), ``quantiles`` per
+    row (level -> estimate) where the method gives them, and ``json`` the command's whole JSON report.
     """
 
-    _NUMBERS = ("estimate", "lower", "upper", "speedup", "efficiency", "speedup_lower", "speedup_upper")
+    _NUMBERS = ("estimate", "lower", "upper", "speedup", "efficiency", "speedup_lower", "speedup_upper",
+                "efficiency_lower", "efficiency_upper")
 
     def __init__(self, report: dict):
         self.json: dict = report
         self.unit: str = report["time_unit"]
         self.summary: list[dict] = report["summary"]
+        self.notes: list[dict] = report["notes"]
         self.rows: dict[str, np.ndarray] = self._columns(report["results"])
         self.predictions: dict[str, np.ndarray] = self._columns(report["predictions"])
         self.quantiles: list[dict[float, float]] = [
@@ -137,7 +142,9 @@ class Analysis:
         for name in cls._NUMBERS:
             columns[name] = np.array([np.nan if r.get(name) is None else r[name] for r in rows], dtype=np.float64)
         if rows and "detail" in rows[0]:
-            columns["detail"] = np.array([r["detail"] for r in rows], dtype=object)
+            columns["detail"] = np.array([r.get("detail") for r in rows], dtype=object)
+        if rows and "own_solve" in rows[0]:
+            columns["own_solve"] = np.array([bool(r.get("own_solve")) for r in rows], dtype=bool)
         return columns
 
     def __len__(self) -> int:
@@ -171,7 +178,8 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
             methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
             sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
             quantiles: Sequence[float] = (), samples: Optional[int] = None, memory: Optional[str] = None,
-            allow_long: bool = False) -> Analysis:
+            allow_long: bool = False, prediction_budget: Optional[float] = None,
+            efficiency: Sequence[float] = ()) -> Analysis:
     """Predicts the program's runtime on each processor count by each method.
 
     program, machine: a file path, or the text itself (a text of several lines or with a ``;``).
@@ -180,7 +188,9 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     seed: of Monte Carlo. threads: 0 for every core. quantiles: levels in percent, e.g. (50, 95).
     samples: Monte Carlo's sample count (else its precision rule). memory: the run's memory
     budget, e.g. "4G" (else a quarter of the machine's). allow_long: run an analysis estimated
-    past the command's time limit.
+    past the command's time limit. prediction_budget: seconds each p may spend on the
+    prediction's own solve (the command's --prediction-budget; 0 turns it off). efficiency: the
+    summary's thresholds, e.g. (0.7, 0.9) (the command's --efficiency).
 
     Raises CheckError (with located diagnostics) for a program or machine with errors and
     AnalysisError for an analysis the command refuses.
@@ -197,6 +207,10 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
         arguments += ["--samples", str(int(samples))]
     if memory is not None:
         arguments += ["--memory", str(memory)]
+    if prediction_budget is not None:
+        arguments += ["--prediction-budget", "0" if float(prediction_budget) == 0 else f"{float(prediction_budget)!r}s"]
+    if efficiency:
+        arguments += ["--efficiency", _values(efficiency)]
     if allow_long:
         arguments.append("--allow-long")
     return Analysis(json.loads(_run(arguments, texts, AnalysisError)))

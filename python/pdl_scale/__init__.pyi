@@ -31,6 +31,7 @@ class Analysis:
     json: dict[str, Any]
     unit: str
     summary: list[dict[str, Any]]
+    notes: list[dict[str, Any]]
     rows: dict[str, np.ndarray]
     predictions: dict[str, np.ndarray]
     quantiles: list[dict[float, float]]
@@ -45,7 +46,8 @@ def analyze(program: str, machine: Optional[str] = ..., p: Iterable[int] = ...,
             methods: Sequence[str] = ..., set: Optional[Mapping[str, Number]] = ...,
             sweep: Optional[Mapping[str, Iterable[Number]]] = ..., seed: int = ..., threads: int = ...,
             quantiles: Sequence[float] = ..., samples: Optional[int] = ..., memory: Optional[str] = ...,
-            allow_long: bool = ...) -> Analysis:
+            allow_long: bool = ..., prediction_budget: Optional[float] = ...,
+            efficiency: Sequence[float] = ...) -> Analysis:
     """Predicts the program's runtime on each processor count by each method (pdl-scale --format json)."""
 
 def check(program: str, machine: Optional[str] = ..., set: Optional[Mapping[str, Number]] = ...) -> list[Diagnostic]:

@@ -67,8 +67,31 @@ TEST(CostEstimate, CountsTheExactModelsTheRunCompares) {
   analysis::UnitCosts per_exact_model;
   per_exact_model.exact_model = 1.0;
   EXPECT_DOUBLE_EQ(estimate(cases, request_for(65536, {solvers::Method::Bounds}), per_exact_model), 65527.0 + 10.0);
-  // Without a method on the exact model only T(1)'s is built.
-  EXPECT_DOUBLE_EQ(estimate(cases, request_for(65536, {solvers::Method::SeriesParallel}), per_exact_model), 1.0);
+  // Without a method on the exact model nor the prediction's own solve, only T(1)'s is built.
+  analysis::Request approx_only = request_for(65536, {solvers::Method::SeriesParallel});
+  approx_only.prediction.seconds_per_model = 0.0;
+  EXPECT_DOUBLE_EQ(estimate(cases, approx_only, per_exact_model), 1.0);
+  // The prediction's own solve needs the exact models as bounds do.
+  approx_only.prediction.seconds_per_model = 0.25;
+  EXPECT_DOUBLE_EQ(estimate(cases, approx_only, per_exact_model), 65527.0 + 10.0);
+}
+
+TEST(CostEstimate, CountsThePredictionsOwnSolveAtMostItsBudget) {
+  // Monte Carlo of the 20-task models at 1 s per task drawn costs far more than the budget:
+  // each of the 9 distinct models above p = 1 counts the budget, 0.25 s (p = 4-7 the most).
+  const auto cases = neighbor(10, 2);
+  analysis::UnitCosts per_sample;
+  per_sample.task_sample = 1.0;
+  analysis::Request request = request_for(64, {solvers::Method::SeriesParallel, solvers::Method::Bounds});
+  const auto cost = analysis::estimate_cost(cases, request, per_sample);
+  ASSERT_TRUE(cost);
+  EXPECT_DOUBLE_EQ(cost->seconds, 9 * 0.25);
+  EXPECT_EQ(analysis::describe(cost->parts.front()), "the prediction's own solve on p = 4-7: about 1 s");
+  // With mc asked for, the prediction solves nothing of its own (Monte Carlo's cost is mc's).
+  request.methods.push_back(solvers::Method::MonteCarlo);
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 1;
+  EXPECT_DOUBLE_EQ(analysis::estimate_cost(cases, request, per_sample)->seconds, 20.0 * 10);
 }
 
 TEST(CostEstimate, MonteCarloCountsTaskSamples) {

@@ -287,6 +287,58 @@ void compare(const analysis::StudyResult& original, const Transformed& transform
   }
 }
 
+// The prediction of a run with the default methods (approx and bounds) and a prediction budget
+// of its own (docs/cli.md, "The prediction"): never outside the bounds, and its interval holds
+// the exact mean where `full` computed it, else Monte Carlo's within both figures' errors.
+void check_default_prediction(const analysis::Case& one, const analysis::StudyResult& full, std::uint64_t seed,
+                              std::ostringstream& failures) {
+  analysis::Request request;
+  request.processors = full.processors();
+  request.threads = 1;
+  request.solver_options.monte_carlo.seed = seed + 1;
+  // Small enough for 500 programs in CI; Monte Carlo then often stops before its precision,
+  // with its wider interval, which is the case to test.
+  request.prediction.seconds_per_model = 0.005;
+  const auto study = analysis::run_study({one}, request);
+  if (!study.ok()) {
+    failures << "p = 1: the default study solves (" << 0 << " vs " << 1 << ")\n";
+    return;
+  }
+  for (int p : request.processors) {
+    const auto fail = [&](const std::string& property, double a, double b) {
+      failures << "p = " << p << ": " << property << " (" << a << " vs " << b << ")\n";
+    };
+    const auto prediction = analysis::predict(*study.value, 0, p);
+    const solvers::Result& bounds = full.at(0, p, solvers::Method::Bounds).result;
+    const solvers::Result& exact = full.at(0, p, solvers::Method::StateSpace).result;
+    const solvers::Result& mc = full.at(0, p, solvers::Method::MonteCarlo).result;
+    if (!prediction) {
+      fail("the default run has a prediction", 0, 1);
+      continue;
+    }
+    const double estimate = prediction->estimate.value_or(prediction->lower.value_or(0.0));
+    const double lower = prediction->lower.value_or(estimate), upper = prediction->upper.value_or(estimate);
+    if (bounds.solved() && (lower < bounds.lower - slack(bounds.lower) || upper > bounds.upper + slack(bounds.upper) ||
+                            estimate < bounds.lower - slack(bounds.lower) || estimate > bounds.upper + slack(bounds.upper))) {
+      fail("the prediction lies within the bounds", estimate, bounds.lower);
+    }
+    if (prediction->interval == analysis::PredictionIntervalKind::None) continue;
+    // A confidence interval misses 5% of the time: five of its standard errors, as for mc.
+    const double sampled = prediction->interval == analysis::PredictionIntervalKind::Confidence95
+                               ? 5.0 / 1.959964 * std::max(upper - estimate, estimate - lower)
+                               : 0.0;
+    const double reference = exact.solved() ? exact.mean : mc.mean;
+    const double reference_error = exact.solved() ? 0.0 : five_se(mc);
+    if (!exact.solved() && !mc.solved()) continue;
+    if (reference < lower - sampled - reference_error - slack(reference) ||
+        reference > upper + sampled + reference_error + slack(reference)) {
+      fail(exact.solved() ? "the prediction's interval holds the exact mean"
+                          : "the prediction's interval holds Monte Carlo's mean",
+           reference, estimate);
+    }
+  }
+}
+
 // Every property on one program; the failures, one line each, empty when all hold.
 std::string check_properties(const analysis::Case& one, const test_support::GeneratedProgram& generated,
                              std::uint64_t seed) {
@@ -362,6 +414,7 @@ std::string check_properties(const analysis::Case& one, const test_support::Gene
       fail("approx = the sum of the task means", approx.mean, t1->mean);
     }
   }
+  check_default_prediction(one, *study.value, seed, failures);
   // Invariance: on the ideal machine (free messages and barriers) every runtime is a multiple of
   // RTFactor, so doubling it doubles the approximate model's mean (within the two brackets).
   if (one.machine->name == models::ideal_machine().name) {

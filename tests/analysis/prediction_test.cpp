@@ -42,10 +42,10 @@ analysis::CaseLabel label(const char* machine) {
 }
 
 // One case, methods approx, bounds, mc, p = 1, 2, 4, 8, with T(1) = 100 exact:
-//   p = 1: mc solved                         -> mc
-//   p = 2: mc unsolved, bounds [50, 50.9]    -> bounds within 2%: midpoint 50.45
-//   p = 4: bounds [25, 30] wide, approx 29   -> approx
-//   p = 8: only bounds [20, 30]              -> bounds, no estimate
+//   p = 1: T(1) is exact                              -> exact (the chain), 100
+//   p = 2: mc unsolved, bounds [50, 50.9], approx 52  -> bounds within 2%: midpoint 50.45
+//   p = 4: bounds [25, 30] wide, approx 29 inside     -> approx's 29 with the bounds as interval
+//   p = 8: only bounds [20, 30]                       -> bounds, no estimate
 analysis::StudyResult one_case() {
   const std::vector<Method> methods{Method::SeriesParallel, Method::Bounds, Method::MonteCarlo};
   std::vector<analysis::Row> rows{
@@ -65,12 +65,13 @@ TEST(Prediction, TakesTheBestJustifiedFigureInTheDocumentedOrder) {
   const analysis::StudyResult study = one_case();
   const auto at1 = analysis::predict(study, 0, 1);
   ASSERT_TRUE(at1);
-  EXPECT_EQ(at1->method, Method::MonteCarlo);
-  EXPECT_DOUBLE_EQ(*at1->estimate, 100.2);
+  EXPECT_EQ(at1->method, Method::StateSpace);  // T(1), a chain: exact, above mc
+  EXPECT_EQ(at1->interval, analysis::PredictionIntervalKind::Exact);
+  EXPECT_DOUBLE_EQ(*at1->estimate, 100.0);
 
   const auto at2 = analysis::predict(study, 0, 2);
   ASSERT_TRUE(at2);
-  EXPECT_EQ(at2->method, Method::Bounds);  // 0.9 <= 2% of 50
+  EXPECT_EQ(at2->method, Method::Bounds);  // 0.9 <= 2% of 50; approx's 52 lies above them
   EXPECT_DOUBLE_EQ(*at2->estimate, 50.45);
   EXPECT_DOUBLE_EQ(*at2->speedup, 100.0 / 50.45);
   EXPECT_DOUBLE_EQ(*at2->efficiency, 100.0 / 50.45 / 2);
@@ -79,8 +80,11 @@ TEST(Prediction, TakesTheBestJustifiedFigureInTheDocumentedOrder) {
 
   const auto at4 = analysis::predict(study, 0, 4);
   ASSERT_TRUE(at4);
-  EXPECT_EQ(at4->method, Method::SeriesParallel);  // bounds 5 wide: 20% of 25
+  EXPECT_EQ(at4->method, Method::SeriesParallel);  // bounds 5 wide: 20% of 25; approx inside
+  EXPECT_EQ(at4->interval, analysis::PredictionIntervalKind::Bounds);
   EXPECT_DOUBLE_EQ(*at4->estimate, 29.0);
+  EXPECT_DOUBLE_EQ(*at4->lower, 25.0);  // its error bar is the bounds', not its own bracket
+  EXPECT_DOUBLE_EQ(*at4->upper, 30.0);
 
   const auto at8 = analysis::predict(study, 0, 8);
   ASSERT_TRUE(at8);
@@ -89,17 +93,100 @@ TEST(Prediction, TakesTheBestJustifiedFigureInTheDocumentedOrder) {
   EXPECT_FALSE(at8->speedup);
   EXPECT_DOUBLE_EQ(*at8->speedup_lower, 100.0 / 30);
   EXPECT_DOUBLE_EQ(*at8->speedup_upper, 100.0 / 20);
+  EXPECT_DOUBLE_EQ(*at8->efficiency_lower, 100.0 / 30 / 8);
+}
+
+// p = 2 and 4 of a study whose p = 1 is not a chain (no exact T(1)):
+//   p = 2: mc 41 ± 2 and bounds [40, 50]: mc, its interval cut to [40, 43], estimate 41;
+//   p = 4: mc 19.5 ± 1 (its interval [18.5, 20.5]) and bounds [20, 30]: estimate clamped to 20,
+//          interval [20, 20.5];
+//   p = 8: approx 14 below bounds [15, 18] (no mc): the bounds alone, no point;
+//   p = 16: approx alone (bounds not computed): its estimate, with no interval.
+analysis::StudyResult against_the_bounds() {
+  const std::vector<Method> methods{Method::SeriesParallel, Method::Bounds, Method::MonteCarlo};
+  std::vector<analysis::Row> rows{
+      row(0, 2, solved(Method::SeriesParallel, 45, 44.9, 45.1)), row(0, 2, solved(Method::Bounds, 45, 40, 50)),
+      row(0, 2, solved(Method::MonteCarlo, 41, 39, 43)),
+      row(0, 4, solved(Method::SeriesParallel, 25, 24.9, 25.1)), row(0, 4, solved(Method::Bounds, 25, 20, 30)),
+      row(0, 4, solved(Method::MonteCarlo, 19.5, 18.5, 20.5)),
+      row(0, 8, solved(Method::SeriesParallel, 14, 13.9, 14.1)), row(0, 8, solved(Method::Bounds, 16.5, 15, 18)),
+      row(0, 8, unsolved(Method::MonteCarlo)),
+      row(0, 16, solved(Method::SeriesParallel, 9, 8.9, 9.1)), row(0, 16, unsolved(Method::Bounds)),
+      row(0, 16, unsolved(Method::MonteCarlo))};
+  return analysis::StudyResult({label("m")}, {2, 4, 8, 16}, methods, std::move(rows), {std::nullopt}, 0.0);
+}
+
+TEST(Prediction, NeverLiesOutsideTheBoundsAndItsIntervalIsOnTheExactMean) {
+  const analysis::StudyResult study = against_the_bounds();
+  const auto at2 = analysis::predict(study, 0, 2);
+  EXPECT_EQ(at2->method, Method::MonteCarlo);
+  EXPECT_EQ(at2->interval, analysis::PredictionIntervalKind::Confidence95);
+  EXPECT_DOUBLE_EQ(*at2->estimate, 41.0);
+  EXPECT_DOUBLE_EQ(*at2->lower, 40.0);
+  EXPECT_DOUBLE_EQ(*at2->upper, 43.0);
+
+  const auto at4 = analysis::predict(study, 0, 4);
+  EXPECT_EQ(at4->method, Method::MonteCarlo);
+  EXPECT_DOUBLE_EQ(*at4->estimate, 20.0);
+  EXPECT_DOUBLE_EQ(*at4->lower, 20.0);
+  EXPECT_DOUBLE_EQ(*at4->upper, 20.5);
+
+  const auto at8 = analysis::predict(study, 0, 8);
+  EXPECT_EQ(at8->method, Method::Bounds);
+  EXPECT_FALSE(at8->estimate);
+  EXPECT_DOUBLE_EQ(*at8->lower, 15.0);
+  EXPECT_DOUBLE_EQ(*at8->upper, 18.0);
+
+  const auto at16 = analysis::predict(study, 0, 16);
+  EXPECT_EQ(at16->method, Method::SeriesParallel);
+  EXPECT_EQ(at16->interval, analysis::PredictionIntervalKind::None);
+  EXPECT_DOUBLE_EQ(*at16->estimate, 9.0);
+  EXPECT_FALSE(at16->lower);
+  EXPECT_FALSE(at16->upper);
+}
+
+TEST(Prediction, ThePredictionsOwnSolveAnswersAboveTheMethodsAskedFor) {
+  const std::vector<Method> methods{Method::SeriesParallel, Method::Bounds};
+  std::vector<analysis::Row> rows{row(0, 2, solved(Method::SeriesParallel, 60, 59.9, 60.1)),
+                                  row(0, 2, solved(Method::Bounds, 45, 40, 50))};
+  analysis::StudyResult study({label("m")}, {2}, methods, std::move(rows), {std::nullopt}, 0.0);
+  study.set_prediction_solves({solved(Method::StateSpace, 44.25, 44.25, 44.25)});
+  const auto at2 = analysis::predict(study, 0, 2);
+  EXPECT_EQ(at2->method, Method::StateSpace);
+  EXPECT_TRUE(at2->own_solve);
+  EXPECT_EQ(at2->interval, analysis::PredictionIntervalKind::Exact);
+  EXPECT_DOUBLE_EQ(*at2->estimate, 44.25);
 }
 
 TEST(Prediction, SummarySaysTheFastestAndTheLargestEfficientProcessorCount) {
   const analysis::ScalingSummary summary = analysis::summarise(one_case(), 0);
-  // Estimates 100.2, 50.45, 29 and none: least at p = 4. Efficiencies 100/100.2 = 0.998,
-  // 0.991, 100/29/4 = 0.862, none: >= 0.8 up to p = 4, and so >= 0.5.
+  // Estimates 100, 50.45, 29 and none: least at p = 4. Efficiency intervals: p = 1 [1, 1],
+  // p = 2 [100/50.9/2, 100/50/2] = [0.982, 1], p = 4 [100/30/4, 100/25/4] = [0.833, 1],
+  // p = 8 [100/30/8, 100/20/8] = [0.417, 0.625]. >= 0.8: surely and possibly p = 4; >= 0.5:
+  // surely p = 4, possibly p = 8.
   EXPECT_EQ(summary.fastest_p, 4);
   EXPECT_DOUBLE_EQ(*summary.fastest_time, 29.0);
-  EXPECT_EQ(summary.efficient_80, 4);
-  EXPECT_EQ(summary.efficient_half, 4);
+  ASSERT_EQ(summary.efficiency.size(), 2u);
+  EXPECT_DOUBLE_EQ(summary.efficiency[0].threshold, 0.8);
+  EXPECT_EQ(summary.efficiency[0].surely, 4);
+  EXPECT_EQ(summary.efficiency[0].possibly, 4);
+  EXPECT_DOUBLE_EQ(summary.efficiency[1].threshold, 0.5);
+  EXPECT_EQ(summary.efficiency[1].surely, 4);
+  EXPECT_EQ(summary.efficiency[1].possibly, 8);
   EXPECT_TRUE(summary.idle.empty());
+}
+
+TEST(Prediction, SummaryTakesTheThresholdsAskedFor) {
+  analysis::StudyResult study = one_case();
+  analysis::PredictionOptions options;
+  options.efficiency_thresholds = {0.99, 0.6};
+  study.set_prediction_options(options);
+  const analysis::ScalingSummary summary = analysis::summarise(study, 0);
+  ASSERT_EQ(summary.efficiency.size(), 2u);
+  EXPECT_EQ(summary.efficiency[0].surely, 1);    // p = 2's lower end 0.982 < 0.99
+  EXPECT_EQ(summary.efficiency[0].possibly, 4);  // p = 4's upper end 1 >= 0.99
+  EXPECT_EQ(summary.efficiency[1].surely, 4);
+  EXPECT_EQ(summary.efficiency[1].possibly, 8);  // 0.625 >= 0.6
 }
 
 TEST(Prediction, CrossoverIsTheFirstProcessorCountWhereTheOrderChanges) {

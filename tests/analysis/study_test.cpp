@@ -234,18 +234,35 @@ TEST(Speedup, TheBaseIsTheExactOneProcessorMeanWhateverTheMethod) {
   EXPECT_NE(*study.value->at(0, 1, solvers::Method::MonteCarlo).speedup, 1.0);
 }
 
-// A dynamically scheduled pool is no chain: each method keeps its own T(1).
-TEST(Speedup, WithoutAnExactBaseEachMethodUsesItsOwnOneProcessorFigure) {
+// A dynamically scheduled pool on one processor runs its 16 tasks one after another: T(1) is
+// their sum, 16 x 1, exact, and the base of every speedup (Monte Carlo's own p = 1 is not).
+TEST(Speedup, APoolOnOneProcessorIsAChainSoTOneIsExact) {
   const analysis::Case one = one_phase_case(farm_phase(1));
   analysis::Request request = request_for({1, 2}, {solvers::Method::MonteCarlo});
   request.solver_options.monte_carlo.relative_precision = 0.0;
   request.solver_options.monte_carlo.samples = 500;
   const auto study = analysis::run_study({one}, request);
   ASSERT_TRUE(study.ok());
-  const solvers::Result& t1 = study.value->at(0, 1, solvers::Method::MonteCarlo).result;
+  const auto& t1 = study.value->one_processor_time(0);
+  ASSERT_TRUE(t1);
+  EXPECT_DOUBLE_EQ(t1->mean, 16.0);
   const analysis::Row& two = study.value->at(0, 2, solvers::Method::MonteCarlo);
+  EXPECT_DOUBLE_EQ(*two.speedup, 16.0 / two.result.mean);
+}
+
+// Without an exact T(1) (here the one-processor model is over the task limit), each method
+// divides by its own figure for p = 1.
+TEST(Speedup, WithoutAnExactBaseEachMethodUsesItsOwnOneProcessorFigure) {
+  const analysis::Case one = one_phase_case(farm_phase(1));
+  analysis::Request request = request_for({1, 2}, {solvers::Method::SeriesParallel});
+  request.max_exact_tasks = 1;
+  const auto study = analysis::run_study({one}, request);
+  ASSERT_TRUE(study.ok());
+  EXPECT_FALSE(study.value->one_processor_time(0));
+  const solvers::Result& t1 = study.value->at(0, 1, solvers::Method::SeriesParallel).result;
+  const analysis::Row& two = study.value->at(0, 2, solvers::Method::SeriesParallel);
   EXPECT_DOUBLE_EQ(*two.speedup, t1.mean / two.result.mean);
-  EXPECT_EQ(*study.value->at(0, 1, solvers::Method::MonteCarlo).speedup, 1.0);
+  EXPECT_EQ(*study.value->at(0, 1, solvers::Method::SeriesParallel).speedup, 1.0);
 }
 
 // Issue 11, DYNAMIC is not BLOCK. Before, the approximate model of a dynamically scheduled

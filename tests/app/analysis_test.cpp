@@ -23,7 +23,7 @@ TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
-  EXPECT_EQ(report["schema"], "pdl-scale/3");
+  EXPECT_EQ(report["schema"], "pdl-scale/4");
   EXPECT_EQ(report["time_unit"], "us");
   EXPECT_EQ(report["inputs"]["program"]["name"], "neighbor-5.1");
   ASSERT_EQ(report["inputs"]["machines"].size(), 1u);
@@ -49,6 +49,48 @@ TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
   }
 }
 
+// docs/cli.md, "The prediction" and "Notes": what the JSON carries of them.
+TEST(Analysis, JsonCarriesThePredictionsIntervalKindTheSummaryPerThresholdAndTheNotes) {
+  app::Options options = neighbor("1,2,6");
+  options.methods = "auto";
+  options.request.solver_options.state_space.max_states = 5000;
+  options.efficiency = "0.9,0.6";
+  options.format = app::Format::Json;
+  const Outcome run = analyse(options);
+  ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
+  const auto report = nlohmann::json::parse(run.out);
+  const auto& predictions = report["predictions"];
+  ASSERT_EQ(predictions.size(), 3u);
+  // p = 1 and 2: the exact mean (asked for); p = 6: over --max-states, so the prediction solved
+  // Monte Carlo itself, its interval cut to the bounds.
+  EXPECT_EQ(predictions[1]["method"], "exact");
+  EXPECT_EQ(predictions[1]["own_solve"], false);
+  EXPECT_EQ(predictions[1]["interval_kind"], "exact");
+  EXPECT_EQ(predictions[2]["method"], "mc");
+  EXPECT_EQ(predictions[2]["own_solve"], true);
+  EXPECT_EQ(predictions[2]["interval_kind"], "confidence");
+  const auto& bounds = report["results"][7];  // p = 6: approx, bounds, exact
+  ASSERT_EQ(bounds["method"], "bounds");
+  EXPECT_GE(predictions[2]["lower"].get<double>(), bounds["lower"].get<double>());
+  EXPECT_LE(predictions[2]["upper"].get<double>(), bounds["upper"].get<double>());
+  EXPECT_NEAR(predictions[2]["efficiency_lower"].get<double>(), 160.0 / 6 / predictions[2]["upper"].get<double>(), 1e-12);
+  // Exact efficiencies 1, 0.929; Monte Carlo's at p = 6 is 0.683.
+  const auto& efficiency = report["summary"][0]["efficiency"];
+  ASSERT_EQ(efficiency.size(), 2u);
+  EXPECT_EQ(efficiency[0]["threshold"], 0.9);
+  EXPECT_EQ(efficiency[0]["largest_p"], 2);
+  EXPECT_EQ(efficiency[1]["threshold"], 0.6);
+  EXPECT_EQ(efficiency[1]["largest_p"], 6);
+  EXPECT_EQ(report["inputs"]["options"]["efficiency_thresholds"], nlohmann::json::array({0.9, 0.6}));
+  const auto& notes = report["notes"];
+  ASSERT_EQ(notes.size(), 1u) << notes.dump(2);
+  EXPECT_EQ(notes[0]["kind"], "not_computed");
+  EXPECT_EQ(notes[0]["machine"], "ideal");
+  EXPECT_EQ(notes[0]["p"], nlohmann::json::array({6}));
+  EXPECT_EQ(notes[0]["method"], "exact");
+  EXPECT_EQ(notes[0]["text"].get<std::string>().rfind("exact not computed for p = 6: about 3.6e+07 states", 0), 0u);
+}
+
 TEST(Analysis, SpeedupsAreAgainstOneProcessorEvenWhenItIsNotListed) {
   app::Options options = neighbor("2,10");
   options.format = app::Format::Csv;
@@ -66,7 +108,9 @@ TEST(Analysis, SpeedupsAreAgainstOneProcessorEvenWhenItIsNotListed) {
             "speedup_upper,from");
   // A prediction row and the method's, for p = 2 and 10 only: p = 1 is solved, not reported.
   ASSERT_EQ(rows.size(), 4u) << run.out;
-  EXPECT_EQ(rows[0].rfind("ideal,2,prediction,87.1", 0), 0u) << rows[0];
+  // The prediction solves the exact mean itself (86.076 by the state space), below approx.
+  EXPECT_EQ(rows[0].rfind("ideal,2,prediction,86.076", 0), 0u) << rows[0];
+  EXPECT_NE(rows[0].find(",exact,"), std::string::npos) << rows[0];
   EXPECT_EQ(rows[1].rfind("ideal,2,approx,87.1", 0), 0u) << rows[1];
   EXPECT_EQ(rows[3].rfind("ideal,10,approx,25.7", 0), 0u) << rows[3];
   // T(1) = 160: the speedup at p = 2 is 160 / 87.114.
@@ -92,7 +136,8 @@ TEST(Analysis, TableShowsTheMachineAndVariables) {
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_NE(run.out.find("on machine cluster, columns=20, iterations=2"), std::string::npos) << run.out;
   // RTFactor 1.5 on one processor: 20 columns x 2 iterations x mean 8 x 1.5.
-  EXPECT_NE(run.out.find("   1          480.000  approx    1.000       1.000  480.000 ± 0.000"), std::string::npos) << run.out;
+  // The prediction at p = 1 is that chain's sum, exact (solved for the prediction: exact*).
+  EXPECT_NE(run.out.find("   1          480.000  exact*    1.000       1.000  480.000 ± 0.000"), std::string::npos) << run.out;
 }
 
 TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {

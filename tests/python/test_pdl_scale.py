@@ -42,8 +42,11 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertEqual(list(analysis["sweep"]), [r["sweep"] for r in rows])
         for name in ("estimate", "lower", "upper", "speedup", "efficiency", "speedup_lower", "speedup_upper"):
             same_numbers(self, analysis[name], rows, name)
-        same_numbers(self, analysis.predictions["estimate"], report["predictions"], "estimate")
+        for name in ("estimate", "lower", "upper", "efficiency_lower", "efficiency_upper"):
+            same_numbers(self, analysis.predictions[name], report["predictions"], name)
+        self.assertEqual(list(analysis.predictions["own_solve"]), [r["own_solve"] for r in report["predictions"]])
         self.assertEqual(analysis.summary, report["summary"])
+        self.assertEqual(analysis.notes, report["notes"])
         self.assertEqual(analysis.unit, report["time_unit"])
 
     def test_defaults_are_the_commands(self):
@@ -86,6 +89,16 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertNotEqual(other_seed.method("mc")["estimate"][-1],
                             pdl_scale.analyze(NEIGHBOR, machine=CLUSTER, p=[8], methods=("mc",), seed=7,
                                               samples=20000).method("mc")["estimate"][-1])
+
+    def test_prediction_budget_and_efficiency_thresholds(self):
+        analysis = pdl_scale.analyze(NEIGHBOR, p=range(1, 7), prediction_budget=0, efficiency=(0.9, 0.75))
+        report = command_json(NEIGHBOR, "--p", "1,2,3,4,5,6", "--prediction-budget", "0", "--efficiency", "0.9,0.75")
+        self.check_rows(analysis, report)
+        # Without its own solve the prediction comes from approx and the bounds alone.
+        self.assertTrue(set(analysis.predictions["method"]) <= {"approx", "bounds", "exact"})
+        self.assertEqual([r["threshold"] for r in analysis.summary[0]["efficiency"]], [0.9, 0.75])
+        own = pdl_scale.analyze(NEIGHBOR, p=[2, 6], prediction_budget=0.5)
+        self.assertEqual(list(own.predictions["method"]), ["exact", "mc"])
 
     def test_text_is_the_file(self):
         with open(NEIGHBOR) as f:
