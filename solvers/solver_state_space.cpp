@@ -80,7 +80,9 @@ class StateSpaceSolver final : public Solver {
   std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
     if (models.exact.empty() || first_dynamic_pool(models.exact) != nullptr) return nullptr;
     if (deterministic_result(models.exact)) return std::make_unique<StateSpaceSolver>(options_);
-    const double affordable = std::floor(seconds / kSecondsPerState);
+    // At most 2^53 states: beyond it a count is no longer exact in a double, and no state
+    // space of that size fits any memory.
+    const double affordable = std::min(std::floor(seconds / kSecondsPerState), 9007199254740992.0);
     if (affordable < 1.0) return nullptr;
     StateSpaceOptions tuned = options_;
     tuned.estimate_stop_states = affordable;
