@@ -195,7 +195,7 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
     if (exact) add("models", p, exact_cost(costs, item.tasks, p));
     // The prediction's own solve (exact or Monte Carlo) within its budget, at most; at p = 1
     // the one-processor chain answers instead.
-    if (exact && own_solve && p > 1) {
+    if (exact && own_solve && p > 1 && cases[c].label.phase.empty()) {
       add("prediction", p, std::min(request.prediction.seconds_per_model, costs.task_sample * tasks * samples));
     }
     for (solvers::Method method : request.methods) {

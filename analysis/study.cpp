@@ -271,9 +271,10 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
     if (!plans.back().refusal) largest_plan = std::max(largest_plan, plans.back().bytes);
   }
   const bool exact_base = p == 1 && exact && one_processor_time(*exact).has_value();
-  const std::vector<OwnSolver> own =
-      work.prediction && exact ? prediction_solvers(request, options, {&tree, mixture, {}}, exact_base)
-                               : std::vector<OwnSolver>{};
+  // A --loss phase alone has no prediction: only the whole program's is reported.
+  const std::vector<OwnSolver> own = work.prediction && exact && one.label.phase.empty()
+                                         ? prediction_solvers(request, options, {&tree, mixture, {}}, exact_base)
+                                         : std::vector<OwnSolver>{};
   for (const OwnSolver& one : own) largest_plan = std::max(largest_plan, one.plan.bytes);
   const double need = model_bytes + largest_plan;
   if (!exact) {

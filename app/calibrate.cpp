@@ -143,6 +143,7 @@ bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUn
     }
     analysis::Request request = base;
     request.methods = {solvers::Method::Bounds};
+    request.prediction.seconds_per_model = 0.0;  // only the bounds are read here
     request.processors.assign(processors.begin(), processors.end());
     const auto cases = analysis::make_cases({*setting.value}, {}, false);
     if (!cases.ok()) return runs_failure(*cases.failure, source, err) == kExitSuccess;
