@@ -6,8 +6,12 @@
 
 namespace solvers {
 
-// Monte Carlo: one task drawn in one sample (a dynamically scheduled pool counts its tasks).
+// Monte Carlo: one task of a task graph drawn in one sample.
 inline constexpr double kSecondsPerTaskSample = 3e-9;
+// Monte Carlo: one task of a dynamically scheduled pool in one sample, drawn and handed to the
+// processor free first: 240 heavy-tailed tasks on 4 processors, 10^5 samples, one thread, took
+// 1.0 s (2.4e7 task-samples; tests/app/data/heavy_tailed_farm.pdl, docs/performance.md).
+inline constexpr double kSecondsPerPoolTaskSample = 4e-8;
 // The state space's sweep: one state.
 inline constexpr double kSecondsPerState = 2.5e-7;
 

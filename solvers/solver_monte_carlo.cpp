@@ -31,22 +31,24 @@ class MonteCarloSolver final : public Solver {
     plan.bytes = std::min(plan.bytes, budget);
     return plan;
   }
-  // The samples `seconds` pay for at the reference cost of a task drawn, the scenarios weighted
-  // by their probabilities and a dynamic pool by its tasks: in precision mode the precision
+  // The samples `seconds` pay for at the reference costs of a task drawn and of a pool's task
+  // scheduled, the scenarios weighted by their probabilities: in precision mode the precision
   // rule stops there at the latest (with a note giving the width reached), so at least its
   // first round must fit; a fixed sample count must fit whole.
   std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
     if (models.exact.empty()) return nullptr;
-    double tasks_per_sample = 0.0;
+    double seconds_per_sample = 0.0;
     for (const WeightedGraph& scenario : models.exact) {
-      double tasks = 0.0;
+      double cost = 0.0;
       for (graph::NodeId v = 0; v < scenario.graph->node_count(); ++v) {
         const graph::TaskNode& node = scenario.graph->node(v);
-        tasks += node.kind == graph::NodeKind::DynamicPool ? static_cast<double>(std::max<std::int64_t>(1, node.pool_tasks)) : 1.0;
+        cost += node.kind == graph::NodeKind::DynamicPool
+                    ? kSecondsPerPoolTaskSample * static_cast<double>(std::max<std::int64_t>(1, node.pool_tasks))
+                    : kSecondsPerTaskSample;
       }
-      tasks_per_sample += scenario.probability * tasks;
+      seconds_per_sample += scenario.probability * cost;
     }
-    const double affordable = std::floor(seconds / (kSecondsPerTaskSample * std::max(1.0, tasks_per_sample)));
+    const double affordable = std::floor(seconds / std::max(kSecondsPerTaskSample, seconds_per_sample));
     MonteCarloOptions tuned = options_;
     if (tuned.relative_precision > 0.0) {
       if (affordable < static_cast<double>(tuned.min_samples)) return nullptr;
