@@ -1,8 +1,8 @@
 #include "analysis/prediction.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <string>
 #include <utility>
@@ -125,14 +125,21 @@ std::optional<double> finite(double value) { return std::isfinite(value) ? std::
 void add_speedups(const StudyResult& study, std::size_t c, int p, Prediction& prediction) {
   const auto& exact_base = study.one_processor_time(c);
   if (!exact_base) {
-    if (!asked_for(study, prediction.method)) return;
-    const Row& row = study.at(c, p, prediction.method);
-    if (prediction.estimate && solvers::info(prediction.method).interval != solvers::IntervalKind::BoundPair) {
-      prediction.speedup = row.speedup;
+    // The point from the estimate's method, the interval from the method whose interval the
+    // prediction carries (the bounds' for PredictionIntervalKind::Bounds).
+    const auto bounds = std::find_if(study.methods().begin(), study.methods().end(), [](solvers::Method m) {
+      return solvers::info(m).interval == solvers::IntervalKind::BoundPair;
+    });
+    const solvers::Method interval_from =
+        prediction.interval == PredictionIntervalKind::Bounds && bounds != study.methods().end() ? *bounds
+                                                                                                 : prediction.method;
+    if (prediction.estimate && asked_for(study, prediction.method) &&
+        solvers::info(prediction.method).interval != solvers::IntervalKind::BoundPair) {
+      prediction.speedup = study.at(c, p, prediction.method).speedup;
     }
-    if (prediction.lower) {
-      prediction.speedup_lower = row.speedup_lower;
-      prediction.speedup_upper = row.speedup_upper;
+    if (prediction.lower && asked_for(study, interval_from)) {
+      prediction.speedup_lower = study.at(c, p, interval_from).speedup_lower;
+      prediction.speedup_upper = study.at(c, p, interval_from).speedup_upper;
     }
     return;
   }
