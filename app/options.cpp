@@ -345,40 +345,49 @@ std::optional<std::string> plot_path_problem(const Options& options) {
   return std::nullopt;
 }
 
-std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error) {
-  std::vector<double> levels;
-  std::string_view rest = list;
-  while (true) {
-    const std::size_t comma = rest.find(',');
-    const std::string_view item = rest.substr(0, comma);
-    const auto percent = parse_number(item);
-    if (!percent || !(*percent > 0.0 && *percent < 100.0)) {
-      *error = fmt::format("--quantiles {}: '{}' is not a percentage in (0, 100), e.g. 50,95,99", list, item);
-      return std::nullopt;
-    }
-    levels.push_back(*percent / 100.0);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  std::sort(levels.begin(), levels.end());
-  levels.erase(std::unique(levels.begin(), levels.end()), levels.end());
-  return levels;
-}
+namespace {
 
-std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error) {
-  std::vector<double> thresholds;
+// The numbers of a comma-separated list, each checked by `accepts`; on the first that is not a
+// number or not accepted, *error says so (`what` names what it should be) and nothing is
+// returned.
+std::optional<std::vector<double>> parse_number_list(const std::string& list, const char* option, const char* what,
+                                                     bool (*accepts)(double), std::string* error) {
+  std::vector<double> values;
   std::string_view rest = list;
   while (true) {
     const std::size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     const auto value = parse_number(item);
-    if (!value || !(*value > 0.0 && *value <= 1.0)) {
-      *error = fmt::format("--efficiency {}: '{}' is not an efficiency in (0, 1], e.g. 0.7,0.9", list, item);
+    if (!value || !accepts(*value)) {
+      *error = fmt::format("{} {}: '{}' is not {}", option, list, item, what);
       return std::nullopt;
     }
-    if (std::find(thresholds.begin(), thresholds.end(), *value) == thresholds.end()) thresholds.push_back(*value);
+    values.push_back(*value);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
+  }
+  return values;
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error) {
+  auto levels = parse_number_list(list, "--quantiles", "a percentage in (0, 100), e.g. 50,95,99",
+                                  [](double percent) { return percent > 0.0 && percent < 100.0; }, error);
+  if (!levels) return std::nullopt;
+  for (double& level : *levels) level /= 100.0;
+  std::sort(levels->begin(), levels->end());
+  levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
+  return levels;
+}
+
+std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error) {
+  const auto values = parse_number_list(list, "--efficiency", "an efficiency in (0, 1], e.g. 0.7,0.9",
+                                        [](double value) { return value > 0.0 && value <= 1.0; }, error);
+  if (!values) return std::nullopt;
+  std::vector<double> thresholds;  // in the order given, without repeats
+  for (double value : *values) {
+    if (std::find(thresholds.begin(), thresholds.end(), value) == thresholds.end()) thresholds.push_back(value);
   }
   return thresholds;
 }
