@@ -21,7 +21,7 @@
 
 namespace app {
 
-// Exit statuses (DESIGN.md section 7).
+// Exit statuses (docs/cli.md, "Exit status").
 inline constexpr int kExitSuccess = 0;
 inline constexpr int kExitInternal = 1;  // a bug: an exception escaped
 inline constexpr int kExitInput = 2;     // bad usage or bad input: diagnostics say why

@@ -1,4 +1,4 @@
-// The machine model (DESIGN.md section 3): what a task, a message and a barrier cost.
+// The machine model (docs/machine.md): what a task, a message and a barrier cost.
 #pragma once
 
 #include "models/collective.hpp"

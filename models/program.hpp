@@ -1,4 +1,4 @@
-// The generic workload model of a PDL program (DESIGN.md section 2): plain values built by
+// The generic workload model of a PDL program (docs/pdl.md): plain values built by
 // pdl::check and consumed by the scalers. Quantities that depend on variables or on the
 // processor count stay symbolic (models::Expr) until the scaler binds them.
 //

@@ -1,4 +1,4 @@
-// The approximate scaled model (DESIGN.md section 4, the paper's section 3): a program on p
+// The approximate scaled model (docs/semantics.md, the paper's section 3): a program on p
 // processors as a series-parallel tree whose size depends on the program's structure, not on
 // its number of tasks.
 //

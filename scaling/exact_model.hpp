@@ -1,4 +1,4 @@
-// The exact scaled model (DESIGN.md section 4): every task and dependency of the generic model
+// The exact scaled model (docs/semantics.md): every task and dependency of the generic model
 // of a program, mapped onto p processors.
 //
 // Each processor runs its tasks in a fixed order (an arc between consecutive tasks of a
@@ -39,7 +39,7 @@ struct ExactModel {
 
 // The order in which a processor runs its block of NEIGHBOR columns in every instance.
 enum class NeighborOrder {
-  LeftToRight,  // every processor left to right (DESIGN.md section 4; the default)
+  LeftToRight,  // every processor left to right (docs/semantics.md, N1; the default)
   Alternating,  // even processors left to right, odd ones right to left, so neighbours reach
                 // their shared boundary at the same time; the paper's Table 2 bounds fit this
                 // order (docs/methods.md)

@@ -1,4 +1,4 @@
-// Monte Carlo simulation of a stochastic task graph: the reference method (DESIGN.md section 5),
+// Monte Carlo simulation of a stochastic task graph: the reference method (docs/methods.md, section 4),
 // valid for any graph, including dynamic scheduling (graph::NodeKind::DynamicPool).
 //
 // Each sample draws every node's runtime and computes the makespan (the longest path) along a

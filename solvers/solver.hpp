@@ -1,5 +1,5 @@
-// One interface for every solution method, and the one factory that makes them (DESIGN.md
-// section 5). A caller never switches over methods: it asks a solver for its info() (what to
+// One interface for every solution method, and the one factory that makes them
+// (docs/architecture.md, "The seams"). A caller never switches over methods: it asks a solver for its info() (what to
 // call it, what its interval means, which model it needs) and hands it the scaled models.
 //
 // Adding a method: a value in solvers::Method (result.hpp), its options in SolverOptions, its

@@ -1,4 +1,4 @@
-// Exact state-space analysis of a stochastic task graph (DESIGN.md section 5, issue 6).
+// Exact state-space analysis of a stochastic task graph (docs/methods.md, section 5).
 //
 // With phase-type task runtimes the execution of the graph is an absorbing continuous-time
 // Markov chain. A state is the set of completed tasks plus the phase of every running task

@@ -291,7 +291,7 @@ constexpr double kTable2[10][3][2] = {
     {{36.8, 37.2}, {70.8, 75.3}, {138, 149}},     {{35.2, 36.7}, {68.5, 70.3}, {134, 142}},
     {{32.2, 32.3}, {64, 64.2}, {128, 130}},       {{23.7, 24.7}, {44.7, 48.1}, {85.8, 96.1}}};
 
-// The left-to-right order of DESIGN.md lies above the paper's upper bound for p = 5, 6, 7 (e.g.
+// The left-to-right order of docs/semantics.md lies above the paper's upper bound for p = 5, 6, 7 (e.g.
 // 39.97 against 38.8 - 38.9 for p = 5): the paper's model is the alternating order, which fits
 // every row of Table 2.
 TEST(ExactModel, AlternatingOrderLiesWithinThePapersBoundsOfTable2) {

@@ -259,7 +259,7 @@ std::vector<solvers::WeightedGraph> scenarios_of(const scaling::ExactModel& mode
 
 // The paper's Table 1 (2 iterations, p = 1..4: 160, 85, 64.6, 52.5; 4 and 8 iterations on
 // p = 2: 167.7, 331.6) came from PEPP's *approximate* state-space analysis (the paper's
-// section 5.1 says so), and the exact model here (DESIGN.md section 4: every processor runs
+// section 5.1 says so), and the exact model here (docs/semantics.md: every processor runs
 // its block left to right every iteration) has the exact means 86.08, 65.01, 52.84, 169.92
 // and 335.58: 0.3 to 4 above the printed figures, 50 Monte Carlo standard errors away for
 // p = 2; with odd processors running right to left (scaling::NeighborOrder::Alternating)
