@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <ostream>
 #include <cstdint>
 #include <limits>
 #include <iostream>
@@ -340,7 +341,7 @@ bool looks_like_option(const std::string& argument) {
 // The arguments CLI11 left over: an unknown option with the known ones it may mean (a value
 // after it is then left over too, and not worth a word), else the extra arguments. False with
 // the message printed when there are any.
-bool no_extras(const CLI::App& cli) {
+bool no_extras(const CLI::App& cli, std::ostream& err) {
   const std::vector<std::string> extras = cli.remaining();
   if (extras.empty()) return true;
   for (const std::string& extra : extras) {
@@ -358,15 +359,15 @@ bool no_extras(const CLI::App& cli) {
     std::vector<std::string> meant = bare.empty() ? std::vector<std::string>() : nearest(bare, known);
     for (std::string& one : meant) one = written.at(one);
     if (meant.empty()) {
-      fmt::print(stderr, "pdl-scale: error: unknown option '{}' (pdl-scale --help lists them)\n", name);
+      err << fmt::format("pdl-scale: error: unknown option '{}' (pdl-scale --help lists them)\n", name);
     } else {
-      fmt::print(stderr, "pdl-scale: error: unknown option '{}'; did you mean {}?\n", name, quoted_alternatives(meant));
+      err << fmt::format("pdl-scale: error: unknown option '{}'; did you mean {}?\n", name, quoted_alternatives(meant));
     }
     return false;
   }
   std::string list;
   for (const std::string& extra : extras) list += (list.empty() ? "'" : " '") + extra + "'";
-  fmt::print(stderr, "pdl-scale: error: unexpected argument{} {}: pdl-scale takes one program FILE\n",
+  err << fmt::format("pdl-scale: error: unexpected argument{} {}: pdl-scale takes one program FILE\n",
              extras.size() == 1 ? "" : "s", list);
   return false;
 }
@@ -374,10 +375,11 @@ bool no_extras(const CLI::App& cli) {
 // --set-file FILE: every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them),
 // `#` comments and blank lines ignored, appended to the --set values. False with a located
 // message when the file cannot be read or a line is not of that form.
-bool read_set_file(const std::string& file, std::vector<std::string>& sets, const pdl::FileReader& read) {
+bool read_set_file(const std::string& file, std::vector<std::string>& sets, const pdl::FileReader& read,
+                   std::ostream& err) {
   const pdl::FileFacts facts = read(file, pdl::kMaxSourceBytes);
   if (facts.open_error != 0 || facts.read_error || facts.directory || facts.text.size() > pdl::kMaxSourceBytes) {
-    fmt::print(stderr, "pdl-scale: error: --set-file {}: cannot read the file\n", file);
+    err << fmt::format("pdl-scale: error: --set-file {}: cannot read the file\n", file);
     return false;
   }
   std::istringstream in(facts.text);
@@ -396,7 +398,7 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
         text.find_first_of(" \t", 0) < equals) {
-      fmt::print(stderr, "{}:{}:{}: error: expected NAME=VALUE (or --set NAME=VALUE)\n{}\n{}^\n", file, number, column,
+      err << fmt::format("{}:{}:{}: error: expected NAME=VALUE (or --set NAME=VALUE)\n{}\n{}^\n", file, number, column,
                  line, std::string(column - 1, ' '));
       return false;
     }
@@ -406,7 +408,7 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
 }
 
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
-bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
+bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream& err) {
   options.time_unit = *time_unit_named(raw.time_unit);  // CLI11 checked the name
   for (const CLI::Option* option : cli.get_options()) {
     if (option->count() > 0 && !option->get_lnames().empty()) options.given.insert("--" + option->get_lnames().front());
@@ -435,7 +437,7 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
     start = comma + 1;
   }
   for (const std::string& file : raw.set_files) {
-    if (!read_set_file(file, options.sets, options.read_file)) return false;
+    if (!read_set_file(file, options.sets, options.read_file, err)) return false;
   }
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;
@@ -444,7 +446,7 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   if (!raw.time_limit.empty()) {
     const auto seconds = parse_duration(raw.time_limit);
     if (!seconds) {
-      fmt::print(stderr, "pdl-scale: error: --time-limit {}: expected a duration > 0, such as 90s, 10m or 2h\n",
+      err << fmt::format("pdl-scale: error: --time-limit {}: expected a duration > 0, such as 90s, 10m or 2h\n",
                  raw.time_limit);
       return false;
     }
@@ -453,7 +455,7 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   if (!raw.prediction_budget.empty()) {
     const auto seconds = raw.prediction_budget == "0" ? std::optional<double>(0.0) : parse_duration(raw.prediction_budget);
     if (!seconds) {
-      fmt::print(stderr, "pdl-scale: error: --prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s\n",
+      err << fmt::format("pdl-scale: error: --prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s\n",
                  raw.prediction_budget);
       return false;
     }
@@ -463,14 +465,14 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options) {
   if (!raw.memory.empty()) {
     const auto bytes = parse_bytes(raw.memory);
     if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {
-      fmt::print(stderr, "pdl-scale: error: --memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000\n",
+      err << fmt::format("pdl-scale: error: --memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000\n",
                  raw.memory);
       return false;
     }
     options.request.memory_budget_bytes = *bytes;
   }
   if (options.log_axes && !options.plot && !options.tail_plot) {
-    fmt::print(stderr, "pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");
+    err << fmt::format("pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");
     return false;
   }
   return true;
@@ -486,7 +488,7 @@ void set_machine_defaults(Options& options) {
 
 }  // namespace
 
-std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
+std::optional<int> parse_command_line(int argc, char** argv, Options* options, std::ostream& out, std::ostream& err) {
   CLI::App cli{kDescription};
   Raw raw;
   set_machine_defaults(*options);
@@ -498,14 +500,14 @@ std::optional<int> parse_command_line(int argc, char** argv, Options* options) {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) {  // --help, --version
-      cli.exit(error);
+      cli.exit(error, out, err);
       return kExitSuccess;
     }
     // A usage error, worded as every other error of an option is.
-    fmt::print(stderr, "pdl-scale: error: {}\n", error.what());
+    err << fmt::format("pdl-scale: error: {}\n", error.what());
     return kExitInput;
   }
-  if (!no_extras(cli) || !finish(cli, raw, *options)) return kExitInput;
+  if (!no_extras(cli, err) || !finish(cli, raw, *options, err)) return kExitInput;
   options->command.assign(argv, argv + argc);
   return std::nullopt;
 }

@@ -3,15 +3,17 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 
 #include "app/options.hpp"
 
 namespace app {
 
-// Parses argv into *options. Returns an exit status when the command is already done (--help,
-// --version, a usage error printed on stderr), nothing when the command should run.
-std::optional<int> parse_command_line(int argc, char** argv, Options* options);
+// Parses argv into *options. Returns an exit status when the command is already done (--help
+// and --version printed on `out`, a usage error on `err`), nothing when the command should run.
+// Prints nowhere else: through Python the streams are the exception's text.
+std::optional<int> parse_command_line(int argc, char** argv, Options* options, std::ostream& out, std::ostream& err);
 
 // The help text (printed when no file is given).
 std::string help_text();

@@ -141,7 +141,7 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
 }
 
 int run_command(int argc, char** argv, Options options, std::ostream& out, std::ostream& err, bool terminal) {
-  if (const auto status = parse_command_line(argc, argv, &options)) return *status;
+  if (const auto status = parse_command_line(argc, argv, &options, out, err)) return *status;
   if (options.file.empty()) {
     if (options.check || options.dump) {
       err << "pdl-scale: error: --check and --dump need a FILE\n";

@@ -83,6 +83,18 @@ def _values(values: Iterable[Number]) -> str:
     return ",".join(repr(float(v)) if not float(v).is_integer() else str(int(v)) for v in values)
 
 
+def _processor_counts(p: Iterable[int]) -> str:
+    """The --p list: whole numbers, at least one; anything else is a ValueError, never rounded."""
+    counts = []
+    for n in p:
+        if isinstance(n, bool) or not float(n).is_integer():
+            raise ValueError(f"p: {n!r} is not a whole processor count")
+        counts.append(str(int(n)))
+    if not counts:
+        raise ValueError("p: no processor count (give at least one, e.g. p=range(1, 17))")
+    return ",".join(counts)
+
+
 def _arguments(program: str, machine: Optional[str], settings: Optional[Mapping[str, Number]],
                texts: dict[str, str]) -> list[str]:
     arguments = [_source(program, _PROGRAM_TEXT, texts)]
@@ -197,7 +209,7 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     """
     texts: dict[str, str] = {}
     arguments = _arguments(program, machine, set, texts)
-    arguments += ["--p", ",".join(str(int(n)) for n in p), "--method", ",".join(methods), "--seed", str(int(seed)),
+    arguments += ["--p", _processor_counts(p), "--method", ",".join(methods), "--seed", str(int(seed)),
                   "--threads", str(int(threads)), "--format", "json", "--quiet"]
     for name, values in (sweep or {}).items():
         arguments += ["--sweep", f"{name}={_values(values)}"]

@@ -51,8 +51,9 @@ Run run_command(std::vector<std::string> args) {
   std::ostringstream out, err;
   try {
     app::Options options;
-    if (const auto status = app::parse_command_line(static_cast<int>(argv.size()), argv.data(), &options)) {
+    if (const auto status = app::parse_command_line(static_cast<int>(argv.size()), argv.data(), &options, out, err)) {
       run.status = *status;
+      run.err = err.str();
       return run;
     }
     run.status = app::run_analysis(options, out, err, false);

@@ -100,6 +100,31 @@ class AgainstTheCommand(unittest.TestCase):
         own = pdl_scale.analyze(NEIGHBOR, p=[2, 6], prediction_budget=0.5)
         self.assertEqual(list(own.predictions["method"]), ["exact", "mc"])
 
+    def test_processor_counts_are_checked_not_rounded(self):
+        for bad in ([], [2.5], [1, True]):
+            with self.subTest(p=bad), self.assertRaises(ValueError):
+                pdl_scale.analyze(NEIGHBOR, p=bad)
+        self.assertEqual(list(pdl_scale.analyze(NEIGHBOR, p=[2.0, 4], methods=("approx",))["p"]), [2, 4])
+
+    def test_usage_errors_carry_the_commands_text(self):
+        # Refused by the option parser itself (before issue 29 they reached only the process's
+        # stderr, and the exception's text was empty): the same words as the command prints.
+        for arguments, memory in ((["--memory", "zz"], "zz"), (["--threads", "-3"], None)):
+            with self.subTest(arguments=arguments):
+                done = subprocess.run([TOOL, NEIGHBOR, "--p", "2", *arguments], capture_output=True, text=True)
+                self.assertEqual(done.returncode, 2)
+                if memory is not None:
+                    with self.assertRaises(pdl_scale.AnalysisError) as raised:
+                        pdl_scale.analyze(NEIGHBOR, p=[2], memory=memory)
+                    self.assertEqual(raised.exception.text, done.stderr)
+                    self.assertTrue(raised.exception.text.startswith("pdl-scale: error: --memory zz"))
+        with self.assertRaises(pdl_scale.AnalysisError) as raised:
+            pdl_scale.analyze(NEIGHBOR, p=[2], threads=-3)
+        done = subprocess.run([TOOL, NEIGHBOR, "--p", "2", "--method", "approx,bounds", "--seed", "1", "--threads",
+                               "-3", "--format", "json", "--quiet"], capture_output=True, text=True)
+        self.assertEqual(raised.exception.text, done.stderr)
+        self.assertIn("--threads", raised.exception.text)
+
     def test_text_is_the_file(self):
         with open(NEIGHBOR) as f:
             program = f.read()
