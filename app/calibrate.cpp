@@ -11,6 +11,7 @@
 #include "analysis/study.hpp"
 #include "analysis/validation.hpp"
 #include "app/commands.hpp"
+#include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "app/output_file.hpp"
 #include "app/plot_validation.hpp"
@@ -217,6 +218,8 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
       return usage_error(err, unknown_variable_text(*loaded->program, loaded->machine, name, "--fit"));
     }
   }
+  // Before any work: no output replaces an input or another output, and each can be written.
+  if (!check_destinations(options, {*loaded}, err)) return kExitInput;
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};
   const pdl::RunsNames names{loaded->program.get(), &loaded->machine};
 

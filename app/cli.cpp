@@ -436,6 +436,7 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream&
     options.fit.push_back(raw.fit.substr(start, comma - start));
     start = comma + 1;
   }
+  options.set_files = raw.set_files;
   for (const std::string& file : raw.set_files) {
     if (!read_set_file(file, options.sets, options.read_file, err)) return false;
   }

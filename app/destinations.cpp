@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <system_error>
+#include <tuple>
 #include <variant>
 
 #include <sys/stat.h>
@@ -93,11 +94,24 @@ std::vector<RunInput> run_inputs(const std::string& program_file, const std::vec
 }
 
 bool check_destinations(const Options& options, const std::vector<Loaded>& machines, std::ostream& err) {
+  // Every file option the run writes: (its name as `given` records it, as messages write it, value).
+  const std::tuple<const char*, const char*, const std::optional<std::string>*> outputs[] = {
+      {"--output", "-o", &options.output},
+      {"--plot", "--plot", &options.plot},
+      {"--tail-plot", "--tail-plot", &options.tail_plot},
+      {"--breakdown-plot", "--breakdown-plot", &options.breakdown_plot},
+      {"--write-fit", "--write-fit", &options.write_fit},
+      {"--validation-plot", "--validation-plot", &options.validation_plot}};
   std::vector<Destination> destinations;
-  if (options.output) destinations.push_back({"-o", *options.output});
-  if (options.plot) destinations.push_back({"--plot", *options.plot});
-  if (options.tail_plot) destinations.push_back({"--tail-plot", *options.tail_plot});
-  if (options.breakdown_plot) destinations.push_back({"--breakdown-plot", *options.breakdown_plot});
+  for (const auto& [given, option, path] : outputs) {
+    if (*path) {
+      destinations.push_back({option, **path});
+    } else if (options.given.contains(given)) {
+      // Given as '': the run would write nothing where a file was asked for.
+      usage_error(err, fmt::format("{} '': expected a file name", option));
+      return false;
+    }
+  }
   for (const Destination& destination : destinations) {
     if (const auto problem = check_output_path(destination.path)) {
       usage_error(err, fmt::format("{}: {}", destination.option, *problem));
@@ -106,6 +120,9 @@ bool check_destinations(const Options& options, const std::vector<Loaded>& machi
   }
   std::vector<RunInput> inputs = run_inputs(options.file, machines);
   for (const std::string& file : options.other_files) inputs.push_back({file, "the program"});
+  if (options.calibrate) inputs.push_back({*options.calibrate, "the runs of --calibrate"});
+  if (options.validate) inputs.push_back({*options.validate, "the runs of --validate"});
+  for (const std::string& file : options.set_files) inputs.push_back({file, "a --set-file"});
   for (const Destination& destination : destinations) {
     if (const auto input = overwritten_input(destination, inputs)) {
       usage_error(err, fmt::format("{} {} would overwrite an input of this run ({}, '{}')", destination.option,

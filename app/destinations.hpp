@@ -21,10 +21,13 @@ struct RunInput {
 // read on each machine (NUMERICAL, with $ARCH replaced by that machine's name).
 std::vector<RunInput> run_inputs(const std::string& program_file, const std::vector<Loaded>& machines);
 
-// Checks -o and --plot: each can be written (check_output_path); neither lands on a regular
-// file the run reads (the same device and inode, so that ./prog.pdl, a symbolic or a hard link
-// to the program are caught; a device or FIFO is written through, not replaced, so it may be
-// both); and the two are not the same file (except a character device such as /dev/null,
+// Checks every file the run writes (-o, --plot, --tail-plot, --breakdown-plot, --write-fit,
+// --validation-plot): each is a name, not '' (given empty, it would write nothing), and can be
+// written (check_output_path); none lands on a regular file the run reads (the program, the
+// machine files, measured data, the runs of --calibrate and --validate, every --set-file; the
+// same device and inode, so that ./prog.pdl, a symbolic or a hard link to the program are
+// caught; a device or FIFO is written through, not replaced, so it may be both); and no two
+// are the same file (except a character device such as /dev/null,
 // which takes both one after the other). Prints "pdl-scale: error: ..." for the first problem
 // and returns false.
 bool check_destinations(const Options& options, const std::vector<Loaded>& machines, std::ostream& err);

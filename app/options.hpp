@@ -43,6 +43,7 @@ struct Options {
   // --dump and --graph take at most one. The built-in ideal machine when none is given.
   std::vector<std::string> machine_files;
   std::vector<std::string> sets;  // --set name=value, repeatable
+  std::vector<std::string> set_files;  // --set-file FILE, repeatable: read into `sets`, inputs of the run
   // The options given on the command line, by their long names ("--samples", "--output"):
   // an option that tunes a method the run does not use is refused (method_option_problems).
   std::set<std::string> given;
