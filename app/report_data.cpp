@@ -104,23 +104,6 @@ std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t 
          no_quantiles;
 }
 
-// The command as the user typed it, the program named "pdl-scale" whatever its path.
-std::string command_text(const ReportInputs& inputs) {
-  std::string text = "pdl-scale";
-  for (std::size_t i = 1; i < inputs.command.size(); ++i) {
-    const std::string& arg = inputs.command[i];
-    const bool plain = !arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?;&|<>()") == std::string::npos;
-    if (plain) {
-      text += " " + arg;
-    } else {
-      std::string quoted = "'";
-      for (char ch : arg) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-      text += " " + quoted + "'";
-    }
-  }
-  return text;
-}
-
 nlohmann::ordered_json command_json(const ReportInputs& inputs) {
   nlohmann::ordered_json args = nlohmann::ordered_json::array();
   args.push_back("pdl-scale");
@@ -240,9 +223,9 @@ nlohmann::ordered_json crossovers_json(const analysis::StudyResult& study, const
 
 std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) {
   const std::string& unit = inputs.time_unit.name;
-  std::string out = fmt::format("# pdl-scale {}\n# command: {}\n# seed: {}\n# times in {}\n", PDL_SCALE_VERSION,
-                                command_text(inputs), inputs.request.solver_options.monte_carlo.seed, unit);
-  out += several_programs(inputs) ? "program,machine," : "machine,";
+  // Plain CSV: the header on line 1, every row as wide, units in the names; the run's
+  // metadata (version, command, seed) is JSON's.
+  std::string out = several_programs(inputs) ? "program,machine," : "machine,";
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
   out += fmt::format("p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"

@@ -106,7 +106,7 @@ std::string csv_header(const ReportInputs& inputs) {
   std::string out;
   for (double level : levels_of(inputs)) {
     const std::string name = level_name(level);
-    out += fmt::format(",{0},{0}_lower,{0}_upper", name);
+    out += fmt::format(",{0}_{1},{0}_lower_{1},{0}_upper_{1}", name, inputs.time_unit.name);
   }
   return out;
 }

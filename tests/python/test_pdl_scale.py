@@ -125,6 +125,31 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertEqual(raised.exception.text, done.stderr)
         self.assertIn("--threads", raised.exception.text)
 
+    def test_csv_is_plain(self):
+        # The header on line 1, every row as wide, times' units in the column names: Python's csv
+        # module and pandas.read_csv read it with no options (issue 29).
+        import csv
+        import io
+
+        import pandas as pd
+        cases = [
+            [NEIGHBOR, "--p", "1,2,4", "--quantiles", "50,95", "--breakdown"],
+            [NEIGHBOR, "--p", "2,4", "--machine", CLUSTER, "--sweep", "columns=10,20", "--method", "approx,bounds,mc"],
+            [NEIGHBOR, "--p", "1,2", "--loss", "--time-unit", "ms"],
+            ["examples/variants/precompute.pdl", "examples/variants/recompute.pdl", "--p", "1,2"],
+        ]
+        for arguments in cases:
+            with self.subTest(arguments=arguments):
+                text = subprocess.run([TOOL, *arguments, "--format", "csv", "--quiet"], capture_output=True, text=True,
+                                      check=True).stdout
+                rows = list(csv.reader(io.StringIO(text)))
+                self.assertEqual({len(row) for row in rows}, {len(rows[0])})
+                frame = pd.read_csv(io.StringIO(text))
+                self.assertEqual(frame.shape, (len(rows) - 1, len(rows[0])))
+                unit = "ms" if "ms" in arguments else "us"
+                self.assertIn(f"estimate_{unit}", frame.columns)
+                self.assertTrue(all(name.endswith(f"_{unit}") for name in frame.columns if name.startswith("q")))
+
     def test_text_is_the_file(self):
         with open(NEIGHBOR) as f:
             program = f.read()
