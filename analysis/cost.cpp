@@ -84,16 +84,20 @@ StateCost state_space_cost(const Case& one, int p, const Request& request, const
   std::optional<scaling::ExactModel> exact;
   try {
     exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
-  } catch (const std::exception&) {
+  } catch (const scaling::ExactModelTooLarge&) {
     cost.refused = true;  // beyond the builder's limits: no state space is swept
+    return cost;
+  } catch (const scaling::ScalingError&) {
+    cost.refused = true;  // a value the model refuses: the study reports it, nothing is swept
     return cost;
   }
   for (const scaling::Scenario& scenario : exact->scenarios) {
     solvers::StateSpaceEstimate estimate;
     try {
       estimate = solvers::estimate_state_count(scenario.graph, request.solver_options.state_space);
-    } catch (const std::exception&) {
-      // A dynamic pool or a runtime without phase-type form: refused after the estimate.
+    } catch (const std::invalid_argument&) {
+      // A dynamic pool or a runtime without phase-type form (estimate_state_count's documented
+      // refusals): refused after the estimate.
       cost.seconds += costs.state_estimate;
       cost.refused = true;
       return cost;

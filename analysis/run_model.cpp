@@ -1,6 +1,7 @@
 #include "analysis/run_model.hpp"
 
 #include <cmath>
+#include <stdexcept>
 #include <exception>
 #include <map>
 
@@ -45,8 +46,13 @@ Outcome<solvers::Result> solve_approximate(const MachineInput& input, std::int64
   try {
     outcome.value = solvers::solve_series_parallel(
         scaling::approximate_model(*input.program, input.machine, binding.environment, static_cast<int>(p)), options);
-  } catch (const std::exception& error) {
-    outcome.failure = Failure::of_value(0, error.what());
+  } catch (const scaling::ScalingError& error) {
+    // A value the model refuses at this setting (a count that is not whole, ...): the input's.
+    outcome.failure = Failure::of_value(0, error.what(), error.location());
+    return outcome;
+  } catch (const std::overflow_error& error) {
+    // A distribution whose support passes the largest double: no finite figure.
+    outcome.failure = Failure::of_value(0, std::string("the model's figures are not finite (") + error.what() + ")");
     return outcome;
   }
   if (!std::isfinite(outcome.value->mean)) {
