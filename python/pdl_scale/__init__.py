@@ -18,7 +18,8 @@ import numpy as np
 
 from . import _pdl_scale
 
-__all__ = ["analyze", "check", "fit", "Analysis", "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
+__all__ = ["analyze", "calibrate", "validate", "isoefficiency", "isospeed", "check", "fit", "Analysis", "Calibration",
+           "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
 
 Number = Union[int, float]
 
@@ -226,6 +227,134 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     if allow_long:
         arguments.append("--allow-long")
     return Analysis(json.loads(_run(arguments, texts, AnalysisError)))
+
+
+def _frame(rows: list[dict]):
+    import pandas as pd
+
+    return pd.DataFrame(rows)
+
+
+def _interval_parts(prediction: dict) -> dict[str, Any]:
+    """A prediction interval's figures, flat: the whole interval and its three parts."""
+    return {"mean": prediction["mean"],
+            "lower": prediction["interval"][0], "upper": prediction["interval"][1],
+            "task_lower": prediction["task"][0], "task_upper": prediction["task"][1],
+            "parameters_lower": prediction["parameters"]["interval"][0],
+            "parameters_upper": prediction["parameters"]["interval"][1],
+            "parameters_standard_error": prediction["parameters"]["standard_error"],
+            "unexplained": prediction["unexplained"]}
+
+
+class Calibration:
+    """A model fitted to measured runs, its predictions with intervals, and its validation.
+
+    ``parameters``: a DataFrame, one row per fitted name (``name``, ``value``, ``standard_error``,
+    ``start``, ``kind``); ``calibration`` the fit's figures (R², residual standard error, the
+    correlation, ...); ``predictions``: one row per p of ``p=``, the interval and its three parts
+    (``task_*``: task randomness, ``parameters_*``: parameter uncertainty, ``unexplained``);
+    ``validation``: one row per run of ``validate=`` (``measured``, ``predicted``, ``error``,
+    ``inside``, the interval, the bounds where asked for) and ``validation_summary`` (Clement's
+    errors, the coverage); ``json`` the command's whole report (docs/calibration.md).
+    """
+
+    def __init__(self, report: dict):
+        self.json: dict = report
+        self.level: Optional[float] = report.get("level")
+        self.parameters = _frame(report.get("parameters") or [])
+        self.calibration: Optional[dict] = report.get("calibration")
+        self.predictions = _frame([{"p": one["p"], **_interval_parts(one)} for one in report.get("predictions") or []])
+        validation = report.get("validation")
+        self.validation = None if validation is None else _frame([
+            {"line": run["line"], "p": run["p"], **run["values"], "repetition": run["repetition"],
+             "measured": run["measured"], "predicted": run["predicted"], "error": run["error"],
+             "inside": run["inside"], "lower": run["prediction"]["interval"][0],
+             "upper": run["prediction"]["interval"][1], "lower_bound": run.get("lower_bound"),
+             "upper_bound": run.get("upper_bound")} for run in validation["runs"]])
+        self.validation_summary: Optional[dict] = None if validation is None else validation["summary"]
+
+
+def _measured_arguments(program: str, machine: Optional[str], set: Optional[Mapping[str, Number]],
+                        set_files: Iterable[str], texts: dict[str, str]) -> list[str]:
+    arguments = _arguments(program, machine, set, texts)
+    for file in set_files:
+        arguments += ["--set-file", str(file)]
+    return arguments
+
+
+def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str] = None,
+              set: Optional[Mapping[str, Number]] = None, p: Optional[Iterable[int]] = None,
+              validate: Optional[str] = None, interval: Optional[float] = None, draws: Optional[int] = None,
+              seed: int = 1, set_files: Iterable[str] = ()) -> Calibration:
+    """Fits program variables or machine constants to measured runs (``pdl-scale PROGRAM
+    --calibrate RUNS --fit NAMES``), predicts at each p of ``p`` with an interval (``--p``,
+    ``--interval`` percent, ``--draws``, ``--seed``), and scores the runs of ``validate``.
+    ``runs`` and ``validate`` are runs files (docs/calibration.md). Raises AnalysisError with the
+    command's text for input it refuses."""
+    if not fit:
+        raise ValueError("fit: no name to fit (give the program variables or machine constants, e.g. ['tc'])")
+    texts: dict[str, str] = {}
+    arguments = _measured_arguments(program, machine, set, set_files, texts)
+    arguments += ["--calibrate", str(runs), "--fit", ",".join(fit), "--seed", str(int(seed)), "--format", "json"]
+    if p is not None:
+        arguments += ["--p", _processor_counts(p)]
+    if validate is not None:
+        arguments += ["--validate", str(validate)]
+    if interval is not None:
+        arguments += ["--interval", _values([interval])]
+    if draws is not None:
+        arguments += ["--draws", str(int(draws))]
+    return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
+
+
+def validate(program: str, runs: str, machine: Optional[str] = None, set: Optional[Mapping[str, Number]] = None,
+             bounds: bool = False, set_files: Iterable[str] = ()) -> Calibration:
+    """Scores the model's predictions against measured runs (``pdl-scale PROGRAM --validate RUNS``),
+    e.g. with the values ``calibrate`` wrote (``set_files``); ``bounds`` adds Mendes and Reed's
+    RatioLB and RatioUB (``--method approx,bounds``)."""
+    texts: dict[str, str] = {}
+    arguments = _measured_arguments(program, machine, set, set_files, texts)
+    arguments += ["--validate", str(runs), "--format", "json"]
+    if bounds:
+        arguments += ["--method", "approx,bounds"]
+    return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
+
+
+def isoefficiency(program: str, target: float, variable: str, machine: Optional[str] = None,
+                  p: Iterable[int] = (2, 4, 8, 16), set: Optional[Mapping[str, Number]] = None,
+                  iso_max: Optional[float] = None):
+    """Per p, the smallest value of ``variable`` that keeps the efficiency at least ``target``
+    (``pdl-scale PROGRAM --isoefficiency E --iso-variable NAME``, docs/isoefficiency.md): a
+    DataFrame with ``machine``, ``p``, ``size`` (NaN where not reached), ``efficiency``, ``mean``,
+    ``evaluations``; the command's whole report in its ``attrs["json"]``."""
+    texts: dict[str, str] = {}
+    arguments = _arguments(program, machine, set, texts)
+    arguments += ["--isoefficiency", _values([target]), "--iso-variable", variable, "--p", _processor_counts(p),
+                  "--format", "json", "--quiet"]
+    if iso_max is not None:
+        arguments += ["--iso-max", _values([iso_max])]
+    report = json.loads(_run(arguments, texts, AnalysisError))
+    frame = _frame(report["isoefficiency"]["points"])
+    frame.attrs["json"] = report
+    return frame
+
+
+def isospeed(program: str, target: Union[str, float], variable: str, machine: Optional[str] = None,
+             p: Iterable[int] = (2, 4, 8, 16), set: Optional[Mapping[str, Number]] = None):
+    """Per p, the smallest value of ``variable`` that holds the average speed per processor
+    (``target`` "base": of the smallest p; a fraction A: of one processor's speed), and the work
+    it needs (``pdl-scale PROGRAM --isospeed base|A --iso-variable NAME``, docs/scaling.md): a
+    DataFrame with ``machine``, ``p``, ``size``, ``work``, ``speed``, ``mean``, ``evaluations``;
+    the command's whole report (with Sun and Zhu's psi table) in its ``attrs["json"]``."""
+    texts: dict[str, str] = {}
+    arguments = _arguments(program, machine, set, texts)
+    arguments += ["--isospeed", target if isinstance(target, str) else _values([target]), "--iso-variable", variable,
+                  "--p", _processor_counts(p), "--format", "json", "--quiet"]
+    report = json.loads(_run(arguments, texts, AnalysisError))
+    machines = report["isospeed"]["machines"]
+    frame = _frame([{"machine": one["machine"], **point} for one in machines for point in one["points"]])
+    frame.attrs["json"] = report
+    return frame
 
 
 def check(program: str, machine: Optional[str] = None, set: Optional[Mapping[str, Number]] = None) -> list[Diagnostic]:

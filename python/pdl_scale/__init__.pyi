@@ -50,6 +50,35 @@ def analyze(program: str, machine: Optional[str] = ..., p: Iterable[int] = ...,
             efficiency: Sequence[float] = ...) -> Analysis:
     """Predicts the program's runtime on each processor count by each method (pdl-scale --format json)."""
 
+class Calibration:
+    json: dict[str, Any]
+    level: Optional[float]
+    parameters: Any  # pandas.DataFrame
+    calibration: Optional[dict[str, Any]]
+    predictions: Any  # pandas.DataFrame
+    validation: Any  # pandas.DataFrame or None
+    validation_summary: Optional[dict[str, Any]]
+    def __init__(self, report: dict[str, Any]) -> None: ...
+
+def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str] = ...,
+              set: Optional[Mapping[str, Number]] = ..., p: Optional[Iterable[int]] = ...,
+              validate: Optional[str] = ..., interval: Optional[float] = ..., draws: Optional[int] = ...,
+              seed: int = ..., set_files: Iterable[str] = ...) -> Calibration:
+    """pdl-scale PROGRAM --calibrate RUNS --fit NAMES [--p ...] [--validate RUNS] --format json."""
+
+def validate(program: str, runs: str, machine: Optional[str] = ..., set: Optional[Mapping[str, Number]] = ...,
+             bounds: bool = ..., set_files: Iterable[str] = ...) -> Calibration:
+    """pdl-scale PROGRAM --validate RUNS --format json."""
+
+def isoefficiency(program: str, target: float, variable: str, machine: Optional[str] = ...,
+                  p: Iterable[int] = ..., set: Optional[Mapping[str, Number]] = ...,
+                  iso_max: Optional[float] = ...) -> Any:
+    """pdl-scale PROGRAM --isoefficiency E --iso-variable NAME --format json, as a DataFrame."""
+
+def isospeed(program: str, target: Union[str, float], variable: str, machine: Optional[str] = ...,
+             p: Iterable[int] = ..., set: Optional[Mapping[str, Number]] = ...) -> Any:
+    """pdl-scale PROGRAM --isospeed base|A --iso-variable NAME --format json, as a DataFrame."""
+
 def check(program: str, machine: Optional[str] = ..., set: Optional[Mapping[str, Number]] = ...) -> list[Diagnostic]:
     """Checks a program; its warnings when valid, CheckError when not."""
 

@@ -150,6 +150,43 @@ class AgainstTheCommand(unittest.TestCase):
                 self.assertIn(f"estimate_{unit}", frame.columns)
                 self.assertTrue(all(name.endswith(f"_{unit}") for name in frame.columns if name.startswith("q")))
 
+    def test_calibrate_and_validate_are_the_commands(self):
+        program, machine = "examples/calibration/tasks.pdl", "examples/calibration/barrier.machine"
+        train, test = "examples/calibration/train.csv", "examples/calibration/test.csv"
+        fitted = pdl_scale.calibrate(program, train, ["tc", "ts"], machine=machine, p=[16, 32], validate=test,
+                                     draws=200, seed=3)
+        report = command_json(program, "--machine", machine, "--calibrate", train, "--fit", "tc,ts", "--p", "16,32",
+                              "--validate", test, "--draws", "200", "--seed", "3")
+        self.assertEqual(fitted.json, report)
+        self.assertEqual(list(fitted.parameters["name"]), ["tc", "ts"])
+        self.assertEqual(list(fitted.parameters["value"]), [x["value"] for x in report["parameters"]])
+        self.assertEqual(list(fitted.predictions["p"]), [16, 32])
+        self.assertEqual(list(fitted.predictions["lower"]), [x["interval"][0] for x in report["predictions"]])
+        self.assertEqual(list(fitted.predictions["task_upper"]), [x["task"][1] for x in report["predictions"]])
+        self.assertEqual(list(fitted.validation["measured"]), [r["measured"] for r in report["validation"]["runs"]])
+        self.assertEqual(fitted.validation_summary, report["validation"]["summary"])
+        scored = pdl_scale.validate(program, test, machine=machine, set={"tc": 1.8, "ts": 40}, bounds=True)
+        self.assertEqual(scored.json, command_json(program, "--machine", machine, "--set", "tc=1.8", "--set", "ts=40",
+                                                   "--validate", test, "--method", "approx,bounds"))
+        self.assertTrue(scored.parameters.empty)
+        with self.assertRaises(ValueError):
+            pdl_scale.calibrate(program, train, [], machine=machine)
+        with self.assertRaises(pdl_scale.AnalysisError) as raised:
+            pdl_scale.calibrate(program, train, ["nothing"], machine=machine)
+        self.assertIn("--fit nothing", raised.exception.text)
+
+    def test_isoefficiency_and_isospeed_are_the_commands(self):
+        points = pdl_scale.isoefficiency(NEIGHBOR, 0.8, "columns", p=[2, 4, 8])
+        report = command_json(NEIGHBOR, "--isoefficiency", "0.8", "--iso-variable", "columns", "--p", "2,4,8")
+        self.assertEqual(points.attrs["json"], report)
+        self.assertEqual(list(points["size"]), [x["size"] for x in report["isoefficiency"]["points"]])
+        speed = pdl_scale.isospeed("examples/studies/householder.pdl", 0.585, "n",
+                                   machine="examples/machines/ksr1.machine", p=[2, 4])
+        report = command_json("examples/studies/householder.pdl", "--isospeed", "0.585", "--iso-variable", "n",
+                              "--machine", "examples/machines/ksr1.machine", "--p", "2,4")
+        self.assertEqual(speed.attrs["json"], report)
+        self.assertEqual(list(speed["work"]), [x["work"] for x in report["isospeed"]["machines"][0]["points"]])
+
     def test_text_is_the_file(self):
         with open(NEIGHBOR) as f:
             program = f.read()
