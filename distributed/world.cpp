@@ -17,7 +17,9 @@ int environment_number(const char* name) {
   if (value == nullptr || *value == '\0') return 0;
   try {
     return std::stoi(value);
-  } catch (const std::exception&) {
+  } catch (const std::invalid_argument&) {  // not a number: no launcher's count
+    return 0;
+  } catch (const std::out_of_range&) {
     return 0;
   }
 }
