@@ -184,10 +184,14 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
     plans.back() = solvers.back()->plan_memory({&tree, mixture, {}});
     if (!plans.back().refusal) largest_plan = std::max(largest_plan, plans.back().bytes);
   }
-  const bool exact_base = p == 1 && exact && one_processor_time(*exact).has_value();
+  // T(1), where the one-processor model is a chain. One that is not finite (a sum past the
+  // largest double) is no base: each method then divides by its own p = 1 figure, which passed
+  // the same check.
+  std::optional<solvers::Result> base = p == 1 && exact ? one_processor_time(*exact) : std::nullopt;
+  if (base && !solvers::finite_or_unsolved(*base).solved()) base.reset();
   // A --loss phase alone has no prediction: only the whole program's is reported.
   const std::vector<OwnSolver> own = work.prediction && exact && one.label.phase.empty()
-                                         ? prediction_solvers(request, options, {&tree, mixture, {}}, exact_base)
+                                         ? prediction_solvers(request, options, {&tree, mixture, {}}, base.has_value())
                                          : std::vector<OwnSolver>{};
   for (const OwnSolver& one : own) largest_plan = std::max(largest_plan, one.plan.bytes);
   const double need = model_bytes + largest_plan;
@@ -206,13 +210,7 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
   }
 
   Solved solved;
-  if (p == 1 && exact && work.bases) {
-    // A T(1) that is not finite (a sum past the largest double) is no base: each method then
-    // divides by its own p = 1 figure, which passed the same check.
-    if (auto base = one_processor_time(*exact); base && solvers::finite_or_unsolved(*base).solved()) {
-      solved.one_processor_time = std::move(base);
-    }
-  }
+  if (work.bases) solved.one_processor_time = std::move(base);
   if (request.breakdown && exact && work.bases) solved.processor_time = processor_time(*exact);
   for (std::size_t j = 0; j < solvers.size(); ++j) {
     const solvers::SolverInfo& info = solvers[j]->info();
