@@ -133,13 +133,12 @@ std::vector<Note> notes(const StudyResult& study) {
     method_notes(study, c, of_case);
     prediction_notes(study, c, of_case);
     far_off_notes(study, c, of_case);
-    const ScalingSummary summary = summarise(study, c);
-    if (!summary.idle.empty()) {
+    if (IdleProcessors idle = idle_processors(study, c); !idle.counts.empty()) {
       Note same;
       same.kind = NoteKind::SameModel;
       same.case_index = c;
-      same.processors = summary.idle;
-      same.same_as = summary.idle_model_of;
+      same.processors = std::move(idle.counts);
+      same.same_as = idle.model_of;
       of_case.push_back(std::move(same));
     }
     found.insert(found.end(), of_case.begin(), of_case.end());

@@ -188,12 +188,22 @@ ScalingSummary summarise(const StudyResult& study, std::size_t c) {
         if (high && *high >= reach.threshold) reach.possibly = p;
       }
     }
+  }
+  IdleProcessors idle = idle_processors(study, c);
+  summary.idle = std::move(idle.counts);
+  summary.idle_model_of = idle.model_of;
+  return summary;
+}
+
+IdleProcessors idle_processors(const StudyResult& study, std::size_t c) {
+  IdleProcessors idle;
+  for (int p : study.processors()) {
     if (const auto& same = study.at(c, p, study.methods().front()).same_model_as) {
-      summary.idle.push_back(p);
-      if (!summary.idle_model_of) summary.idle_model_of = same;
+      idle.counts.push_back(p);
+      if (!idle.model_of) idle.model_of = same;
     }
   }
-  return summary;
+  return idle;
 }
 
 std::vector<Crossover> crossovers(const StudyResult& study) {

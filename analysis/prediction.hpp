@@ -70,6 +70,14 @@ struct EfficiencyReach {
   std::optional<int> possibly;
 };
 
+// Processor counts of a case whose model is that of a smaller count (the extra processors have
+// no work), and that count: from the first on, nothing changes.
+struct IdleProcessors {
+  std::vector<int> counts;
+  std::optional<int> model_of;
+};
+IdleProcessors idle_processors(const StudyResult& study, std::size_t case_index);
+
 // What the predictions of one case say over the reported processor counts.
 struct ScalingSummary {
   std::optional<int> fastest_p;  // the least predicted runtime (the smallest such p)

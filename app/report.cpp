@@ -72,8 +72,8 @@ std::vector<std::string> method_cells(const solvers::Result& result, const Repor
 std::vector<std::string> prediction_cells(const std::optional<analysis::Prediction>& prediction,
                                           const ReportInputs& inputs) {
   if (!prediction) return {"-", "-", "-", "-"};
-  const std::string source = std::string{solvers::to_string(prediction->method)} + (prediction->own_solve ? "*" : "");
-  return {prediction_figure_text(*prediction, inputs.time_unit), source, optional_number(prediction->speedup),
+  return {prediction_figure_text(*prediction, inputs.time_unit), prediction_source(*prediction),
+          optional_number(prediction->speedup),
           optional_number(prediction->efficiency)};
 }
 

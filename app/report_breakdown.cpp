@@ -64,8 +64,7 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
       const auto prediction = analysis::predict(study, c, p);
       const auto split = of(study, c, p);
       line.push_back(prediction ? prediction_text(*prediction, unit) : "-");
-      line.push_back(prediction ? std::string(solvers::to_string(prediction->method)) + (prediction->own_solve ? "*" : "")
-                                : std::string("-"));
+      line.push_back(prediction ? prediction_source(*prediction) : std::string("-"));
       if (split) {
         for (const auto& [name, share] : parts_of(*split)) line.push_back(share_text(*share, unit));
       } else {

@@ -73,6 +73,10 @@ std::string prediction_figure_text(const analysis::Prediction& prediction, const
   return figure_text(prediction.estimate, *prediction.lower, *prediction.upper, unit);
 }
 
+std::string prediction_source(const analysis::Prediction& prediction) {
+  return std::string{solvers::to_string(prediction.method)} + (prediction.own_solve ? "*" : "");
+}
+
 std::string csv_number(const std::optional<double>& value) {
   return value ? fmt::format("{:.17g}", *value) : std::string{};
 }

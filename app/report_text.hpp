@@ -29,6 +29,9 @@ std::string figure_text(const std::optional<double>& estimate, double lower, dou
 // A prediction's figure: as figure_text, an exact figure alone, and an approximation without an
 // interval as its estimate alone.
 std::string prediction_figure_text(const analysis::Prediction& prediction, const TimeUnit& unit);
+// Where a prediction comes from, as the tables' `from` shows it: the method, with a `*` when the
+// run solved it for the prediction itself ("mc*").
+std::string prediction_source(const analysis::Prediction& prediction);
 // "{:.17g}" or empty; a CSV field quoted when it must be.
 std::string csv_number(const std::optional<double>& value);
 std::string csv_text(const std::string& text);
