@@ -137,6 +137,7 @@ class Solver {
   // (Monte Carlo draws fewer samples and says so in its note), or null when it cannot be done
   // within them or the method cannot tell. Decided from the models' sizes alone, never from a
   // clock, so that the same models give the same answer on every run, thread count and rank.
+  // The solver returned is for these models (it may keep what it learnt of them, e.g. its plan).
   virtual std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const {
     (void)models;
     (void)seconds;

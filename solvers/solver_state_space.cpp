@@ -1,6 +1,7 @@
 // State-space analysis of the exact model as a Solver: refuses (typed) a model with a dynamic
 // pool or one estimated beyond its budget, with the estimate.
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -48,7 +49,10 @@ std::optional<Result> deterministic_result(std::span<const WeightedGraph> scenar
 
 class StateSpaceSolver final : public Solver {
  public:
-  explicit StateSpaceSolver(StateSpaceOptions options) : options_(std::move(options)) {
+  // `planned`: the plan of the models this solver is made for, where the maker estimated it
+  // already (within_seconds), so that plan_memory does not enumerate the state space again.
+  explicit StateSpaceSolver(StateSpaceOptions options, std::optional<MemoryPlan> planned = std::nullopt)
+      : options_(std::move(options)), planned_(std::move(planned)) {
     options_.threads = 0;  // within the caller's arena
     options_.fit_non_phase_type = false;  // "exact" is exact: a fitted model is refused
   }
@@ -58,6 +62,7 @@ class StateSpaceSolver final : public Solver {
   // estimate or the reason), so its plan holds nothing.
   MemoryPlan plan_memory(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
+    if (planned_) return *planned_;
     MemoryPlan plan;
     if (first_dynamic_pool(models.exact) != nullptr || deterministic_result(models.exact)) return plan;
     for (const WeightedGraph& scenario : models.exact) {
@@ -79,7 +84,7 @@ class StateSpaceSolver final : public Solver {
   // is its longest paths, always affordable; a dynamic pool never is.
   std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
     if (models.exact.empty() || first_dynamic_pool(models.exact) != nullptr) return nullptr;
-    if (deterministic_result(models.exact)) return std::make_unique<StateSpaceSolver>(options_);
+    if (deterministic_result(models.exact)) return std::make_unique<StateSpaceSolver>(options_, MemoryPlan{});
     // At most 2^53 states: beyond it a count is no longer exact in a double, and no state
     // space of that size fits any memory.
     const double affordable = std::min(std::floor(seconds / kSecondsPerState), 9007199254740992.0);
@@ -90,6 +95,7 @@ class StateSpaceSolver final : public Solver {
       tuned.max_states = static_cast<std::int64_t>(affordable);
     }
     double states = 0.0;
+    MemoryPlan plan;  // as plan_memory makes it: the largest scenario's sweep
     for (const WeightedGraph& scenario : models.exact) {
       StateSpaceEstimate estimate;
       try {
@@ -102,8 +108,9 @@ class StateSpaceSolver final : public Solver {
           estimate.rank_bytes > static_cast<double>(tuned.memory_budget_bytes)) {
         return nullptr;
       }
+      plan.bytes = std::max(plan.bytes, estimate.rank_bytes);
     }
-    return std::make_unique<StateSpaceSolver>(std::move(tuned));
+    return std::make_unique<StateSpaceSolver>(std::move(tuned), plan);
   }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
@@ -138,6 +145,7 @@ class StateSpaceSolver final : public Solver {
   }
 
   StateSpaceOptions options_;
+  std::optional<MemoryPlan> planned_;
 };
 
 }  // namespace
