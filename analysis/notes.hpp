@@ -1,7 +1,7 @@
 // What a study says besides its figures: methods not computed, caveats on figures, an
 // approximation far from what the run knows of the exact mean, a prediction that could not be
 // better, processor counts that repeat a smaller one's model. Decided here, per case, as data;
-// the report words them (app/wording.hpp) under the table and in JSON (docs/cli.md, "Notes").
+// the report words them (report/wording.hpp) under the table and in JSON (docs/cli.md, "Notes").
 #pragma once
 
 #include <cstddef>

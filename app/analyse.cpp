@@ -15,14 +15,14 @@
 #include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "app/output_file.hpp"
-#include "app/plot.hpp"
-#include "app/plot_breakdown.hpp"
-#include "app/plot_tail.hpp"
+#include "report/plot.hpp"
+#include "report/plot_breakdown.hpp"
+#include "report/plot_tail.hpp"
 #include "app/progress.hpp"
-#include "app/report.hpp"
-#include "app/report_isospeed.hpp"
+#include "report/report.hpp"
+#include "report/isospeed.hpp"
 #include "app/suggest.hpp"
-#include "app/wording.hpp"
+#include "report/wording.hpp"
 #include "models/bind.hpp"
 #include "models/machine_constants.hpp"
 
@@ -103,7 +103,7 @@ std::optional<std::string> isospeed_usage(const Options& options, bool sweeps) {
   if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
     return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
   }
-  if (sweeps || options.loss || options.plot || options.format == Format::Jsonl) {
+  if (sweeps || options.loss || options.plot || options.format == report::Format::Jsonl) {
     return "--isospeed makes its own table: no --sweep, --loss, --plot or --format jsonl with it";
   }
   return std::nullopt;
@@ -133,7 +133,7 @@ std::optional<std::string> isoefficiency_usage(const Options& options, bool swee
   if (!options.iso_range.empty() && !iso_range(options.iso_range)) {
     return fmt::format("--iso-range {}: give LO..HI with finite numbers 0 < LO < HI", options.iso_range);
   }
-  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot || options.format == Format::Jsonl) {
+  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot || options.format == report::Format::Jsonl) {
     return "--isoefficiency makes its own table: no --sweep, --loss, --plot, --quantiles, --tail-plot or --format jsonl "
            "with it";
   }
@@ -336,7 +336,7 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
   const models::Binding binding = models::bind(program, loaded.machine, values);
   if (!binding.ok()) {
     const std::string label = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
-    for (const models::BindError& error : binding.errors) err << "pdl-scale: error: " << label << bind_error_text(error) << '\n';
+    for (const models::BindError& error : binding.errors) err << "pdl-scale: error: " << label << report::bind_error_text(error) << '\n';
     return false;
   }
   for (const auto& variable : binding.environment.per_processor) {
@@ -352,12 +352,12 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
 }
 
 // What the reports echo: the program(s), the machines and the variables as bound on the first
-// machine. With several programs each has its own variables (ReportInputs::programs), and the
+// machine. With several programs each has its own variables (report::ReportInputs::programs), and the
 // weak-scaling expressions are those of every program (the first program's where two differ).
-std::optional<ReportInputs> report_inputs(const Options& options, const std::vector<Loaded>& machines,
+std::optional<report::ReportInputs> report_inputs(const Options& options, const std::vector<Loaded>& machines,
                                           const std::vector<analysis::SweepVariable>& sweeps,
                                           const std::map<std::string, double>& check_values, std::ostream& err) {
-  ReportInputs inputs;
+  report::ReportInputs inputs;
   const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   const std::vector<std::string> files = program_files(options);
@@ -371,7 +371,7 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
   inputs.command = options.command;
   inputs.scaling_laws = options.scaling_laws;
   for (std::size_t k = 0; k < programs.size(); ++k) {
-    ProgramInput program{programs[k]->program_label, programs[k]->program->name, files[k], {}};
+    report::ProgramInput program{programs[k]->program_label, programs[k]->program->name, files[k], {}};
     if (!bound_variables(options, *programs[k], sweeps, check_values, program.variables,
                          inputs.per_processor_variables, err)) {
       return std::nullopt;
@@ -387,7 +387,7 @@ std::optional<ReportInputs> report_inputs(const Options& options, const std::vec
     inputs.variables.clear();
     inputs.program_name.clear();
     inputs.program_file.clear();
-    for (const ProgramInput& program : inputs.programs) {
+    for (const report::ProgramInput& program : inputs.programs) {
       inputs.program_name += (inputs.program_name.empty() ? "" : ", ") + program.label;
       inputs.program_file += (inputs.program_file.empty() ? "" : ", ") + program.file;
     }
@@ -404,7 +404,7 @@ std::vector<analysis::MachineInput> machine_inputs(const std::vector<Loaded>& ma
   return inputs;
 }
 
-int run_isoefficiency(const Options& options, const std::vector<Loaded>& machines, const ReportInputs& inputs,
+int run_isoefficiency(const Options& options, const std::vector<Loaded>& machines, const report::ReportInputs& inputs,
                       std::ostream& out, std::ostream& err) {
   analysis::IsoefficiencyOptions iso;
   iso.target = *options.isoefficiency;
@@ -421,10 +421,10 @@ int run_isoefficiency(const Options& options, const std::vector<Loaded>& machine
     print_failure(*points.failure, machines, err);
     return kExitInput;
   }
-  return emit(options, render_isoefficiency(*points.value, iso, inputs, options.format), out, err);
+  return emit(options, report::render_isoefficiency(*points.value, iso, inputs, options.format), out, err);
 }
 
-int run_isospeed(const Options& options, const std::vector<Loaded>& machines, const ReportInputs& inputs,
+int run_isospeed(const Options& options, const std::vector<Loaded>& machines, const report::ReportInputs& inputs,
                  std::ostream& out, std::ostream& err) {
   if (!isospeed_fraction(options) && inputs.per_processor_variables.count(options.iso_variable) != 0) {
     return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "
@@ -442,7 +442,7 @@ int run_isospeed(const Options& options, const std::vector<Loaded>& machines, co
     print_failure(*result.failure, machines, err);
     return kExitInput;
   }
-  return emit(options, render_isospeed(*result.value, iso, inputs, options.format), out, err);
+  return emit(options, report::render_isospeed(*result.value, iso, inputs, options.format), out, err);
 }
 
 // "10 min", "1 h", "90 s": --time-limit as given.
@@ -485,7 +485,7 @@ bool within_time_limit(const Options& options, const std::vector<analysis::Case>
 // Every (machine, combination of swept values) and, for --loss, every phase alone, solved over
 // the processor counts; the report, and the chart first when asked (when it cannot be
 // written, the report is not written either).
-int run_speedups(const Options& options, const std::vector<Loaded>& machines, const ReportInputs& inputs,
+int run_speedups(const Options& options, const std::vector<Loaded>& machines, const report::ReportInputs& inputs,
                  std::ostream& out, std::ostream& err, bool terminal) {
   const auto cases = analysis::make_cases(machine_inputs(machines), inputs.sweeps, options.loss);
   if (!cases.ok()) {
@@ -502,21 +502,21 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
     return kExitInput;
   }
   if (options.plot && options.output_rank) {
-    if (const auto error = write_output_file(*options.plot, render_plot(*study.value, inputs, {options.log_axes}))) {
+    if (const auto error = write_output_file(*options.plot, report::render_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--plot: " + *error);
     }
   }
   if (options.tail_plot && options.output_rank) {
-    if (const auto error = write_output_file(*options.tail_plot, render_tail_plot(*study.value, inputs, {options.log_axes}))) {
+    if (const auto error = write_output_file(*options.tail_plot, report::render_tail_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--tail-plot: " + *error);
     }
   }
   if (options.breakdown_plot && options.output_rank) {
-    if (const auto error = write_output_file(*options.breakdown_plot, render_breakdown_plot(*study.value, inputs))) {
+    if (const auto error = write_output_file(*options.breakdown_plot, report::render_breakdown_plot(*study.value, inputs))) {
       return usage_error(err, "--breakdown-plot: " + *error);
     }
   }
-  return emit(options, render(*study.value, inputs, options.format), out, err);
+  return emit(options, report::render(*study.value, inputs, options.format), out, err);
 }
 
 }  // namespace
@@ -532,12 +532,12 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   const auto sweeps = parse_sweeps(options, &error);
   if (!sweeps) return usage_error(err, error);
   if (const auto iso_error = isoefficiency_usage(options, !sweeps->empty())) return usage_error(err, *iso_error);
-  if (options.scaling_laws && (options.isoefficiency || options.isospeed || options.format == Format::Csv ||
-                               options.format == Format::Jsonl)) {
+  if (options.scaling_laws && (options.isoefficiency || options.isospeed || options.format == report::Format::Csv ||
+                               options.format == report::Format::Jsonl)) {
     return usage_error(err, "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
                             "--isoefficiency or --isospeed)");
   }
-  if (options.breakdown && (options.isoefficiency || options.isospeed || options.format == Format::Jsonl)) {
+  if (options.breakdown && (options.isoefficiency || options.isospeed || options.format == report::Format::Jsonl)) {
     return usage_error(err, fmt::format("{}: the split of each p's prediction goes with the speedup table, its CSV and "
                                         "JSON (not with jsonl, --isoefficiency or --isospeed)",
                                         options.breakdown_plot ? "--breakdown-plot" : "--breakdown"));

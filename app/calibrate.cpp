@@ -14,8 +14,8 @@
 #include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "app/output_file.hpp"
-#include "app/plot_validation.hpp"
-#include "app/report_calibration.hpp"
+#include "report/plot_validation.hpp"
+#include "report/calibration.hpp"
 #include "models/bind.hpp"
 #include "models/dump.hpp"
 #include "models/machine_constants.hpp"
@@ -82,7 +82,7 @@ std::optional<std::string> calibration_usage(const Options& options) {
   if (!options.other_files.empty() || options.machine_files.size() > 1) {
     return "--calibrate and --validate take one program and at most one machine";
   }
-  if (options.format == Format::Csv || options.format == Format::Jsonl) {
+  if (options.format == report::Format::Csv || options.format == report::Format::Jsonl) {
     return "--calibrate and --validate print a table or JSON (--format table|json)";
   }
   if (!options.sweeps.empty() || options.loss || options.isoefficiency || options.isospeed || options.plot ||
@@ -114,10 +114,10 @@ int write_fit(const std::string& file, const Loaded& loaded, const analysis::Cal
     const models::MachineWithConstants with = models::with_constants(loaded.machine, constants);
     if (!with.machine) return usage_error(err, "--write-fit: " + with.error);
     text = fmt::format("// Machine '{}' with {} calibrated on {} by pdl-scale --calibrate.\n", loaded.machine.name,
-                       fit_names(fit), runs_file) +
+                       report::fit_names(fit), runs_file) +
            models::dump(*with.machine);
   } else {
-    text = render_set_lines(fit, runs_file);
+    text = report::render_set_lines(fit, runs_file);
   }
   if (const auto error = write_output_file(file, text)) return usage_error(err, "--write-fit: " + *error);
   return kExitSuccess;
@@ -223,13 +223,13 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};
   const pdl::RunsNames names{loaded->program.get(), &loaded->machine};
 
-  CalibrationReport report;
-  report.program_name = loaded->program->name;
-  report.program_file = options.file;
-  report.machine_name = loaded->machine.name;
-  report.level = options.interval_percent / 100.0;
+  report::CalibrationReport outcome;
+  outcome.program_name = loaded->program->name;
+  outcome.program_file = options.file;
+  outcome.machine_name = loaded->machine.name;
+  outcome.level = options.interval_percent / 100.0;
   analysis::PredictionIntervalOptions intervals;
-  intervals.level = report.level;
+  intervals.level = outcome.level;
   intervals.parameter_draws = options.draws;
   intervals.seed = request->solver_options.monte_carlo.seed;
   intervals.series_parallel = request->solver_options.series_parallel;
@@ -251,7 +251,7 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
       return runs_failure(located, *runs, err);
     }
     uncertainty = analysis::uncertainty_of(*fit.value);
-    report.calibration = CalibrationPart{*options.calibrate, *fit.value, runs->runs};
+    outcome.calibration = report::CalibrationPart{*options.calibrate, *fit.value, runs->runs};
   }
 
   // Predictions at the processor counts asked for (--p, --pmax), at the input's values.
@@ -263,7 +263,7 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
         print_failure(failure, {*loaded}, err);
         return kExitInput;
       }
-      report.predictions.push_back({p, *interval.value});
+      outcome.predictions.push_back({p, *interval.value});
     }
   }
 
@@ -279,21 +279,21 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
         !bound_runs(input, uncertainty, runs->runs, *request, *validated.value, *runs, err)) {
       return kExitInput;
     }
-    report.validation = ValidationPart{*options.validate, runs->runs, *validated.value,
+    outcome.validation = report::ValidationPart{*options.validate, runs->runs, *validated.value,
                                        analysis::summarize(*validated.value)};
   }
   // The fit is written once everything else has succeeded: a failed run leaves no file behind.
   if (options.write_fit && options.output_rank) {
-    if (const int status = write_fit(*options.write_fit, *loaded, report.calibration->fit, *options.calibrate, err)) {
+    if (const int status = write_fit(*options.write_fit, *loaded, outcome.calibration->fit, *options.calibrate, err)) {
       return status;
     }
   }
   if (options.validation_plot && options.output_rank) {
-    if (const auto failure = write_output_file(*options.validation_plot, render_validation_plot(report))) {
+    if (const auto failure = write_output_file(*options.validation_plot, report::render_validation_plot(outcome))) {
       return usage_error(err, "--validation-plot: " + *failure);
     }
   }
-  return emit(options, render_calibration(report, options.format), out, err);
+  return emit(options, report::render_calibration(outcome, options.format), out, err);
 }
 
 }  // namespace app

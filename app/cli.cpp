@@ -150,8 +150,8 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--format", options.format,
                  "output format: table (default), csv, json, or jsonl (JSON Lines as Extra-P reads them)")
       ->type_name("FORMAT")
-      ->transform(names_of<Format>(
-          {{"table", Format::Table}, {"csv", Format::Csv}, {"json", Format::Json}, {"jsonl", Format::Jsonl}}));
+      ->transform(names_of<report::Format>(
+          {{"table", report::Format::Table}, {"csv", report::Format::Csv}, {"json", report::Format::Json}, {"jsonl", report::Format::Jsonl}}));
   cli.add_option("--time-unit", raw.time_unit, "print times in ns, us (the default: the program's unit), ms or s")
       ->type_name("UNIT")
       ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
@@ -409,7 +409,7 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
 
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
 bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream& err) {
-  options.time_unit = *time_unit_named(raw.time_unit);  // CLI11 checked the name
+  options.time_unit = *report::time_unit_named(raw.time_unit);  // CLI11 checked the name
   for (const CLI::Option* option : cli.get_options()) {
     if (option->count() > 0 && !option->get_lnames().empty()) options.given.insert("--" + option->get_lnames().front());
   }

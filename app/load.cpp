@@ -12,7 +12,7 @@
 
 #include "app/output_file.hpp"
 #include "app/suggest.hpp"
-#include "app/wording.hpp"
+#include "report/wording.hpp"
 #include "models/bind.hpp"
 #include "models/machine_constants.hpp"
 #include "pdl/check.hpp"
@@ -257,7 +257,7 @@ std::string unknown_variable_text(const models::Program& program, const models::
 }
 
 void print_bind_errors(const std::vector<models::BindError>& errors, std::ostream& err) {
-  for (const models::BindError& error : errors) err << "pdl-scale: error: " << bind_error_text(error) << '\n';
+  for (const models::BindError& error : errors) err << "pdl-scale: error: " << report::bind_error_text(error) << '\n';
 }
 
 void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& machines, std::ostream& err) {
@@ -265,7 +265,7 @@ void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& 
   // With several programs, an error without a place in a file says which program it concerns.
   const std::string program = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
   if (failure.kind == analysis::Failure::Kind::Binding) {
-    err << "pdl-scale: error: " << program << bind_error_text(*failure.binding) << '\n';
+    err << "pdl-scale: error: " << program << report::bind_error_text(*failure.binding) << '\n';
     return;
   }
   const models::SourceLocation& where = failure.location;

@@ -14,7 +14,7 @@
 #include "analysis/study.hpp"
 #include "pdl/file_reader.hpp"
 #include "app/options.hpp"
-#include "app/report.hpp"
+#include "report/report.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
 #include "pdl/diagnostic.hpp"
@@ -30,7 +30,7 @@ struct Loaded {
   // The machine with the constants --set gives applied (models::with_constants).
   std::map<std::string, double> sets;  // --set, of the program's variables
   std::map<std::string, double> machine_sets;  // --set, of the machine's constants
-  MachineBand band;  // one end of a machine with interval-valued constants (interval_machines)
+  report::MachineBand band;  // one end of a machine with interval-valued constants (interval_machines)
   std::map<std::string, std::string> set_expressions;  // --set NAME=EXPR (weak scaling: 100*P)
   pdl::Source program_source;
   std::optional<pdl::Source> machine_source;

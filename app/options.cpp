@@ -10,6 +10,7 @@
 #include <set>
 #include <string_view>
 
+#include "report/plot_tail.hpp"
 #include "solvers/solver.hpp"
 
 namespace app {
@@ -414,14 +415,14 @@ std::optional<analysis::Request> analysis_request(const Options& options, std::s
     const auto levels = parse_quantiles(*options.quantiles, error);
     if (!levels) return std::nullopt;
     request.solver_options.quantiles = *levels;
-  } else if (options.format == Format::Json && !options.isoefficiency) {
+  } else if (options.format == report::Format::Json && !options.isoefficiency) {
     request.solver_options.quantiles.assign(analysis::kJsonQuantileLevels.begin(), analysis::kJsonQuantileLevels.end());
   }
   // The tail chart draws the 95% quantile: it is computed (and reported) with the others.
   if (options.tail_plot) {
     std::vector<double>& levels = request.solver_options.quantiles;
-    if (std::find(levels.begin(), levels.end(), kTailLevel) == levels.end()) {
-      levels.insert(std::upper_bound(levels.begin(), levels.end(), kTailLevel), kTailLevel);
+    if (std::find(levels.begin(), levels.end(), report::kTailLevel) == levels.end()) {
+      levels.insert(std::upper_bound(levels.begin(), levels.end(), report::kTailLevel), report::kTailLevel);
     }
   }
   if (options.efficiency) {

@@ -16,8 +16,8 @@
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "pdl/file_reader.hpp"
-#include "app/report.hpp"
-#include "app/time_unit.hpp"
+#include "report/report.hpp"
+#include "report/time_unit.hpp"
 
 namespace app {
 
@@ -55,10 +55,10 @@ struct Options {
   std::optional<int> pmax;                // --pmax N
   std::string processors;                 // --p LIST
   std::optional<std::string> methods;     // --method LIST (default: the request's)
-  Format format = Format::Table;          // --format table|csv|json|jsonl
+  report::Format format = report::Format::Table;          // --format table|csv|json|jsonl
   std::optional<std::string> output;      // -o FILE: written whole or not at all
   bool quiet = false;                     // --quiet: no progress bar (nor the time estimate)
-  TimeUnit time_unit;                     // --time-unit ns|us|ms|s: the reports' times
+  report::TimeUnit time_unit;                     // --time-unit ns|us|ms|s: the reports' times
   std::vector<std::string> command;       // argv as given, echoed by CSV and JSON
   // The analysis's estimated wall time (analysis/cost.hpp) beyond which the command refuses to
   // start (exit 2) unless --allow-long: --time-limit DURATION.
@@ -178,8 +178,6 @@ std::optional<std::string> method_option_problems(const Options& options, const 
 // The error message, or nothing.
 std::optional<std::string> plot_path_problem(const Options& options);
 
-// The level --tail-plot draws against the mean; added to the levels when --tail-plot is given.
-inline constexpr double kTailLevel = 0.95;
 
 // The levels of --quantiles ("50,95,99" -> 0.5, 0.95, 0.99), ascending without repeats, each
 // percentage in (0, 100); on failure returns nullopt and sets *error.

@@ -15,7 +15,7 @@
 
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
-#include "app/report.hpp"
+#include "report/report.hpp"
 #include "graph/task_graph.hpp"
 #include "scaling/exact_model.hpp"
 #include "tests/support/case_from_text.hpp"
@@ -544,12 +544,12 @@ TEST(Semantics, U3_TheTableNotesAnApproximationBelowTheLowerBound) {
   ASSERT_TRUE(approx.solved() && bounds.solved());
   EXPECT_NEAR(approx.upper, 30.0, 1e-9);
   EXPECT_NEAR(bounds.lower, 35.0, 1e-9);
-  app::ReportInputs inputs;
+  report::ReportInputs inputs;
   inputs.program_name = "loop";
   inputs.program_file = "test.pdl";
   inputs.machines = {{"ideal", "", {}, {}}};
   inputs.request = request_for({2}, {Method::SeriesParallel, Method::Bounds});
-  const std::string table = app::render(*study.value, inputs, app::Format::Table);
+  const std::string table = report::render(*study.value, inputs, report::Format::Table);
   EXPECT_NE(table.find("approx lies below the lower bound of the exact mean for p = 2: it is no upper bound for "
                        "this program there"),
             std::string::npos)
@@ -568,12 +568,12 @@ TEST(Semantics, U3_TheTableNotesAnApproximationFarFromMonteCarlo) {
   ASSERT_TRUE(sampled.solved());
   EXPECT_NEAR(sampled.lower, 35.0, 1e-9);
   EXPECT_NEAR(sampled.upper, 35.0, 1e-9);
-  app::ReportInputs inputs;
+  report::ReportInputs inputs;
   inputs.program_name = "loop";
   inputs.program_file = "test.pdl";
   inputs.machines = {{"ideal", "", {}, {}}};
   inputs.request = request;
-  const std::string table = app::render(*study.value, inputs, app::Format::Table);
+  const std::string table = report::render(*study.value, inputs, report::Format::Table);
   EXPECT_NE(table.find("approx lies more than 10% below the mc confidence interval of the exact mean for p = 2"),
             std::string::npos)
       << table;

@@ -18,7 +18,7 @@ using namespace analysis_support;
 
 TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
   app::Options options = neighbor("1,2,3,4,5,6,7,8,9,10");
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   options.request.solver_options.series_parallel.grid.max_points = 16384;  // a bracket narrow enough to decide the paper's cut digits
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
@@ -55,7 +55,7 @@ TEST(Analysis, JsonCarriesThePredictionsIntervalKindTheSummaryPerThresholdAndThe
   options.methods = "auto";
   options.request.solver_options.state_space.max_states = 5000;
   options.efficiency = "0.9,0.6";
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -93,7 +93,7 @@ TEST(Analysis, JsonCarriesThePredictionsIntervalKindTheSummaryPerThresholdAndThe
 
 TEST(Analysis, SpeedupsAreAgainstOneProcessorEvenWhenItIsNotListed) {
   app::Options options = neighbor("2,10");
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   std::istringstream lines(run.out);
@@ -119,7 +119,7 @@ TEST(Analysis, SpeedupsAreAgainstOneProcessorEvenWhenItIsNotListed) {
 
 TEST(Analysis, ResultsDoNotDependOnTheThreadCount) {
   app::Options one = neighbor("1,2,3,4,5,6,7,8");
-  one.format = app::Format::Csv;
+  one.format = report::Format::Csv;
   one.request.threads = 1;
   app::Options two = one;
   two.request.threads = 2;
@@ -149,7 +149,7 @@ TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {
     old << "previous contents\n";
   }
   app::Options options = neighbor("1,2");
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   options.output = path;
   options.sets = {"iterations=2.5"};  // invalid: nothing may be written
   EXPECT_EQ(analyse(options).status, app::kExitInput);
@@ -171,7 +171,7 @@ TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {
 TEST(Analysis, MonteCarloIsReproducibleAndBelowTheApproximateModel) {
   app::Options options = neighbor("1,2,3,4,5,6,7,8,9,10");
   options.methods = "approx,mc";
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   options.samples = 20000;
   options.request.solver_options.monte_carlo.seed = 7;
   options.request.threads = 1;
@@ -180,7 +180,7 @@ TEST(Analysis, MonteCarloIsReproducibleAndBelowTheApproximateModel) {
   const Outcome two = analyse(options);
   ASSERT_EQ(one.status, app::kExitSuccess) << one.err;
   EXPECT_EQ(one.out, two.out);
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const auto report = nlohmann::json::parse(analyse(options).out);
   const auto& rows = report["results"];
   ASSERT_EQ(rows.size(), 20u);
@@ -250,7 +250,7 @@ TEST(Analysis, AutoPutsTheExactMeanBetweenTheBoundsAndBelowTheApproximation) {
   app::Options options = neighbor("1,2,3,4,5,6");
   options.methods = "auto";
   options.request.solver_options.state_space.max_states = 10'000'000;  // p = 6 (3.6e7 states) is skipped with a note
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto rows = nlohmann::json::parse(run.out)["results"];
@@ -273,7 +273,7 @@ TEST(Analysis, AutoPutsTheExactMeanBetweenTheBoundsAndBelowTheApproximation) {
     EXPECT_GE(bounds["upper"].get<double>(), mean - 1e-9) << "p = " << p;
     EXPECT_LE(mean, approx["lower"].get<double>()) << "p = " << p;
   }
-  options.format = app::Format::Table;
+  options.format = report::Format::Table;
   const Outcome table = analyse(options);
   EXPECT_NE(table.out.find("exact not computed for p = 6: about 3.6e+07 states"), std::string::npos)
       << table.out;
@@ -282,7 +282,7 @@ TEST(Analysis, AutoPutsTheExactMeanBetweenTheBoundsAndBelowTheApproximation) {
 TEST(Analysis, DefaultMethodsAreTheApproximationAndTheBounds) {
   app::Options options = neighbor("2");
   options.methods = app::Options{}.methods;
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_NE(run.out.find("\nideal,2,approx,"), std::string::npos) << run.out;

@@ -40,7 +40,7 @@ double ceil_div(int n, int p) { return std::ceil(static_cast<double>(n) / p); }
 
 TEST(Programs, EveryProgramIsAnalysedAndItsFiguresAreTheClosedForm) {
   app::Options options = two_programs("1,2,3,4,8");
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -82,7 +82,7 @@ TEST(Programs, TheTableHasAProgramColumnAndTheSummarySaysWhereOneOvertakesTheOth
 
 TEST(Programs, CsvHasTheProgramColumnFirst) {
   app::Options options = two_programs("1,2");
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_EQ(run.out.rfind("program,machine,p,method,estimate_us,", 0), 0u) << run.out;  // the header is line 1
@@ -93,7 +93,7 @@ TEST(Programs, ASetOfAVariableOneProgramLacksIsANoteForThatOne) {
   // setup = 35: precompute is 55, 45, 45, ...; recompute 80, 40: the crossover moves to p = 2.
   app::Options options = two_programs("1,2,3");
   options.sets = {"setup=35"};
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_NE(run.err.find("pdl-scale: note: --set setup: recompute.pdl declares no variable 'setup' and ignores "
@@ -112,7 +112,7 @@ TEST(Programs, ASweepOfAVariableBothDeclareAppliesToBoth) {
   // 10, 10: no crossover either.
   app::Options options = two_programs("1,2,3,4");
   options.sweeps = {"units=2,4"};
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_TRUE(run.err.empty()) << run.err;
@@ -158,7 +158,7 @@ TEST(Programs, AFailureOfOneProgramNamesIt) {
 TEST(Programs, EqualFileNamesAreMadeUnique) {
   app::Options options = two_programs("1");
   options.other_files = {"./examples/variants/precompute.pdl", kPrecompute};
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);

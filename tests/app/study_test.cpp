@@ -3,7 +3,7 @@
 #include "app/commands.hpp"
 #include "app/options.hpp"
 #include "tests/app/analysis_support.hpp"
-#include "app/plot.hpp"
+#include "report/plot.hpp"
 #include "analysis/loss.hpp"
 #include "analysis/study.hpp"
 
@@ -89,7 +89,7 @@ TEST(SweepSyntax, SeveralVariablesMakeTheirCrossProduct) {
 TEST(Machines, TwoMachinesGiveTwoDifferentCurvesInOneReport) {
   app::Options options = neighbor("1,2,4,8");
   options.machine_files = {kCluster, kSmp};
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -145,7 +145,7 @@ TEST(Machines, BadOrRepeatedMachinesExitTwo) {
 TEST(ProblemSize, SweepGivesARowPerValueAndP) {
   app::Options options = neighbor("2,4");
   options.sweeps = {"columns=10,20..40:20"};
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   std::istringstream lines(run.out);
@@ -167,10 +167,10 @@ TEST(ProblemSize, SweepGivesARowPerValueAndP) {
 TEST(ProblemSize, SweptValuesMatchTheSameValueSet) {
   app::Options swept = neighbor("4");
   swept.sweeps = {"columns=20"};
-  swept.format = app::Format::Json;
+  swept.format = report::Format::Json;
   app::Options set = neighbor("4");
   set.sets = {"columns=20"};
-  set.format = app::Format::Json;
+  set.format = report::Format::Json;
   const Outcome a = analyse(swept), b = analyse(set);
   ASSERT_EQ(a.status, app::kExitSuccess) << a.err;
   ASSERT_EQ(b.status, app::kExitSuccess) << b.err;
@@ -185,7 +185,7 @@ TEST(ProblemSize, TwoSweptVariablesAndTwoMachinesMakeEveryCombination) {
   app::Options options = neighbor("2");
   options.sweeps = {"columns=10,20", "iterations=1..3"};
   options.machine_files = {kSmp, kCluster};
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto rows = nlohmann::json::parse(run.out)["results"];
@@ -284,7 +284,7 @@ TEST(ProblemSize, ResultsDoNotDependOnTheThreadCount) {
   one.sweeps = {"columns=6,10"};
   one.machine_files = {kSmp, kCluster};
   one.loss = true;
-  one.format = app::Format::Csv;
+  one.format = report::Format::Csv;
   one.request.threads = 1;
   app::Options two = one;
   two.request.threads = 2;
@@ -301,7 +301,7 @@ TEST(Loss, EachPhaseAloneHasItsSpeedupAndShare) {
   options.processors = "1,2,32";
   options.methods = "approx";
   options.loss = true;
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -342,7 +342,7 @@ TEST(Loss, BarriersAloneShowWhatSynchronisationCosts) {
   options.methods = "approx";
   options.loss = true;
   options.machine_files = {kCluster};
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_NE(run.out.find("machine,phase,share,p,method,"), std::string::npos) << run.out;
@@ -356,7 +356,7 @@ TEST(Loss, AOnePhaseProgramIsItsOwnLossProfile) {
   app::Options options = neighbor("2,5");
   options.loss = true;
   options.machine_files = {kSmp};
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -415,7 +415,7 @@ TEST(Isoefficiency, SizesHoldTheEfficiencyAndOneLessDoesNot) {
   options.machine_files = {kSmp};
   options.isoefficiency = 0.8;
   options.iso_variable = "columns";
-  options.format = app::Format::Json;
+  options.format = report::Format::Json;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -432,7 +432,7 @@ TEST(Isoefficiency, SizesHoldTheEfficiencyAndOneLessDoesNot) {
     app::Options check = neighbor(std::to_string(points[i]["p"].get<int>()));
     check.machine_files = {kSmp};
     check.sets = {"columns=" + std::to_string(static_cast<int>(expected[i]) - 1)};
-    check.format = app::Format::Json;
+    check.format = report::Format::Json;
     const Outcome below = analyse(check);
     ASSERT_EQ(below.status, app::kExitSuccess) << below.err;
     EXPECT_LT(nlohmann::json::parse(below.out)["results"][0]["efficiency"].get<double>(), 0.8) << i;
@@ -493,7 +493,7 @@ TEST(ExtraP, EveryLineHasTheSameParamsACallpathAMetricAndAValue) {
   options.methods = "approx,bounds";
   options.sweeps = {"columns=10,20"};
   options.machine_files = {kSmp, kCluster};
-  options.format = app::Format::Jsonl;
+  options.format = report::Format::Jsonl;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   std::istringstream lines(run.out);
@@ -524,7 +524,7 @@ TEST(ExtraP, EveryLineHasTheSameParamsACallpathAMetricAndAValue) {
 TEST(ExtraP, ParamsComeInTheOrderPThenTheSweptVariables) {
   app::Options options = neighbor("2");
   options.sweeps = {"iterations=3", "columns=10"};
-  options.format = app::Format::Jsonl;
+  options.format = report::Format::Jsonl;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   EXPECT_EQ(run.out.rfind("{\"params\":{\"p\":2,\"iterations\":3.0,\"columns\":10.0},\"callpath\":\"ideal->neighbor-5.1\","
@@ -537,11 +537,11 @@ TEST(ExtraP, ParamsComeInTheOrderPThenTheSweptVariables) {
 // ---- the chart ---------------------------------------------------------------------------
 
 TEST(Plot, NiceTicksAreRoundNumbers) {
-  EXPECT_EQ(app::nice_ticks(1, 10, 8, true), (std::vector<double>{2, 4, 6, 8, 10}));
-  EXPECT_EQ(app::nice_ticks(1, 64, 8, true), (std::vector<double>{10, 20, 30, 40, 50, 60}));
-  EXPECT_EQ(app::nice_ticks(0, 1.02, 5, false), (std::vector<double>{0, 0.25, 0.5, 0.75, 1.0}));
-  EXPECT_EQ(app::nice_ticks(0, 7, 6, false), (std::vector<double>{0, 2, 4, 6}));
-  EXPECT_EQ(app::nice_ticks(1, 2, 8, true), (std::vector<double>{1, 2}));
+  EXPECT_EQ(report::nice_ticks(1, 10, 8, true), (std::vector<double>{2, 4, 6, 8, 10}));
+  EXPECT_EQ(report::nice_ticks(1, 64, 8, true), (std::vector<double>{10, 20, 30, 40, 50, 60}));
+  EXPECT_EQ(report::nice_ticks(0, 1.02, 5, false), (std::vector<double>{0, 0.25, 0.5, 0.75, 1.0}));
+  EXPECT_EQ(report::nice_ticks(0, 7, 6, false), (std::vector<double>{0, 2, 4, 6}));
+  EXPECT_EQ(report::nice_ticks(1, 2, 8, true), (std::vector<double>{1, 2}));
 }
 
 class PlotFile : public ::testing::Test {
@@ -562,7 +562,7 @@ TEST_F(PlotFile, OneLinePerMachineAndMethodWithBandsLegendAxesAndTicks) {
   options.samples = 1000;
   options.machine_files = {kCluster, kSmp};
   options.plot = (directory_ / "speedup.svg").string();
-  options.format = app::Format::Csv;
+  options.format = report::Format::Csv;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const std::string svg = read(*options.plot);
@@ -696,10 +696,10 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
   }
   const analysis::StudyResult study({{0, "ideal", "", {}, ""}}, {1, 2, 3}, {solvers::Method::SeriesParallel},
                                     std::move(rows), {}, 0.0);
-  app::ReportInputs inputs;
+  report::ReportInputs inputs;
   inputs.program_name = "holes";
   inputs.machines = {{"ideal", "", {}, {}}};
-  const std::string svg = app::render_plot(study, inputs, {});
+  const std::string svg = report::render_plot(study, inputs, {});
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 0u);
   EXPECT_EQ(count(svg, "<path class=\"series\" d=\"M"), 2u);  // speedup and efficiency
   const std::size_t at = svg.find("<path class=\"series\" d=\"M");
