@@ -218,9 +218,10 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     starts.push_back({name, start, std::nullopt, start, is_constant});
   }
   if (runs.runs.size() < k) {
-    return refuse(fmt::format("{} run(s) cannot determine {} parameter(s): give at least {} (and {} for their standard "
-                              "errors)",
-                              runs.runs.size(), k, k, k + 1));
+    return refuse(
+        fmt::format("{} run(s) cannot determine {} parameter(s): give at least {} (and {} for their standard "
+                    "errors)",
+                    runs.runs.size(), k, k, k + 1));
   }
 
   Predictor predictor(input, runs, options);
@@ -260,10 +261,11 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   // these parameters free: refused rather than reported as a fit.
   for (std::size_t i = 0; i < k; ++i) {
     if (!(std::abs(logs[i] - std::log(starts[i].start)) < 230.0)) {
-      return refuse(fmt::format("the fit drove '{}' towards {} (from {:g}): the model does not fit these runs with {} "
-                                "free; fit other or more parameters, or check the model against the runs",
-                                options.parameters[i], logs[i] < std::log(starts[i].start) ? "0" : "infinity", starts[i].start,
-                                k == 1 ? "it alone" : "these parameters"));
+      return refuse(
+          fmt::format("the fit drove '{}' towards {} (from {:g}): the model does not fit these runs with {} "
+                      "free; fit other or more parameters, or check the model against the runs",
+                      options.parameters[i], logs[i] < std::log(starts[i].start) ? "0" : "infinity", starts[i].start,
+                      k == 1 ? "it alone" : "these parameters"));
     }
   }
 
@@ -278,23 +280,26 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     ceres::Covariance covariance(covariance_options);
     const std::vector<std::pair<const double*, const double*>> blocks{{logs.data(), logs.data()}};
     if (!covariance.Compute(blocks, &problem)) {
-      return refuse("the runs do not determine every parameter (the model's times do not change independently with "
-                    "each): fit fewer, or add runs where they matter");
+      return refuse(
+          "the runs do not determine every parameter (the model's times do not change independently with "
+          "each): fit fewer, or add runs where they matter");
     }
     std::vector<double> inverse(k * k);
     covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
     for (std::size_t i = 0; i < k; ++i) {
       if (!(inverse[i * k + i] > 0.0) || !std::isfinite(inverse[i * k + i])) {
-        return refuse(fmt::format("the runs do not determine '{}' (the model's times do not change with it at the "
-                                  "fit): fit fewer, or add runs where it matters",
-                                  options.parameters[i]));
+        return refuse(
+            fmt::format("the runs do not determine '{}' (the model's times do not change with it at the "
+                        "fit): fit fewer, or add runs where it matters",
+                        options.parameters[i]));
       }
     }
     // The residuals are divided by their standard deviations, so (J^T J)^-1 is the covariance
     // itself, without the usual factor s^2.
     const double s2 = 1.0;
     double squares = 0.0;
-    for (std::size_t r = 0; r < n; ++r) squares += (times[r] / runs.runs[r].time - 1.0) * (times[r] / runs.runs[r].time - 1.0);
+    for (std::size_t r = 0; r < n; ++r)
+      squares += (times[r] / runs.runs[r].time - 1.0) * (times[r] / runs.runs[r].time - 1.0);
     result.residual_standard_error = std::sqrt(squares / static_cast<double>(result.degrees_of_freedom));
     result.unexplained = std::sqrt(unexplained);
     result.correlation.assign(k, std::vector<double>(k, 0.0));

@@ -31,8 +31,8 @@ struct FittedParameter {
   // Of the value, by the delta method from the log's; empty when the runs are as many as the
   // parameters (an exact fit leaves no residual to estimate the noise from).
   std::optional<double> standard_error;
-  double start = 0.0;          // the value the fit started from
-  bool is_constant = false;    // a constant of the machine (else a variable of the program)
+  double start = 0.0;        // the value the fit started from
+  bool is_constant = false;  // a constant of the machine (else a variable of the program)
 };
 
 struct CalibrationResult {
@@ -59,7 +59,7 @@ struct CalibrationResult {
   std::size_t repeated_settings = 0;
   // 1 - SSE / SST on the times (the share of the runs' variation the model explains).
   double r_squared = 0.0;
-  int iterations = 0;        // of both stages (docs/calibration.md, "Weights")
+  int iterations = 0;       // of both stages (docs/calibration.md, "Weights")
   std::string termination;  // Ceres's summary of why it stopped
 };
 

@@ -58,8 +58,10 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
       std::map<std::string, double> values = input.values;
       std::map<std::string, double> constants;  // swept constants of the machine
       for (const auto& [name, value] : combination) {
-        if (models::declares_variable(*input.program, name)) values[name] = value;
-        else if (models::declares_constant(input.machine, name)) constants[name] = value;
+        if (models::declares_variable(*input.program, name))
+          values[name] = value;
+        else if (models::declares_constant(input.machine, name))
+          constants[name] = value;
       }
       std::shared_ptr<const models::Machine> swept_machine = machine;
       if (!constants.empty()) {
@@ -81,8 +83,8 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
         one.program = program;
         one.machine = swept_machine;
         one.environment = binding.environment;
-        one.label = {m, input.machine.name, input.machine_file, combination, phase, input.program_index,
-                     input.program_label};
+        one.label = {m,     input.machine.name,  input.machine_file, combination,
+                     phase, input.program_index, input.program_label};
         cases.push_back(std::move(one));
       }
     }

@@ -63,7 +63,8 @@ double monte_carlo_samples(const solvers::MonteCarloOptions& options) {
 }
 
 double exact_cost(const UnitCosts& costs, std::int64_t tasks, int p) {
-  return costs.exact_model + costs.exact_task * static_cast<double>(tasks) + costs.exact_processor * static_cast<double>(p);
+  return costs.exact_model + costs.exact_task * static_cast<double>(tasks) +
+         costs.exact_processor * static_cast<double>(p);
 }
 
 int bucket_of(int p) {
@@ -130,19 +131,22 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   const std::size_t items = counts.size() * cases.size();
   std::vector<Item> built(items);
   // As find_shared_models in study.cpp: item k = p index * cases + case.
-  const auto failure = run_items(items, request.threads, [&](std::size_t k) -> std::optional<Failure> {
-    const Case& one = cases[k % cases.size()];
-    const int p = counts[k / cases.size()];
-    const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-    graph::add_to(built[k].print, tree);
-    built[k].print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-    built[k].tasks = tree.expanded_node_count();
-    for (const graph::SpNode& node : tree.nodes()) {
-      built[k].nodes += 1.0;
-      if (node.kind != graph::SpKind::Leaf) built[k].inner_nodes += 1.0;
-    }
-    return std::nullopt;
-  }, [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
+  const auto failure = run_items(
+      items, request.threads,
+      [&](std::size_t k) -> std::optional<Failure> {
+        const Case& one = cases[k % cases.size()];
+        const int p = counts[k / cases.size()];
+        const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+        graph::add_to(built[k].print, tree);
+        built[k].print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
+        built[k].tasks = tree.expanded_node_count();
+        for (const graph::SpNode& node : tree.nodes()) {
+          built[k].nodes += 1.0;
+          if (node.kind != graph::SpKind::Leaf) built[k].inner_nodes += 1.0;
+        }
+        return std::nullopt;
+      },
+      [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
   if (failure) return std::nullopt;
 
   bool exact_needed = request.prediction.seconds_per_model > 0.0;
@@ -205,14 +209,17 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
     for (solvers::Method method : request.methods) {
       const std::string name(solvers::info(method).name);
       if (method == solvers::Method::SeriesParallel) {
-        add(name, p, costs.reduction_node_point * item.inner_nodes * static_cast<double>(options.series_parallel.grid.max_points));
+        add(name, p,
+            costs.reduction_node_point * item.inner_nodes *
+                static_cast<double>(options.series_parallel.grid.max_points));
         continue;
       }
       if (!exact) continue;  // refused: the exact model is over the task limit
       switch (method) {
         case solvers::Method::Bounds:
-          add(name, p, costs.bounds_model + std::min(costs.bounds_small_task * tasks, costs.bounds_small_most) +
-                           costs.bounds_task * tasks);
+          add(name, p,
+              costs.bounds_model + std::min(costs.bounds_small_task * tasks, costs.bounds_small_most) +
+                  costs.bounds_task * tasks);
           break;
         case solvers::Method::MonteCarlo: add(name, p, costs.task_sample * tasks * samples); break;
         case solvers::Method::StateSpace: {

@@ -40,12 +40,12 @@ bool IsoefficiencyOptions::IsValid(std::string* why) const {
 std::pair<double, double> approximate_efficiency(const models::Program& program, const models::Machine& machine,
                                                  const models::Environment& environment, int p,
                                                  const solvers::SeriesParallelOptions& options) {
-  const double one = solvers::solve_series_parallel(scaling::approximate_model(program, machine, environment, 1),
-                                                    options).mean;
+  const double one =
+      solvers::solve_series_parallel(scaling::approximate_model(program, machine, environment, 1), options).mean;
   const double many =
-      p == 1 ? one
-             : solvers::solve_series_parallel(scaling::approximate_model(program, machine, environment, p), options)
-                   .mean;
+      p == 1
+          ? one
+          : solvers::solve_series_parallel(scaling::approximate_model(program, machine, environment, p), options).mean;
   if (!(many > 0.0)) return {0.0, many};
   return {one / (static_cast<double>(p) * many), many};
 }
@@ -83,15 +83,17 @@ struct Search {
       failure = Failure::of_binding(machine_index, binding.errors.front());
       return std::nullopt;
     }
-    const auto [e, t] = approximate_efficiency(*input.program, *machine, binding.environment, point.p,
-                                               options.series_parallel);
+    const auto [e, t] =
+        approximate_efficiency(*input.program, *machine, binding.environment, point.p, options.series_parallel);
     *efficiency = e;
     *mean = t;
     return e >= options.target;
   }
 
   bool run() {
-    if (!models::declares_variable(*input.program, options.variable) && models::declares_constant(input.machine, options.variable)) return run_constant();
+    if (!models::declares_variable(*input.program, options.variable) &&
+        models::declares_constant(input.machine, options.variable))
+      return run_constant();
     return run_size();
   }
 
@@ -118,8 +120,9 @@ struct Search {
       mean = high_mean;
     }
     // low fails, high holds: bisect over the integers between them.
-    return bisect(high, low, high_efficiency, high_mean, [](double good, double bad) { return std::floor((good + bad) / 2); },
-                  [](double good, double bad) { return good - bad <= 1; });
+    return bisect(
+        high, low, high_efficiency, high_mean, [](double good, double bad) { return std::floor((good + bad) / 2); },
+        [](double good, double bad) { return good - bad <= 1; });
   }
 
   // Between `good` (a value that holds, with its figures) and `bad` (one that fails) until
@@ -149,10 +152,10 @@ struct Search {
     point.machine_constant = true;
     const double value = input.machine.constants.at(options.variable);
     if ((!options.constant_min || !options.constant_max) && !(value > 0.0)) {
-      failure = Failure::of_value(
-          machine_index, fmt::format("the constant '{}' of machine '{}' is {}: a search over it needs a range "
-                                     "of values > 0 (give its smallest and largest value)",
-                                     options.variable, input.machine.name, value));
+      failure = Failure::of_value(machine_index,
+                                  fmt::format("the constant '{}' of machine '{}' is {}: a search over it needs a range "
+                                              "of values > 0 (give its smallest and largest value)",
+                                              options.variable, input.machine.name, value));
       return false;
     }
     point.range_low = options.constant_min.value_or(value / 1000);
@@ -182,10 +185,11 @@ struct Search {
     // `good` holds, `bad` fails; bisect between them on a log scale.
     point.holds = *low_ok ? IsoefficiencyPoint::Holds::AtMost : IsoefficiencyPoint::Holds::AtLeast;
     const double precision = options.relative_precision;
-    return bisect(*low_ok ? point.range_low : point.range_high, *low_ok ? point.range_high : point.range_low,
-                  *low_ok ? low_e : high_e, *low_ok ? low_t : high_t,
-                  [](double good, double bad) { return std::sqrt(good * bad); },
-                  [precision](double good, double bad) { return std::abs(bad - good) <= precision * std::min(good, bad); });
+    return bisect(
+        *low_ok ? point.range_low : point.range_high, *low_ok ? point.range_high : point.range_low,
+        *low_ok ? low_e : high_e, *low_ok ? low_t : high_t,
+        [](double good, double bad) { return std::sqrt(good * bad); },
+        [precision](double good, double bad) { return std::abs(bad - good) <= precision * std::min(good, bad); });
   }
 
   bool found(double size, double efficiency, double mean) {

@@ -13,11 +13,11 @@
 namespace analysis {
 
 struct IsoefficiencyOptions {
-  double target = 0.8;        // in (0, 1]
+  double target = 0.8;  // in (0, 1]
   // The program variable that sets the problem size, or a constant of the machine (ts, tw).
   std::string variable;
-  double min_size = 1;        // a program variable: the search is over the integers in [min_size, max_size]
-  double max_size = 1e9;      // in [min_size, 1e15]
+  double min_size = 1;    // a program variable: the search is over the integers in [min_size, max_size]
+  double max_size = 1e9;  // in [min_size, 1e15]
   // A machine constant: the search is over the reals in [constant_min, constant_max], by
   // default [v / 1000, 1000 v] for the constant's value v in the machine file (which must then be
   // > 0); both ends > 0, the search bisects on a log scale to `relative_precision`.
@@ -65,12 +65,11 @@ std::pair<double, double> approximate_efficiency(const models::Program& program,
 // efficiency, by machine then by p. The variable must be a variable of every program or a
 // constant of every machine (a Binding or InvalidValue failure otherwise); a machine
 // constant is searched as IsoefficiencyPoint describes, by bisection on log(value) between the
-// ends of its range until they are within `relative_precision`. Searched by doubling from min_size until the target holds,
-// then bisection between the last size that failed and the first that held. Efficiency is not
-// always monotone in the size (a block distribution of n units over p processors is balanced
-// only when p divides n), so the result is a size that holds the target whose predecessor does
-// not, found from below: the smallest such size in all the cases where efficiency grows with
-// the size. Runs on the study's parallel driver with `threads` workers (0: every core).
+// ends of its range until they are within `relative_precision`. Searched by doubling from min_size until the target
+// holds, then bisection between the last size that failed and the first that held. Efficiency is not always monotone in
+// the size (a block distribution of n units over p processors is balanced only when p divides n), so the result is a
+// size that holds the target whose predecessor does not, found from below: the smallest such size in all the cases
+// where efficiency grows with the size. Runs on the study's parallel driver with `threads` workers (0: every core).
 Outcome<std::vector<IsoefficiencyPoint>> run_isoefficiency(const std::vector<MachineInput>& machines,
                                                            const std::vector<int>& processors,
                                                            const IsoefficiencyOptions& options, int threads);

@@ -14,7 +14,8 @@ bool IsospeedOptions::IsValid(std::string* why) const {
     return false;
   };
   if (variable.empty()) return fail("no variable to search over");
-  if (fraction && !(*fraction > 0.0 && *fraction <= 1.0)) return fail("the fraction of one processor's speed must be in (0, 1]");
+  if (fraction && !(*fraction > 0.0 && *fraction <= 1.0))
+    return fail("the fraction of one processor's speed must be in (0, 1]");
   if (!(max_size >= 1.0 && max_size <= 1e15)) return fail("the largest size must be in [1, 1e15]");
   return series_parallel.IsValid(why);
 }

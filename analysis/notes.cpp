@@ -28,9 +28,10 @@ namespace {
 bool same_subject(const Note& a, const Note& b) {
   if (a.kind != b.kind || a.method != b.method || a.caveat != b.caveat || a.same_as != b.same_as) return false;
   if (a.unsolved.has_value() != b.unsolved.has_value()) return false;
-  return !a.unsolved || (a.unsolved->reason == b.unsolved->reason && a.unsolved->explanation == b.unsolved->explanation &&
-                         a.unsolved->limit == b.unsolved->limit && a.unsolved->size == b.unsolved->size &&
-                         a.unsolved->limit_value == b.unsolved->limit_value && a.unsolved->bytes == b.unsolved->bytes);
+  return !a.unsolved ||
+         (a.unsolved->reason == b.unsolved->reason && a.unsolved->explanation == b.unsolved->explanation &&
+          a.unsolved->limit == b.unsolved->limit && a.unsolved->size == b.unsolved->size &&
+          a.unsolved->limit_value == b.unsolved->limit_value && a.unsolved->bytes == b.unsolved->bytes);
 }
 
 // Adds p to the note of the same subject in `found`, or starts one.
@@ -94,7 +95,8 @@ void prediction_notes(const StudyResult& study, std::size_t c, std::vector<Note>
 void far_off_notes(const StudyResult& study, std::size_t c, std::vector<Note>& found) {
   const auto& methods = study.methods();
   const auto with_interval = [&](solvers::IntervalKind kind) {
-    return std::find_if(methods.begin(), methods.end(), [kind](solvers::Method m) { return solvers::info(m).interval == kind; });
+    return std::find_if(methods.begin(), methods.end(),
+                        [kind](solvers::Method m) { return solvers::info(m).interval == kind; });
   };
   const auto bounds = with_interval(solvers::IntervalKind::BoundPair);
   const auto sampled = with_interval(solvers::IntervalKind::Confidence95);
@@ -106,7 +108,8 @@ void far_off_notes(const StudyResult& study, std::size_t c, std::vector<Note>& f
       if (!figure.solved()) continue;
       if (bounds != methods.end()) {
         const solvers::Result& pair = study.at(c, p, *bounds).result;
-        if (pair.solved() && figure.lower > 1.1 * pair.upper) note_for(kinds, subject(NoteKind::ApproxAboveBounds, c, method), p);
+        if (pair.solved() && figure.lower > 1.1 * pair.upper)
+          note_for(kinds, subject(NoteKind::ApproxAboveBounds, c, method), p);
         // Both figures are sums of many terms: equal values may differ in their last digits.
         if (pair.solved() && figure.upper < pair.lower - 1e-9 * std::abs(pair.lower)) {
           note_for(kinds, subject(NoteKind::ApproxBelowBounds, c, method), p);
@@ -114,8 +117,10 @@ void far_off_notes(const StudyResult& study, std::size_t c, std::vector<Note>& f
       }
       if (sampled != methods.end()) {
         const solvers::Result& estimate = study.at(c, p, *sampled).result;
-        if (estimate.solved() && figure.lower > 1.1 * estimate.upper) note_for(kinds, subject(NoteKind::ApproxAboveMc, c, method), p);
-        if (estimate.solved() && figure.upper < 0.9 * estimate.lower) note_for(kinds, subject(NoteKind::ApproxBelowMc, c, method), p);
+        if (estimate.solved() && figure.lower > 1.1 * estimate.upper)
+          note_for(kinds, subject(NoteKind::ApproxAboveMc, c, method), p);
+        if (estimate.solved() && figure.upper < 0.9 * estimate.lower)
+          note_for(kinds, subject(NoteKind::ApproxBelowMc, c, method), p);
       }
     }
     std::stable_sort(kinds.begin(), kinds.end(), [](const Note& a, const Note& b) { return a.kind < b.kind; });

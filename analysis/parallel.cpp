@@ -74,19 +74,24 @@ std::optional<Failure> run_shared_items(std::size_t count, int threads, const di
     // One loop per worker, each taking items until none is left.
     const auto work = [&] {
       const int workers = tbb::this_task_arena::max_concurrency();
-      tbb::parallel_for(0, workers, [&](int) {
-        while (const std::optional<std::size_t> next = queue->next()) {
-          const std::size_t k = count - 1 - *next;
-          {
-            std::lock_guard<std::mutex> guard(lock);
-            if (k > lowest_failure) continue;
-          }
-          const std::optional<Failure> failure = failure_of(item, machine_of, k);
-          std::lock_guard<std::mutex> guard(lock);
-          if (failure) lowest_failure = std::min(lowest_failure, k);
-          else ran.push_back(k);
-        }
-      }, tbb::static_partitioner());
+      tbb::parallel_for(
+          0, workers,
+          [&](int) {
+            while (const std::optional<std::size_t> next = queue->next()) {
+              const std::size_t k = count - 1 - *next;
+              {
+                std::lock_guard<std::mutex> guard(lock);
+                if (k > lowest_failure) continue;
+              }
+              const std::optional<Failure> failure = failure_of(item, machine_of, k);
+              std::lock_guard<std::mutex> guard(lock);
+              if (failure)
+                lowest_failure = std::min(lowest_failure, k);
+              else
+                ran.push_back(k);
+            }
+          },
+          tbb::static_partitioner());
     };
     if (threads > 0) {
       tbb::task_arena arena(threads);

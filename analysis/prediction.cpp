@@ -119,7 +119,9 @@ std::optional<Prediction> figure(const StudyResult& study, std::size_t c, int p)
   return std::nullopt;
 }
 
-std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional<double>(value) : std::nullopt; }
+std::optional<double> finite(double value) {
+  return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
+}
 
 // Speedups against T(1) where it is exact, else the same method's own row for p = 1.
 void add_speedups(const StudyResult& study, std::size_t c, int p, Prediction& prediction) {
@@ -172,17 +174,21 @@ std::optional<Prediction> predict(const StudyResult& study, std::size_t c, int p
 
 ScalingSummary summarise(const StudyResult& study, std::size_t c) {
   ScalingSummary summary;
-  for (double threshold : study.prediction_options().efficiency_thresholds) summary.efficiency.push_back({threshold, {}, {}});
+  for (double threshold : study.prediction_options().efficiency_thresholds)
+    summary.efficiency.push_back({threshold, {}, {}});
   for (int p : study.processors()) {
     const std::optional<Prediction> prediction = predict(study, c, p);
-    if (prediction && prediction->estimate && (!summary.fastest_time || *prediction->estimate < *summary.fastest_time)) {
+    if (prediction && prediction->estimate &&
+        (!summary.fastest_time || *prediction->estimate < *summary.fastest_time)) {
       summary.fastest_time = prediction->estimate;
       summary.fastest_p = p;
     }
     if (prediction) {
       // The efficiency interval where there is one, else the point.
-      const std::optional<double> low = prediction->efficiency_lower ? prediction->efficiency_lower : prediction->efficiency;
-      const std::optional<double> high = prediction->efficiency_upper ? prediction->efficiency_upper : prediction->efficiency;
+      const std::optional<double> low =
+          prediction->efficiency_lower ? prediction->efficiency_lower : prediction->efficiency;
+      const std::optional<double> high =
+          prediction->efficiency_upper ? prediction->efficiency_upper : prediction->efficiency;
       for (EfficiencyReach& reach : summary.efficiency) {
         if (low && *low >= reach.threshold) reach.surely = p;
         if (high && *high >= reach.threshold) reach.possibly = p;

@@ -34,8 +34,9 @@ Outcome<T> refused(const Failure& failure) {
 }
 
 // The approximate model's runtime law of `setting` with the parameters at `values`.
-Outcome<solvers::Result> solve_with(const MachineInput& setting, std::int64_t p, const ParameterUncertainty& uncertainty,
-                                    const std::vector<double>& values, solvers::SeriesParallelOptions options) {
+Outcome<solvers::Result> solve_with(const MachineInput& setting, std::int64_t p,
+                                    const ParameterUncertainty& uncertainty, const std::vector<double>& values,
+                                    solvers::SeriesParallelOptions options) {
   options.keep_distribution = true;
   const Outcome<MachineInput> fitted = with_values(setting, uncertainty.names, values);
   if (!fitted.ok()) return refused<solvers::Result>(*fitted.failure);
@@ -125,7 +126,8 @@ Outcome<PredictionInterval> predict_interval(const MachineInput& setting, std::i
   std::string why;
   if (!options.IsValid(&why)) return refused<PredictionInterval>(Failure::of_value(0, why));
   const double tail = (1.0 - options.level) / 2.0;
-  const Outcome<solvers::Result> central = solve_with(setting, p, uncertainty, uncertainty.values, options.series_parallel);
+  const Outcome<solvers::Result> central =
+      solve_with(setting, p, uncertainty, uncertainty.values, options.series_parallel);
   if (!central.ok()) return refused<PredictionInterval>(*central.failure);
   PredictionInterval interval;
   const distributions::Distribution& law = *central.value->distribution;

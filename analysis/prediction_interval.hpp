@@ -22,7 +22,7 @@ struct PredictionIntervalOptions {
   // Points of the standard normal (its (k + 1/2)/n quantiles) over which the unexplained spread is
   // averaged in the combined law, in [1, 1000].
   int spread_points = 32;
-  std::uint64_t seed = 1;     // fixes the draws
+  std::uint64_t seed = 1;  // fixes the draws
   solvers::SeriesParallelOptions series_parallel;
   bool IsValid(std::string* why) const;
 };

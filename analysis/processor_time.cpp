@@ -31,7 +31,6 @@ void add(Total& total, const Total& mean, double weight) {
   total.upper += weight * mean.upper;
 }
 
-
 }  // namespace
 
 ProcessorTime processor_time(const scaling::ExactModel& model) {
@@ -56,9 +55,7 @@ ProcessorTime processor_time(const scaling::ExactModel& model) {
         case graph::NodeKind::Contention:
           add(on_processor ? busy.contention : busy.stall, means.of(node.runtime), weight);
           break;
-        case graph::NodeKind::Barrier:
-          add(busy.stall, means.of(node.runtime), weight);
-          break;
+        case graph::NodeKind::Barrier: add(busy.stall, means.of(node.runtime), weight); break;
         case graph::NodeKind::Join: break;
       }
     }

@@ -40,8 +40,8 @@ solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks
   why.limit = solvers::Unsolved::Limit::Tasks;
   why.size = static_cast<double>(tasks);
   why.limit_value = static_cast<double>(limit);
-  why.explanation = "the exact model has about " + std::to_string(tasks) + " tasks, more than the limit of " +
-                    std::to_string(limit);
+  why.explanation =
+      "the exact model has about " + std::to_string(tasks) + " tasks, more than the limit of " + std::to_string(limit);
   return result;
 }
 
@@ -169,8 +169,8 @@ Solved solve_case(const Case& one, int p, const Request& request, MemoryGate& ga
 
   // Each solve may use what the model leaves of the budget.
   solvers::SolverOptions options = request.solver_options;
-  options.memory_budget_bytes = static_cast<std::uint64_t>(
-      std::max(budget - model_bytes, static_cast<double>(solvers::kSmallestMemoryBudget)));
+  options.memory_budget_bytes =
+      static_cast<std::uint64_t>(std::max(budget - model_bytes, static_cast<double>(solvers::kSmallestMemoryBudget)));
   options.monte_carlo.communicator = work.collective;
   options.state_space.communicator = work.collective;
   std::vector<std::unique_ptr<solvers::Solver>> solvers;
@@ -268,48 +268,57 @@ std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const 
     out.put(prints[k]);
     return std::move(out.bytes());
   };
-  const auto unpack = [&](std::size_t k, std::string_view bytes) { prints[k] = distributed::Reader(bytes).get<distributions::Fingerprint>(); };
-  auto failure = run_shared_items(items, request.threads, ranks, [&](std::size_t k) -> std::optional<Failure> {
-    const Case& one = cases[k % cases.size()];
-    const int p = counts[k / cases.size()];
-    graph::add_to(prints[k], scaling::approximate_model(*one.program, *one.machine, one.environment, p));
-    prints[k].add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-    return std::nullopt;
-  }, machine_of, pack, unpack);
+  const auto unpack = [&](std::size_t k, std::string_view bytes) {
+    prints[k] = distributed::Reader(bytes).get<distributions::Fingerprint>();
+  };
+  auto failure = run_shared_items(
+      items, request.threads, ranks,
+      [&](std::size_t k) -> std::optional<Failure> {
+        const Case& one = cases[k % cases.size()];
+        const int p = counts[k / cases.size()];
+        graph::add_to(prints[k], scaling::approximate_model(*one.program, *one.machine, one.environment, p));
+        prints[k].add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
+        return std::nullopt;
+      },
+      machine_of, pack, unpack);
   if (failure) return failure;
   // Items in ascending p within each case, grouped by approximate model.
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
   for (std::size_t k = 0; k < items; ++k) groups[{k % cases.size(), prints[k]}].push_back(k);
   std::vector<std::size_t> to_refine;
   for (const auto& [key, members] : groups) {
-    if (members.size() > 1 && exact_model_needed(2, request)) to_refine.insert(to_refine.end(), members.begin(), members.end());
+    if (members.size() > 1 && exact_model_needed(2, request))
+      to_refine.insert(to_refine.end(), members.begin(), members.end());
   }
-  failure = run_shared_items(to_refine.size(), request.threads, ranks, [&](std::size_t i) -> std::optional<Failure> {
-    const std::size_t k = to_refine[i];
-    const Case& one = cases[k % cases.size()];
-    const int p = counts[k / cases.size()];
-    const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-    std::int64_t tasks = tree.expanded_node_count();
-    MemoryGate::Reservation reservation;
-    NoExactModel no_exact;
-    // Isolated: a thread waiting at the gate must not pick up another item that holds memory.
-    const std::optional<scaling::ExactModel> exact = tbb::this_task_arena::isolate(
-        [&] { return exact_model_for(one, p, request, gate, &reservation, &tasks, &no_exact); });
-    prints[k].add(static_cast<std::uint64_t>(exact ? exact->scenarios.size() : 0));
-    if (exact) {
-      for (const scaling::Scenario& scenario : exact->scenarios) {
-        prints[k].add(scenario.probability);
-        graph::add_to(prints[k], scenario.graph);
-      }
-    }
-    return std::nullopt;
-  }, [&](std::size_t i) { return machine_of(to_refine[i]); },
-     [&](std::size_t i) { return pack(to_refine[i]); },
-     [&](std::size_t i, std::string_view bytes) { unpack(to_refine[i], bytes); });
+  failure = run_shared_items(
+      to_refine.size(), request.threads, ranks,
+      [&](std::size_t i) -> std::optional<Failure> {
+        const std::size_t k = to_refine[i];
+        const Case& one = cases[k % cases.size()];
+        const int p = counts[k / cases.size()];
+        const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+        std::int64_t tasks = tree.expanded_node_count();
+        MemoryGate::Reservation reservation;
+        NoExactModel no_exact;
+        // Isolated: a thread waiting at the gate must not pick up another item that holds memory.
+        const std::optional<scaling::ExactModel> exact = tbb::this_task_arena::isolate(
+            [&] { return exact_model_for(one, p, request, gate, &reservation, &tasks, &no_exact); });
+        prints[k].add(static_cast<std::uint64_t>(exact ? exact->scenarios.size() : 0));
+        if (exact) {
+          for (const scaling::Scenario& scenario : exact->scenarios) {
+            prints[k].add(scenario.probability);
+            graph::add_to(prints[k], scenario.graph);
+          }
+        }
+        return std::nullopt;
+      },
+      [&](std::size_t i) { return machine_of(to_refine[i]); }, [&](std::size_t i) { return pack(to_refine[i]); },
+      [&](std::size_t i, std::string_view bytes) { unpack(to_refine[i], bytes); });
   if (failure) return failure;
   representative.assign(items, 0);
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::size_t> first;
-  for (std::size_t k = 0; k < items; ++k) representative[k] = first.try_emplace({k % cases.size(), prints[k]}, k).first->second;
+  for (std::size_t k = 0; k < items; ++k)
+    representative[k] = first.try_emplace({k % cases.size(), prints[k]}, k).first->second;
   return std::nullopt;
 }
 
@@ -392,7 +401,7 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   std::vector<solvers::Result> results(counts.size() * cases.size() * methods);
   // T(1) of every case, exact where it can be, for every method's speedups (item k < cases).
   std::vector<std::optional<solvers::Result>> bases(cases.size());
-  std::vector<std::optional<ProcessorTime>> busy(counts.size() * cases.size());  // by item
+  std::vector<std::optional<ProcessorTime>> busy(counts.size() * cases.size());   // by item
   std::vector<std::optional<solvers::Result>> own(counts.size() * cases.size());  // the prediction's, by item
   ProgressTally tally(to_solve.size(), progress);
   // Alone, every method of an item at once. In a job of several ranks, first the methods shared
@@ -472,17 +481,21 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
 
   // Weak scaling: each p's speedup is against T1(W(p)), the one-processor time of its own problem.
   std::vector<std::optional<solvers::Result>> scaled_bases(representative.size());
-  outcome.failure = run_items(scaled_bases.size(), request.threads, [&](std::size_t k) -> std::optional<Failure> {
-    const Case& one = cases[k % cases.size()];
-    if (k < cases.size() || !is_weak_scaling(one.environment)) return std::nullopt;
-    scaled_bases[k] = scaled_sequential_time(*one.program, *one.machine, one.environment, counts[k / cases.size()], request);
-    return std::nullopt;
-  }, [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
+  outcome.failure = run_items(
+      scaled_bases.size(), request.threads,
+      [&](std::size_t k) -> std::optional<Failure> {
+        const Case& one = cases[k % cases.size()];
+        if (k < cases.size() || !is_weak_scaling(one.environment)) return std::nullopt;
+        scaled_bases[k] =
+            scaled_sequential_time(*one.program, *one.machine, one.environment, counts[k / cases.size()], request);
+        return std::nullopt;
+      },
+      [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
   if (outcome.failure) return outcome;
 
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
-  std::vector<std::optional<ProcessorTime>> processor_times;  // by case, then reported p
+  std::vector<std::optional<ProcessorTime>> processor_times;      // by case, then reported p
   std::vector<std::optional<solvers::Result>> prediction_solves;  // by case, then reported p
   for (std::size_t c = 0; c < cases.size(); ++c) {
     labels.push_back(cases[c].label);
@@ -506,8 +519,8 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.value = StudyResult(std::move(labels), request.processors, request.methods, std::move(rows),
-                              std::move(bases), seconds);
+  outcome.value =
+      StudyResult(std::move(labels), request.processors, request.methods, std::move(rows), std::move(bases), seconds);
   if (request.breakdown) outcome.value->set_processor_times(std::move(processor_times));
   outcome.value->set_prediction_solves(std::move(prediction_solves));
   outcome.value->set_prediction_options(request.prediction);

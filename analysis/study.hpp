@@ -50,8 +50,8 @@ std::vector<std::vector<std::pair<std::string, double>>> sweep_combinations(
 struct CaseLabel {
   // Into the study's MachineInputs: one per (program, machine), so a failure names both.
   std::size_t machine_index = 0;
-  std::string machine;            // the machine's name
-  std::string machine_file;       // empty for the built-in ideal machine
+  std::string machine;       // the machine's name
+  std::string machine_file;  // empty for the built-in ideal machine
   // The swept variables' values of this configuration, in the order of the sweep.
   std::vector<std::pair<std::string, double>> swept;
   // Loss analysis: the one phase kept (every other phase costs 0); empty for the whole program.
@@ -102,8 +102,7 @@ class StudyResult {
  public:
   StudyResult() = default;
   StudyResult(std::vector<CaseLabel> cases, std::vector<int> processors, std::vector<solvers::Method> methods,
-              std::vector<Row> rows, std::vector<std::optional<solvers::Result>> one_processor_times,
-              double seconds);
+              std::vector<Row> rows, std::vector<std::optional<solvers::Result>> one_processor_times, double seconds);
 
   const std::vector<CaseLabel>& cases() const { return cases_; }
   // The reported processor counts, ascending.
@@ -139,10 +138,10 @@ class StudyResult {
   std::vector<CaseLabel> cases_;
   std::vector<int> processors_;
   std::vector<solvers::Method> methods_;
-  std::vector<Row> rows_;  // by case, then processor count, then method
+  std::vector<Row> rows_;                                            // by case, then processor count, then method
   std::vector<std::optional<solvers::Result>> one_processor_times_;  // by case
-  std::vector<std::optional<ProcessorTime>> processor_times_;         // by case, then p; empty: none
-  std::vector<std::optional<solvers::Result>> prediction_solves_;     // by case, then p; empty: none
+  std::vector<std::optional<ProcessorTime>> processor_times_;        // by case, then p; empty: none
+  std::vector<std::optional<solvers::Result>> prediction_solves_;    // by case, then p; empty: none
   PredictionOptions prediction_options_;
   double seconds_ = 0.0;
 };
@@ -155,8 +154,8 @@ using Progress = std::function<void(double done, std::size_t total)>;
 // Every case on every processor count by every method, in parallel over (case, p); the figures
 // do not depend on the thread count. A processor count whose models equal those of a smaller
 // one (extra processors idle) is not solved again: its rows repeat that one's figures
-// (Row::same_model_as), and the progress counts only the models solved. Throws std::invalid_argument for an invalid request.
-Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request,
-                               const Progress& progress = {});
+// (Row::same_model_as), and the progress counts only the models solved. Throws std::invalid_argument for an invalid
+// request.
+Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress = {});
 
 }  // namespace analysis

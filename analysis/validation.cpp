@@ -24,11 +24,12 @@ Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, cons
     if (index == settings.size()) {
       const Outcome<MachineInput> setting = with_values(input, runs.variables, run.values);
       Outcome<PredictionInterval> prediction =
-          setting.ok() ? predict_interval(*setting.value, run.p, uncertainty, options, setting_stream(run.p, run.values))
-                       : Outcome<PredictionInterval>{std::nullopt, setting.failure};
+          setting.ok()
+              ? predict_interval(*setting.value, run.p, uncertainty, options, setting_stream(run.p, run.values))
+              : Outcome<PredictionInterval>{std::nullopt, setting.failure};
       if (!prediction.ok()) {
-        outcome.failure = Failure::of_value(
-            0, fmt::format("the run at p = {}: {}", run.p, prediction.failure->text()), run.location);
+        outcome.failure =
+            Failure::of_value(0, fmt::format("the run at p = {}: {}", run.p, prediction.failure->text()), run.location);
         return outcome;
       }
       settings.push_back({run.p, run.values, *prediction.value});

@@ -93,13 +93,15 @@ std::optional<std::string> isospeed_usage(const Options& options, bool sweeps) {
     }
     for (const std::string& set : options.sets) {
       if (set.substr(0, set.find('=')) == options.iso_variable) {
-        return fmt::format("--iso-variable {}: the variable is also bound by --set (with --isospeed A the search "
-                           "sets it; with --isospeed base, --set gives the base size)",
-                           options.iso_variable);
+        return fmt::format(
+            "--iso-variable {}: the variable is also bound by --set (with --isospeed A the search "
+            "sets it; with --isospeed base, --set gives the base size)",
+            options.iso_variable);
       }
     }
   }
-  if (options.iso_variable.empty()) return "--isospeed needs --iso-variable NAME: the variable that sets the problem size";
+  if (options.iso_variable.empty())
+    return "--isospeed needs --iso-variable NAME: the variable that sets the problem size";
   if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
     return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
   }
@@ -120,8 +122,10 @@ std::optional<std::string> isoefficiency_usage(const Options& options, bool swee
     return std::nullopt;
   }
   const double target = *options.isoefficiency;
-  if (!(target > 0.0 && target <= 1.0)) return fmt::format("--isoefficiency {}: the efficiency must be in (0, 1]", target);
-  if (options.iso_variable.empty()) return "--isoefficiency needs --iso-variable NAME: the variable that sets the problem size";
+  if (!(target > 0.0 && target <= 1.0))
+    return fmt::format("--isoefficiency {}: the efficiency must be in (0, 1]", target);
+  if (options.iso_variable.empty())
+    return "--isoefficiency needs --iso-variable NAME: the variable that sets the problem size";
   for (const std::string& set : options.sets) {
     if (set.substr(0, set.find('=')) == options.iso_variable) {
       return fmt::format("--iso-variable {}: the variable is also bound by --set", options.iso_variable);
@@ -133,7 +137,8 @@ std::optional<std::string> isoefficiency_usage(const Options& options, bool swee
   if (!options.iso_range.empty() && !iso_range(options.iso_range)) {
     return fmt::format("--iso-range {}: give LO..HI with finite numbers 0 < LO < HI", options.iso_range);
   }
-  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot || options.format == report::Format::Jsonl) {
+  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot ||
+      options.format == report::Format::Jsonl) {
     return "--isoefficiency makes its own table: no --sweep, --loss, --plot, --quantiles, --tail-plot or --format jsonl "
            "with it";
   }
@@ -165,8 +170,8 @@ std::vector<std::string> program_labels(const std::vector<std::string>& files) {
 // Every program on every machine (program-major: the program is the cases' outermost
 // dimension), each checked there; two machines of one name are an error. With several
 // programs, each is labelled and ignores the --set and swept names it does not declare.
-std::optional<std::vector<Loaded>> load_machines(const Options& options, const std::map<std::string, double>& check_values,
-                                                 std::ostream& err) {
+std::optional<std::vector<Loaded>> load_machines(const Options& options,
+                                                 const std::map<std::string, double>& check_values, std::ostream& err) {
   std::vector<std::optional<std::string>> files(options.machine_files.begin(), options.machine_files.end());
   if (files.empty()) files.emplace_back(std::nullopt);
   const std::vector<std::string> programs = program_files(options);
@@ -199,8 +204,8 @@ std::optional<std::vector<Loaded>> load_machines(const Options& options, const s
 // The machines of one program: those given, a machine with interval-valued constants counting
 // twice (its lower and upper machine).
 std::size_t machines_per_program(const std::vector<Loaded>& machines) {
-  return static_cast<std::size_t>(std::count_if(machines.begin(), machines.end(),
-                                                [](const Loaded& loaded) { return loaded.program_index == 0; }));
+  return static_cast<std::size_t>(
+      std::count_if(machines.begin(), machines.end(), [](const Loaded& loaded) { return loaded.program_index == 0; }));
 }
 
 // The first Loaded of each program (they repeat per machine).
@@ -259,11 +264,12 @@ bool names_declared_somewhere(const Options& options, const std::vector<Loaded>&
       std::sort(every.begin(), every.end());
       every.erase(std::unique(every.begin(), every.end()), every.end());
       const std::vector<std::string> meant = nearest(name, every);
-      usage_error(err, fmt::format("{} {}: {} variable '{}'{}{} ({}{})", option, name,
-                                   programs.size() > 1 ? "no program declares a" : "the program declares no", name,
-                                   constants.empty() ? std::string() : fmt::format(" nor a machine a constant '{}'", name),
-                                   meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
-                                   declared, constants));
+      usage_error(err,
+                  fmt::format("{} {}: {} variable '{}'{}{} ({}{})", option, name,
+                              programs.size() > 1 ? "no program declares a" : "the program declares no", name,
+                              constants.empty() ? std::string() : fmt::format(" nor a machine a constant '{}'", name),
+                              meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
+                              declared, constants));
       return false;
     }
     for (const Loaded* loaded : ignoring) {
@@ -271,10 +277,11 @@ bool names_declared_somewhere(const Options& options, const std::vector<Loaded>&
         err << fmt::format("pdl-scale: note: {} {}: {} declares no variable '{}' and ignores it\n", option, name,
                            loaded->program_label, name);
       } else {
-        err << fmt::format("pdl-scale: note: {} {}: {}machine '{}' has no constant '{}' (nor the program a variable "
-                           "of that name) and ignores it\n",
-                           option, name, loaded->program_label.empty() ? "" : loaded->program_label + " on ",
-                           loaded->machine.name, name);
+        err << fmt::format(
+            "pdl-scale: note: {} {}: {}machine '{}' has no constant '{}' (nor the program a variable "
+            "of that name) and ignores it\n",
+            option, name, loaded->program_label.empty() ? "" : loaded->program_label + " on ", loaded->machine.name,
+            name);
       }
     }
   }
@@ -306,14 +313,15 @@ bool is_searchable(const Options& options, const std::vector<Loaded>& machines, 
     }
   }
   if (options.isospeed && models::declares_constant(first.machine, name)) {
-    usage_error(err, fmt::format("--iso-variable {}: --isospeed searches a program variable (the problem size); '{}' is "
-                                 "a constant of machine '{}' (--isoefficiency can search it)",
-                                 name, name, first.machine.name));
+    usage_error(err,
+                fmt::format("--iso-variable {}: --isospeed searches a program variable (the problem size); '{}' is "
+                            "a constant of machine '{}' (--isoefficiency can search it)",
+                            name, name, first.machine.name));
     return false;
   }
-  usage_error(err, unknown_variable_text(*first.program,
-                                         options.isoefficiency ? first.machine : models::ideal_machine(), name,
-                                         "--iso-variable"));
+  usage_error(
+      err, unknown_variable_text(*first.program, options.isoefficiency ? first.machine : models::ideal_machine(), name,
+                                 "--iso-variable"));
   return false;
 }
 
@@ -336,7 +344,8 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
   const models::Binding binding = models::bind(program, loaded.machine, values);
   if (!binding.ok()) {
     const std::string label = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
-    for (const models::BindError& error : binding.errors) err << "pdl-scale: error: " << label << report::bind_error_text(error) << '\n';
+    for (const models::BindError& error : binding.errors)
+      err << "pdl-scale: error: " << label << report::bind_error_text(error) << '\n';
     return false;
   }
   for (const auto& variable : binding.environment.per_processor) {
@@ -355,15 +364,16 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
 // machine. With several programs each has its own variables (report::ReportInputs::programs), and the
 // weak-scaling expressions are those of every program (the first program's where two differ).
 std::optional<report::ReportInputs> report_inputs(const Options& options, const std::vector<Loaded>& machines,
-                                          const std::vector<analysis::SweepVariable>& sweeps,
-                                          const std::map<std::string, double>& check_values, std::ostream& err) {
+                                                  const std::vector<analysis::SweepVariable>& sweeps,
+                                                  const std::map<std::string, double>& check_values,
+                                                  std::ostream& err) {
   report::ReportInputs inputs;
   const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   const std::vector<std::string> files = program_files(options);
   for (std::size_t m = 0; m < machine_count; ++m) {
-    inputs.machines.push_back({machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets,
-                               machines[m].band});
+    inputs.machines.push_back(
+        {machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets, machines[m].band});
   }
   inputs.sweeps = sweeps;
   inputs.loss = options.loss;
@@ -372,8 +382,8 @@ std::optional<report::ReportInputs> report_inputs(const Options& options, const 
   inputs.scaling_laws = options.scaling_laws;
   for (std::size_t k = 0; k < programs.size(); ++k) {
     report::ProgramInput program{programs[k]->program_label, programs[k]->program->name, files[k], {}};
-    if (!bound_variables(options, *programs[k], sweeps, check_values, program.variables,
-                         inputs.per_processor_variables, err)) {
+    if (!bound_variables(options, *programs[k], sweeps, check_values, program.variables, inputs.per_processor_variables,
+                         err)) {
       return std::nullopt;
     }
     inputs.programs.push_back(std::move(program));
@@ -398,8 +408,8 @@ std::optional<report::ReportInputs> report_inputs(const Options& options, const 
 std::vector<analysis::MachineInput> machine_inputs(const std::vector<Loaded>& machines) {
   std::vector<analysis::MachineInput> inputs;
   for (const Loaded& loaded : machines) {
-    inputs.push_back({loaded.program, loaded.machine, loaded.machine_file, loaded.sets, loaded.program_index,
-                      loaded.program_label});
+    inputs.push_back(
+        {loaded.program, loaded.machine, loaded.machine_file, loaded.sets, loaded.program_index, loaded.program_label});
   }
   return inputs;
 }
@@ -415,8 +425,8 @@ int run_isoefficiency(const Options& options, const std::vector<Loaded>& machine
     iso.constant_max = range->second;
   }
   iso.series_parallel.grid = inputs.request.solver_options.series_parallel.grid;
-  const auto points = analysis::run_isoefficiency(machine_inputs(machines), inputs.request.processors, iso,
-                                                  inputs.request.threads);
+  const auto points =
+      analysis::run_isoefficiency(machine_inputs(machines), inputs.request.processors, iso, inputs.request.threads);
   if (!points.ok()) {
     print_failure(*points.failure, machines, err);
     return kExitInput;
@@ -466,12 +476,12 @@ bool within_time_limit(const Options& options, const std::vector<analysis::Case>
   }
   const std::string bound = cost->states_at_limit ? " (at most: some state spaces counted at --max-states)" : "";
   if (cost->seconds > options.time_limit_seconds && !options.allow_long) {
-    err << fmt::format("pdl-scale: error: this analysis would take {}{} (estimated for {} distinct models on the "
-                       "reference machine of docs/performance.md), more than the limit of {}; the largest parts: "
-                       "{}. Give --allow-long to run it anyway, or --time-limit to raise the limit; fewer processor "
-                       "counts (--p) or methods (--method) make it shorter\n",
-                       analysis::duration_text(cost->seconds), bound, cost->models,
-                       limit_text(options.time_limit_seconds), largest);
+    err << fmt::format(
+        "pdl-scale: error: this analysis would take {}{} (estimated for {} distinct models on the "
+        "reference machine of docs/performance.md), more than the limit of {}; the largest parts: "
+        "{}. Give --allow-long to run it anyway, or --time-limit to raise the limit; fewer processor "
+        "counts (--p) or methods (--method) make it shorter\n",
+        analysis::duration_text(cost->seconds), bound, cost->models, limit_text(options.time_limit_seconds), largest);
     return false;
   }
   if (announce && cost->seconds > kAnnounceEstimateSeconds) {
@@ -502,17 +512,20 @@ int run_speedups(const Options& options, const std::vector<Loaded>& machines, co
     return kExitInput;
   }
   if (options.plot && options.output_rank) {
-    if (const auto error = write_output_file(*options.plot, report::render_plot(*study.value, inputs, {options.log_axes}))) {
+    if (const auto error =
+            write_output_file(*options.plot, report::render_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--plot: " + *error);
     }
   }
   if (options.tail_plot && options.output_rank) {
-    if (const auto error = write_output_file(*options.tail_plot, report::render_tail_plot(*study.value, inputs, {options.log_axes}))) {
+    if (const auto error =
+            write_output_file(*options.tail_plot, report::render_tail_plot(*study.value, inputs, {options.log_axes}))) {
       return usage_error(err, "--tail-plot: " + *error);
     }
   }
   if (options.breakdown_plot && options.output_rank) {
-    if (const auto error = write_output_file(*options.breakdown_plot, report::render_breakdown_plot(*study.value, inputs))) {
+    if (const auto error =
+            write_output_file(*options.breakdown_plot, report::render_breakdown_plot(*study.value, inputs))) {
       return usage_error(err, "--breakdown-plot: " + *error);
     }
   }
@@ -534,8 +547,9 @@ int run_analysis(const Options& options, std::ostream& out, std::ostream& err, b
   if (const auto iso_error = isoefficiency_usage(options, !sweeps->empty())) return usage_error(err, *iso_error);
   if (options.scaling_laws && (options.isoefficiency || options.isospeed || options.format == report::Format::Csv ||
                                options.format == report::Format::Jsonl)) {
-    return usage_error(err, "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
-                            "--isoefficiency or --isospeed)");
+    return usage_error(err,
+                       "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
+                       "--isoefficiency or --isospeed)");
   }
   if (options.breakdown && (options.isoefficiency || options.isospeed || options.format == report::Format::Jsonl)) {
     return usage_error(err, fmt::format("{}: the split of each p's prediction goes with the speedup table, its CSV and "

@@ -63,12 +63,14 @@ int runs_failure(const analysis::Failure& failure, const LoadedRuns& runs, std::
 // What --calibrate and --validate refuse among the other options; empty when fine.
 std::optional<std::string> calibration_usage(const Options& options) {
   if (!options.calibrate && !options.fit.empty()) return "--fit names what --calibrate RUNS.csv fits: give the runs";
-  if (options.calibrate && options.fit.empty()) return "--calibrate needs --fit NAMES: the variables or constants to fit";
+  if (options.calibrate && options.fit.empty())
+    return "--calibrate needs --fit NAMES: the variables or constants to fit";
   for (const std::string& name : options.fit) {
     if (name.empty()) return "--fit: an empty name in the list";
   }
   if (options.write_fit && !options.calibrate) return "--write-fit writes what --calibrate fits: give --calibrate";
-  if (options.validation_plot && !options.validate) return "--validation-plot draws what --validate scores: give --validate";
+  if (options.validation_plot && !options.validate)
+    return "--validation-plot draws what --validate scores: give --validate";
   if (options.validation_plot && !(options.validation_plot->size() > 4 &&
                                    options.validation_plot->substr(options.validation_plot->size() - 4) == ".svg")) {
     return fmt::format("--validation-plot {}: the chart is an SVG file: name it FILE.svg", *options.validation_plot);
@@ -127,8 +129,8 @@ int write_fit(const std::string& file, const Loaded& loaded, const analysis::Cal
 // Each setting is the input with the run's columns, then the fitted values, as the predictions
 // make it (analysis::predict_interval).
 bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUncertainty& fit,
-                const models::Runs& runs, const analysis::Request& base,
-                std::vector<analysis::ValidatedRun>& validated, const LoadedRuns& source, std::ostream& err) {
+                const models::Runs& runs, const analysis::Request& base, std::vector<analysis::ValidatedRun>& validated,
+                const LoadedRuns& source, std::ostream& err) {
   std::vector<std::vector<double>> settings;
   for (const models::Run& run : runs.runs) {
     if (std::find(settings.begin(), settings.end(), run.values) == settings.end()) settings.push_back(run.values);
@@ -257,7 +259,8 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   // Predictions at the processor counts asked for (--p, --pmax), at the input's values.
   if (options.pmax || !options.processors.empty()) {
     for (const int p : request->processors) {
-      const auto interval = analysis::predict_interval(input, p, uncertainty, intervals, analysis::setting_stream(p, {}));
+      const auto interval =
+          analysis::predict_interval(input, p, uncertainty, intervals, analysis::setting_stream(p, {}));
       if (!interval.ok()) {
         analysis::Failure failure = *interval.failure;
         print_failure(failure, {*loaded}, err);
@@ -273,14 +276,14 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
     // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
     auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);
     if (!validated.ok()) return runs_failure(*validated.failure, *runs, err);
-    const bool bounds = std::find(request->methods.begin(), request->methods.end(), solvers::Method::Bounds) !=
-                        request->methods.end();
+    const bool bounds =
+        std::find(request->methods.begin(), request->methods.end(), solvers::Method::Bounds) != request->methods.end();
     if (bounds && options.given.count("--method") != 0 &&
         !bound_runs(input, uncertainty, runs->runs, *request, *validated.value, *runs, err)) {
       return kExitInput;
     }
-    outcome.validation = report::ValidationPart{*options.validate, runs->runs, *validated.value,
-                                       analysis::summarize(*validated.value)};
+    outcome.validation =
+        report::ValidationPart{*options.validate, runs->runs, *validated.value, analysis::summarize(*validated.value)};
   }
   // The fit is written once everything else has succeeded: a failed run leaves no file behind.
   if (options.write_fit && options.output_rank) {

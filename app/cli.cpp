@@ -110,8 +110,7 @@ std::string size_text(std::uint64_t bytes) {
 
 void add_inputs(CLI::App& cli, Options& options, Raw& raw) {
   // Every positional argument is a program: `pdl-scale a.pdl b.pdl` analyses them side by side.
-  cli.add_option("file", raw.files, "the PDL program; give several to compare them side by side")
-      ->type_name("FILE");
+  cli.add_option("file", raw.files, "the PDL program; give several to compare them side by side")->type_name("FILE");
   auto* check = cli.add_flag("--check", options.check,
                              "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
   cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
@@ -141,8 +140,8 @@ std::string methods_help(const analysis::Request& request) {
 }
 
 void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
-  raw.pmax_option = cli.add_option("--pmax", raw.pmax, fmt::format("analyse p = 1..N processors (default {})",
-                                                                   analysis::kDefaultPmax))
+  raw.pmax_option = cli.add_option("--pmax", raw.pmax,
+                                   fmt::format("analyse p = 1..N processors (default {})", analysis::kDefaultPmax))
                         ->type_name("N");
   cli.add_option("--p", options.processors, "analyse these processor counts, e.g. 1,2,4,8")
       ->type_name("LIST")
@@ -150,8 +149,10 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--format", options.format,
                  "output format: table (default), csv, json, or jsonl (JSON Lines as Extra-P reads them)")
       ->type_name("FORMAT")
-      ->transform(names_of<report::Format>(
-          {{"table", report::Format::Table}, {"csv", report::Format::Csv}, {"json", report::Format::Json}, {"jsonl", report::Format::Jsonl}}));
+      ->transform(names_of<report::Format>({{"table", report::Format::Table},
+                                            {"csv", report::Format::Csv},
+                                            {"json", report::Format::Json},
+                                            {"jsonl", report::Format::Jsonl}}));
   cli.add_option("--time-unit", raw.time_unit, "print times in ns, us (the default: the program's unit), ms or s")
       ->type_name("UNIT")
       ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
@@ -202,9 +203,10 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
                  "the program variable --isoefficiency or --isospeed searches over (integers), or a machine constant "
                  "--isoefficiency searches over (reals)")
       ->type_name("NAME");
-  cli.add_option("--iso-range", options.iso_range,
-                 "with --isoefficiency over a machine constant: the values searched, 0 < LO < HI (default: a thousandth "
-                 "to a thousand times its value in the machine file)")
+  cli.add_option(
+         "--iso-range", options.iso_range,
+         "with --isoefficiency over a machine constant: the values searched, 0 < LO < HI (default: a thousandth "
+         "to a thousand times its value in the machine file)")
       ->type_name("LO..HI");
   cli.add_option("--iso-max", options.iso_max, "the largest size --isoefficiency tries")
       ->type_name("N")
@@ -302,12 +304,11 @@ void add_calibration(CLI::App& cli, Options& options, Raw& raw) {
       ->type_name("RUNS.csv");
   cli.add_option("--validation-plot", raw.validation_plot, "--validate: draw predicted against measured to FILE.svg")
       ->type_name("FILE.svg");
-  cli.add_option("--interval", options.interval_percent,
-                 "the prediction intervals' level in percent (default 95)")
+  cli.add_option("--interval", options.interval_percent, "the prediction intervals' level in percent (default 95)")
       ->type_name("PERCENT");
-  cli.add_option("--draws", options.draws,
-                 fmt::format("draws of the fitted parameters behind each prediction interval (default {})",
-                             options.draws))
+  cli.add_option(
+         "--draws", options.draws,
+         fmt::format("draws of the fitted parameters behind each prediction interval (default {})", options.draws))
       ->type_name("N");
 }
 
@@ -368,7 +369,7 @@ bool no_extras(const CLI::App& cli, std::ostream& err) {
   std::string list;
   for (const std::string& extra : extras) list += (list.empty() ? "'" : " '") + extra + "'";
   err << fmt::format("pdl-scale: error: unexpected argument{} {}: pdl-scale takes one program FILE\n",
-             extras.size() == 1 ? "" : "s", list);
+                     extras.size() == 1 ? "" : "s", list);
   return false;
 }
 
@@ -399,7 +400,7 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
     if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
         text.find_first_of(" \t", 0) < equals) {
       err << fmt::format("{}:{}:{}: error: expected NAME=VALUE (or --set NAME=VALUE)\n{}\n{}^\n", file, number, column,
-                 line, std::string(column - 1, ' '));
+                         line, std::string(column - 1, ' '));
       return false;
     }
     sets.push_back(text);
@@ -448,16 +449,17 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream&
     const auto seconds = parse_duration(raw.time_limit);
     if (!seconds) {
       err << fmt::format("pdl-scale: error: --time-limit {}: expected a duration > 0, such as 90s, 10m or 2h\n",
-                 raw.time_limit);
+                         raw.time_limit);
       return false;
     }
     options.time_limit_seconds = *seconds;
   }
   if (!raw.prediction_budget.empty()) {
-    const auto seconds = raw.prediction_budget == "0" ? std::optional<double>(0.0) : parse_duration(raw.prediction_budget);
+    const auto seconds =
+        raw.prediction_budget == "0" ? std::optional<double>(0.0) : parse_duration(raw.prediction_budget);
     if (!seconds) {
       err << fmt::format("pdl-scale: error: --prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s\n",
-                 raw.prediction_budget);
+                         raw.prediction_budget);
       return false;
     }
     options.request.prediction.seconds_per_model = *seconds;
@@ -466,14 +468,15 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream&
   if (!raw.memory.empty()) {
     const auto bytes = parse_bytes(raw.memory);
     if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {
-      err << fmt::format("pdl-scale: error: --memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000\n",
-                 raw.memory);
+      err << fmt::format(
+          "pdl-scale: error: --memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000\n", raw.memory);
       return false;
     }
     options.request.memory_budget_bytes = *bytes;
   }
   if (options.log_axes && !options.plot && !options.tail_plot) {
-    err << fmt::format("pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");
+    err << fmt::format(
+        "pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");
     return false;
   }
   return true;

@@ -43,10 +43,10 @@ std::string dot_of(const Loaded& loaded, const models::Environment& environment,
   const scaling::ExactModel exact = scaling::exact_model(*loaded.program, loaded.machine, environment, p, limits);
   std::string dot;
   for (const scaling::Scenario& scenario : exact.scenarios) {
-    dot += graph::to_dot(scenario.graph,
-                         exact.scenarios.size() == 1
-                             ? title
-                             : fmt::format("{}, probability {:g}: {}", title, scenario.probability, scenario.description));
+    dot += graph::to_dot(scenario.graph, exact.scenarios.size() == 1
+                                             ? title
+                                             : fmt::format("{}, probability {:g}: {}", title, scenario.probability,
+                                                           scenario.description));
   }
   return dot;
 }
@@ -111,7 +111,8 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
   if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
   const int p = options.graph.value_or(1);
   if (p < 1 || p > scaling::kMaxProcessors) {
-    return usage_error(err, fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
+    return usage_error(err,
+                       fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
   }
   const auto loaded = load_one(options, err);
   if (!loaded) return kExitInput;
@@ -151,12 +152,15 @@ int run_command(int argc, char** argv, Options options, std::ostream& out, std::
     return kExitSuccess;
   }
   if (options.dump) return run_dump(options, out, err);
-  if (options.check && is_runs_file(options.file) && options.other_files.empty()) return run_check_runs(options, out, err);
+  if (options.check && is_runs_file(options.file) && options.other_files.empty())
+    return run_check_runs(options, out, err);
   if (options.check) return run_check(options, out, err);
   for (const std::string& file : program_files(options)) {
     if (is_runs_file(file)) {
-      err << fmt::format("pdl-scale: error: {} is a runs file (docs/calibration.md): give it to --calibrate or "
-                         "--validate with the PDL program, or --check it alone\n", file);
+      err << fmt::format(
+          "pdl-scale: error: {} is a runs file (docs/calibration.md): give it to --calibrate or "
+          "--validate with the PDL program, or --check it alone\n",
+          file);
       return kExitInput;
     }
   }

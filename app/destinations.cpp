@@ -133,9 +133,9 @@ bool check_destinations(const Options& options, const std::vector<Loaded>& machi
   for (std::size_t a = 0; a < destinations.size(); ++a) {
     for (std::size_t b = a + 1; b < destinations.size(); ++b) {
       if (!same_file(destinations[a], destinations[b])) continue;
-      usage_error(err, fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
-                                   destinations[a].option, destinations[a].path, destinations[b].option,
-                                   destinations[b].path));
+      usage_error(
+          err, fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
+                           destinations[a].option, destinations[a].path, destinations[b].option, destinations[b].path));
       return false;
     }
   }

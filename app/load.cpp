@@ -47,12 +47,12 @@ std::optional<std::string> read_source(const std::string& path, std::ostream& er
   if (facts.text.size() > pdl::kMaxSourceBytes) {
     // Refused here, by its real size, rather than by the parser on the part that was read.
     const pdl::Source source(path, facts.text.substr(0, facts.text.find('\n')));
-    err << pdl::format(source.diagnose(
-        pdl::Severity::Error, 0,
-        fmt::format("the file is too large: {} bytes (the limit is {} bytes)",
-                    facts.regular ? std::to_string(facts.size)
-                                  : std::string("more than ") + std::to_string(pdl::kMaxSourceBytes),
-                    pdl::kMaxSourceBytes)));
+    err << pdl::format(
+        source.diagnose(pdl::Severity::Error, 0,
+                        fmt::format("the file is too large: {} bytes (the limit is {} bytes)",
+                                    facts.regular ? std::to_string(facts.size)
+                                                  : std::string("more than ") + std::to_string(pdl::kMaxSourceBytes),
+                                    pdl::kMaxSourceBytes)));
     return std::nullopt;
   }
   return std::move(facts.text);
@@ -130,8 +130,8 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
       const std::string message = fmt::format("--set {}={}: {}", name, value, changed.error);
       const models::SourceLocation where = models::constant_location(loaded.machine, name);
       if (loaded.machine_source && where.line > 0) {
-        err << pdl::format(loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where),
-                                                           message));
+        err << pdl::format(
+            loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where), message));
       } else {
         usage_error(err, message);
       }
@@ -197,9 +197,10 @@ std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::m
                                                      std::ostream& err) {
   for (const auto& [name, value] : swept) {
     if (loaded.machine.constant_ranges.erase(name) != 0) {
-      err << fmt::format("pdl-scale: note: --sweep {}: the sweep gives the values of '{}', not its range in machine "
-                         "'{}'\n",
-                         name, name, loaded.machine.name);
+      err << fmt::format(
+          "pdl-scale: note: --sweep {}: the sweep gives the values of '{}', not its range in machine "
+          "'{}'\n",
+          name, name, loaded.machine.name);
     }
   }
   if (loaded.machine.constant_ranges.empty()) return std::vector<Loaded>{std::move(loaded)};
@@ -211,8 +212,8 @@ std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::m
     }
     models::MachineWithConstants machine = models::with_constants(loaded.machine, values);
     if (!machine.machine) {
-      usage_error(err, fmt::format("machine '{}' at the {} ends of its ranges: {}", loaded.machine.name, end,
-                                   machine.error));
+      usage_error(
+          err, fmt::format("machine '{}' at the {} ends of its ranges: {}", loaded.machine.name, end, machine.error));
       return std::nullopt;
     }
     Loaded one = loaded;

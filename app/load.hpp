@@ -28,7 +28,7 @@ struct Loaded {
   models::Machine machine;
   std::string machine_file;  // empty for the built-in ideal machine
   // The machine with the constants --set gives applied (models::with_constants).
-  std::map<std::string, double> sets;  // --set, of the program's variables
+  std::map<std::string, double> sets;          // --set, of the program's variables
   std::map<std::string, double> machine_sets;  // --set, of the machine's constants
   report::MachineBand band;  // one end of a machine with interval-valued constants (interval_machines)
   std::map<std::string, std::string> set_expressions;  // --set NAME=EXPR (weak scaling: 100*P)

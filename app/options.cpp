@@ -21,11 +21,16 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text) {
   if (ec != std::errc() || end == text.data() || value == 0) return std::nullopt;
   const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
   int shift = 0;
-  if (unit == "K" || unit == "k") shift = 10;
-  else if (unit == "M" || unit == "m") shift = 20;
-  else if (unit == "G" || unit == "g") shift = 30;
-  else if (unit == "T" || unit == "t") shift = 40;
-  else if (!unit.empty()) return std::nullopt;
+  if (unit == "K" || unit == "k")
+    shift = 10;
+  else if (unit == "M" || unit == "m")
+    shift = 20;
+  else if (unit == "G" || unit == "g")
+    shift = 30;
+  else if (unit == "T" || unit == "t")
+    shift = 40;
+  else if (!unit.empty())
+    return std::nullopt;
   if (value > (std::uint64_t{1} << (60 - shift))) return std::nullopt;
   return value << shift;
 }
@@ -213,16 +218,16 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
       double previous = 0.0;
       for (std::size_t k = 0;; ++k) {
         // From the start each time, not by accumulation: no drift over long ranges.
-        const double value = kind == ':' ? *from + static_cast<double>(k) * *step
-                                         : *from * std::pow(*step, static_cast<double>(k));
+        const double value =
+            kind == ':' ? *from + static_cast<double>(k) * *step : *from * std::pow(*step, static_cast<double>(k));
         if (!not_past(value, *to)) break;
         // A step below the precision of the values (1 + 1e-300 is 1) would repeat one value
         // forever; every value of a range must exceed the one before.
         if (k > 0 && !(value > previous)) {
-          return fail(item, fmt::format("does not advance: {} {} {} is {} again (the {} is below the precision of "
-                                        "the values)",
-                                        previous, kind == ':' ? "+" : "*", *step, value,
-                                        kind == ':' ? "step" : "factor"));
+          return fail(item,
+                      fmt::format("does not advance: {} {} {} is {} again (the {} is below the precision of "
+                                  "the values)",
+                                  previous, kind == ':' ? "+" : "*", *step, value, kind == ':' ? "step" : "factor"));
         }
         if (k >= kMaxSweepValues || !add(value)) {
           return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
@@ -235,8 +240,6 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
   }
   return variable;
 }
-
-
 
 namespace {
 
@@ -289,9 +292,10 @@ std::optional<std::string> method_option_problems(const Options& options, const 
   }
   // The prediction's own Monte Carlo (--prediction-budget) draws with the seed too.
   if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo) && !own_monte_carlo) {
-    notes->push_back(fmt::format("--seed has no effect: only mc draws random numbers, {}, and --prediction-budget 0 "
-                                 "turns off the prediction's own solve",
-                                 run));
+    notes->push_back(
+        fmt::format("--seed has no effect: only mc draws random numbers, {}, and --prediction-budget 0 "
+                    "turns off the prediction's own solve",
+                    run));
   }
   return std::nullopt;
 }
@@ -329,9 +333,10 @@ std::optional<std::string> svg_path_problem(const std::string& option, const std
   std::error_code ignored;
   const auto status = std::filesystem::status(path, ignored);
   if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) return std::nullopt;
-  return fmt::format("{} {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
-                     "FILE.svg (and convert it, e.g. rsvg-convert -o chart.png chart.svg)",
-                     option, file);
+  return fmt::format(
+      "{} {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
+      "FILE.svg (and convert it, e.g. rsvg-convert -o chart.png chart.svg)",
+      option, file);
 }
 
 }  // namespace
@@ -373,8 +378,9 @@ std::optional<std::vector<double>> parse_number_list(const std::string& list, co
 }  // namespace
 
 std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error) {
-  auto levels = parse_number_list(list, "--quantiles", "a percentage in (0, 100), e.g. 50,95,99",
-                                  [](double percent) { return percent > 0.0 && percent < 100.0; }, error);
+  auto levels = parse_number_list(
+      list, "--quantiles", "a percentage in (0, 100), e.g. 50,95,99",
+      [](double percent) { return percent > 0.0 && percent < 100.0; }, error);
   if (!levels) return std::nullopt;
   for (double& level : *levels) level /= 100.0;
   std::sort(levels->begin(), levels->end());
@@ -383,8 +389,9 @@ std::optional<std::vector<double>> parse_quantiles(const std::string& list, std:
 }
 
 std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error) {
-  const auto values = parse_number_list(list, "--efficiency", "an efficiency in (0, 1], e.g. 0.7,0.9",
-                                        [](double value) { return value > 0.0 && value <= 1.0; }, error);
+  const auto values = parse_number_list(
+      list, "--efficiency", "an efficiency in (0, 1], e.g. 0.7,0.9",
+      [](double value) { return value > 0.0 && value <= 1.0; }, error);
   if (!values) return std::nullopt;
   std::vector<double> thresholds;  // in the order given, without repeats
   for (double value : *values) {

@@ -42,29 +42,29 @@ struct Options {
   // --machine FILE, repeatable: the analysis compares the machines side by side; --check,
   // --dump and --graph take at most one. The built-in ideal machine when none is given.
   std::vector<std::string> machine_files;
-  std::vector<std::string> sets;  // --set name=value, repeatable
+  std::vector<std::string> sets;       // --set name=value, repeatable
   std::vector<std::string> set_files;  // --set-file FILE, repeatable: read into `sets`, inputs of the run
   // The options given on the command line, by their long names ("--samples", "--output"):
   // an option that tunes a method the run does not use is refused (method_option_problems).
   std::set<std::string> given;
-  bool check = false;             // --check
-  bool dump = false;              // --dump
+  bool check = false;  // --check
+  bool dump = false;   // --dump
 
   // The analysis (neither --check nor --dump): the processor counts are 1..pmax, or the list
   // `processors` ("1,2,4,8"), or the request's default when neither is given.
-  std::optional<int> pmax;                // --pmax N
-  std::string processors;                 // --p LIST
-  std::optional<std::string> methods;     // --method LIST (default: the request's)
-  report::Format format = report::Format::Table;          // --format table|csv|json|jsonl
-  std::optional<std::string> output;      // -o FILE: written whole or not at all
-  bool quiet = false;                     // --quiet: no progress bar (nor the time estimate)
+  std::optional<int> pmax;                        // --pmax N
+  std::string processors;                         // --p LIST
+  std::optional<std::string> methods;             // --method LIST (default: the request's)
+  report::Format format = report::Format::Table;  // --format table|csv|json|jsonl
+  std::optional<std::string> output;              // -o FILE: written whole or not at all
+  bool quiet = false;                             // --quiet: no progress bar (nor the time estimate)
   report::TimeUnit time_unit;                     // --time-unit ns|us|ms|s: the reports' times
-  std::vector<std::string> command;       // argv as given, echoed by CSV and JSON
+  std::vector<std::string> command;               // argv as given, echoed by CSV and JSON
   // The analysis's estimated wall time (analysis/cost.hpp) beyond which the command refuses to
   // start (exit 2) unless --allow-long: --time-limit DURATION.
   double time_limit_seconds = kDefaultTimeLimitSeconds;
-  bool allow_long = false;                // --allow-long
-  std::optional<std::int64_t> samples;    // --samples N: exactly N Monte Carlo samples
+  bool allow_long = false;              // --allow-long
+  std::optional<std::int64_t> samples;  // --samples N: exactly N Monte Carlo samples
   // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
   // --max-states, --precision, --seed.
   analysis::Request request;
@@ -78,7 +78,7 @@ struct Options {
   // Studies (docs/cli.md): --sweep NAME=LIST, repeatable: every combination of the values,
   // each analysed over the processor counts.
   std::vector<std::string> sweeps;
-  bool loss = false;                      // --loss: per phase, the others made free (paper section 5)
+  bool loss = false;  // --loss: per phase, the others made free (paper section 5)
   // --isoefficiency E --iso-variable NAME [--iso-max N]: per p, the size that holds efficiency
   // E; replaces the speedup table.
   std::optional<double> isoefficiency;
@@ -91,19 +91,19 @@ struct Options {
   // the average speed per processor; "base" holds the smallest p's at the bound size, a number
   // holds that fraction of one processor's speed. Replaces the speedup table.
   std::optional<std::string> isospeed;
-  bool scaling_laws = false;              // --scaling-laws: Karp-Flatt, Amdahl, Gustafson per p
-  std::optional<std::string> plot;        // --plot FILE.svg: the speedup and efficiency chart
+  bool scaling_laws = false;        // --scaling-laws: Karp-Flatt, Amdahl, Gustafson per p
+  std::optional<std::string> plot;  // --plot FILE.svg: the speedup and efficiency chart
   // --quantiles LIST: percent levels in (0, 100), e.g. "50,95,99"; when absent, a JSON report
   // gets analysis::kJsonQuantileLevels and the other formats none.
   std::optional<std::string> quantiles;
   // --efficiency LIST: the summary's thresholds, e.g. "0.7,0.9" (analysis::PredictionOptions).
   std::optional<std::string> efficiency;
-  std::optional<std::string> tail_plot;   // --tail-plot FILE.svg: p95 / mean against p
+  std::optional<std::string> tail_plot;  // --tail-plot FILE.svg: p95 / mean against p
   // --breakdown: each p's prediction split into computation, communication, synchronisation and
   // idle time (analysis/breakdown.hpp); --breakdown-plot FILE.svg draws it (and implies it).
   bool breakdown = false;
   std::optional<std::string> breakdown_plot;
-  bool log_axes = false;                  // --log-axes: the charts' p axis (and speedup axis) log2
+  bool log_axes = false;  // --log-axes: the charts' p axis (and speedup axis) log2
 
   // Calibration and validation (docs/calibration.md): --calibrate RUNS.csv --fit a,b fits the
   // named variables or constants to the runs; --validate RUNS.csv scores the (fitted) model's
@@ -177,7 +177,6 @@ std::optional<std::string> method_option_problems(const Options& options, const 
 // (FILE.svg, any case): the charts are SVG only, and a .png or .pdf name would hold an SVG.
 // The error message, or nothing.
 std::optional<std::string> plot_path_problem(const Options& options);
-
 
 // The levels of --quantiles ("50,95,99" -> 0.5, 0.95, 0.99), ascending without repeats, each
 // percentage in (0, 100); on failure returns nullopt and sets *error.

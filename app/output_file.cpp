@@ -39,7 +39,7 @@ int write_all(int fd, const std::string& contents) {
 
 // The file a path lands on, as the write will find it.
 struct Landing {
-  std::string path;       // landing_path()
+  std::string path;  // landing_path()
   bool exists = false;
   int error = 0;          // stat's errno when it failed other than by the file's absence
   struct stat status {};  // when it exists
@@ -100,9 +100,10 @@ std::optional<std::string> replace_problem(const Landing& landing) {
   // made read-only on purpose, and replacing it would undo that silently.
   const mode_t mode = landing.status.st_mode & 07777;
   if ((mode & 0222) == 0) {
-    return fmt::format("it is read-only (mode {:04o}); pdl-scale does not replace a read-only file: make it "
-                       "writable (chmod u+w) or remove it",
-                       mode);
+    return fmt::format(
+        "it is read-only (mode {:04o}); pdl-scale does not replace a read-only file: make it "
+        "writable (chmod u+w) or remove it",
+        mode);
   }
   if (::access(landing.path.c_str(), W_OK) != 0) return std::strerror(errno);
   return std::nullopt;

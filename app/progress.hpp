@@ -15,8 +15,7 @@ namespace app {
 // done. finish() clears the line.
 class ProgressBar {
  public:
-  ProgressBar(bool enabled, std::FILE* stream,
-              std::chrono::milliseconds delay = std::chrono::milliseconds(1000));
+  ProgressBar(bool enabled, std::FILE* stream, std::chrono::milliseconds delay = std::chrono::milliseconds(1000));
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();

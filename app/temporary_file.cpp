@@ -25,8 +25,8 @@ constexpr int kSignalCount = static_cast<int>(std::size(kCleanedSignals));
 // which could be reallocating when the signal arrives) published by a lock-free atomic flag.
 // The actions the handler replaced are kept beside it, to be put back when the file is gone.
 struct SignalCleanupSlot {
-  char path[PATH_MAX] = {};          // the temporary file, when `armed`
-  std::atomic<bool> armed{false};    // set after `path` is complete, cleared before it changes
+  char path[PATH_MAX] = {};        // the temporary file, when `armed`
+  std::atomic<bool> armed{false};  // set after `path` is complete, cleared before it changes
   struct sigaction replaced[kSignalCount] = {};
   bool installed[kSignalCount] = {};  // false where the signal was ignored: it stays so
 };
@@ -98,7 +98,8 @@ TemporaryFile TemporaryFile::create(const std::string& directory, const std::str
   std::random_device entropy;
   std::mt19937_64 generator((std::uint64_t{entropy()} << 32) ^ entropy() ^ static_cast<std::uint64_t>(::getpid()));
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const std::string path = (std::filesystem::path(directory) / ("." + name + "." + random_suffix(generator))).string();
+    const std::string path =
+        (std::filesystem::path(directory) / ("." + name + "." + random_suffix(generator))).string();
     if (path.size() >= PATH_MAX) {
       *error = ENAMETOOLONG;
       return {};

@@ -53,8 +53,7 @@ class MpiQueue final : public WorkQueue {
       server_.join();
     } else {
       // Every rank hears "none left" once, so that rank 0's server can stop.
-      while (next()) {
-      }
+      while (next()) {}
     }
     MPI_Comm_free(&comm_);
   }
@@ -148,7 +147,8 @@ class MpiCommunicator final : public Communicator {
                          offsets.data(), MPI_BYTE, comm_),
           "all_gather");
     std::vector<std::string> parts;
-    for (std::size_t r = 0; r < lengths.size(); ++r) parts.push_back(all.substr(static_cast<std::size_t>(offsets[r]), lengths[r]));
+    for (std::size_t r = 0; r < lengths.size(); ++r)
+      parts.push_back(all.substr(static_cast<std::size_t>(offsets[r]), lengths[r]));
     return parts;
   }
 

@@ -90,9 +90,7 @@ class ThreadedRank final : public Communicator {
     writer.put(value);
     return writer.bytes();
   }
-  std::string& slot(int from, int to) const {
-    return hub_.slots[static_cast<std::size_t>(from * hub_.size + to)];
-  }
+  std::string& slot(int from, int to) const { return hub_.slots[static_cast<std::size_t>(from * hub_.size + to)]; }
   Hub& hub_;
   int rank_;
 };

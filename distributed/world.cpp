@@ -46,8 +46,7 @@ bool built_with_mpi() {
 World::World(std::unique_ptr<Communicator> communicator, bool started_mpi)
     : communicator_(std::move(communicator)), started_mpi_(started_mpi) {}
 
-World::World(World&& other) noexcept
-    : communicator_(std::move(other.communicator_)), started_mpi_(other.started_mpi_) {
+World::World(World&& other) noexcept : communicator_(std::move(other.communicator_)), started_mpi_(other.started_mpi_) {
   other.started_mpi_ = false;
 }
 

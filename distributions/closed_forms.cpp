@@ -23,132 +23,128 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 double closed_mean(const Node& node) {
-  return std::visit(
-      Overloaded{
-          [](const Deterministic& d) { return d.value; },
-          [](const Exponential& d) { return 1.0 / d.rate; },
-          [](const Erlang& d) { return static_cast<double>(d.phases) / d.rate; },
-          [](const Hypoexponential& d) {
-            double total = 0.0;
-            for (double r : d.rates) total += 1.0 / r;
-            return total;
-          },
-          [](const Hyperexponential& d) {
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.rates.size(); ++i) total += d.probabilities[i] / d.rates[i];
-            return total;
-          },
-          [](const Uniform& d) { return 0.5 * (d.low + d.high); },
-          [](const TruncatedNormal& d) {
-            const auto parts = normal_parts(d);
-            if (parts.alpha >= 5.0) return d.sigma * far_tail(parts.alpha).delta;
-            return d.mu + d.sigma * std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
-          },
-          [](const PhaseType& d) { return phase_type_moments(d).first; },
-          [](const Mixture& d) {
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.weights.size(); ++i) {
-              total += d.weights[i] * closed_mean(d.components[i].node());
-            }
-            return total;
-          },
-          [](const Shifted& d) { return d.offset + closed_mean(d.base.node()); },
-          [](const Numerical&) -> double { throw std::logic_error("closed_mean of a grid"); },
-      },
-      node.value);
+  return std::visit(Overloaded{
+                        [](const Deterministic& d) { return d.value; },
+                        [](const Exponential& d) { return 1.0 / d.rate; },
+                        [](const Erlang& d) { return static_cast<double>(d.phases) / d.rate; },
+                        [](const Hypoexponential& d) {
+                          double total = 0.0;
+                          for (double r : d.rates) total += 1.0 / r;
+                          return total;
+                        },
+                        [](const Hyperexponential& d) {
+                          double total = 0.0;
+                          for (std::size_t i = 0; i < d.rates.size(); ++i) total += d.probabilities[i] / d.rates[i];
+                          return total;
+                        },
+                        [](const Uniform& d) { return 0.5 * (d.low + d.high); },
+                        [](const TruncatedNormal& d) {
+                          const auto parts = normal_parts(d);
+                          if (parts.alpha >= 5.0) return d.sigma * far_tail(parts.alpha).delta;
+                          return d.mu + d.sigma * std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
+                        },
+                        [](const PhaseType& d) { return phase_type_moments(d).first; },
+                        [](const Mixture& d) {
+                          double total = 0.0;
+                          for (std::size_t i = 0; i < d.weights.size(); ++i) {
+                            total += d.weights[i] * closed_mean(d.components[i].node());
+                          }
+                          return total;
+                        },
+                        [](const Shifted& d) { return d.offset + closed_mean(d.base.node()); },
+                        [](const Numerical&) -> double { throw std::logic_error("closed_mean of a grid"); },
+                    },
+                    node.value);
 }
 
 double closed_variance(const Node& node) {
-  return std::visit(
-      Overloaded{
-          [](const Deterministic&) { return 0.0; },
-          [](const Exponential& d) { return 1.0 / (d.rate * d.rate); },
-          [](const Erlang& d) { return static_cast<double>(d.phases) / (d.rate * d.rate); },
-          [](const Hypoexponential& d) {
-            double total = 0.0;
-            for (double r : d.rates) total += 1.0 / (r * r);
-            return total;
-          },
-          [](const Hyperexponential& d) {
-            double first = 0.0;
-            double second = 0.0;
-            for (std::size_t i = 0; i < d.rates.size(); ++i) {
-              first += d.probabilities[i] / d.rates[i];
-              second += 2.0 * d.probabilities[i] / (d.rates[i] * d.rates[i]);
-            }
-            return std::max(0.0, second - first * first);
-          },
-          [](const Uniform& d) { return (d.high - d.low) * (d.high - d.low) / 12.0; },
-          [](const TruncatedNormal& d) {
-            const auto parts = normal_parts(d);
-            if (parts.alpha >= 5.0) return d.sigma * d.sigma * far_tail(parts.alpha).variance_factor;
-            const double lambda = std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
-            const double factor = 1.0 + parts.alpha * lambda - lambda * lambda;
-            return d.sigma * d.sigma * std::max(factor, 0.0);
-          },
-          [](const PhaseType& d) {
-            const auto [first, second] = phase_type_moments(d);
-            return std::max(0.0, second - first * first);
-          },
-          [](const Mixture& d) {
-            // Law of total variance.
-            double mean_total = 0.0;
-            double second_total = 0.0;
-            for (std::size_t i = 0; i < d.weights.size(); ++i) {
-              const double m = closed_mean(d.components[i].node());
-              second_total += d.weights[i] * (closed_variance(d.components[i].node()) + m * m);
-              mean_total += d.weights[i] * m;
-            }
-            return std::max(0.0, second_total - mean_total * mean_total);
-          },
-          [](const Shifted& d) { return closed_variance(d.base.node()); },
-          [](const Numerical&) -> double { throw std::logic_error("closed_variance of a grid"); },
-      },
-      node.value);
+  return std::visit(Overloaded{
+                        [](const Deterministic&) { return 0.0; },
+                        [](const Exponential& d) { return 1.0 / (d.rate * d.rate); },
+                        [](const Erlang& d) { return static_cast<double>(d.phases) / (d.rate * d.rate); },
+                        [](const Hypoexponential& d) {
+                          double total = 0.0;
+                          for (double r : d.rates) total += 1.0 / (r * r);
+                          return total;
+                        },
+                        [](const Hyperexponential& d) {
+                          double first = 0.0;
+                          double second = 0.0;
+                          for (std::size_t i = 0; i < d.rates.size(); ++i) {
+                            first += d.probabilities[i] / d.rates[i];
+                            second += 2.0 * d.probabilities[i] / (d.rates[i] * d.rates[i]);
+                          }
+                          return std::max(0.0, second - first * first);
+                        },
+                        [](const Uniform& d) { return (d.high - d.low) * (d.high - d.low) / 12.0; },
+                        [](const TruncatedNormal& d) {
+                          const auto parts = normal_parts(d);
+                          if (parts.alpha >= 5.0) return d.sigma * d.sigma * far_tail(parts.alpha).variance_factor;
+                          const double lambda = std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
+                          const double factor = 1.0 + parts.alpha * lambda - lambda * lambda;
+                          return d.sigma * d.sigma * std::max(factor, 0.0);
+                        },
+                        [](const PhaseType& d) {
+                          const auto [first, second] = phase_type_moments(d);
+                          return std::max(0.0, second - first * first);
+                        },
+                        [](const Mixture& d) {
+                          // Law of total variance.
+                          double mean_total = 0.0;
+                          double second_total = 0.0;
+                          for (std::size_t i = 0; i < d.weights.size(); ++i) {
+                            const double m = closed_mean(d.components[i].node());
+                            second_total += d.weights[i] * (closed_variance(d.components[i].node()) + m * m);
+                            mean_total += d.weights[i] * m;
+                          }
+                          return std::max(0.0, second_total - mean_total * mean_total);
+                        },
+                        [](const Shifted& d) { return closed_variance(d.base.node()); },
+                        [](const Numerical&) -> double { throw std::logic_error("closed_variance of a grid"); },
+                    },
+                    node.value);
 }
 
 double closed_survival(const Node& node, double x) {
   if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
   if (x == kInf) return 0.0;
   if (x == -kInf) return 1.0;
-  return std::visit(
-      Overloaded{
-          [x](const Deterministic& d) { return x < d.value ? 1.0 : 0.0; },
-          [x](const Exponential& d) { return x <= 0.0 ? 1.0 : std::exp(-d.rate * x); },
-          [x](const Erlang& d) {
-            return x <= 0.0 ? 1.0
-                            : boost::math::gamma_q(static_cast<double>(d.phases), d.rate * x);
-          },
-          [x](const Hypoexponential& d) { return hypoexponential_survival(d, x); },
-          [x](const Hyperexponential& d) {
-            if (x <= 0.0) return 1.0;
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.rates.size(); ++i) {
-              total += d.probabilities[i] * std::exp(-d.rates[i] * x);
-            }
-            return std::min(total, 1.0);
-          },
-          [x](const Uniform& d) {
-            if (x <= d.low) return 1.0;
-            if (x >= d.high) return 0.0;
-            return (d.high - x) / (d.high - d.low);
-          },
-          [x](const TruncatedNormal& d) { return truncated_normal_survival(d, x); },
-          [x](const PhaseType& d) {
-            if (x < 0.0) return 1.0;
-            return phase_type_survival(d, x);
-          },
-          [x](const Mixture& d) {
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.weights.size(); ++i) {
-              total += d.weights[i] * closed_survival(d.components[i].node(), x);
-            }
-            return std::clamp(total, 0.0, 1.0);
-          },
-          [x](const Shifted& d) { return closed_survival(d.base.node(), x - d.offset); },
-          [](const Numerical&) -> double { throw std::logic_error("closed_survival of a grid"); },
-      },
-      node.value);
+  return std::visit(Overloaded{
+                        [x](const Deterministic& d) { return x < d.value ? 1.0 : 0.0; },
+                        [x](const Exponential& d) { return x <= 0.0 ? 1.0 : std::exp(-d.rate * x); },
+                        [x](const Erlang& d) {
+                          return x <= 0.0 ? 1.0 : boost::math::gamma_q(static_cast<double>(d.phases), d.rate * x);
+                        },
+                        [x](const Hypoexponential& d) { return hypoexponential_survival(d, x); },
+                        [x](const Hyperexponential& d) {
+                          if (x <= 0.0) return 1.0;
+                          double total = 0.0;
+                          for (std::size_t i = 0; i < d.rates.size(); ++i) {
+                            total += d.probabilities[i] * std::exp(-d.rates[i] * x);
+                          }
+                          return std::min(total, 1.0);
+                        },
+                        [x](const Uniform& d) {
+                          if (x <= d.low) return 1.0;
+                          if (x >= d.high) return 0.0;
+                          return (d.high - x) / (d.high - d.low);
+                        },
+                        [x](const TruncatedNormal& d) { return truncated_normal_survival(d, x); },
+                        [x](const PhaseType& d) {
+                          if (x < 0.0) return 1.0;
+                          return phase_type_survival(d, x);
+                        },
+                        [x](const Mixture& d) {
+                          double total = 0.0;
+                          for (std::size_t i = 0; i < d.weights.size(); ++i) {
+                            total += d.weights[i] * closed_survival(d.components[i].node(), x);
+                          }
+                          return std::clamp(total, 0.0, 1.0);
+                        },
+                        [x](const Shifted& d) { return closed_survival(d.base.node(), x - d.offset); },
+                        [](const Numerical&) -> double { throw std::logic_error("closed_survival of a grid"); },
+                    },
+                    node.value);
 }
 
 double closed_cdf(const Node& node, double x) {
@@ -156,34 +152,33 @@ double closed_cdf(const Node& node, double x) {
   if (x == kInf) return 1.0;
   if (x == -kInf) return 0.0;
   // Where the cdf is tiny, 1 - survival loses everything; use the direct form there.
-  return std::visit(
-      Overloaded{
-          [x](const Erlang& d) {
-            return x <= 0.0 ? 0.0 : boost::math::gamma_p(static_cast<double>(d.phases), d.rate * x);
-          },
-          [x](const Exponential& d) { return x <= 0.0 ? 0.0 : -std::expm1(-d.rate * x); },
-          [x, &node](const Hypoexponential& d) {
-            if (x <= 0.0) return 0.0;
-            if (d.max_of_exponentials_rate > 0.0) {
-              const double p = static_cast<double>(d.rates.size());
-              return std::exp(p * std::log(-std::expm1(-d.max_of_exponentials_rate * x)));
-            }
-            if (all_rates_equal(d.rates)) {
-              return boost::math::gamma_p(static_cast<double>(d.rates.size()), d.rates.front() * x);
-            }
-            return 1.0 - closed_survival(node, x);
-          },
-          [x](const Mixture& d) {
-            double total = 0.0;
-            for (std::size_t i = 0; i < d.weights.size(); ++i) {
-              total += d.weights[i] * closed_cdf(d.components[i].node(), x);
-            }
-            return std::clamp(total, 0.0, 1.0);
-          },
-          [x](const Shifted& d) { return closed_cdf(d.base.node(), x - d.offset); },
-          [x, &node](const auto&) { return 1.0 - closed_survival(node, x); },
-      },
-      node.value);
+  return std::visit(Overloaded{
+                        [x](const Erlang& d) {
+                          return x <= 0.0 ? 0.0 : boost::math::gamma_p(static_cast<double>(d.phases), d.rate * x);
+                        },
+                        [x](const Exponential& d) { return x <= 0.0 ? 0.0 : -std::expm1(-d.rate * x); },
+                        [x, &node](const Hypoexponential& d) {
+                          if (x <= 0.0) return 0.0;
+                          if (d.max_of_exponentials_rate > 0.0) {
+                            const double p = static_cast<double>(d.rates.size());
+                            return std::exp(p * std::log(-std::expm1(-d.max_of_exponentials_rate * x)));
+                          }
+                          if (all_rates_equal(d.rates)) {
+                            return boost::math::gamma_p(static_cast<double>(d.rates.size()), d.rates.front() * x);
+                          }
+                          return 1.0 - closed_survival(node, x);
+                        },
+                        [x](const Mixture& d) {
+                          double total = 0.0;
+                          for (std::size_t i = 0; i < d.weights.size(); ++i) {
+                            total += d.weights[i] * closed_cdf(d.components[i].node(), x);
+                          }
+                          return std::clamp(total, 0.0, 1.0);
+                        },
+                        [x](const Shifted& d) { return closed_cdf(d.base.node(), x - d.offset); },
+                        [x, &node](const auto&) { return 1.0 - closed_survival(node, x); },
+                    },
+                    node.value);
 }
 
 double closed_support_min(const Node& node) {
@@ -242,16 +237,13 @@ double closed_quantile(const Node& node, double q) {
     }
     if (all_rates_equal(d->rates)) {
       const auto k = static_cast<double>(d->rates.size());
-      return (q <= 0.5 ? boost::math::gamma_p_inv(k, q) : boost::math::gamma_q_inv(k, 1.0 - q)) /
-             d->rates.front();
+      return (q <= 0.5 ? boost::math::gamma_p_inv(k, q) : boost::math::gamma_q_inv(k, 1.0 - q)) / d->rates.front();
     }
   }
   // Otherwise: bracket and solve F(x) = q (on the survival side for upper quantiles, where
   // 1 - q is more accurate than q).
   const bool upper_side = q > 0.5;
-  auto residual = [&](double x) {
-    return upper_side ? (1.0 - q) - closed_survival(node, x) : closed_cdf(node, x) - q;
-  };
+  auto residual = [&](double x) { return upper_side ? (1.0 - q) - closed_survival(node, x) : closed_cdf(node, x) - q; };
   double low = low_end;
   double high = std::isfinite(high_end) ? high_end : 0.0;
   if (!std::isfinite(high_end)) {
@@ -267,8 +259,8 @@ double closed_quantile(const Node& node, double q) {
   if (residual(low) >= 0.0) return low;
   if (residual(high) <= 0.0) return high;
   boost::uintmax_t iterations = 200;
-  const auto root = boost::math::tools::toms748_solve(
-      residual, low, high, boost::math::tools::eps_tolerance<double>(50), iterations);
+  const auto root =
+      boost::math::tools::toms748_solve(residual, low, high, boost::math::tools::eps_tolerance<double>(50), iterations);
   return 0.5 * (root.first + root.second);
 }
 
@@ -332,12 +324,9 @@ std::string closed_describe(const Node& node) {
             return "Hypoexponential(rates=" + list(d.rates) + ")";
           },
           [](const Hyperexponential& d) {
-            return "Hyperexponential(probabilities=" + list(d.probabilities) +
-                   ", rates=" + list(d.rates) + ")";
+            return "Hyperexponential(probabilities=" + list(d.probabilities) + ", rates=" + list(d.rates) + ")";
           },
-          [](const Uniform& d) {
-            return "Uniform(" + format_number(d.low) + ", " + format_number(d.high) + ")";
-          },
+          [](const Uniform& d) { return "Uniform(" + format_number(d.low) + ", " + format_number(d.high) + ")"; },
           [](const TruncatedNormal& d) {
             return "TruncatedNormal(mu=" + format_number(d.mu) + ", sigma=" + format_number(d.sigma) + ")";
           },
@@ -350,16 +339,12 @@ std::string closed_describe(const Node& node) {
             }
             return out + ")";
           },
-          [](const Shifted& d) {
-            return describe(d.base) + " + " + format_number(d.offset);
-          },
+          [](const Shifted& d) { return describe(d.base) + " + " + format_number(d.offset); },
           [](const Numerical& d) {
-            return "numerical(" + std::to_string(d.lower.size()) + " points, step " +
-                   format_number(d.step) + ")";
+            return "numerical(" + std::to_string(d.lower.size()) + " points, step " + format_number(d.step) + ")";
           },
       },
       node.value);
 }
 
 }  // namespace distributions::detail
-

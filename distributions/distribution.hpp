@@ -55,15 +55,15 @@ class Distribution {
 };
 
 // ---- Factories -------------------------------------------------------------------------
-Distribution deterministic(double value);                    // value >= 0, finite
-Distribution exponential(double rate);                       // rate > 0, finite
-Distribution erlang(int phases, double rate);                // phases >= 1; mean phases/rate
-                                                             // (series_power keeps Erlangs
-                                                             // with 64-bit phase counts)
-Distribution hypoexponential(std::vector<double> rates);     // series of exponential stages
+Distribution deterministic(double value);                 // value >= 0, finite
+Distribution exponential(double rate);                    // rate > 0, finite
+Distribution erlang(int phases, double rate);             // phases >= 1; mean phases/rate
+                                                          // (series_power keeps Erlangs
+                                                          // with 64-bit phase counts)
+Distribution hypoexponential(std::vector<double> rates);  // series of exponential stages
 Distribution hyperexponential(std::vector<double> probabilities, std::vector<double> rates);
-Distribution uniform(double low, double high);               // 0 <= low <= high
-Distribution truncated_normal(double mu, double sigma);      // N(mu, sigma) given >= 0; sigma > 0
+Distribution uniform(double low, double high);           // 0 <= low <= high
+Distribution truncated_normal(double mu, double sigma);  // N(mu, sigma) given >= 0; sigma > 0
 // Continuous phase-type: initial vector alpha (>= 0, sum <= 1; the rest is an atom at 0) and
 // subgenerator T (square, negative diagonal, non-negative off-diagonal, row sums <= 0, and
 // absorption reachable from every state).
@@ -120,7 +120,7 @@ class CdfTable {
  private:
   Distribution d_;
   std::vector<double> lower_below_, upper_below_;  // a grid's prefix sums; empty for a closed form
-  double half_gap_ = 0.0;  // half the gap between a grid's lattice means (its central estimate)
+  double half_gap_ = 0.0;                          // half the gap between a grid's lattice means (its central estimate)
 };
 
 // E.g. "Erlang(k=8, rate=1)", "numerical(4096 points, step 0.01)".

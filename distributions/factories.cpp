@@ -42,14 +42,13 @@ bool GridOptions::IsValid(std::string* why) const {
     return complain("GridOptions.max_points must be <= 2^26, got " + std::to_string(max_points));
   }
   if (!(std::isfinite(tail_mass) && tail_mass > 0.0 && tail_mass <= 1e-3)) {
-    return complain("GridOptions.tail_mass must lie in (0, 1e-3], got " +
-                    detail::format_number(tail_mass));
+    return complain("GridOptions.tail_mass must lie in (0, 1e-3], got " + detail::format_number(tail_mass));
   }
   return true;
 }
 
-Distribution::Distribution() : Distribution(std::make_shared<const detail::Node>(
-                                   detail::Node{detail::Deterministic{0.0}})) {}
+Distribution::Distribution()
+    : Distribution(std::make_shared<const detail::Node>(detail::Node{detail::Deterministic{0.0}})) {}
 
 Distribution::Distribution(std::shared_ptr<const detail::Node> node) : node_(std::move(node)) {
   if (!node_) throw std::invalid_argument("Distribution: node must not be null");
@@ -74,8 +73,7 @@ Distribution erlang(int phases, double rate) {
 Distribution hypoexponential(std::vector<double> rates) {
   if (rates.empty()) throw std::invalid_argument("hypoexponential: rates must not be empty");
   for (std::size_t i = 0; i < rates.size(); ++i) {
-    detail::require_finite_positive("hypoexponential", "rates[" + std::to_string(i) + "]",
-                                    rates[i]);
+    detail::require_finite_positive("hypoexponential", "rates[" + std::to_string(i) + "]", rates[i]);
   }
   return make(detail::Hypoexponential{std::move(rates), 0.0});
 }
@@ -85,8 +83,7 @@ namespace {
 void check_weights(std::string_view where, std::string_view name, std::vector<double>& weights) {
   double total = 0.0;
   for (std::size_t i = 0; i < weights.size(); ++i) {
-    detail::require_finite_non_negative(where, std::string(name) + "[" + std::to_string(i) + "]",
-                                        weights[i]);
+    detail::require_finite_non_negative(where, std::string(name) + "[" + std::to_string(i) + "]", weights[i]);
     total += weights[i];
   }
   if (std::abs(total - 1.0) > 1e-9) {
@@ -101,14 +98,14 @@ Distribution hyperexponential(std::vector<double> probabilities, std::vector<dou
     throw std::invalid_argument("hyperexponential: probabilities must not be empty");
   }
   if (probabilities.size() != rates.size()) {
-    throw std::invalid_argument("hyperexponential: probabilities and rates must have the same "
-                                "size, got " + std::to_string(probabilities.size()) + " and " +
-                                std::to_string(rates.size()));
+    throw std::invalid_argument(
+        "hyperexponential: probabilities and rates must have the same "
+        "size, got " +
+        std::to_string(probabilities.size()) + " and " + std::to_string(rates.size()));
   }
   check_weights("hyperexponential", "probabilities", probabilities);
   for (std::size_t i = 0; i < rates.size(); ++i) {
-    detail::require_finite_positive("hyperexponential", "rates[" + std::to_string(i) + "]",
-                                    rates[i]);
+    detail::require_finite_positive("hyperexponential", "rates[" + std::to_string(i) + "]", rates[i]);
   }
   return make(detail::Hyperexponential{std::move(probabilities), std::move(rates)});
 }
@@ -136,13 +133,11 @@ Distribution phase_type(std::vector<double> alpha, std::vector<std::vector<doubl
   if (n == 0) throw std::invalid_argument("phase_type: alpha must not be empty");
   if (subgenerator.size() != n) {
     throw std::invalid_argument("phase_type: subgenerator must have " + std::to_string(n) +
-                                " rows (the size of alpha), got " +
-                                std::to_string(subgenerator.size()));
+                                " rows (the size of alpha), got " + std::to_string(subgenerator.size()));
   }
   double alpha_total = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
-    detail::require_finite_non_negative("phase_type", "alpha[" + std::to_string(i) + "]",
-                                        alpha[i]);
+    detail::require_finite_non_negative("phase_type", "alpha[" + std::to_string(i) + "]", alpha[i]);
     alpha_total += alpha[i];
   }
   if (alpha_total > 1.0 + 1e-9) fail("phase_type", "alpha must sum to <= 1", alpha_total);
@@ -151,8 +146,7 @@ Distribution phase_type(std::vector<double> alpha, std::vector<std::vector<doubl
   for (std::size_t i = 0; i < n; ++i) {
     if (subgenerator[i].size() != n) {
       throw std::invalid_argument("phase_type: subgenerator row " + std::to_string(i) + " must have " +
-                                  std::to_string(n) + " entries, got " +
-                                  std::to_string(subgenerator[i].size()));
+                                  std::to_string(n) + " entries, got " + std::to_string(subgenerator[i].size()));
     }
     double row_sum = 0.0;
     double off_diagonal = 0.0;
@@ -204,8 +198,7 @@ Distribution mixture(std::vector<double> weights, std::vector<Distribution> comp
   if (weights.empty()) throw std::invalid_argument("mixture: weights must not be empty");
   if (weights.size() != components.size()) {
     throw std::invalid_argument("mixture: weights and components must have the same size, got " +
-                                std::to_string(weights.size()) + " and " +
-                                std::to_string(components.size()));
+                                std::to_string(weights.size()) + " and " + std::to_string(components.size()));
   }
   check_weights("mixture", "weights", weights);
   // Drop zero-weight branches; a single remaining branch is that branch.

@@ -174,8 +174,7 @@ FftResult convolve(std::span<const double> a, std::span<const double> b) {
   return clamp_negatives(std::move(result));
 }
 
-FftResult convolution_power_window(std::span<const double> pmf, std::int64_t n,
-                                   std::int64_t first, std::size_t size) {
+FftResult convolution_power_window(std::span<const double> pmf, std::int64_t n, std::int64_t first, std::size_t size) {
   const std::size_t fft_size = fast_fft_size(size);
   std::array<std::unique_ptr<RealFft>, 2> scratch;
   RealFft& f = *thread_ffts(fft_size, 1, scratch)[0];

@@ -31,8 +31,7 @@ Distribution make(T&& alternative) {
 std::string format_number(double x);
 
 [[noreturn]] inline void fail(std::string_view where, std::string_view what, double got) {
-  throw std::invalid_argument(std::string(where) + ": " + std::string(what) + ", got " +
-                              format_number(got));
+  throw std::invalid_argument(std::string(where) + ": " + std::string(what) + ", got " + format_number(got));
 }
 
 inline void require_finite_positive(std::string_view where, std::string_view name, double x) {

@@ -22,8 +22,7 @@ void normalise(Numerical& n, double extra_noise_mass) {
   }
   for (double& v : n.lower) v /= total_lower;
   for (double& v : n.upper) v /= total_upper;
-  const double moved =
-      std::max(std::abs(1.0 - total_lower), std::abs(1.0 - total_upper)) + extra_noise_mass;
+  const double moved = std::max(std::abs(1.0 - total_lower), std::abs(1.0 - total_upper)) + extra_noise_mass;
   n.slack += moved * span_of(n);
 }
 
@@ -61,8 +60,8 @@ std::vector<double> pmf_from(const Cumulative& c) {
   return pmf;
 }
 
-void rebin_into(std::span<const double> pmf, double origin, double step, double to_origin,
-                double to_step, bool round_up, std::vector<double>& out) {
+void rebin_into(std::span<const double> pmf, double origin, double step, double to_origin, double to_step,
+                bool round_up, std::vector<double>& out) {
   const auto last = static_cast<std::int64_t>(out.size()) - 1;
   for (std::size_t i = 0; i < pmf.size(); ++i) {
     if (pmf[i] == 0.0) continue;
@@ -75,8 +74,8 @@ void rebin_into(std::span<const double> pmf, double origin, double step, double 
 }
 
 Numerical rebin(const Numerical& n, double to_origin, double to_step, std::size_t size) {
-  Numerical result{to_origin, to_step, std::vector<double>(size, 0.0),
-                   std::vector<double>(size, 0.0), n.slack + kSnap * to_step};
+  Numerical result{to_origin, to_step, std::vector<double>(size, 0.0), std::vector<double>(size, 0.0),
+                   n.slack + kSnap * to_step};
   rebin_into(n.lower, n.origin, n.step, to_origin, to_step, false, result.lower);
   rebin_into(n.upper, n.origin, n.step, to_origin, to_step, true, result.upper);
   return result;
@@ -117,7 +116,8 @@ CommonGrid common_grid(std::span<const Numerical* const> parts, std::size_t max_
       return {origin, step, static_cast<std::size_t>(points)};
     }
     step *= std::ceil(points / static_cast<double>(max_points));
-    if (!std::isfinite(step)) throw std::overflow_error("distributions: a grid step is beyond the largest finite number");
+    if (!std::isfinite(step))
+      throw std::overflow_error("distributions: a grid step is beyond the largest finite number");
   }
 }
 
@@ -153,8 +153,7 @@ void compact(Numerical& n, const GridOptions& options) {
   {
     double lower_mass = 0.0;
     double upper_mass = 0.0;
-    while (first + 1 < size && lower_mass + n.lower[first] <= tau &&
-           upper_mass + n.upper[first] <= tau) {
+    while (first + 1 < size && lower_mass + n.lower[first] <= tau && upper_mass + n.upper[first] <= tau) {
       lower_mass += n.lower[first];
       upper_mass += n.upper[first];
       ++first;

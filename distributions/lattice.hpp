@@ -45,7 +45,6 @@ struct FftResult {
 FftResult convolve(std::span<const double> a, std::span<const double> b);
 // The n-fold convolution power of pmf (indices 0..N-1) read on the window [first, first+size)
 // of the result's indices, computed with one FFT of length size (mass outside the window wraps).
-FftResult convolution_power_window(std::span<const double> pmf, std::int64_t n,
-                                   std::int64_t first, std::size_t size);
+FftResult convolution_power_window(std::span<const double> pmf, std::int64_t n, std::int64_t first, std::size_t size);
 
 }  // namespace distributions::detail

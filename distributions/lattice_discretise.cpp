@@ -56,10 +56,8 @@ template <class GridPoint>
 Cumulative erlang_cumulative(const Erlang& erlang, std::size_t points, GridPoint grid_point) {
   const double k = static_cast<double>(erlang.phases);
   const ErlangLogDensity log_density(k, erlang.rate);
-  constexpr double kNodes[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563,
-                                0.8611363115940526};
-  constexpr double kWeights[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461,
-                                  0.3478548451374538};
+  constexpr double kNodes[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526};
+  constexpr double kWeights[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538};
   std::vector<double> cell(points, 0.0);  // cell[i]: mass of (x_{i-1}, x_i]
   for (std::size_t i = 1; i < points; ++i) {
     const double a = grid_point(i - 1), b = grid_point(i);
@@ -102,8 +100,7 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   }
   if (x_low - support_low <= 0.01 * (x_high - x_low)) x_low = support_low;
   if (!(x_high > x_low)) {
-    const double slack = std::max(closed_lower_tail_transport(node, x_low),
-                                  closed_upper_tail_transport(node, x_low));
+    const double slack = std::max(closed_lower_tail_transport(node, x_low), closed_upper_tail_transport(node, x_low));
     return single_point(x_low, slack);
   }
   const std::size_t points = options.max_points;
@@ -152,8 +149,7 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   }
   // Cell i = (x_i, x_{i+1}]; pmf_from gives mass(x_{i-1}, x_i] at i (and F(x_0) at 0).
   std::vector<double> cell_at_right_end = pmf_from(at_points);
-  Numerical result{x_low, step, std::vector<double>(points, 0.0), std::vector<double>(points, 0.0),
-                   0.0};
+  Numerical result{x_low, step, std::vector<double>(points, 0.0), std::vector<double>(points, 0.0), 0.0};
   for (std::size_t i = 1; i < points; ++i) {
     result.lower[i - 1] = cell_at_right_end[i];  // left end of its cell: stochastically smaller
     result.upper[i] = cell_at_right_end[i];      // right end: stochastically larger
@@ -172,8 +168,7 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   result.upper[cells] += at_points.survival[cells];
   // Moving the lower tail up is unsafe for lower, moving the upper tail down unsafe for upper.
   const double lower_tail = x_low > support_low ? closed_lower_tail_transport(node, x_low) : 0.0;
-  const double upper_tail =
-      x_high < support_high ? closed_upper_tail_transport(node, x_high) : 0.0;
+  const double upper_tail = x_high < support_high ? closed_upper_tail_transport(node, x_high) : 0.0;
   result.slack = std::max(lower_tail, upper_tail);
   normalise(result, 0.0);
   compact(result, options);

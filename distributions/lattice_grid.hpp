@@ -17,17 +17,13 @@ namespace distributions::detail {
 // added to the slack.
 constexpr double kSnap = 1e-9;
 
-inline double total_of(std::span<const double> pmf) {
-  return std::accumulate(pmf.begin(), pmf.end(), 0.0);
-}
+inline double total_of(std::span<const double> pmf) { return std::accumulate(pmf.begin(), pmf.end(), 0.0); }
 
 inline double span_of(const Numerical& n) {
   return n.lower.size() > 1 ? static_cast<double>(n.lower.size() - 1) * n.step : 0.0;
 }
 
-inline double position(const Numerical& n, std::size_t i) {
-  return n.origin + static_cast<double>(i) * n.step;
-}
+inline double position(const Numerical& n, std::size_t i) { return n.origin + static_cast<double>(i) * n.step; }
 
 inline double last_position(const Numerical& n) { return position(n, n.lower.size() - 1); }
 
@@ -50,8 +46,8 @@ std::vector<double> pmf_from(const Cumulative& c);
 // Moves a lattice (source positions origin + i*step) onto the grid (to_origin, to_step) of
 // out.size() points: mass goes to the grid point at or below (round_up == false, for lower
 // lattices) or at or above (round_up == true, for upper lattices).
-void rebin_into(std::span<const double> pmf, double origin, double step, double to_origin,
-                double to_step, bool round_up, std::vector<double>& out);
+void rebin_into(std::span<const double> pmf, double origin, double step, double to_origin, double to_step,
+                bool round_up, std::vector<double>& out);
 // Both lattices of n onto the grid (to_origin, to_step) of size points, each the safe way.
 Numerical rebin(const Numerical& n, double to_origin, double to_step, std::size_t size);
 

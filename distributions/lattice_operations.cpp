@@ -145,15 +145,12 @@ PowerPlan plan_power(const Numerical& a, std::int64_t n, const GridOptions& opti
   return {{std::min(wl.first, wu.first), std::max(wl.last, wu.last)}, false};
 }
 
-Numerical power_on_window(const Numerical& a, std::int64_t n, const PowerPlan& plan,
-                          double tail_mass) {
+Numerical power_on_window(const Numerical& a, std::int64_t n, const PowerPlan& plan, double tail_mass) {
   const auto size = static_cast<std::size_t>(plan.window.last - plan.window.first + 1);
   FftResult lower = convolution_power_window(a.lower, n, plan.window.first, size);
   FftResult upper = convolution_power_window(a.upper, n, plan.window.first, size);
-  Numerical result{static_cast<double>(n) * a.origin +
-                       static_cast<double>(plan.window.first) * a.step,
-                   a.step, std::move(lower.pmf), std::move(upper.pmf),
-                   static_cast<double>(n) * a.slack};
+  Numerical result{static_cast<double>(n) * a.origin + static_cast<double>(plan.window.first) * a.step, a.step,
+                   std::move(lower.pmf), std::move(upper.pmf), static_cast<double>(n) * a.slack};
   // Mass wrapped in from outside the window: ChernoffWindow chose it so that the transport is
   // at most tail_mass index units on each side of each lattice.
   if (!plan.exact) result.slack += 2.0 * tail_mass * a.step;
@@ -186,8 +183,7 @@ Numerical lattice_series(const Numerical& a, const Numerical& b, const GridOptio
   const Numerical rb = on_step(b);
   FftResult lower = convolve(ra.lower, rb.lower);
   FftResult upper = convolve(ra.upper, rb.upper);
-  Numerical result{ra.origin + rb.origin, step, std::move(lower.pmf), std::move(upper.pmf),
-                   ra.slack + rb.slack};
+  Numerical result{ra.origin + rb.origin, step, std::move(lower.pmf), std::move(upper.pmf), ra.slack + rb.slack};
   normalise(result, 2.0 * std::max(lower.clamped_mass, upper.clamped_mass));
   compact(result, options);
   return result;
@@ -285,8 +281,7 @@ Numerical lattice_max_power(const Numerical& a, std::int64_t p, const GridOption
     Cumulative c{std::vector<double>(x.size()), std::vector<double>(x.size())};
     for (std::size_t i = 0; i < x.size(); ++i) {
       // F^p = exp(p log F); on the survival side log F = log1p(-S) keeps tiny S accurate.
-      const double log_cdf =
-          cx.survival[i] < 0.5 ? std::log1p(-cx.survival[i]) : std::log(cx.cdf[i]);
+      const double log_cdf = cx.survival[i] < 0.5 ? std::log1p(-cx.survival[i]) : std::log(cx.cdf[i]);
       c.cdf[i] = std::exp(power * log_cdf);
       c.survival[i] = -std::expm1(power * log_cdf);
     }
@@ -303,8 +298,8 @@ Numerical lattice_mixture(std::span<const double> weights, std::span<const Numer
   std::vector<const Numerical*> pointers;
   for (const auto& p : parts) pointers.push_back(&p);
   const CommonGrid grid = common_grid(pointers, options.max_points);
-  Numerical result{grid.origin, grid.step, std::vector<double>(grid.size, 0.0),
-                   std::vector<double>(grid.size, 0.0), 0.0};
+  Numerical result{grid.origin, grid.step, std::vector<double>(grid.size, 0.0), std::vector<double>(grid.size, 0.0),
+                   0.0};
   for (std::size_t k = 0; k < parts.size(); ++k) {
     const Numerical r = rebin(parts[k], grid.origin, grid.step, grid.size);
     for (std::size_t i = 0; i < grid.size; ++i) {

@@ -21,8 +21,8 @@ struct FarTail {
 FarTail far_tail(double alpha);
 
 struct NormalParts {
-  double alpha;            // standardised truncation point -mu/sigma
-  double log_q_alpha;      // log P(Z >= alpha)
+  double alpha;        // standardised truncation point -mu/sigma
+  double log_q_alpha;  // log P(Z >= alpha)
 };
 NormalParts normal_parts(const TruncatedNormal& d);
 

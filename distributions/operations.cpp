@@ -44,8 +44,7 @@ bool as_erlang(const Distribution& d, std::int64_t* phases, double* rate) {
     return true;
   }
   if (const auto* h = as<detail::Hypoexponential>(d)) {
-    if (std::all_of(h->rates.begin(), h->rates.end(),
-                    [&](double r) { return r == h->rates.front(); })) {
+    if (std::all_of(h->rates.begin(), h->rates.end(), [&](double r) { return r == h->rates.front(); })) {
       *phases = static_cast<std::int64_t>(h->rates.size());
       *rate = h->rates.front();
       return true;
@@ -66,11 +65,10 @@ Distribution stages_of(std::vector<double> rates) {
   return make(detail::Hypoexponential{std::move(rates), 0.0});
 }
 
-void check_count(std::string_view where, std::string_view name, std::int64_t value,
-                 std::int64_t minimum) {
+void check_count(std::string_view where, std::string_view name, std::int64_t value, std::int64_t minimum) {
   if (value < minimum) {
-    throw std::invalid_argument(std::string(where) + ": " + std::string(name) + " must be >= " +
-                                std::to_string(minimum) + ", got " + std::to_string(value));
+    throw std::invalid_argument(std::string(where) + ": " + std::string(name) +
+                                " must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
   }
 }
 
@@ -85,8 +83,7 @@ Distribution from_samples(std::span<const double> samples, const GridOptions& op
   detail::require_valid("from_samples", options);
   if (samples.empty()) throw std::invalid_argument("from_samples: samples must not be empty");
   for (std::size_t i = 0; i < samples.size(); ++i) {
-    detail::require_finite_non_negative("from_samples", "samples[" + std::to_string(i) + "]",
-                                        samples[i]);
+    detail::require_finite_non_negative("from_samples", "samples[" + std::to_string(i) + "]", samples[i]);
   }
   const std::vector<double> weights(samples.size(), 1.0);
   return numerical(detail::lattice_from_points(samples, weights, options));
@@ -98,15 +95,12 @@ Distribution from_histogram(std::span<const double> values, std::span<const doub
   if (values.empty()) throw std::invalid_argument("from_histogram: values must not be empty");
   if (values.size() != weights.size()) {
     throw std::invalid_argument("from_histogram: values and weights must have the same size, got " +
-                                std::to_string(values.size()) + " and " +
-                                std::to_string(weights.size()));
+                                std::to_string(values.size()) + " and " + std::to_string(weights.size()));
   }
   double total = 0.0;
   for (std::size_t i = 0; i < values.size(); ++i) {
-    detail::require_finite_non_negative("from_histogram", "values[" + std::to_string(i) + "]",
-                                        values[i]);
-    detail::require_finite_non_negative("from_histogram", "weights[" + std::to_string(i) + "]",
-                                        weights[i]);
+    detail::require_finite_non_negative("from_histogram", "values[" + std::to_string(i) + "]", values[i]);
+    detail::require_finite_non_negative("from_histogram", "weights[" + std::to_string(i) + "]", weights[i]);
     total += weights[i];
   }
   if (!(total > 0.0) || !std::isfinite(total)) {
@@ -197,8 +191,7 @@ Distribution series(const Distribution& a, const Distribution& b, const GridOpti
     stages_a.insert(stages_a.end(), stages_b.begin(), stages_b.end());
     return stages_of(std::move(stages_a));
   }
-  return numerical(detail::lattice_series(detail::to_numerical(a, options),
-                                          detail::to_numerical(b, options), options));
+  return numerical(detail::lattice_series(detail::to_numerical(a, options), detail::to_numerical(b, options), options));
 }
 
 Distribution series_power(const Distribution& a, std::int64_t n, const GridOptions& options) {
@@ -217,8 +210,7 @@ Distribution series_power(const Distribution& a, std::int64_t n, const GridOptio
     return erlang_of(k * n, rate);
   }
   std::vector<double> stages;
-  if (detail::stage_rates(a.node(), &stages) &&
-      stages.size() * static_cast<std::size_t>(n) <= kMaxClosedStages) {
+  if (detail::stage_rates(a.node(), &stages) && stages.size() * static_cast<std::size_t>(n) <= kMaxClosedStages) {
     std::vector<double> all;
     for (std::int64_t i = 0; i < n; ++i) all.insert(all.end(), stages.begin(), stages.end());
     return stages_of(std::move(all));
@@ -243,8 +235,7 @@ Distribution parallel(const Distribution& a, const Distribution& b, const GridOp
       return shift(parallel(sa->base, sb->base, options), sa->offset);
     }
   }
-  return numerical(detail::lattice_max(detail::to_numerical(a, options),
-                                       detail::to_numerical(b, options), options));
+  return numerical(detail::lattice_max(detail::to_numerical(a, options), detail::to_numerical(b, options), options));
 }
 
 Distribution parallel_power(const Distribution& a, std::int64_t p, const GridOptions& options) {
@@ -285,8 +276,7 @@ Distribution minimum(const Distribution& a, const Distribution& b, const GridOpt
       return shift(minimum(sa->base, sb->base, options), sa->offset);
     }
   }
-  return numerical(detail::lattice_min(detail::to_numerical(a, options),
-                                       detail::to_numerical(b, options), options));
+  return numerical(detail::lattice_min(detail::to_numerical(a, options), detail::to_numerical(b, options), options));
 }
 
 }  // namespace distributions

@@ -13,9 +13,7 @@ namespace distributions {
 
 namespace {
 
-const detail::Numerical* grid_of(const Distribution& d) {
-  return std::get_if<detail::Numerical>(&d.node().value);
-}
+const detail::Numerical* grid_of(const Distribution& d) { return std::get_if<detail::Numerical>(&d.node().value); }
 
 // The central estimate of a grid: the lower lattice moved up and the upper lattice moved down
 // by half the gap between their means, each point's mass spread uniformly over its cell
@@ -25,8 +23,7 @@ struct Central {
   double half_gap;
 };
 Central central_of(const detail::Numerical& n) {
-  const double gap = detail::lattice_mean(n.upper, n.origin, n.step) -
-                     detail::lattice_mean(n.lower, n.origin, n.step);
+  const double gap = detail::lattice_mean(n.upper, n.origin, n.step) - detail::lattice_mean(n.lower, n.origin, n.step);
   return {n, 0.5 * gap};
 }
 
@@ -79,7 +76,10 @@ double central_quantile(const Central& c, double q, const Cdf& cdf) {
     // The first point with mass in either shifted lattice.
     while (high - low > 1e-15 * std::max(1.0, std::abs(high))) {
       const double mid = 0.5 * (low + high);
-      if (cdf(mid) > 0.0) high = mid; else low = mid;
+      if (cdf(mid) > 0.0)
+        high = mid;
+      else
+        low = mid;
       if (mid == low && mid == high) break;
     }
     return high;
@@ -87,7 +87,10 @@ double central_quantile(const Central& c, double q, const Cdf& cdf) {
   for (int i = 0; i < 200 && high > low; ++i) {
     const double mid = 0.5 * (low + high);
     if (mid <= low || mid >= high) break;
-    if (cdf(mid) >= q) high = mid; else low = mid;
+    if (cdf(mid) >= q)
+      high = mid;
+    else
+      low = mid;
   }
   return high;
 }
@@ -100,8 +103,8 @@ double central_quantile(const Central& c, double q) {
 
 double mean(const Distribution& d) {
   if (const auto* n = grid_of(d)) {
-    return 0.5 * (detail::lattice_mean(n->lower, n->origin, n->step) +
-                  detail::lattice_mean(n->upper, n->origin, n->step));
+    return 0.5 *
+           (detail::lattice_mean(n->lower, n->origin, n->step) + detail::lattice_mean(n->upper, n->origin, n->step));
   }
   return detail::closed_mean(d.node());
 }
@@ -131,8 +134,8 @@ Bracket mean_bracket(const Distribution& d) {
     const double low = detail::lattice_mean(n->lower, n->origin, n->step) - n->slack;
     const double high = detail::lattice_mean(n->upper, n->origin, n->step) + n->slack;
     // Widen by the round-off of the two sums (a few ulps of the largest position).
-    const double extent = std::max(std::abs(n->origin),
-                                   std::abs(n->origin + static_cast<double>(n->lower.size()) * n->step));
+    const double extent =
+        std::max(std::abs(n->origin), std::abs(n->origin + static_cast<double>(n->lower.size()) * n->step));
     const double rounding = 64.0 * std::numeric_limits<double>::epsilon() * extent;
     return {low - rounding, high + rounding};
   }
@@ -183,68 +186,67 @@ std::size_t grid_size(const Distribution& d) {
 std::optional<ClosedFormParameters> closed_form(const Distribution& d) {
   using Kind = ClosedFormParameters::Kind;
   ClosedFormParameters p;
-  const bool closed = std::visit(
-      detail::Overloaded{
-          [&](const detail::Deterministic& x) {
-            p.kind = Kind::Deterministic;
-            p.value = x.value;
-            return true;
-          },
-          [&](const detail::Exponential& x) {
-            p.kind = Kind::Exponential;
-            p.rate = x.rate;
-            return true;
-          },
-          [&](const detail::Erlang& x) {
-            p.kind = Kind::Erlang;
-            p.phases = x.phases;
-            p.rate = x.rate;
-            return true;
-          },
-          [&](const detail::Hypoexponential& x) {
-            p.kind = Kind::Hypoexponential;
-            p.rates = x.rates;
-            return true;
-          },
-          [&](const detail::Hyperexponential& x) {
-            p.kind = Kind::Hyperexponential;
-            p.probabilities = x.probabilities;
-            p.rates = x.rates;
-            return true;
-          },
-          [&](const detail::Uniform& x) {
-            p.kind = Kind::Uniform;
-            p.low = x.low;
-            p.high = x.high;
-            return true;
-          },
-          [&](const detail::TruncatedNormal& x) {
-            p.kind = Kind::TruncatedNormal;
-            p.mu = x.mu;
-            p.sigma = x.sigma;
-            return true;
-          },
-          [&](const detail::PhaseType& x) {
-            p.kind = Kind::PhaseType;
-            p.alpha = x.alpha;
-            p.subgenerator = x.subgenerator;
-            return true;
-          },
-          [&](const detail::Mixture& x) {
-            p.kind = Kind::Mixture;
-            p.weights = x.weights;
-            p.components = x.components;
-            return true;
-          },
-          [&](const detail::Shifted& x) {
-            p.kind = Kind::Shifted;
-            p.offset = x.offset;
-            p.base = &x.base;
-            return true;
-          },
-          [](const detail::Numerical&) { return false; },
-      },
-      d.node().value);
+  const bool closed = std::visit(detail::Overloaded{
+                                     [&](const detail::Deterministic& x) {
+                                       p.kind = Kind::Deterministic;
+                                       p.value = x.value;
+                                       return true;
+                                     },
+                                     [&](const detail::Exponential& x) {
+                                       p.kind = Kind::Exponential;
+                                       p.rate = x.rate;
+                                       return true;
+                                     },
+                                     [&](const detail::Erlang& x) {
+                                       p.kind = Kind::Erlang;
+                                       p.phases = x.phases;
+                                       p.rate = x.rate;
+                                       return true;
+                                     },
+                                     [&](const detail::Hypoexponential& x) {
+                                       p.kind = Kind::Hypoexponential;
+                                       p.rates = x.rates;
+                                       return true;
+                                     },
+                                     [&](const detail::Hyperexponential& x) {
+                                       p.kind = Kind::Hyperexponential;
+                                       p.probabilities = x.probabilities;
+                                       p.rates = x.rates;
+                                       return true;
+                                     },
+                                     [&](const detail::Uniform& x) {
+                                       p.kind = Kind::Uniform;
+                                       p.low = x.low;
+                                       p.high = x.high;
+                                       return true;
+                                     },
+                                     [&](const detail::TruncatedNormal& x) {
+                                       p.kind = Kind::TruncatedNormal;
+                                       p.mu = x.mu;
+                                       p.sigma = x.sigma;
+                                       return true;
+                                     },
+                                     [&](const detail::PhaseType& x) {
+                                       p.kind = Kind::PhaseType;
+                                       p.alpha = x.alpha;
+                                       p.subgenerator = x.subgenerator;
+                                       return true;
+                                     },
+                                     [&](const detail::Mixture& x) {
+                                       p.kind = Kind::Mixture;
+                                       p.weights = x.weights;
+                                       p.components = x.components;
+                                       return true;
+                                     },
+                                     [&](const detail::Shifted& x) {
+                                       p.kind = Kind::Shifted;
+                                       p.offset = x.offset;
+                                       p.base = &x.base;
+                                       return true;
+                                     },
+                                     [](const detail::Numerical&) { return false; },
+                                 },
+                                 d.node().value);
   if (!closed) return std::nullopt;
   return p;
 }

@@ -58,14 +58,14 @@ class Xoshiro256pp {
 
   // Equivalent to 2^128 calls: 2^128 non-overlapping sub-sequences.
   constexpr void jump() {
-    constexpr std::array<std::uint64_t, 4> kJump = {0x180ec6d33cfd0abaULL, 0xd5a61266f0c9392cULL,
-                                                     0xa9582618e03fc9aaULL, 0x39abdc4529b1661cULL};
+    constexpr std::array<std::uint64_t, 4> kJump = {0x180ec6d33cfd0abaULL, 0xd5a61266f0c9392cULL, 0xa9582618e03fc9aaULL,
+                                                    0x39abdc4529b1661cULL};
     apply_jump(kJump);
   }
   // Equivalent to 2^192 calls.
   constexpr void long_jump() {
-    constexpr std::array<std::uint64_t, 4> kLongJump = {
-        0x76e15d3efefdcbbfULL, 0xc5004e441c522fb3ULL, 0x77710069854ee241ULL, 0x39109bb02acbe635ULL};
+    constexpr std::array<std::uint64_t, 4> kLongJump = {0x76e15d3efefdcbbfULL, 0xc5004e441c522fb3ULL,
+                                                        0x77710069854ee241ULL, 0x39109bb02acbe635ULL};
     apply_jump(kLongJump);
   }
 

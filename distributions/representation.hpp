@@ -66,8 +66,8 @@ struct Numerical {
 };
 
 struct Node {
-  std::variant<Deterministic, Exponential, Erlang, Hypoexponential, Hyperexponential, Uniform,
-               TruncatedNormal, PhaseType, Mixture, Shifted, Numerical>
+  std::variant<Deterministic, Exponential, Erlang, Hypoexponential, Hyperexponential, Uniform, TruncatedNormal,
+               PhaseType, Mixture, Shifted, Numerical>
       value;
 };
 

@@ -44,17 +44,14 @@ class Sampler {
     static_assert(Rng::max() - Rng::min() == std::numeric_limits<std::uint64_t>::max(),
                   "Sampler needs a 64-bit uniform random bit generator");
     switch (method_) {
-      case Method::constant:
-        return a_;
-      case Method::exponential:
-        return -std::log(uniform_open_closed(rng)) * a_;
+      case Method::constant: return a_;
+      case Method::exponential: return -std::log(uniform_open_closed(rng)) * a_;
       case Method::erlang_product: {
         double product = uniform_open_closed(rng);
         for (std::int64_t i = 1; i < k_; ++i) product *= uniform_open_closed(rng);
         return -std::log(product) * a_;
       }
-      case Method::erlang_gamma:
-        return marsaglia_tsang(rng) * a_;
+      case Method::erlang_gamma: return marsaglia_tsang(rng) * a_;
       case Method::stages: {
         double total = 0.0;
         for (double inverse_rate : values_) total -= std::log(uniform_open_closed(rng)) * inverse_rate;
@@ -65,8 +62,7 @@ class Sampler {
         const double u = uniform_open(rng);
         return -std::log(-std::expm1(std::log(u) * b_)) * a_;
       }
-      case Method::uniform:
-        return a_ + b_ * uniform_closed_open(rng);
+      case Method::uniform: return a_ + b_ * uniform_closed_open(rng);
       case Method::normal_rejection: {
         for (;;) {
           const double z = standard_normal(rng);
@@ -81,14 +77,12 @@ class Sampler {
           if (uniform_open_closed(rng) <= std::exp(-0.5 * excess * excess)) return a_ + b_ * z;
         }
       }
-      case Method::phase_type:
-        return sample_phase_type(rng);
+      case Method::phase_type: return sample_phase_type(rng);
       case Method::branches: {
         const std::size_t branch = alias_pick(rng);
         return children_[branch](rng);
       }
-      case Method::shifted:
-        return a_ + children_.front()(rng);
+      case Method::shifted: return a_ + children_.front()(rng);
       case Method::table: {
         const std::size_t cell = alias_pick(rng);
         return values_[cell] + b_ * (uniform_closed_open(rng) - 0.5);

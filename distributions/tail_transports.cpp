@@ -51,12 +51,8 @@ double closed_upper_tail_transport(const Node& node, double t) {
   return std::visit(
       Overloaded{
           [t](const Deterministic& d) { return std::max(0.0, d.value - t); },
-          [t](const Exponential& d) {
-            return t <= 0.0 ? 1.0 / d.rate - t : std::exp(-d.rate * t) / d.rate;
-          },
-          [t](const Erlang& d) {
-            return erlang_upper_transport(static_cast<double>(d.phases), d.rate, t);
-          },
+          [t](const Exponential& d) { return t <= 0.0 ? 1.0 / d.rate - t : std::exp(-d.rate * t) / d.rate; },
+          [t](const Erlang& d) { return erlang_upper_transport(static_cast<double>(d.phases), d.rate, t); },
           [t, &node](const Hypoexponential& d) {
             if (t <= 0.0) return closed_mean(node) - t;
             if (d.max_of_exponentials_rate > 0.0) {
@@ -86,8 +82,7 @@ double closed_upper_tail_transport(const Node& node, double t) {
           [t](const Hyperexponential& d) {
             double total = 0.0;
             for (std::size_t i = 0; i < d.rates.size(); ++i) {
-              total += d.probabilities[i] *
-                       (t <= 0.0 ? 1.0 / d.rates[i] - t : std::exp(-d.rates[i] * t) / d.rates[i]);
+              total += d.probabilities[i] * (t <= 0.0 ? 1.0 / d.rates[i] - t : std::exp(-d.rates[i] * t) / d.rates[i]);
             }
             return total;
           },

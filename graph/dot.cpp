@@ -65,24 +65,23 @@ std::string pdl_text(const distributions::Distribution& d) {
     case Kind::Erlang: return fmt::format("ERLANG({}, {})", p.phases, number(1.0 / p.rate));
     case Kind::Hypoexponential:
       return fmt::format("GERLANG({})",
-                         values_text(p.rates.size(), [&](std::size_t k) { return number(1.0 / p.rates[k]); }, "stages"));
+                         values_text(
+                             p.rates.size(), [&](std::size_t k) { return number(1.0 / p.rates[k]); }, "stages"));
     case Kind::Hyperexponential:
-      return fmt::format("HYPEREXPONENTIAL({})", values_text(
-                                                     p.rates.size(),
-                                                     [&](std::size_t k) {
-                                                       return number(p.probabilities[k]) + ", " + number(1.0 / p.rates[k]);
-                                                     },
-                                                     "branches"));
+      return fmt::format(
+          "HYPEREXPONENTIAL({})",
+          values_text(
+              p.rates.size(),
+              [&](std::size_t k) { return number(p.probabilities[k]) + ", " + number(1.0 / p.rates[k]); }, "branches"));
     case Kind::Uniform: return fmt::format("UNIFORM({}, {})", number(p.low), number(p.high));
     case Kind::TruncatedNormal: return fmt::format("NORMAL({}, {})", number(p.mu), number(p.sigma));
     case Kind::PhaseType: return fmt::format("PHASETYPE of {} phases", p.alpha.size());
     case Kind::Mixture:
-      return fmt::format("MIXTURE({})", values_text(
-                                            p.weights.size(),
-                                            [&](std::size_t k) {
-                                              return number(p.weights[k]) + ", " + pdl_text(p.components[k]);
-                                            },
-                                            "components"));
+      return fmt::format(
+          "MIXTURE({})",
+          values_text(
+              p.weights.size(), [&](std::size_t k) { return number(p.weights[k]) + ", " + pdl_text(p.components[k]); },
+              "components"));
     case Kind::Shifted: return fmt::format("{} + {}", pdl_text(*p.base), number(p.offset));
   }
   return distributions::describe(d);
@@ -142,8 +141,10 @@ class SpDrawing {
         Ends whole;
         for (std::size_t k = 0; k < n.children.size(); ++k) {
           const Ends part = draw(n.children[k], depth);
-          if (k == 0) whole.source = part.source;
-          else edge(depth, whole.sink, part.source);
+          if (k == 0)
+            whole.source = part.source;
+          else
+            edge(depth, whole.sink, part.source);
           whole.sink = part.sink;
         }
         return whole;
@@ -189,20 +190,18 @@ std::string pdl_runtime(const distributions::Distribution& runtime) {
 }
 
 std::string to_dot(const TaskGraph& graph, const std::string& title) {
-  std::string out = fmt::format("digraph \"{}\" {{\n  label=\"{}\";\n  rankdir=TB;\n",
-                                escape(title), escape(title));
+  std::string out = fmt::format("digraph \"{}\" {{\n  label=\"{}\";\n  rankdir=TB;\n", escape(title), escape(title));
   std::map<int, std::vector<NodeId>> by_processor;
   for (NodeId v = 0; v < graph.node_count(); ++v) by_processor[graph.node(v).processor].push_back(v);
   for (const auto& [processor, nodes] : by_processor) {
     const bool cluster = processor >= 0;
     if (cluster) {
-      out += fmt::format("  subgraph cluster_p{} {{\n    label=\"processor {}\";\n", processor,
-                         processor);
+      out += fmt::format("  subgraph cluster_p{} {{\n    label=\"processor {}\";\n", processor, processor);
     }
     for (NodeId v : nodes) {
       const TaskNode& node = graph.node(v);
-      out += fmt::format("{}  n{} [shape={}, label=\"{}\"];\n", cluster ? "  " : "", v,
-                         shape_of(node.kind), escape(node_label(node)));
+      out += fmt::format("{}  n{} [shape={}, label=\"{}\"];\n", cluster ? "  " : "", v, shape_of(node.kind),
+                         escape(node_label(node)));
     }
     if (cluster) out += "  }\n";
   }
@@ -229,8 +228,7 @@ std::string to_dot(const TaskGraph& graph, const std::string& title) {
 }
 
 std::string to_dot(const SpTree& tree, const std::string& title) {
-  std::string out = fmt::format("digraph \"{}\" {{\n  label=\"{}\";\n  rankdir=TB;\n",
-                                escape(title), escape(title));
+  std::string out = fmt::format("digraph \"{}\" {{\n  label=\"{}\";\n  rankdir=TB;\n", escape(title), escape(title));
   if (!tree.empty()) out += SpDrawing(tree).draw();
   out += "}\n";
   return out;

@@ -33,7 +33,7 @@ struct Edge {
 // ... + n children (quadratic memory).
 struct Part {
   SpKind kind = SpKind::Leaf;
-  std::size_t first = kEmpty;   // Leaf: the task-graph node; otherwise the two parts
+  std::size_t first = kEmpty;  // Leaf: the task-graph node; otherwise the two parts
   std::size_t second = kEmpty;
 };
 
@@ -68,8 +68,7 @@ class Reducer {
     } while (identify_events(Side::In) || identify_events(Side::Out) || drop_implied_edges());
     SpDecomposition result;
     const std::vector<std::size_t> alive = alive_edges();
-    if (alive.size() == 1 && edges_[alive.front()].from == source_ &&
-        edges_[alive.front()].to == sink_) {
+    if (alive.size() == 1 && edges_[alive.front()].from == source_ && edges_[alive.front()].to == sink_) {
       result.tree = to_tree(edges_[alive.front()].part);
     } else {
       result.residual = describe_residual(alive);
@@ -269,7 +268,7 @@ class Reducer {
       children.reserve(top.children.size());
       for (std::size_t child : top.children) children.push_back(id[child]);
       id[top.part] = parts_[top.part].kind == SpKind::Series ? tree.series(std::move(children))
-                                                              : tree.parallel(std::move(children));
+                                                             : tree.parallel(std::move(children));
       stack.pop_back();
     }
     tree.set_root(id[root]);
@@ -367,8 +366,9 @@ class Reducer {
     }
     if (shown > 12) text += " and " + std::to_string(shown - 12) + " more";
     if (budget_exhausted_) {
-      text += " (the search for implied arcs stopped at its work limit: the graph may still be "
-              "series-parallel once its redundant arcs are removed)";
+      text +=
+          " (the search for implied arcs stopped at its work limit: the graph may still be "
+          "series-parallel once its redundant arcs are removed)";
     }
     residual.description = std::move(text);
     return residual;

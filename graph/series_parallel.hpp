@@ -16,14 +16,14 @@ namespace graph {
 // the start of the next); these tasks and arcs are the offending subgraph, e.g. the
 // "N" u1 -> v1, u1 -> v2, u2 -> v2 that no reduction can remove.
 struct NonSeriesParallel {
-  std::vector<NodeId> nodes;                       // task nodes of the offending subgraph
-  std::vector<std::pair<NodeId, NodeId>> arcs;     // its dependencies (u finishes before v)
-  std::string description;                         // one line, naming the nodes
+  std::vector<NodeId> nodes;                    // task nodes of the offending subgraph
+  std::vector<std::pair<NodeId, NodeId>> arcs;  // its dependencies (u finishes before v)
+  std::string description;                      // one line, naming the nodes
 };
 
 struct SpDecomposition {
-  std::optional<SpTree> tree;                  // set iff the graph is series-parallel
-  std::optional<NonSeriesParallel> residual;   // set iff it is not
+  std::optional<SpTree> tree;                 // set iff the graph is series-parallel
+  std::optional<NonSeriesParallel> residual;  // set iff it is not
 };
 
 // Recognises whether the activity-on-node graph is series-parallel (its runtime is then the

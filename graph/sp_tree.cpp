@@ -67,9 +67,7 @@ std::size_t SpTree::combine(SpKind kind, std::vector<std::size_t> children) {
   return add(std::move(node));
 }
 
-std::size_t SpTree::series(std::vector<std::size_t> children) {
-  return combine(SpKind::Series, std::move(children));
-}
+std::size_t SpTree::series(std::vector<std::size_t> children) { return combine(SpKind::Series, std::move(children)); }
 
 std::size_t SpTree::parallel(std::vector<std::size_t> children) {
   return combine(SpKind::Parallel, std::move(children));
@@ -78,8 +76,8 @@ std::size_t SpTree::parallel(std::vector<std::size_t> children) {
 namespace {
 void check_count(std::int64_t n, const char* what) {
   if (n < 1) {
-    throw std::invalid_argument(std::string{"series-parallel tree: "} + what +
-                                " needs a count >= 1, got " + std::to_string(n));
+    throw std::invalid_argument(std::string{"series-parallel tree: "} + what + " needs a count >= 1, got " +
+                                std::to_string(n));
   }
 }
 }  // namespace
@@ -95,13 +93,9 @@ std::size_t SpTree::power(SpKind kind, std::size_t child, std::int64_t n) {
   return add(std::move(node));
 }
 
-std::size_t SpTree::series_power(std::size_t child, std::int64_t n) {
-  return power(SpKind::SeriesPower, child, n);
-}
+std::size_t SpTree::series_power(std::size_t child, std::int64_t n) { return power(SpKind::SeriesPower, child, n); }
 
-std::size_t SpTree::parallel_power(std::size_t child, std::int64_t p) {
-  return power(SpKind::ParallelPower, child, p);
-}
+std::size_t SpTree::parallel_power(std::size_t child, std::int64_t p) { return power(SpKind::ParallelPower, child, p); }
 
 std::size_t SpTree::branch(std::vector<double> probabilities, std::vector<std::size_t> children) {
   if (children.empty() || probabilities.size() != children.size()) {
@@ -111,14 +105,14 @@ std::size_t SpTree::branch(std::vector<double> probabilities, std::vector<std::s
   for (std::size_t i = 0; i < children.size(); ++i) {
     check_child(children[i]);
     if (!(probabilities[i] >= 0.0) || !std::isfinite(probabilities[i])) {
-      throw std::invalid_argument("series-parallel tree: branch probability " +
-                                  std::to_string(probabilities[i]) + " is not in [0, 1]");
+      throw std::invalid_argument("series-parallel tree: branch probability " + std::to_string(probabilities[i]) +
+                                  " is not in [0, 1]");
     }
     total += probabilities[i];
   }
   if (std::abs(total - 1.0) > 1e-9) {
-    throw std::invalid_argument("series-parallel tree: branch probabilities sum to " +
-                                std::to_string(total) + ", not 1");
+    throw std::invalid_argument("series-parallel tree: branch probabilities sum to " + std::to_string(total) +
+                                ", not 1");
   }
   if (children.size() == 1) return children.front();
   SpNode node;
@@ -141,9 +135,7 @@ std::size_t SpTree::root() const {
 std::int64_t SpTree::expanded_node_count() const {
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   auto add_saturating = [](std::int64_t a, std::int64_t b) { return a > kMax - b ? kMax : a + b; };
-  auto multiply_saturating = [](std::int64_t a, std::int64_t b) {
-    return (b != 0 && a > kMax / b) ? kMax : a * b;
-  };
+  auto multiply_saturating = [](std::int64_t a, std::int64_t b) { return (b != 0 && a > kMax / b) ? kMax : a * b; };
   std::vector<std::int64_t> count(nodes_.size(), 0);
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     const SpNode& node = nodes_[i];
@@ -154,9 +146,7 @@ std::int64_t SpTree::expanded_node_count() const {
         for (std::size_t c : node.children) count[i] = add_saturating(count[i], count[c]);
         break;
       case SpKind::SeriesPower:
-      case SpKind::ParallelPower:
-        count[i] = multiply_saturating(count[node.children.front()], node.count);
-        break;
+      case SpKind::ParallelPower: count[i] = multiply_saturating(count[node.children.front()], node.count); break;
       case SpKind::Branch:
         for (std::size_t c : node.children) count[i] = std::max(count[i], count[c]);
         break;
@@ -216,8 +206,7 @@ class Expander {
         return whole;
       }
       case SpKind::Branch:
-        throw std::invalid_argument(
-            "series-parallel tree: a probabilistic branch has no single task graph");
+        throw std::invalid_argument("series-parallel tree: a probabilistic branch has no single task graph");
     }
     throw std::logic_error("series-parallel tree: unknown node kind");
   }

@@ -28,11 +28,11 @@ struct SpNode {
   // Leaf only: what the leaf stands for.
   TaskNode task;
   NodeId vertex = static_cast<NodeId>(-1);  // the task-graph node, for trees from decompose()
-  std::int64_t count = 1;                    // SeriesPower / ParallelPower: number of copies
+  std::int64_t count = 1;                   // SeriesPower / ParallelPower: number of copies
   // Leaf only: the nodes the leaf stands for in the exact model (a collective's messages are one
   // leaf here and a send, a transfer and a receive each there), counted by expanded_node_count.
   std::int64_t exact_nodes = 1;
-  std::vector<double> probabilities;         // Branch: one per child, summing to 1
+  std::vector<double> probabilities;  // Branch: one per child, summing to 1
 };
 
 // A tree stored bottom-up: every node's children have smaller indices, so a forward sweep

@@ -45,8 +45,7 @@ struct TaskNode {
 };
 
 using NodeId = std::size_t;
-using AdjacencyList =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, TaskNode>;
+using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, TaskNode>;
 
 class TaskGraph {
  public:

@@ -16,10 +16,10 @@ namespace models {
 // (the command names its own option).
 struct BindError {
   enum class Code {
-    UnknownVariable,  // a value was given for a name the program does not declare
-    NoValue,          // the variable has no default and no value was given
-    BadDefault,       // the default cannot be evaluated; `detail` says why
-    ClashWithMachine, // the variable has the name of a constant of the machine `detail`
+    UnknownVariable,   // a value was given for a name the program does not declare
+    NoValue,           // the variable has no default and no value was given
+    BadDefault,        // the default cannot be evaluated; `detail` says why
+    ClashWithMachine,  // the variable has the name of a constant of the machine `detail`
   };
   Code code = Code::NoValue;
   std::string variable;

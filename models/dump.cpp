@@ -67,13 +67,15 @@ void work_phase(std::string& out, const WorkPhase& phase, const Environment& env
     for (const Expr& e : size.extents) extents += (extents.empty() ? "" : ", ") + to_string(e);
     out += fmt::format("  PROBLEM SIZE IS {} {}({});", to_string(size.shape), size.name, extents);
     if (phase.units) {
-      const char* unit = phase.scheme == Scheme::Independent             ? "tasks"
-                         : phase.scheme == Scheme::Paired                ? "loop iterations"
+      const char* unit = phase.scheme == Scheme::Independent          ? "tasks"
+                         : phase.scheme == Scheme::Paired             ? "loop iterations"
                          : phase.decomposition == Decomposition::TwoD ? "grid points"
-                                                                         : "columns";
+                                                                      : "columns";
       const Evaluation n = evaluate(*phase.units, env);
-      if (n.ok()) out += fmt::format("  // {} {}", number(n.value), unit);
-      else out += fmt::format("  // {} {}", to_string(*phase.units), unit);
+      if (n.ok())
+        out += fmt::format("  // {} {}", number(n.value), unit);
+      else
+        out += fmt::format("  // {} {}", to_string(*phase.units), unit);
     }
     out += '\n';
   }
@@ -128,8 +130,8 @@ std::string dump(const Program& program, const Machine& machine, const Environme
   for (const Variable& variable : program.variables) {
     const auto value = environment.values.find(variable.name);
     const std::string origin = given.count(variable.name) != 0 ? notes.given_by
-                               : variable.default_value    ? "default " + to_string(*variable.default_value)
-                                                           : "unbound";
+                               : variable.default_value        ? "default " + to_string(*variable.default_value)
+                                                               : "unbound";
     if (value != environment.values.end()) {
       out += fmt::format("VARIABLE {} = {};  // {}\n", variable.name, number(value->second), origin);
     } else {
@@ -171,8 +173,10 @@ std::string dump(const Machine& machine) {
   out += fmt::format("MACHINE NAME IS '{}';{}\n", machine.name, machine.file.empty() ? "  // built in" : "");
   for (const auto& [name, value] : machine.constants) {
     const auto range = machine.constant_ranges.find(name);
-    if (range == machine.constant_ranges.end()) out += fmt::format("VARIABLE {} = {};\n", name, number(value));
-    else out += fmt::format("VARIABLE {} = {} .. {};\n", name, number(range->second.first), number(range->second.second));
+    if (range == machine.constant_ranges.end())
+      out += fmt::format("VARIABLE {} = {};\n", name, number(value));
+    else
+      out += fmt::format("VARIABLE {} = {} .. {};\n", name, number(range->second.first), number(range->second.second));
   }
   out += fmt::format("RTFACTOR IS {};\n", number(machine.rt_factor));
   for (const auto& [type, bytes] : machine.sizes) out += fmt::format("SIZEOF {} IS {};\n", type, number(bytes));

@@ -14,8 +14,8 @@ namespace models {
 
 // How the caller names itself and the values it gave, for the dump's comments.
 struct DumpNotes {
-  std::string produced_by;             // the header's note: the command that asked for it; empty: none
-  std::string given_by = "given";      // the comment of a variable whose value is in `given`
+  std::string produced_by;         // the header's note: the command that asked for it; empty: none
+  std::string given_by = "given";  // the comment of a variable whose value is in `given`
 };
 
 // `environment` comes from models::bind; `given` says which variables were given a value

@@ -46,8 +46,7 @@ Evaluation call_function(const std::string& function, const std::vector<double>&
 
 Evaluation evaluate(const Expr& expr, const Environment& environment) {
   switch (expr.kind) {
-    case Expr::Kind::Number:
-      return success(expr.number);
+    case Expr::Kind::Number: return success(expr.number);
     case Expr::Kind::Identifier: {
       const auto it = environment.values.find(expr.name);
       if (it == environment.values.end()) {
@@ -58,8 +57,7 @@ Evaluation evaluate(const Expr& expr, const Environment& environment) {
     case Expr::Kind::SizeOf: {
       const auto it = environment.sizes.find(expr.name);
       if (it == environment.sizes.end()) {
-        return failure(fmt::format("the machine does not define SIZEOF({})", expr.name),
-                       "SIZEOF(" + expr.name + ")");
+        return failure(fmt::format("the machine does not define SIZEOF({})", expr.name), "SIZEOF(" + expr.name + ")");
       }
       return success(it->second);
     }

@@ -37,8 +37,8 @@ struct Environment {
 
 struct Evaluation {
   double value = 0.0;
-  std::string error;       // empty on success
-  std::string unbound;     // the unbound identifier (or "SIZEOF(TYPE)") when that was the error
+  std::string error;    // empty on success
+  std::string unbound;  // the unbound identifier (or "SIZEOF(TYPE)") when that was the error
   bool ok() const { return error.empty(); }
 };
 

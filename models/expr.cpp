@@ -86,8 +86,7 @@ bool is_constant(const Expr& expr) {
 namespace {
 
 void collect_identifiers(const Expr& expr, std::vector<std::string>& out) {
-  if (expr.kind == Expr::Kind::Identifier &&
-      std::find(out.begin(), out.end(), expr.name) == out.end()) {
+  if (expr.kind == Expr::Kind::Identifier && std::find(out.begin(), out.end(), expr.name) == out.end()) {
     out.push_back(expr.name);
   }
   for (const Expr& operand : expr.operands) collect_identifiers(operand, out);

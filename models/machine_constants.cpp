@@ -42,8 +42,8 @@ MachineWithConstants with_constants(const Machine& machine, const std::map<std::
     } else {
       const Evaluation evaluation = evaluate(constant.definition, environment);
       if (!evaluation.ok()) {
-        result.error = fmt::format("constant '{}' of machine '{}' cannot be evaluated: {}", constant.name,
-                                   machine.name, evaluation.error);
+        result.error = fmt::format("constant '{}' of machine '{}' cannot be evaluated: {}", constant.name, machine.name,
+                                   evaluation.error);
         return result;
       }
       value = evaluation.value;

@@ -32,8 +32,8 @@ distributions::Distribution make_distribution(const RuntimeSpec& spec, const Env
   for (std::size_t i = 0; i < spec.params.size(); ++i) {
     const Evaluation result = evaluate(spec.params[i], environment);
     if (!result.ok()) {
-      throw std::invalid_argument(std::string{to_string(spec.kind)} + ": parameter " +
-                                  std::to_string(i + 1) + ": " + result.error);
+      throw std::invalid_argument(std::string{to_string(spec.kind)} + ": parameter " + std::to_string(i + 1) + ": " +
+                                  result.error);
     }
     v.push_back(result.value);
   }

@@ -37,12 +37,12 @@ std::optional<double> microseconds_per(std::string_view unit);
 
 // Weighted moments of the values (weights 1 for samples).
 struct SampleSummary {
-  std::size_t count = 0;        // rows (samples or histogram rows)
-  double total_weight = 0.0;    // count for samples
-  double effective_count = 0.0; // Kish's (sum w)^2 / sum w^2; count for samples
+  std::size_t count = 0;         // rows (samples or histogram rows)
+  double total_weight = 0.0;     // count for samples
+  double effective_count = 0.0;  // Kish's (sum w)^2 / sum w^2; count for samples
   double mean = 0.0;
-  double variance = 0.0;        // population variance (divides by the total weight)
-  double cv = 0.0;              // sqrt(variance) / mean; 0 when the mean is 0
+  double variance = 0.0;  // population variance (divides by the total weight)
+  double cv = 0.0;        // sqrt(variance) / mean; 0 when the mean is 0
   double minimum = 0.0;
   double maximum = 0.0;
 };

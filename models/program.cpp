@@ -72,9 +72,7 @@ std::string to_string(const RuntimeSpec& spec) {
         out += i < spec.components.size() ? to_string(spec.components[i]) : std::string("?");
       }
       break;
-    default:
-      out += join(spec.params, 0, spec.params.size());
-      break;
+    default: out += join(spec.params, 0, spec.params.size()); break;
   }
   return out + ')';
 }
@@ -198,8 +196,7 @@ const SequentialPhase* find_sequential_phase(const Program& program, const std::
   return it == program.phases.end() ? nullptr : std::get_if<SequentialPhase>(&it->second);
 }
 
-const Concatenation* find_concatenation(const Program& program, const std::string& first,
-                                        const std::string& second) {
+const Concatenation* find_concatenation(const Program& program, const std::string& first, const std::string& second) {
   const auto it = program.concatenations.find({first, second});
   return it == program.concatenations.end() ? nullptr : &it->second;
 }

@@ -65,9 +65,9 @@ enum class DistKind {
 struct RuntimeSpec {
   DistKind kind = DistKind::Deterministic;
   std::vector<Expr> params;
-  std::vector<RuntimeSpec> components;  // Mixture only
-  std::size_t order = 0;                // PhaseType only: the number of phases
-  std::string file;                     // Numerical only
+  std::vector<RuntimeSpec> components;         // Mixture only
+  std::size_t order = 0;                       // PhaseType only: the number of phases
+  std::string file;                            // Numerical only
   Smoothing smoothing = Smoothing::Empirical;  // Numerical only
   std::optional<Measurements> measurements;    // Numerical only
   SourceLocation location;
@@ -99,7 +99,7 @@ struct PatternNode {
   std::vector<Expr> probabilities;
   std::vector<PatternNode> children;
   CollectiveOperation collective = CollectiveOperation::Broadcast;  // Collective only
-  Expr volume;                                                       // Collective only: bytes
+  Expr volume;                                                      // Collective only: bytes
   SourceLocation location;
 };
 
@@ -115,9 +115,9 @@ enum class Shape { Vector, Grid };
 // processors (2D; docs/pdl.md, "2-D decomposition").
 enum class Decomposition { OneD, TwoD };
 
-const char* to_string(Scheme scheme);          // "NEIGHBOR-TORUS"
-const char* to_string(Scheduling scheduling);  // "BLOCK"
-const char* to_string(Shape shape);            // "GRID"
+const char* to_string(Scheme scheme);                // "NEIGHBOR-TORUS"
+const char* to_string(Scheduling scheduling);        // "BLOCK"
+const char* to_string(Shape shape);                  // "GRID"
 const char* to_string(Decomposition decomposition);  // "2D"
 
 // VECTOR A(n) or GRID B(h, w).
@@ -224,7 +224,6 @@ bool declares_variable(const Program& program, const std::string& name);
 const WorkPhase* find_work_phase(const Program& program, const std::string& name);
 const SequentialPhase* find_sequential_phase(const Program& program, const std::string& name);
 // nullptr when the pair needs no concatenation or has none.
-const Concatenation* find_concatenation(const Program& program, const std::string& first,
-                                        const std::string& second);
+const Concatenation* find_concatenation(const Program& program, const std::string& first, const std::string& second);
 
 }  // namespace models

@@ -13,10 +13,10 @@ namespace models {
 
 struct Run {
   std::int64_t p = 1;
-  std::vector<double> values;  // one per Runs::variables, in that order
-  double time = 0.0;           // microseconds when the file gives a unit, else as written
-  std::int64_t repetition = 0; // 0: the file has no repetition column
-  SourceLocation location;     // the row
+  std::vector<double> values;   // one per Runs::variables, in that order
+  double time = 0.0;            // microseconds when the file gives a unit, else as written
+  std::int64_t repetition = 0;  // 0: the file has no repetition column
+  SourceLocation location;      // the row
 };
 
 struct Runs {

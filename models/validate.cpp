@@ -68,8 +68,8 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
   }
   const auto count = [&](std::size_t expected, const char* what) -> std::string {
     if (v.size() == expected) return {};
-    return fmt::format("{} takes {} parameter{} ({}), got {}", name, expected,
-                       expected == 1 ? "" : "s", what, v.size());
+    return fmt::format("{} takes {} parameter{} ({}), got {}", name, expected, expected == 1 ? "" : "s", what,
+                       v.size());
   };
   switch (kind) {
     case DistKind::Deterministic:
@@ -133,8 +133,8 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
         return fmt::format("NORMAL: mu must lie in [{:g}, {:g}], got {}", -kLargestTime, kLargestTime, v[0]);
       }
       if (v[0] / v[1] > kLargestNormalRatio || v[0] / v[1] < kSmallestNormalRatio) {
-        return fmt::format("NORMAL: mu/sigma must lie in [{:g}, {:g}], got {:.3g} (mu {}, sigma {})", kSmallestNormalRatio,
-                           kLargestNormalRatio, v[0] / v[1], v[0], v[1]);
+        return fmt::format("NORMAL: mu/sigma must lie in [{:g}, {:g}], got {:.3g} (mu {}, sigma {})",
+                           kSmallestNormalRatio, kLargestNormalRatio, v[0] / v[1], v[0], v[1]);
       }
       return {};
     case DistKind::PhaseType: {
@@ -199,15 +199,15 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
         if (v[i + 1] < 0) return fmt::format("HISTOGRAM: weight {} must be >= 0, got {}", i / 2 + 1, v[i + 1]);
         if (auto e = time_or_zero(fmt::format("HISTOGRAM: value {}", i / 2 + 1), v[i]); !e.empty()) return e;
         if (v[i + 1] > kLargestMagnitude) {
-          return fmt::format("HISTOGRAM: weight {} must be at most {:g}, got {}", i / 2 + 1, kLargestMagnitude, v[i + 1]);
+          return fmt::format("HISTOGRAM: weight {} must be at most {:g}, got {}", i / 2 + 1, kLargestMagnitude,
+                             v[i + 1]);
         }
         total += v[i + 1];
       }
       if (total <= 0) return "HISTOGRAM: the weights sum to 0";
       return {};
     }
-    case DistKind::Numerical:
-      return {};
+    case DistKind::Numerical: return {};
   }
   return {};
 }

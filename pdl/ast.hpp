@@ -215,9 +215,8 @@ struct ArcClause : x3::position_tagged {
 
 struct SubtaskBlock;
 
-struct Clause : x3::variant<SchemeClause, SchedulingClause, DistClause, ExprClause, ProblemSizeClause,
-                            DependencyClause, TaskClause, ArcClause, DecompositionClause,
-                            x3::forward_ast<SubtaskBlock>> {
+struct Clause : x3::variant<SchemeClause, SchedulingClause, DistClause, ExprClause, ProblemSizeClause, DependencyClause,
+                            TaskClause, ArcClause, DecompositionClause, x3::forward_ast<SubtaskBlock>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -293,7 +292,8 @@ struct TopologyDecl : x3::position_tagged {
   models::Topology topology;
 };
 
-struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl> {
+struct MachineStatement
+    : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -117,9 +117,9 @@ class Converter {
       models::Expr operator()(const ast::Identifier& id) const {
         const std::string name = canonical_name(id.name);
         if (self.scope_.names.count(name) == 0) {
-          self.reporter_.error(id, fmt::format("unbound variable '{}'{}{}{}", id.name,
-                                               self.scope_.context.empty() ? "" : " ", self.scope_.context,
-                                               suggestion(id.name, self.scope_.names)));
+          self.reporter_.error(
+              id, fmt::format("unbound variable '{}'{}{}{}", id.name, self.scope_.context.empty() ? "" : " ",
+                              self.scope_.context, suggestion(id.name, self.scope_.names)));
         }
         return models::Expr::identifier(name);
       }
@@ -132,11 +132,11 @@ class Converter {
         } else {
           const int n = static_cast<int>(call.args.size());
           if (n < info->min_arguments || (info->max_arguments >= 0 && n > info->max_arguments)) {
-            self.reporter_.error(call.function, fmt::format(
-                "{} takes {} argument{}, got {}", function,
-                info->max_arguments < 0 ? fmt::format("at least {}", info->min_arguments)
-                                        : fmt::format("{}", info->min_arguments),
-                info->min_arguments == 1 && info->max_arguments == 1 ? "" : "s", n));
+            self.reporter_.error(call.function,
+                                 fmt::format("{} takes {} argument{}, got {}", function,
+                                             info->max_arguments < 0 ? fmt::format("at least {}", info->min_arguments)
+                                                                     : fmt::format("{}", info->min_arguments),
+                                             info->min_arguments == 1 && info->max_arguments == 1 ? "" : "s", n));
           }
         }
         std::vector<models::Expr> args;

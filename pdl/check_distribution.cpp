@@ -50,12 +50,8 @@ class DistributionChecker {
     const std::size_t errors = reporter_.errors();
     bool complete = true;
     switch (spec.kind) {
-      case models::DistKind::PhaseType:
-        complete = phase_type(d, spec);
-        break;
-      case models::DistKind::Mixture:
-        complete = mixture(d, spec);
-        break;
+      case models::DistKind::PhaseType: complete = phase_type(d, spec); break;
+      case models::DistKind::Mixture: complete = mixture(d, spec); break;
       default:
         for (const ast::DistArg& arg : d.args) parameter(d, arg, spec);
         break;
@@ -79,16 +75,18 @@ class DistributionChecker {
     const ast::StringLit* file =
         d.args.size() == 1 || d.args.size() == 2 ? boost::get<ast::StringLit>(&d.args[0]) : nullptr;
     if (file == nullptr) {
-      reporter_.error(d, "NUMERICAL takes one quoted file name, e.g. NUMERICAL('runtimes.$ARCH'), and "
-                         "optionally EMPIRICAL or SMOOTHED");
+      reporter_.error(d,
+                      "NUMERICAL takes one quoted file name, e.g. NUMERICAL('runtimes.$ARCH'), and "
+                      "optionally EMPIRICAL or SMOOTHED");
       return;
     }
     spec.file = file->value;
     if (d.args.size() == 2) {
       const std::optional<models::Smoothing> smoothing = smoothing_keyword(d.args[1]);
       if (!smoothing) {
-        reporter_.error(d, "NUMERICAL: the second argument is EMPIRICAL (the default: the measured values) "
-                           "or SMOOTHED (a kernel density), e.g. NUMERICAL('runtimes.txt', SMOOTHED)");
+        reporter_.error(d,
+                        "NUMERICAL: the second argument is EMPIRICAL (the default: the measured values) "
+                        "or SMOOTHED (a kernel density), e.g. NUMERICAL('runtimes.txt', SMOOTHED)");
         return;
       }
       spec.smoothing = *smoothing;
@@ -101,8 +99,9 @@ class DistributionChecker {
     const ast::ArgList* alpha = d.args.size() == 2 ? list_argument(d.args[0]) : nullptr;
     const ast::ArgList* rows = d.args.size() == 2 ? list_argument(d.args[1]) : nullptr;
     if (alpha == nullptr || rows == nullptr) {
-      reporter_.error(d, "PHASETYPE takes an initial vector and a subgenerator matrix, e.g. "
-                         "PHASETYPE([1, 0], [[-2, 2], [0, -3]])");
+      reporter_.error(d,
+                      "PHASETYPE takes an initial vector and a subgenerator matrix, e.g. "
+                      "PHASETYPE([1, 0], [[-2, 2], [0, -3]])");
       return false;
     }
     spec.order = alpha->size();
@@ -115,8 +114,8 @@ class DistributionChecker {
     for (const ast::DistArg& r : *rows) {
       const ast::ArgList* row = list_argument(r);
       if (row == nullptr || row->size() != spec.order) {
-        reporter_.error(d, fmt::format("PHASETYPE: every row of the subgenerator needs {} entries in brackets",
-                                       spec.order));
+        reporter_.error(
+            d, fmt::format("PHASETYPE: every row of the subgenerator needs {} entries in brackets", spec.order));
         return false;
       }
       for (const ast::DistArg& a : *row) parameter(d, a, spec);
@@ -127,8 +126,9 @@ class DistributionChecker {
   // False when the shape of the arguments is wrong (then their values are not checked).
   bool mixture(const ast::Distribution& d, models::RuntimeSpec& spec) {
     if (d.args.empty() || d.args.size() % 2 != 0) {
-      reporter_.error(d, "MIXTURE takes pairs (weight, distribution), e.g. "
-                         "MIXTURE(0.3, EXPONENTIAL(1), 0.7, ERLANG(2, 1))");
+      reporter_.error(d,
+                      "MIXTURE takes pairs (weight, distribution), e.g. "
+                      "MIXTURE(0.3, EXPONENTIAL(1), 0.7, ERLANG(2, 1))");
       return false;
     }
     for (std::size_t i = 0; i < d.args.size(); i += 2) {
@@ -168,10 +168,10 @@ class DistributionChecker {
     constexpr double kSwappedPhases = 100;
     const bool scale_is_a_count = s == std::floor(s) && s >= 2 && s <= kSwappedPhases;
     if (!(k > kManyPhases || (k > kSwappedPhases && scale_is_a_count))) return;
-    std::string message =
-        fmt::format("ERLANG({:g}, {:g}) has {:g} phases, each of mean {:g}: a mean of {:g} with a coefficient of variation "
-                    "of only {:.3g}; ERLANG takes the phase count first",
-                    k, s, k, s, k * s, 1.0 / std::sqrt(k));
+    std::string message = fmt::format(
+        "ERLANG({:g}, {:g}) has {:g} phases, each of mean {:g}: a mean of {:g} with a coefficient of variation "
+        "of only {:.3g}; ERLANG takes the phase count first",
+        k, s, k, s, k * s, 1.0 / std::sqrt(k));
     if (scale_is_a_count) {
       message += fmt::format(" (for {:g} phases and a mean of {:g}, write ERLANG({:g}, {:g}))", s, k, s, k / s);
     } else {
@@ -190,7 +190,8 @@ class DistributionChecker {
     for (std::size_t i = name.find('$'); i != std::string::npos; i = name.find('$', i + 1)) {
       if (name.compare(i, 5, "$ARCH") != 0) {
         reporter_.error(file, fmt::format("NUMERICAL: unknown substitution in '{}': only $ARCH (the machine's "
-                                          "name) is replaced", name));
+                                          "name) is replaced",
+                                          name));
         return false;
       }
     }
@@ -205,9 +206,8 @@ class DistributionChecker {
     std::filesystem::path path(resolved);
     if (path.is_relative()) path = std::filesystem::path(reporter_.source().filename()).parent_path() / path;
     const std::string shown = path.lexically_normal().string();
-    const std::string via = file.value == resolved
-                                ? std::string()
-                                : fmt::format(" ('{}' on machine '{}')", file.value, machine.name);
+    const std::string via =
+        file.value == resolved ? std::string() : fmt::format(" ('{}' on machine '{}')", file.value, machine.name);
     MeasurementsResult read = read_measurements(shown, context_.file_reader());
     if (!read.read_error.empty()) {
       reporter_.error(file, fmt::format("NUMERICAL: cannot read '{}'{}: {}", shown, via, read.read_error));

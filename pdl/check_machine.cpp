@@ -59,7 +59,8 @@ class MachineChecker {
         continue;
       }
       if (!decl->value) {
-        reporter_.error(decl->name, fmt::format("machine constant '{}' needs a value: VARIABLE {} = value;", name, name));
+        reporter_.error(decl->name,
+                        fmt::format("machine constant '{}' needs a value: VARIABLE {} = value;", name, name));
         continue;
       }
       const models::Expr expr = detail::convert(decl->value->value, constants, reporter_, nullptr);
@@ -94,7 +95,8 @@ class MachineChecker {
         seen_size[type] = true;
         const models::Expr bytes = detail::convert(s->bytes, constants, reporter_, nullptr);
         if (const auto value = detail::constant_value(bytes, environment_, s->bytes, reporter_)) {
-          if (*value <= 0) reporter_.error(s->bytes, fmt::format("SIZEOF {} must be > 0 bytes, got {}", type, *value));
+          if (*value <= 0)
+            reporter_.error(s->bytes, fmt::format("SIZEOF {} must be > 0 bytes, got {}", type, *value));
           else if (*value > models::kLargestMagnitude) {
             reporter_.error(s->bytes, fmt::format("SIZEOF {} must be at most {:g} bytes, got {}", type,
                                                   models::kLargestMagnitude, *value));
@@ -136,8 +138,8 @@ class MachineChecker {
       for (std::size_t i = 0; i < allowed.size(); ++i) {
         names += std::string(i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + models::to_string(allowed[i]);
       }
-      reporter_.error(decl, fmt::format("{} is not an algorithm for {}; it may be {}", models::to_string(decl.algorithm),
-                                        models::to_string(decl.operation), names));
+      reporter_.error(decl, fmt::format("{} is not an algorithm for {}; it may be {}",
+                                        models::to_string(decl.algorithm), models::to_string(decl.operation), names));
       return;
     }
     model.collectives[decl.operation] = decl.algorithm;
@@ -150,9 +152,10 @@ class MachineChecker {
     const auto upper = detail::constant_value(expr, environment_, decl.upper->value, reporter_);
     if (!upper) return;
     if (!(lower < *upper)) {
-      reporter_.error(decl.upper->value, fmt::format("the range of '{}' must run from its lower end to a larger upper end, "
-                                               "got {} .. {}",
-                                               decl.name.name, lower, *upper));
+      reporter_.error(decl.upper->value,
+                      fmt::format("the range of '{}' must run from its lower end to a larger upper end, "
+                                  "got {} .. {}",
+                                  decl.name.name, lower, *upper));
       return;
     }
     model.constant_ranges[decl.name.name] = {lower, *upper};
@@ -164,19 +167,19 @@ class MachineChecker {
     // S, the bandwidth-sharing factor, is sampled at 1, 2 and 1024 with P at 1, 2 and 1024
     // (docs/machine.md, "Topology and bandwidth sharing").
     switch (e.role) {
-      case ast::MachineRole::RTFactor:
-        scope.context = "in RTFACTOR, which may use the machine's constants";
-        break;
+      case ast::MachineRole::RTFactor: scope.context = "in RTFACTOR, which may use the machine's constants"; break;
       case ast::MachineRole::CommunicationTime:
         scope.names.insert({"L", "P", "S"});
-        scope.context = "in COMMUNICATION TIME, which may use L (bytes), P, S (the bandwidth-sharing factor) and the "
-                        "machine's constants";
+        scope.context =
+            "in COMMUNICATION TIME, which may use L (bytes), P, S (the bandwidth-sharing factor) and the "
+            "machine's constants";
         samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}, {"S", {1, 2, 1024}}};
         break;
       case ast::MachineRole::MessageOverhead:
         scope.names.insert({"L", "P", "S"});
-        scope.context = "in MESSAGE OVERHEAD, which may use L (bytes), P, S (the bandwidth-sharing factor) and the "
-                        "machine's constants";
+        scope.context =
+            "in MESSAGE OVERHEAD, which may use L (bytes), P, S (the bandwidth-sharing factor) and the "
+            "machine's constants";
         samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}, {"S", {1, 2, 1024}}};
         break;
       case ast::MachineRole::BarrierTime:
@@ -201,7 +204,8 @@ class MachineChecker {
     }
     if (e.role == ast::MachineRole::RTFactor) {
       if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
-        if (*value <= 0) reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));
+        if (*value <= 0)
+          reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));
         else if (*value < models::kSmallestMagnitude || *value > models::kLargestMagnitude) {
           reporter_.error(e.value, fmt::format("RTFACTOR must lie in [{:g}, {:g}], got {}", models::kSmallestMagnitude,
                                                models::kLargestMagnitude, *value));
@@ -221,7 +225,8 @@ class MachineChecker {
       }
       const models::Evaluation value = models::evaluate(expr, at);
       if (!value.ok()) {
-        reporter_.error(e.value, fmt::format("{} cannot be evaluated at {}: {}", role_name(e.role), point, value.error));
+        reporter_.error(e.value,
+                        fmt::format("{} cannot be evaluated at {}: {}", role_name(e.role), point, value.error));
         return;
       }
       if (value.value < 0) {
@@ -229,8 +234,9 @@ class MachineChecker {
         return;
       }
       if (value.value != 0.0 && !(value.value >= models::kSmallestTime && value.value <= models::kLargestTime)) {
-        reporter_.error(e.value, fmt::format("{} is {} at {}: a time must be 0 or lie in [{:g}, {:g}]", role_name(e.role),
-                                             value.value, point, models::kSmallestTime, models::kLargestTime));
+        reporter_.error(e.value,
+                        fmt::format("{} is {} at {}: a time must be 0 or lie in [{:g}, {:g}]", role_name(e.role),
+                                    value.value, point, models::kSmallestTime, models::kLargestTime));
         return;
       }
     }

@@ -42,12 +42,16 @@ class PatternChecker {
         node.probabilities.push_back(models::Expr::constant(0.0));
       } else {
         const std::size_t errors = reporter_.errors();
-        node.probabilities.push_back(context_.quantity(branch.probability->value, Requirement::Probability, "a branch probability"));
+        node.probabilities.push_back(
+            context_.quantity(branch.probability->value, Requirement::Probability, "a branch probability"));
         const auto value = reporter_.errors() == errors
-            ? constant_value(node.probabilities.back(), context_.environment(), branch.probability->value, reporter_)
-            : std::nullopt;
-        if (value) values.push_back(*value);
-        else all_known = false;
+                               ? constant_value(node.probabilities.back(), context_.environment(),
+                                                branch.probability->value, reporter_)
+                               : std::nullopt;
+        if (value)
+          values.push_back(*value);
+        else
+          all_known = false;
       }
       node.children.push_back(sequence(branch.sequence, model));
     }
@@ -131,7 +135,8 @@ class ConcatenationChecker {
           valid = false;
         } else if (models::find_work_phase(model, id->name) == nullptr) {
           reporter_.error(*id, fmt::format("concatenation joins work phases; '{}' is a sequential phase, which "
-                                           "synchronises by itself", id->name));
+                                           "synchronises by itself",
+                                           id->name));
           valid = false;
         }
       }
@@ -151,15 +156,17 @@ class ConcatenationChecker {
       const auto key = std::make_pair(entry->first.name, entry->second.name);
       if (used_pairs_.count(key) == 0) {
         reporter_.warning(*entry, fmt::format("concatenation '{}, {}' is never used: the execution pattern never "
-                                              "runs '{}' right after '{}' without a SYNC", key.first, key.second,
-                                              key.second, key.first));
+                                              "runs '{}' right after '{}' without a SYNC",
+                                              key.first, key.second, key.second, key.first));
       }
     }
     for (const auto& [pair, need] : missing_) {
-      reporter_.error_at(need.offset, fmt::format(
-          "missing concatenation between work phases '{}' and '{}': they follow each other with no SYNC between "
-          "them; add '{}, {} : KIND;' to a CONCATENATION block, KIND one of {}",
-          pair.first, pair.second, pair.first, pair.second, kConcatenationKinds));
+      reporter_.error_at(
+          need.offset,
+          fmt::format(
+              "missing concatenation between work phases '{}' and '{}': they follow each other with no SYNC between "
+              "them; add '{}, {} : KIND;' to a CONCATENATION block, KIND one of {}",
+              pair.first, pair.second, pair.first, pair.second, kConcatenationKinds));
     }
   }
 
@@ -187,8 +194,7 @@ class ConcatenationChecker {
       case models::Concatenation::Torus:
         reporter_.error(entry, fmt::format("concatenation '{}, {}' : {} wraps around, but 2-D phase '{}' has no "
                                            "wrap-around; use NEIGHBOR, SERIAL or BARRIER",
-                                           entry.first.name, entry.second.name, models::to_string(entry.kind),
-                                           which));
+                                           entry.first.name, entry.second.name, models::to_string(entry.kind), which));
         return;
     }
   }
@@ -244,8 +250,10 @@ class ConcatenationChecker {
       case models::PatternNode::Kind::Sequence: {
         for (std::size_t i = 0; i < node.children.size(); ++i) {
           Ends child = ends(node.children[i], model);
-          if (i == 0) out.first = child.first;
-          else join(out.last, child.first);
+          if (i == 0)
+            out.first = child.first;
+          else
+            join(out.last, child.first);
           out.last = std::move(child.last);
         }
         return out;
@@ -275,9 +283,7 @@ class ConcatenationChecker {
     return out;
   }
 
-  std::size_t offset_of(const models::SourceLocation& location) const {
-    return reporter_.source().offset(location);
-  }
+  std::size_t offset_of(const models::SourceLocation& location) const { return reporter_.source().offset(location); }
 
   ProgramContext& context_;
   Reporter& reporter_;

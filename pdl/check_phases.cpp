@@ -71,8 +71,10 @@ const x3::position_tagged& clause_node(const ast::Clause& clause) {
   return boost::apply_visitor(
       [](const auto& node) -> const x3::position_tagged& {
         using T = std::decay_t<decltype(node)>;
-        if constexpr (std::is_same_v<T, x3::forward_ast<ast::SubtaskBlock>>) return node.get();
-        else return node;
+        if constexpr (std::is_same_v<T, x3::forward_ast<ast::SubtaskBlock>>)
+          return node.get();
+        else
+          return node;
       },
       clause);
 }
@@ -85,19 +87,16 @@ struct SchemeRules {
 
 SchemeRules rules_for(models::Scheme scheme) {
   switch (scheme) {
-    case models::Scheme::Independent:
-      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
+    case models::Scheme::Independent: return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
     case models::Scheme::Neighbor:
     case models::Scheme::NeighborTorus:
       return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kDecomposition}};
-    case models::Scheme::Macropipeline:
-      return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume}};
+    case models::Scheme::Macropipeline: return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume}};
     case models::Scheme::ForkJoin:
       return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival}, {kVolume, kJoin, kScheduling}};
     case models::Scheme::Paired:
       return {{kDependency, kIndependentBlock, kDependentBlock, kProblemSize}, {kVolume, kScheduling}};
-    case models::Scheme::Arbitrary:
-      return {{kTask}, {kArc}};
+    case models::Scheme::Arbitrary: return {{kTask}, {kArc}};
   }
   return {};
 }
@@ -148,8 +147,9 @@ class PhaseChecker {
         have_runtime = true;
         model.runtime = check_distribution(d->distribution, context_);
       } else {
-        reporter_.error(clause_node(clause), fmt::format(
-            "{} is not part of a sequential phase: it has only RUNTIME IS distribution;", clause_name(clause)));
+        reporter_.error(clause_node(clause),
+                        fmt::format("{} is not part of a sequential phase: it has only RUNTIME IS distribution;",
+                                    clause_name(clause)));
       }
     }
     if (!have_runtime) {
@@ -168,14 +168,18 @@ class PhaseChecker {
     const ast::SchemeClause* scheme = nullptr;
     for (const ast::Clause& clause : phase.clauses) {
       if (const auto* s = boost::get<ast::SchemeClause>(&clause)) {
-        if (scheme != nullptr) reporter_.error(*s, fmt::format("duplicate PARALLELIZATION SCHEME in phase '{}'", model.name));
-        else scheme = s;
+        if (scheme != nullptr)
+          reporter_.error(*s, fmt::format("duplicate PARALLELIZATION SCHEME in phase '{}'", model.name));
+        else
+          scheme = s;
       }
     }
     if (scheme == nullptr) {
-      reporter_.error(phase.head, fmt::format(
-          "work phase '{}' has no PARALLELIZATION SCHEME IS ...; (INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS, "
-          "MACROPIPELINE, FORK-JOIN, PAIRED or ARBITRARY)", model.name));
+      reporter_.error(
+          phase.head,
+          fmt::format("work phase '{}' has no PARALLELIZATION SCHEME IS ...; (INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS, "
+                      "MACROPIPELINE, FORK-JOIN, PAIRED or ARBITRARY)",
+                      model.name));
       return model;
     }
     model.scheme = scheme->scheme;
@@ -196,8 +200,8 @@ class PhaseChecker {
         } else {
           std::vector<std::string_view> accepted = rules.required;
           accepted.insert(accepted.end(), rules.optional.begin(), rules.optional.end());
-          reporter_.error(node, fmt::format("{} is not used by {} phases; phase '{}' may give {}", name,
-                                            scheme_name, model.name, join_names(accepted)));
+          reporter_.error(node, fmt::format("{} is not used by {} phases; phase '{}' may give {}", name, scheme_name,
+                                            model.name, join_names(accepted)));
         }
         continue;
       }
@@ -217,9 +221,9 @@ class PhaseChecker {
     }
     for (std::string_view required : rules.required) {
       if (seen.count(required) == 0) {
-        reporter_.error(phase.head, fmt::format("{} phase '{}' needs {}", scheme_name, model.name,
-                                                required == kTask ? std::string("at least one TASK")
-                                                                  : std::string(required)));
+        reporter_.error(phase.head,
+                        fmt::format("{} phase '{}' needs {}", scheme_name, model.name,
+                                    required == kTask ? std::string("at least one TASK") : std::string(required)));
       }
     }
     // Defaults made explicit.
@@ -258,13 +262,15 @@ class PhaseChecker {
     } else if (const auto* s = boost::get<ast::SchedulingClause>(&clause)) {
       model.scheduling = s->scheduling;
       if (model.scheme == models::Scheme::Paired && model.scheduling == models::Scheduling::Dynamic) {
-        reporter_.error(*s, "PAIRED phases keep every iteration on its processor: SCHEDULING IS BLOCK or CYCLIC "
-                            "(dynamic scheduling of dependent iterations is not modelled)");
+        reporter_.error(*s,
+                        "PAIRED phases keep every iteration on its processor: SCHEDULING IS BLOCK or CYCLIC "
+                        "(dynamic scheduling of dependent iterations is not modelled)");
       }
       if ((model.scheme == models::Scheme::Neighbor || model.scheme == models::Scheme::NeighborTorus) &&
           model.scheduling != models::Scheduling::Block) {
         reporter_.error(*s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "
-                                        "BLOCK is possible", models::to_string(model.scheme)));
+                                        "BLOCK is possible",
+                                        models::to_string(model.scheme)));
       }
     } else if (const auto* d = boost::get<ast::DecompositionClause>(&clause)) {
       model.decomposition = d->decomposition;
@@ -277,8 +283,10 @@ class PhaseChecker {
       const std::size_t expected = size.shape == models::Shape::Vector ? 1 : 2;
       if (p->extents.size() != expected) {
         reporter_.error(*p, size.shape == models::Shape::Vector
-                                ? fmt::format("VECTOR {} takes one extent, VECTOR {}(n); got {}", size.name, size.name, p->extents.size())
-                                : fmt::format("GRID {} takes two extents, GRID {}(height, width); got {}", size.name, size.name, p->extents.size()));
+                                ? fmt::format("VECTOR {} takes one extent, VECTOR {}(n); got {}", size.name, size.name,
+                                              p->extents.size())
+                                : fmt::format("GRID {} takes two extents, GRID {}(height, width); got {}", size.name,
+                                              size.name, p->extents.size()));
         return;
       }
       for (const ast::Expression& extent : p->extents) {
@@ -287,7 +295,8 @@ class PhaseChecker {
       model.problem_size = std::move(size);
     } else if (const auto* dep = boost::get<ast::DependencyClause>(&clause)) {
       for (const ast::Expression& distance : *dep) {
-        model.dependencies.push_back(context_.quantity(distance, Requirement::PositiveInteger, "a DEPENDENCY distance"));
+        model.dependencies.push_back(
+            context_.quantity(distance, Requirement::PositiveInteger, "a DEPENDENCY distance"));
       }
     } else if (const auto* block = boost::get<x3::forward_ast<ast::SubtaskBlock>>(&clause)) {
       subtask_block(block->get(), model);
@@ -296,7 +305,8 @@ class PhaseChecker {
       t.name = task->name.name;
       t.runtime = check_distribution(task->runtime, context_);
       if (task->processor) {
-        t.processor = context_.quantity(task->processor->value, Requirement::NonNegativeInteger, "the processor of a task");
+        t.processor =
+            context_.quantity(task->processor->value, Requirement::NonNegativeInteger, "the processor of a task");
       }
       t.location = reporter_.location(*task);
       model.tasks.push_back(std::move(t));
@@ -353,12 +363,13 @@ class PhaseChecker {
     if (model.scheme == models::Scheme::NeighborTorus) {
       reporter_.error(*decomposition_, fmt::format("DECOMPOSITION IS 2D is for NEIGHBOR phases: a 2-D block "
                                                    "decomposition has no wrap-around, so phase '{}' cannot be "
-                                                   "NEIGHBOR-TORUS", model.name));
+                                                   "NEIGHBOR-TORUS",
+                                                   model.name));
     }
     if (model.problem_size && model.problem_size->shape != models::Shape::Grid) {
       reporter_.error(*decomposition_, fmt::format("DECOMPOSITION IS 2D needs PROBLEM SIZE IS GRID name(height, "
-                                                   "width); phase '{}' has VECTOR {}", model.name,
-                                                   model.problem_size->name));
+                                                   "width); phase '{}' has VECTOR {}",
+                                                   model.name, model.problem_size->name));
     }
   }
 
@@ -426,8 +437,8 @@ class PhaseChecker {
             if (in_cycle) cycle += names[frame.first] + " -> ";
           }
           cycle += names[successor];
-          reporter_.error(*arc_nodes_[arc].second, fmt::format(
-              "the task graph of ARBITRARY phase '{}' has a cycle: {}", phase, cycle));
+          reporter_.error(*arc_nodes_[arc].second,
+                          fmt::format("the task graph of ARBITRARY phase '{}' has a cycle: {}", phase, cycle));
           return;
         }
         if (color[successor] == White) {

@@ -10,8 +10,11 @@
 namespace pdl::detail {
 
 ProgramContext::ProgramContext(const Source& source, std::vector<Diagnostic>& out, const CheckOptions& options)
-    : reporter_(source, out), machine_(options.machine ? *options.machine : models::ideal_machine()),
-      sets_(options.sets), set_expressions_(options.set_expressions), read_measurements_(options.read_measurements),
+    : reporter_(source, out),
+      machine_(options.machine ? *options.machine : models::ideal_machine()),
+      sets_(options.sets),
+      set_expressions_(options.set_expressions),
+      read_measurements_(options.read_measurements),
       read_file_(options.read_file) {
   environment_.values["RTFactor"] = machine_.rt_factor;
   for (const auto& [type, bytes] : machine_.sizes) environment_.sizes[type] = bytes;
@@ -34,8 +37,9 @@ void ProgramContext::declare_variables(const ast::Program& program, models::Prog
       continue;
     }
     if (decl.upper) {
-      reporter_.error(decl.upper->value, "a range of values (a .. b) is for a machine constant, which then gives a lower and an "
-                                   "upper machine; a program variable has one value (analyse several with --sweep)");
+      reporter_.error(decl.upper->value,
+                      "a range of values (a .. b) is for a machine constant, which then gives a lower and an "
+                      "upper machine; a program variable has one value (analyse several with --sweep)");
     }
     models::Variable variable;
     variable.name = name;
@@ -67,7 +71,7 @@ void ProgramContext::declare_variables(const ast::Program& program, models::Prog
 }
 
 std::optional<models::Expr> ProgramContext::set_expression(const std::string& name, const std::string& text,
-                                                          const Scope& scope) {
+                                                           const Scope& scope) {
   SetParseResult parsed = parse_set_value(name, text);
   for (Diagnostic& diagnostic : parsed.diagnostics) reporter_.add(std::move(diagnostic));
   if (!parsed.value || !parsed.value->value) return std::nullopt;

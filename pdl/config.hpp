@@ -23,8 +23,7 @@ struct Skipper : x3::parser<Skipper> {
   template <typename Iterator, typename Context, typename RContext, typename Attribute>
   bool parse(Iterator& first, Iterator const& last, Context const&, RContext&, Attribute&) const {
     Iterator it = first;
-    while (it != last && (*it == ' ' || *it == '\t' || *it == '\n' || *it == '\r' ||
-                          *it == '\f' || *it == '\v')) {
+    while (it != last && (*it == ' ' || *it == '\t' || *it == '\n' || *it == '\r' || *it == '\f' || *it == '\v')) {
       ++it;
     }
     if (it == first && last - it >= 2 && it[0] == '/') {
@@ -43,10 +42,8 @@ struct Skipper : x3::parser<Skipper> {
 };
 
 using skipper_type = Skipper;
-using phrase_context_type =
-    decltype(x3::make_context<x3::skipper_tag>(std::declval<skipper_type const&>()));
+using phrase_context_type = decltype(x3::make_context<x3::skipper_tag>(std::declval<skipper_type const&>()));
 using context_type = decltype(x3::make_context<x3::error_handler_tag>(
-    std::declval<std::reference_wrapper<ErrorHandler>&>(),
-    std::declval<phrase_context_type const&>()));
+    std::declval<std::reference_wrapper<ErrorHandler>&>(), std::declval<phrase_context_type const&>()));
 
 }  // namespace pdl::parser

@@ -42,17 +42,14 @@ std::string format(const std::vector<Diagnostic>& diagnostics) {
   return out;
 }
 
-bool has_errors(const std::vector<Diagnostic>& diagnostics) {
-  return count(diagnostics, Severity::Error) > 0;
-}
+bool has_errors(const std::vector<Diagnostic>& diagnostics) { return count(diagnostics, Severity::Error) > 0; }
 
 std::size_t count(const std::vector<Diagnostic>& diagnostics, Severity severity) {
   return static_cast<std::size_t>(std::count_if(diagnostics.begin(), diagnostics.end(),
-      [severity](const Diagnostic& d) { return d.severity == severity; }));
+                                                [severity](const Diagnostic& d) { return d.severity == severity; }));
 }
 
-Source::Source(std::string filename, std::string text)
-    : filename_(std::move(filename)), text_(std::move(text)) {
+Source::Source(std::string filename, std::string text) : filename_(std::move(filename)), text_(std::move(text)) {
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < text_.size(); ++i) {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);

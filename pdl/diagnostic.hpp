@@ -45,8 +45,7 @@ class Source {
   std::size_t offset(const boost::spirit::x3::position_tagged& node) const;
 
   Diagnostic diagnose(Severity severity, std::size_t offset, std::string message) const;
-  Diagnostic diagnose(Severity severity, const boost::spirit::x3::position_tagged& node,
-                      std::string message) const;
+  Diagnostic diagnose(Severity severity, const boost::spirit::x3::position_tagged& node, std::string message) const;
   models::SourceLocation location(std::size_t offset) const;
   // The offset of a line and column of this file (the inverse of location()).
   std::size_t offset(const models::SourceLocation& location) const;

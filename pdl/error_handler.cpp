@@ -9,9 +9,7 @@ namespace pdl::parser {
 
 namespace {
 
-bool is_word(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+bool is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 // What to say when a rule (by its name) or keyword was expected.
 std::string expectation_message(std::string_view expected) {
@@ -25,8 +23,7 @@ std::string expectation_message(std::string_view expected) {
       {"scheduling", "a scheduling: BLOCK, CYCLIC or DYNAMIC"},
       {"decomposition", "a decomposition: 1D or 2D"},
       {"problem shape", "a problem shape: VECTOR name(n) or GRID name(height, width)"},
-      {"concatenation kind",
-       "a concatenation: NEIGHBOR, NEIGHBOR-TORUS, TORUS, SERIAL or BARRIER"},
+      {"concatenation kind", "a concatenation: NEIGHBOR, NEIGHBOR-TORUS, TORUS, SERIAL or BARRIER"},
       {"communication kind", "MESSAGE PASSING or SHARED MEMORY"},
       {"topology",
        "a topology: FULLY CONNECTED (or CROSSBAR), BUS, RING, MESH 2D, TORUS 2D, MESH 3D, TORUS 3D, "
@@ -73,8 +70,7 @@ std::string describe_token(iterator_type where, iterator_type end) {
 }
 
 void ErrorHandler::expected(iterator_type where, std::string_view expected) {
-  error(where, fmt::format("expected {} but found {}", expectation_message(expected),
-                           describe_token(where, end_)));
+  error(where, fmt::format("expected {} but found {}", expectation_message(expected), describe_token(where, end_)));
 }
 
 void ErrorHandler::error(iterator_type where, std::string message) {

@@ -20,7 +20,9 @@ using iterator_type = const char*;
 class ErrorHandler {
  public:
   ErrorHandler(Source& source, std::vector<Diagnostic>& diagnostics)
-      : source_(source), diagnostics_(diagnostics), begin_(source.text().data()),
+      : source_(source),
+        diagnostics_(diagnostics),
+        begin_(source.text().data()),
         end_(source.text().data() + source.text().size()) {}
 
   iterator_type begin() const { return begin_; }
@@ -30,8 +32,8 @@ class ErrorHandler {
   template <typename Node>
   void tag(Node& node, iterator_type first, iterator_type last) {
     if constexpr (std::is_base_of_v<boost::spirit::x3::position_tagged, std::remove_cv_t<Node>>) {
-      const int id = source_.add_range(static_cast<std::size_t>(first - begin_),
-                                       static_cast<std::size_t>(last - begin_));
+      const int id =
+          source_.add_range(static_cast<std::size_t>(first - begin_), static_cast<std::size_t>(last - begin_));
       node.id_first = id;
       node.id_last = id;
     }

@@ -33,9 +33,9 @@ using concat_entry_type = x3::rule<concat_entry_class, ast::ConcatEntry>;
 using machine_header_type = x3::rule<machine_header_class, ast::StringLit>;
 using machine_statement_type = x3::rule<machine_statement_class, ast::MachineStatement>;
 
-BOOST_SPIRIT_DECLARE(program_header_type, variable_decl_type, pattern_decl_type, phase_head_type,
-                     clause_type, end_statement_type, concat_head_type, concat_entry_type,
-                     machine_header_type, machine_statement_type)
+BOOST_SPIRIT_DECLARE(program_header_type, variable_decl_type, pattern_decl_type, phase_head_type, clause_type,
+                     end_statement_type, concat_head_type, concat_entry_type, machine_header_type,
+                     machine_statement_type)
 
 // The statement rules: PROGRAM NAME IS '...'; and so on (docs/pdl.md has the EBNF).
 program_header_type const& program_header();

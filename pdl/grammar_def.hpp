@@ -73,10 +73,9 @@ namespace pdl::parser {
 // ---- Rule IDs: statement rules report expectation failures, nodes are tagged -------------
 struct Annotate {
   template <typename Iterator, typename Context, typename... Types>
-  void on_success(Iterator const& first, Iterator const& last, x3::variant<Types...>& node,
-                  Context const& context) {
-    node.apply_visitor(x3::make_lambda_visitor<void>(
-        [&](auto& alternative) { this->on_success(first, last, alternative, context); }));
+  void on_success(Iterator const& first, Iterator const& last, x3::variant<Types...>& node, Context const& context) {
+    node.apply_visitor(
+        x3::make_lambda_visitor<void>([&](auto& alternative) { this->on_success(first, last, alternative, context); }));
   }
   // Recursive alternatives are held in forward_ast: tag what it holds.
   template <typename Node, typename Iterator, typename Context>
@@ -91,8 +90,7 @@ struct Annotate {
 
 struct Report {
   template <typename Iterator, typename Exception, typename Context>
-  x3::error_handler_result on_error(Iterator&, Iterator const& last, Exception const& failure,
-                                    Context const& context) {
+  x3::error_handler_result on_error(Iterator&, Iterator const& last, Exception const& failure, Context const& context) {
     Iterator where = failure.where();
     x3::skip_over(where, last, context);
     x3::get<x3::error_handler_tag>(context).get().expected(where, failure.which());
@@ -172,29 +170,29 @@ struct topology_decl_class : Annotate {};
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
   DistKinds() {
-    add("deterministic", models::DistKind::Deterministic)("exponential", models::DistKind::Exponential)
-       ("erlang", models::DistKind::Erlang)("gerlang", models::DistKind::GeneralErlang)
-       ("hypoexponential", models::DistKind::GeneralErlang)
-       ("hyperexponential", models::DistKind::HyperExponential)("uniform", models::DistKind::Uniform)
-       ("normal", models::DistKind::Normal)("phasetype", models::DistKind::PhaseType)
-       ("mixture", models::DistKind::Mixture)("samples", models::DistKind::Samples)
-       ("histogram", models::DistKind::Histogram)("numerical", models::DistKind::Numerical);
+    add("deterministic", models::DistKind::Deterministic)("exponential", models::DistKind::Exponential)(
+        "erlang", models::DistKind::Erlang)("gerlang", models::DistKind::GeneralErlang)(
+        "hypoexponential", models::DistKind::GeneralErlang)("hyperexponential", models::DistKind::HyperExponential)(
+        "uniform", models::DistKind::Uniform)("normal", models::DistKind::Normal)(
+        "phasetype", models::DistKind::PhaseType)("mixture", models::DistKind::Mixture)(
+        "samples", models::DistKind::Samples)("histogram", models::DistKind::Histogram)("numerical",
+                                                                                        models::DistKind::Numerical);
   }
 };
 
 struct Schemes : x3::symbols<models::Scheme> {
   Schemes() {
-    add("independent", models::Scheme::Independent)("neighbor", models::Scheme::Neighbor)
-       ("neighbor-torus", models::Scheme::NeighborTorus)("macropipeline", models::Scheme::Macropipeline)
-       ("fork-join", models::Scheme::ForkJoin)("paired", models::Scheme::Paired)
-       ("arbitrary", models::Scheme::Arbitrary);
+    add("independent", models::Scheme::Independent)("neighbor", models::Scheme::Neighbor)(
+        "neighbor-torus", models::Scheme::NeighborTorus)("macropipeline", models::Scheme::Macropipeline)(
+        "fork-join", models::Scheme::ForkJoin)("paired", models::Scheme::Paired)("arbitrary",
+                                                                                 models::Scheme::Arbitrary);
   }
 };
 
 struct Schedulings : x3::symbols<models::Scheduling> {
   Schedulings() {
-    add("block", models::Scheduling::Block)("cyclic", models::Scheduling::Cyclic)
-       ("dynamic", models::Scheduling::Dynamic);
+    add("block", models::Scheduling::Block)("cyclic", models::Scheduling::Cyclic)("dynamic",
+                                                                                  models::Scheduling::Dynamic);
   }
 };
 
@@ -209,18 +207,18 @@ struct Decompositions : x3::symbols<models::Decomposition> {
 
 struct ConcatKinds : x3::symbols<models::Concatenation> {
   ConcatKinds() {
-    add("neighbor", models::Concatenation::Neighbor)("neighbor-torus", models::Concatenation::NeighborTorus)
-       ("torus", models::Concatenation::Torus)("serial", models::Concatenation::Serial)
-       ("barrier", models::Concatenation::Barrier);
+    add("neighbor", models::Concatenation::Neighbor)("neighbor-torus", models::Concatenation::NeighborTorus)(
+        "torus", models::Concatenation::Torus)("serial", models::Concatenation::Serial)("barrier",
+                                                                                        models::Concatenation::Barrier);
   }
 };
 
 // The collectives a pattern may call; the barrier is SYNC.
 struct PatternCollectives : x3::symbols<models::CollectiveOperation> {
   PatternCollectives() {
-    add("broadcast", models::CollectiveOperation::Broadcast)("reduce", models::CollectiveOperation::Reduce)
-       ("allreduce", models::CollectiveOperation::Allreduce)("gather", models::CollectiveOperation::Gather)
-       ("scatter", models::CollectiveOperation::Scatter)("alltoall", models::CollectiveOperation::Alltoall);
+    add("broadcast", models::CollectiveOperation::Broadcast)("reduce", models::CollectiveOperation::Reduce)(
+        "allreduce", models::CollectiveOperation::Allreduce)("gather", models::CollectiveOperation::Gather)(
+        "scatter", models::CollectiveOperation::Scatter)("alltoall", models::CollectiveOperation::Alltoall);
   }
 };
 
@@ -232,9 +230,13 @@ struct MachineCollectives : PatternCollectives {
 // Numbers: no sign (unary minus is an operator) and no "inf"/"nan" words.
 struct NumberPolicies : x3::ureal_policies<double> {
   template <typename Iterator, typename Attribute>
-  static bool parse_nan(Iterator&, Iterator const&, Attribute&) { return false; }
+  static bool parse_nan(Iterator&, Iterator const&, Attribute&) {
+    return false;
+  }
   template <typename Iterator, typename Attribute>
-  static bool parse_inf(Iterator&, Iterator const&, Attribute&) { return false; }
+  static bool parse_inf(Iterator&, Iterator const&, Attribute&) {
+    return false;
+  }
 };
 
 // ---- Rules ------------------------------------------------------------------------------
@@ -322,28 +324,23 @@ machine_header_type const machine_header_rule = "MACHINE NAME IS";
 machine_statement_type const machine_statement_rule = "machine statement";
 
 // Keywords.
-constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"communication"},
-    kw_binomial{"binomial"}, kw_broadcast{"broadcast"}, kw_collective{"collective"},
-    kw_dissemination{"dissemination"}, kw_doubling{"doubling"}, kw_formula{"formula"}, kw_linear{"linear"},
-    kw_pairwise{"pairwise"}, kw_recursive{"recursive"}, kw_reduce{"reduce"}, kw_ring{"ring"},
-    kw_concatenation{"concatenation"}, kw_contention{"contention"}, kw_decomposition{"decomposition"},
-    kw_dependency{"dependency"},
-    kw_dependencies{"dependencies"}, kw_dependent{"dependent"}, kw_end{"end"},
-    kw_execution{"execution"}, kw_independent{"independent"}, kw_interarrival{"interarrival"},
-    kw_is{"is"}, kw_job{"job"}, kw_jobs{"jobs"}, kw_join{"join"}, kw_machine{"machine"},
-    kw_memory{"memory"}, kw_message{"message"}, kw_name{"name"}, kw_on{"on"}, kw_overhead{"overhead"},
-    kw_parallelization{"parallelization"}, kw_passing{"passing"}, kw_pattern{"pattern"},
-    kw_per{"per"}, kw_phase{"phase"}, kw_problem{"problem"}, kw_processor{"processor"},
-    kw_program{"program"}, kw_rtfactor{"rtfactor"}, kw_runtime{"runtime"},
-    kw_scheduling{"scheduling"}, kw_scheme{"scheme"}, kw_sequential{"sequential"},
-    kw_shared{"shared"}, kw_size{"size"}, kw_sizeof{"sizeof"}, kw_stages{"stages"},
-    kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
-    kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"},
-    kw_work{"work"};
+constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"communication"}, kw_binomial{"binomial"},
+    kw_broadcast{"broadcast"}, kw_collective{"collective"}, kw_dissemination{"dissemination"}, kw_doubling{"doubling"},
+    kw_formula{"formula"}, kw_linear{"linear"}, kw_pairwise{"pairwise"}, kw_recursive{"recursive"}, kw_reduce{"reduce"},
+    kw_ring{"ring"}, kw_concatenation{"concatenation"}, kw_contention{"contention"}, kw_decomposition{"decomposition"},
+    kw_dependency{"dependency"}, kw_dependencies{"dependencies"}, kw_dependent{"dependent"}, kw_end{"end"},
+    kw_execution{"execution"}, kw_independent{"independent"}, kw_interarrival{"interarrival"}, kw_is{"is"},
+    kw_job{"job"}, kw_jobs{"jobs"}, kw_join{"join"}, kw_machine{"machine"}, kw_memory{"memory"}, kw_message{"message"},
+    kw_name{"name"}, kw_on{"on"}, kw_overhead{"overhead"}, kw_parallelization{"parallelization"}, kw_passing{"passing"},
+    kw_pattern{"pattern"}, kw_per{"per"}, kw_phase{"phase"}, kw_problem{"problem"}, kw_processor{"processor"},
+    kw_program{"program"}, kw_rtfactor{"rtfactor"}, kw_runtime{"runtime"}, kw_scheduling{"scheduling"},
+    kw_scheme{"scheme"}, kw_sequential{"sequential"}, kw_shared{"shared"}, kw_size{"size"}, kw_sizeof{"sizeof"},
+    kw_stages{"stages"}, kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
+    kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"}, kw_work{"work"};
 // The words of TOPOLOGY IS ...; ("2d" begins with a digit: a keyword still ends at a word boundary).
 constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
-    kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"},
-    kw_hypercube{"hypercube"}, kw_fat{"fat"}, kw_tree{"tree"};
+    kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"}, kw_hypercube{"hypercube"},
+    kw_fat{"fat"}, kw_tree{"tree"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -416,10 +413,9 @@ auto const dist_role_def = (kw_subtask >> kw_runtime >> x3::attr(ast::DistRole::
                            (kw_runtime >> x3::attr(ast::DistRole::Runtime)) |
                            (kw_interarrival > kw_time >> x3::attr(ast::DistRole::Interarrival)) |
                            (kw_join > kw_runtime >> x3::attr(ast::DistRole::JoinRuntime));
-auto const expr_role_def =
-    (kw_communication >> kw_volume >> x3::attr(ast::ExprRole::CommunicationVolume)) |
-    (kw_jobs >> x3::attr(ast::ExprRole::Jobs)) | (kw_stages >> x3::attr(ast::ExprRole::Stages)) |
-    (kw_tasks >> kw_per > kw_job >> x3::attr(ast::ExprRole::TasksPerJob));
+auto const expr_role_def = (kw_communication >> kw_volume >> x3::attr(ast::ExprRole::CommunicationVolume)) |
+                           (kw_jobs >> x3::attr(ast::ExprRole::Jobs)) | (kw_stages >> x3::attr(ast::ExprRole::Stages)) |
+                           (kw_tasks >> kw_per > kw_job >> x3::attr(ast::ExprRole::TasksPerJob));
 auto const subtask_kind_def = (kw_independent >> x3::attr(ast::SubtaskKind::Independent)) |
                               (kw_dependent >> x3::attr(ast::SubtaskKind::Dependent));
 
@@ -429,26 +425,23 @@ auto const decomposition_def = whole_word(decompositions);
 auto const decomposition_clause_def = kw_decomposition > kw_is > decomposition > ';';
 auto const dist_clause_def = dist_role > kw_is > distribution > ';';
 auto const expr_clause_def = expr_role > kw_is > expression > ';';
-auto const problem_size_clause_def =
-    kw_problem > kw_size > kw_is > shape > name > '(' > expression_list > ')' > ';';
+auto const problem_size_clause_def = kw_problem > kw_size > kw_is > shape > name > '(' > expression_list > ')' > ';';
 auto const dependency_clause_def = (kw_dependency | kw_dependencies) > kw_is > expression_list > ';';
 auto const task_clause_def = kw_task > task_name > kw_runtime > kw_is > distribution >
                              -(kw_on > kw_processor > wrapped) > ';';
 auto const arc_clause_def = kw_arc > task_chain > -(kw_volume > wrapped) > ';';
 // Clauses inside a subtask block: no nested blocks, so nesting depth stays bounded.
-auto const block_clause_def = scheme_clause | scheduling_clause | dist_clause | expr_clause |
-                              problem_size_clause | dependency_clause | task_clause | arc_clause |
-                              decomposition_clause;
+auto const block_clause_def = scheme_clause | scheduling_clause | dist_clause | expr_clause | problem_size_clause |
+                              dependency_clause | task_clause | arc_clause | decomposition_clause;
 auto const subtask_block_def = subtask_kind >> kw_subtask > kw_is > -x3::lit(':') > *block_clause > kw_end > ';';
-auto const clause_rule_def = scheme_clause | scheduling_clause | dist_clause | expr_clause |
-                             problem_size_clause | dependency_clause | task_clause | arc_clause |
-                             decomposition_clause | subtask_block;
+auto const clause_rule_def = scheme_clause | scheduling_clause | dist_clause | expr_clause | problem_size_clause |
+                             dependency_clause | task_clause | arc_clause | decomposition_clause | subtask_block;
 
 auto const program_header_rule_def = kw_program > kw_name > kw_is > string_literal > ';';
 auto const variable_decl_rule_def = kw_variable > variable_name > -('=' > wrapped) > -(x3::lit("..") > wrapped) > ';';
 auto const pattern_decl_rule_def = kw_execution > kw_pattern > kw_is > alternatives > ';';
-auto const phase_kind_def = (kw_work >> x3::attr(ast::PhaseKind::Work)) |
-                            (kw_sequential >> x3::attr(ast::PhaseKind::Sequential));
+auto const phase_kind_def =
+    (kw_work >> x3::attr(ast::PhaseKind::Work)) | (kw_sequential >> x3::attr(ast::PhaseKind::Sequential));
 auto const phase_head_rule_def = phase_kind > kw_phase > phase_name > kw_is > -x3::lit(':');
 auto const end_statement_rule_def = kw_end > ';';
 auto const concat_head_rule_def = kw_concatenation > kw_is > -x3::lit(':');
@@ -490,21 +483,20 @@ auto const topology_decl_def = kw_topology > kw_is > topology > ';';
 auto const machine_statement_rule_def =
     machine_expr | sizeof_decl | comm_kind_decl | topology_decl | collective_decl | variable_decl_rule;
 
-BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name,
-                    variable_name, task_name, type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args, task_chain, power, unary,
-                    product, product_op, sum_op_char, sum_op, expression, dist_kind, distribution, dist_arg, arg_list, sync,
-                    pattern_primary, pattern_term, pattern_sequence, branch, alternatives, scheme,
-                    scheduling, shape, dist_role, expr_role, subtask_kind, scheme_clause,
+BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name, variable_name, task_name,
+                    type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args,
+                    task_chain, power, unary, product, product_op, sum_op_char, sum_op, expression, dist_kind,
+                    distribution, dist_arg, arg_list, sync, pattern_primary, pattern_term, pattern_sequence, branch,
+                    alternatives, scheme, scheduling, shape, dist_role, expr_role, subtask_kind, scheme_clause,
                     scheduling_clause, decomposition, decomposition_clause, dist_clause, expr_clause,
-                    problem_size_clause,
-                    dependency_clause, task_clause, arc_clause, block_clause, subtask_block,
-                    phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind,
-                    comm_kind_decl)
+                    problem_size_clause, dependency_clause, task_clause, arc_clause, block_clause, subtask_block,
+                    phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind, comm_kind_decl)
 // BOOST_SPIRIT_DEFINE takes at most 64 rules at a time (Boost.Preprocessor's limit).
-BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology, topology_decl)
-BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule,
-                    clause_rule, end_statement_rule, concat_head_rule, concat_entry_rule,
-                    machine_header_rule, machine_statement_rule)
+BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology,
+                    topology_decl)
+BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule, clause_rule,
+                    end_statement_rule, concat_head_rule, concat_entry_rule, machine_header_rule,
+                    machine_statement_rule)
 
 }  // namespace pdl::parser
 

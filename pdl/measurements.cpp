@@ -70,8 +70,10 @@ class Parser {
     if (!stopped() && errors_ == 0 && histogram_) {
       double total = 0.0;
       for (double w : measurements_.weights) total += w;
-      if (!(total > 0.0)) error(first_row_offset_, "the weights add up to 0: a histogram needs a positive total weight");
-      else if (!std::isfinite(total)) error(first_row_offset_, "the weights add up to more than the largest number");
+      if (!(total > 0.0))
+        error(first_row_offset_, "the weights add up to 0: a histogram needs a positive total weight");
+      else if (!std::isfinite(total))
+        error(first_row_offset_, "the weights add up to more than the largest number");
     }
     if (errors_ == 0) {
       const double factor = unit_.empty() ? 1.0 : *models::microseconds_per(unit_);
@@ -107,7 +109,8 @@ class Parser {
     }
     if (end - start > kMaxLineLength) {
       error(start + kMaxLineLength, fmt::format("the line is longer than {} characters: a row is 'value [unit] "
-                                                "[weight]'", kMaxLineLength));
+                                                "[weight]'",
+                                                kMaxLineLength));
       return;
     }
     // Search this line only: a search to the end of the file would make reading quadratic.
@@ -120,7 +123,8 @@ class Parser {
       while (i < data_end && is_data_space(text_[i])) ++i;
       const std::size_t token_start = i;
       while (i < data_end && !is_data_space(text_[i])) ++i;
-      if (i > token_start) tokens.push_back({std::string_view(text_).substr(token_start, i - token_start), token_start});
+      if (i > token_start)
+        tokens.push_back({std::string_view(text_).substr(token_start, i - token_start), token_start});
     }
     if (!tokens.empty()) row(tokens, line_number);
   }
@@ -158,7 +162,8 @@ class Parser {
     const Token& first = tokens.front();
     const std::size_t used = parse_data_number(first.text, value);
     if (used == 0) {
-      const std::string hint = first.text.find(',') != std::string_view::npos ? " (separate the value and the weight by spaces)" : "";
+      const std::string hint =
+          first.text.find(',') != std::string_view::npos ? " (separate the value and the weight by spaces)" : "";
       error(first.offset, fmt::format("expected a runtime (a number), got '{}'{}", shown(first.text), hint));
       return;
     }
@@ -169,10 +174,12 @@ class Parser {
       unit = first.text.substr(used);
       if (unit.find(',') != std::string_view::npos) {
         error(first.offset + used, fmt::format("expected a runtime (a number), got '{}' (separate the value and "
-                                               "the weight by spaces)", shown(first.text)));
+                                               "the weight by spaces)",
+                                               shown(first.text)));
         return;
       }
-    } else if (tokens.size() > 1 && starts_alpha(tokens[1].text) && parse_data_number(tokens[1].text, weight_probe_) == 0) {
+    } else if (tokens.size() > 1 && starts_alpha(tokens[1].text) &&
+               parse_data_number(tokens[1].text, weight_probe_) == 0) {
       // A word after the value is its unit; "nan" or "inf" there is a (bad) weight.
       unit = tokens[1].text;
       unit_offset = tokens[1].offset;
@@ -203,8 +210,9 @@ class Parser {
     // weight
     const bool has_weight = tokens.size() > next;
     if (tokens.size() > next + 1) {
-      error(tokens[next + 1].offset, fmt::format("too many columns ({}): a row is 'value [unit]' or 'value [unit] weight'",
-                                                 tokens.size() - (next == 2 ? 1 : 0)));
+      error(tokens[next + 1].offset,
+            fmt::format("too many columns ({}): a row is 'value [unit]' or 'value [unit] weight'",
+                        tokens.size() - (next == 2 ? 1 : 0)));
       return;
     }
     if (rows_ == 0) {
@@ -214,9 +222,11 @@ class Parser {
     } else if (has_weight != histogram_) {
       error(has_weight ? tokens[next].offset : first.offset + first.text.size(),
             has_weight ? fmt::format("this row has a weight, but the first row (line {}) has none: a file is one "
-                                     "runtime per line or 'value weight' rows throughout", first_row_line_)
+                                     "runtime per line or 'value weight' rows throughout",
+                                     first_row_line_)
                        : fmt::format("this row has no weight, but the first row (line {}) has one: a file is one "
-                                     "runtime per line or 'value weight' rows throughout", first_row_line_));
+                                     "runtime per line or 'value weight' rows throughout",
+                                     first_row_line_));
       return;
     }
     double weight = 1.0;
@@ -263,19 +273,22 @@ class Parser {
     if (header_line_ != 0) {
       if (!unit.empty() && unit != unit_) {
         error(unit_offset, fmt::format("mixed units: '{}' here, but '# unit: {}' at line {} (give every value in "
-                                       "one unit)", shown(unit), unit_, unit_line_));
+                                       "one unit)",
+                                       shown(unit), unit_, unit_line_));
         return false;
       }
       return true;
     }
     if (rows_have_units_ && unit.empty()) {
       error(value_offset, fmt::format("missing unit: the values before have one ('{}' at line {}); give every "
-                                      "value a unit, or none", unit_, unit_line_));
+                                      "value a unit, or none",
+                                      unit_, unit_line_));
       return false;
     }
     if (!rows_have_units_ && !unit.empty()) {
       error(unit_offset, fmt::format("mixed units: '{}' here, but the values before have none (first at line {}); "
-                                     "give every value a unit, or none", shown(unit), first_row_line_));
+                                     "give every value a unit, or none",
+                                     shown(unit), first_row_line_));
       return false;
     }
     if (!unit.empty() && unit != unit_) {
@@ -326,7 +339,8 @@ MeasurementsResult read_measurements(const std::string& path, const FileReader& 
     return result;
   }
   if (facts.regular && facts.size > kMaxDataBytes) {
-    result.read_error = fmt::format("the file is too large: {} bytes (the limit is {} bytes)", facts.size, kMaxDataBytes);
+    result.read_error =
+        fmt::format("the file is too large: {} bytes (the limit is {} bytes)", facts.size, kMaxDataBytes);
     return result;
   }
   if (facts.open_error != 0) {

@@ -37,8 +37,9 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
     return false;
   }
   if (text.size() > kMaxSourceBytes) {
-    out.push_back(source.diagnose(Severity::Error, 0, fmt::format(
-        "the file is too large: {} bytes (the limit is {} bytes)", text.size(), kMaxSourceBytes)));
+    out.push_back(source.diagnose(
+        Severity::Error, 0,
+        fmt::format("the file is too large: {} bytes (the limit is {} bytes)", text.size(), kMaxSourceBytes)));
     return false;
   }
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
@@ -77,8 +78,8 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
       std::size_t j = i + 1;
       while (j < n && text[j] != '\'' && text[j] != '\n' && text[j] != '\0') ++j;
       if (j >= n || text[j] != '\'') {
-        out.push_back(source.diagnose(Severity::Error, i,
-            "unterminated string: a string ends with ' on the same line"));
+        out.push_back(
+            source.diagnose(Severity::Error, i, "unterminated string: a string ends with ' on the same line"));
         return false;
       }
       i = j + 1;
@@ -86,12 +87,13 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
     }
     if (c == '\0' || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f) {
       out.push_back(source.diagnose(Severity::Error, i,
-          fmt::format("the file is not text: it contains the control byte 0x{:02x}", c)));
+                                    fmt::format("the file is not text: it contains the control byte 0x{:02x}", c)));
       return false;
     }
     if (c >= 0x80) {
-      out.push_back(source.diagnose(Severity::Error, i, fmt::format(
-          "unexpected byte 0x{:02x}: non-ASCII characters may appear only in comments and strings", c)));
+      out.push_back(source.diagnose(
+          Severity::Error, i,
+          fmt::format("unexpected byte 0x{:02x}: non-ASCII characters may appear only in comments and strings", c)));
       return false;
     }
     if (c >= '0' && c <= '9' && (i == 0 || !is_word_char(text[i - 1]))) {
@@ -100,8 +102,10 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
       char* end = nullptr;
       const double value = std::strtod(begin, &end);
       if (end != begin && !std::isfinite(value)) {
-        out.push_back(source.diagnose(Severity::Error, i, fmt::format(
-            "number out of range: {} is too large for a double", std::string(begin, std::min<std::size_t>(static_cast<std::size_t>(end - begin), 40)))));
+        out.push_back(source.diagnose(
+            Severity::Error, i,
+            fmt::format("number out of range: {} is too large for a double",
+                        std::string(begin, std::min<std::size_t>(static_cast<std::size_t>(end - begin), 40)))));
         return false;
       }
       i += static_cast<std::size_t>(std::max<std::ptrdiff_t>(end - begin, 1));
@@ -109,8 +113,9 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
     }
     if (c == '(' || c == '[' || c == '{') {
       if (++depth > kMaxNesting) {
-        out.push_back(source.diagnose(Severity::Error, i, fmt::format(
-            "nesting too deep: more than {} levels of parentheses, brackets or braces", kMaxNesting)));
+        out.push_back(source.diagnose(
+            Severity::Error, i,
+            fmt::format("nesting too deep: more than {} levels of parentheses, brackets or braces", kMaxNesting)));
         return false;
       }
     } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
@@ -127,8 +132,11 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
 class Driver {
  public:
   Driver(Source& source, std::vector<Diagnostic>& diagnostics)
-      : source_(source), diagnostics_(diagnostics), handler_(source, diagnostics),
-        it_(handler_.begin()), end_(handler_.end()) {}
+      : source_(source),
+        diagnostics_(diagnostics),
+        handler_(source, diagnostics),
+        it_(handler_.begin()),
+        end_(handler_.end()) {}
 
   ast::Program program() {
     ast::Program program;
@@ -160,20 +168,25 @@ class Driver {
         }
       } else if (word == "variable") {
         ast::VariableDecl decl;
-        if (call(parser::variable_decl(), decl)) program.variables.push_back(std::move(decl));
-        else recover_statement();
+        if (call(parser::variable_decl(), decl))
+          program.variables.push_back(std::move(decl));
+        else
+          recover_statement();
       } else if (word == "execution") {
         ast::Alternatives pattern;
-        if (call(parser::pattern_decl(), pattern)) program.patterns.push_back(std::move(pattern));
-        else recover_statement();
+        if (call(parser::pattern_decl(), pattern))
+          program.patterns.push_back(std::move(pattern));
+        else
+          recover_statement();
       } else if (word == "work" || word == "sequential") {
         phase(program);
       } else if (word == "concatenation") {
         concatenation(program);
       } else {
-        error(fmt::format("expected a statement (VARIABLE, EXECUTION PATTERN, WORK PHASE, "
-                          "SEQUENTIAL PHASE or CONCATENATION) but found {}",
-                          parser::describe_token(it_, end_)));
+        error(
+            fmt::format("expected a statement (VARIABLE, EXECUTION PATTERN, WORK PHASE, "
+                        "SEQUENTIAL PHASE or CONCATENATION) but found {}",
+                        parser::describe_token(it_, end_)));
         next_token();
         recover_top(kProgramKeywords);
       }
@@ -227,10 +240,11 @@ class Driver {
         machine.statements.push_back(std::move(statement));
       } else {
         if (diagnostics_.size() == before) {
-          error(fmt::format("expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
-                            "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, TOPOLOGY or VARIABLE) "
-                            "but found {}",
-                            parser::describe_token(it_, end_)));
+          error(
+              fmt::format("expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
+                          "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, TOPOLOGY or VARIABLE) "
+                          "but found {}",
+                          parser::describe_token(it_, end_)));
         }
         recover_statement();
       }
@@ -239,8 +253,8 @@ class Driver {
   }
 
  private:
-  static constexpr std::array<std::string_view, 6> kProgramKeywords{
-      "program", "variable", "execution", "work", "sequential", "concatenation"};
+  static constexpr std::array<std::string_view, 6> kProgramKeywords{"program", "variable",   "execution",
+                                                                    "work",    "sequential", "concatenation"};
 
   template <typename Rule, typename Attribute>
   bool call(Rule const& rule, Attribute& attribute) {
@@ -264,8 +278,7 @@ class Driver {
 
   void skip() {
     parser::skipper_type const skipper;
-    while (skipper.parse(it_, end_, x3::unused, x3::unused, x3::unused)) {
-    }
+    while (skipper.parse(it_, end_, x3::unused, x3::unused, x3::unused)) {}
   }
 
   bool at_end() const { return it_ == end_; }
@@ -312,8 +325,7 @@ class Driver {
   // was expected; otherwise skip past the next ';'.
   void recover_statement() {
     const auto where = handler_.last_error();
-    if (where && !diagnostics_.empty() &&
-        diagnostics_.back().message.rfind("expected ';'", 0) == 0 && *where > it_) {
+    if (where && !diagnostics_.empty() && diagnostics_.back().message.rfind("expected ';'", 0) == 0 && *where > it_) {
       it_ = *where;
       return;
     }
@@ -369,8 +381,7 @@ class Driver {
         break;
       }
       if (is_top_keyword(word)) {
-        error(fmt::format("expected 'END;' to close phase '{}' before {}", name,
-                          parser::describe_token(it_, end_)));
+        error(fmt::format("expected 'END;' to close phase '{}' before {}", name, parser::describe_token(it_, end_)));
         break;
       }
       ast::Clause clause;
@@ -380,9 +391,10 @@ class Driver {
         continue;
       }
       if (diagnostics_.size() == before) {
-        error(fmt::format("expected a clause of phase '{}' (PARALLELIZATION SCHEME, SUBTASK RUNTIME, "
-                          "PROBLEM SIZE, COMMUNICATION VOLUME, ...) or END; but found {}",
-                          name, parser::describe_token(it_, end_)));
+        error(
+            fmt::format("expected a clause of phase '{}' (PARALLELIZATION SCHEME, SUBTASK RUNTIME, "
+                        "PROBLEM SIZE, COMMUNICATION VOLUME, ...) or END; but found {}",
+                        name, parser::describe_token(it_, end_)));
       }
       if (word == "independent" || word == "dependent") {
         skip_block();
@@ -428,8 +440,7 @@ class Driver {
         return;
       }
       if (is_top_keyword(word)) {
-        error(fmt::format("expected 'END;' to close CONCATENATION before {}",
-                          parser::describe_token(it_, end_)));
+        error(fmt::format("expected 'END;' to close CONCATENATION before {}", parser::describe_token(it_, end_)));
         return;
       }
       ast::ConcatEntry entry;

@@ -21,7 +21,8 @@ constexpr std::int64_t kMostProcessors = std::int64_t{1} << 20;  // the tool's l
 
 bool is_name(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s.front())) || s.front() == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // A field of a row: its text without the spaces around it and where it starts in the file.
@@ -58,8 +59,10 @@ class RunsParser {
       row(std::string_view(text_).substr(start, end - start), start);
       start = end + 1;
     }
-    if (errors_ == 0 && !header_seen_) error(text_.size(), "no header: expected a line such as 'p,n,time' naming the columns");
-    else if (errors_ == 0 && runs_.runs.empty()) error(text_.size(), "no runs: expected a row of values after the header");
+    if (errors_ == 0 && !header_seen_)
+      error(text_.size(), "no header: expected a line such as 'p,n,time' naming the columns");
+    else if (errors_ == 0 && runs_.runs.empty())
+      error(text_.size(), "no runs: expected a row of values after the header");
     RunsResult result;
     result.diagnostics = std::move(diagnostics_);
     if (errors_ == 0) result.runs = std::move(runs_);
@@ -108,7 +111,8 @@ class RunsParser {
       const Field& f = fields[i];
       const std::string name(f.text);
       if (!is_name(f.text)) {
-        error(f.offset, fmt::format("'{}' is not a column name: expected p, time, repetition or a variable's name", name));
+        error(f.offset,
+              fmt::format("'{}' is not a column name: expected p, time, repetition or a variable's name", name));
         continue;
       }
       if (std::find(names_seen_.begin(), names_seen_.end(), name) != names_seen_.end()) {
@@ -116,10 +120,14 @@ class RunsParser {
         continue;
       }
       names_seen_.push_back(name);
-      if (name == "p") p_column_ = i;
-      else if (name == "time") time_column_ = i;
-      else if (name == "repetition") repetition_column_ = i;
-      else variable(name, f.offset, i);
+      if (name == "p")
+        p_column_ = i;
+      else if (name == "time")
+        time_column_ = i;
+      else if (name == "repetition")
+        repetition_column_ = i;
+      else
+        variable(name, f.offset, i);
     }
     if (p_column_ == kNone) error(offset, "the header has no column 'p' (the processor count of each run)");
     if (time_column_ == kNone) error(offset, "the header has no column 'time' (the measured runtime of each run)");
@@ -186,7 +194,8 @@ class RunsParser {
       ok = false;
     }
     run.time = time * microseconds_;
-    if (repetition_column_ != kNone) whole(fields[repetition_column_], "repetition", 1, kMostProcessors, run.repetition);
+    if (repetition_column_ != kNone)
+      whole(fields[repetition_column_], "repetition", 1, kMostProcessors, run.repetition);
     for (std::size_t i = 0; i < variable_columns_.size(); ++i) {
       double value = 0;
       number(fields[variable_columns_[i]], runs_.variables[i].c_str(), value);

@@ -75,11 +75,12 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
     }
   }
   out += align(cells, key_header(inputs).size(), name_columns(inputs));
-  out += "computation: the tasks' processor time / p\n"
-         "communication: sends, receives and results on the processors / p (a message in flight keeps no\n"
-         "  processor busy: waiting for it is idle time)\n"
-         "synchronisation: barriers and contention every processor waits through, + contention on one / p\n"
-         "idle: the prediction minus the three (imbalance, waiting for messages and jobs), with its interval\n";
+  out +=
+      "computation: the tasks' processor time / p\n"
+      "communication: sends, receives and results on the processors / p (a message in flight keeps no\n"
+      "  processor busy: waiting for it is idle time)\n"
+      "synchronisation: barriers and contention every processor waits through, + contention on one / p\n"
+      "idle: the prediction minus the three (imbalance, waiting for messages and jobs), with its interval\n";
   if (missing) {
     out += "-: no prediction, or no exact model at this p (over --max-exact-tasks or the memory budget)\n";
   }

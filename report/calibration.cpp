@@ -49,24 +49,27 @@ void fit_text(const CalibrationPart& part, std::string& out) {
     }
   }
   if (fit.degrees_of_freedom == 0) {
-    out += fmt::format("fit: exact ({} runs for {} parameters: no degrees of freedom, so no standard errors, "
-                       "correlations or residual spread); R^2 = {:.6f}; {} iterations\n",
-                       fit.runs, fit.parameters.size(), fit.r_squared, fit.iterations);
+    out += fmt::format(
+        "fit: exact ({} runs for {} parameters: no degrees of freedom, so no standard errors, "
+        "correlations or residual spread); R^2 = {:.6f}; {} iterations\n",
+        fit.runs, fit.parameters.size(), fit.r_squared, fit.iterations);
   } else {
-    out += fmt::format("fit: {} degrees of freedom; residual standard error {} (relative); unexplained spread {} "
-                       "(of log time, beyond the model's own randomness); R^2 = {:.6f}; {} iterations\n",
-                       fit.degrees_of_freedom, percent(*fit.residual_standard_error), percent(fit.unexplained),
-                       fit.r_squared, fit.iterations);
+    out += fmt::format(
+        "fit: {} degrees of freedom; residual standard error {} (relative); unexplained spread {} "
+        "(of log time, beyond the model's own randomness); R^2 = {:.6f}; {} iterations\n",
+        fit.degrees_of_freedom, percent(*fit.residual_standard_error), percent(fit.unexplained), fit.r_squared,
+        fit.iterations);
   }
   if (fit.repetition_spread) {
     const double noise = *fit.repetition_spread;
-    out += fmt::format("repetitions: {} settings with two or more runs; their own spread {} (of log time, beyond the "
-                       "model's own randomness; restricted maximum likelihood){}\n",
-                       fit.repeated_settings, percent(noise),
-                       fit.unexplained > noise
-                           ? fmt::format("; the unexplained spread's excess over it, {} (in quadrature), is misfit",
-                                         percent(std::sqrt(fit.unexplained * fit.unexplained - noise * noise)))
-                           : std::string("; no sign of misfit beyond it"));
+    out += fmt::format(
+        "repetitions: {} settings with two or more runs; their own spread {} (of log time, beyond the "
+        "model's own randomness; restricted maximum likelihood){}\n",
+        fit.repeated_settings, percent(noise),
+        fit.unexplained > noise
+            ? fmt::format("; the unexplained spread's excess over it, {} (in quadrature), is misfit",
+                          percent(std::sqrt(fit.unexplained * fit.unexplained - noise * noise)))
+            : std::string("; no sign of misfit beyond it"));
   }
 }
 
@@ -107,22 +110,22 @@ void validation_text(const CalibrationReport& report, const ValidationPart& part
     const std::string values =
         values_width == 0 ? std::string() : fmt::format("  {:<{}}", run_values(part.runs, one.run), values_width);
     out += fmt::format("  {:>6} {:>5}{} {:>12} {:>12} {:>8}  {:>27} {:>6}{}\n", one.run.location.line, one.run.p,
-                       values, figure(one.run.time), figure(one.prediction.mean),
-                       signed_percent(one.error),
+                       values, figure(one.run.time), figure(one.prediction.mean), signed_percent(one.error),
                        fmt::format("[{}, {}]", figure(one.prediction.low), figure(one.prediction.high)),
                        one.inside ? "yes" : "no", ratios);
   }
-  out += fmt::format("summary (Clement's form): {} runs, mean |error| {}, mean error {}, largest |error| {}; within "
-                     "10%: {}, within 20%: {}, within 40%: {}\n",
-                     s.runs, percent(s.mean_absolute_error), signed_percent(s.mean_signed_error),
-                     percent(s.largest_absolute_error), percent(s.within_10), percent(s.within_20),
-                     percent(s.within_40));
+  out += fmt::format(
+      "summary (Clement's form): {} runs, mean |error| {}, mean error {}, largest |error| {}; within "
+      "10%: {}, within 20%: {}, within 40%: {}\n",
+      s.runs, percent(s.mean_absolute_error), signed_percent(s.mean_signed_error), percent(s.largest_absolute_error),
+      percent(s.within_10), percent(s.within_20), percent(s.within_40));
   out += fmt::format("coverage: {} of {} runs inside their {} prediction interval ({})\n", s.inside, s.runs,
                      level_text(report.level), percent(s.coverage));
   if (bounds) {
-    out += fmt::format("bounds (Mendes and Reed): mean RatioLB {:.4f}, mean RatioUB {:.4f} over {} runs (bound / "
-                       "measured: a lower bound should be <= 1, an upper bound >= 1)\n",
-                       *s.mean_ratio_lower, *s.mean_ratio_upper, s.bounded);
+    out += fmt::format(
+        "bounds (Mendes and Reed): mean RatioLB {:.4f}, mean RatioUB {:.4f} over {} runs (bound / "
+        "measured: a lower bound should be <= 1, an upper bound >= 1)\n",
+        *s.mean_ratio_lower, *s.mean_ratio_upper, s.bounded);
   }
 }
 
@@ -131,7 +134,8 @@ Json optional_number(const std::optional<double>& value) { return value ? Json(*
 Json interval_json(const analysis::PredictionInterval& i) {
   return {{"mean", i.mean},
           {"task", {i.task_low, i.task_high}},
-          {"parameters", {{"standard_error", i.parameter_standard_error}, {"interval", {i.parameter_low, i.parameter_high}}}},
+          {"parameters",
+           {{"standard_error", i.parameter_standard_error}, {"interval", {i.parameter_low, i.parameter_high}}}},
           {"unexplained", i.unexplained},
           {"interval", {i.low, i.high}}};
 }
@@ -214,9 +218,9 @@ std::string render_set_lines(const analysis::CalibrationResult& fit, const std::
   std::string text = fmt::format("# {} calibrated on {} by pdl-scale --calibrate; read back with --set-file\n",
                                  fit_names(fit), runs_file);
   for (const analysis::FittedParameter& parameter : fit.parameters) {
-    text += fmt::format("--set {}={:.17g}{}\n", parameter.name, parameter.value,
-                        parameter.standard_error ? fmt::format("  # standard error {:.6g}", *parameter.standard_error)
-                                                 : std::string());
+    text += fmt::format(
+        "--set {}={:.17g}{}\n", parameter.name, parameter.value,
+        parameter.standard_error ? fmt::format("  # standard error {:.6g}", *parameter.standard_error) : std::string());
   }
   return text;
 }
@@ -240,8 +244,8 @@ std::string render_calibration(const CalibrationReport& report, Format format) {
     document["validation"] = report.validation ? validation_json(*report.validation) : Json(nullptr);
     return document.dump(2) + "\n";
   }
-  std::string out = fmt::format("program {} ({}) on machine {}\n", report.program_name, report.program_file,
-                                report.machine_name);
+  std::string out =
+      fmt::format("program {} ({}) on machine {}\n", report.program_name, report.program_file, report.machine_name);
   if (report.calibration) fit_text(*report.calibration, out);
   if (!report.predictions.empty()) predictions_text(report, out);
   if (report.validation) validation_text(report, *report.validation, out);

@@ -65,7 +65,8 @@ std::string csv_keys(const analysis::StudyResult& study, std::size_t c, const an
   for (const auto& [name, value] : label.swept) line += fmt::format("{:.17g},", value);
   if (inputs.loss) {
     const analysis::Row& whole = study.at(whole_program_case(study, c), row.p, row.result.method);
-    line += csv_text(label.phase) + "," + (label.phase.empty() ? std::string() : csv_number(share_of(row, whole))) + ",";
+    line +=
+        csv_text(label.phase) + "," + (label.phase.empty() ? std::string() : csv_number(share_of(row, whole))) + ",";
   }
   return line;
 }
@@ -80,7 +81,8 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
                      result.solved() ? interval_kind_name(solvers::info(result.method).interval) : "",
                      csv_number(point_speedup(row)), csv_number(point_efficiency(row)), csv_number(row.speedup_lower),
                      csv_number(row.speedup_upper)) +
-         report_quantiles::csv_fields(inputs, result) + report_breakdown::csv_fields(study, c, row.p, false, inputs) + "\n";
+         report_quantiles::csv_fields(inputs, result) + report_breakdown::csv_fields(study, c, row.p, false, inputs) +
+         "\n";
 }
 
 // The prediction of one (case, p) as a CSV line whose method is "prediction" and whose field
@@ -117,18 +119,18 @@ nlohmann::ordered_json json_entry(const analysis::StudyResult& study, std::size_
   const solvers::Result& result = row.result;
   nlohmann::ordered_json entry = case_json(inputs, label);
   if (!label.phase.empty()) entry["phase"] = label.phase;
-  entry.update(nlohmann::ordered_json{
-      {"p", row.p},
-      {"method", solvers::to_string(result.method)},
-      {"estimate", json_number(estimate_of(result, inputs))},
-      {"lower", json_number(time_figure(result, result.lower, inputs))},
-      {"upper", json_number(time_figure(result, result.upper, inputs))},
-      {"interval_kind", result.solved() ? nlohmann::ordered_json(interval_kind_name(solvers::info(result.method).interval))
-                                        : nlohmann::ordered_json(nullptr)},
-      {"speedup", json_number(point_speedup(row))},
-      {"efficiency", json_number(point_efficiency(row))},
-      {"speedup_lower", json_number(row.speedup_lower)},
-      {"speedup_upper", json_number(row.speedup_upper)}});
+  entry.update(nlohmann::ordered_json{{"p", row.p},
+                                      {"method", solvers::to_string(result.method)},
+                                      {"estimate", json_number(estimate_of(result, inputs))},
+                                      {"lower", json_number(time_figure(result, result.lower, inputs))},
+                                      {"upper", json_number(time_figure(result, result.upper, inputs))},
+                                      {"interval_kind", result.solved() ? nlohmann::ordered_json(interval_kind_name(
+                                                                              solvers::info(result.method).interval))
+                                                                        : nlohmann::ordered_json(nullptr)},
+                                      {"speedup", json_number(point_speedup(row))},
+                                      {"efficiency", json_number(point_efficiency(row))},
+                                      {"speedup_lower", json_number(row.speedup_lower)},
+                                      {"speedup_upper", json_number(row.speedup_upper)}});
   return entry;
 }
 
@@ -199,8 +201,9 @@ nlohmann::ordered_json summary_json(const analysis::StudyResult& study, const Re
     nlohmann::ordered_json entry = case_json(inputs, label);
     entry.update(nlohmann::ordered_json{
         {"fastest_p", optional_int(summary.fastest_p)},
-        {"fastest_time", json_number(summary.fastest_time ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
-                                                          : std::nullopt)},
+        {"fastest_time",
+         json_number(summary.fastest_time ? std::optional<double>(inputs.time_unit.of(*summary.fastest_time))
+                                          : std::nullopt)},
         {"efficiency", reaches_json(summary.efficiency)},
         {"idle_processor_counts", summary.idle},
         {"idle_same_model_as", optional_int(summary.idle_model_of)}});
@@ -228,9 +231,10 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   std::string out = several_programs(inputs) ? "program,machine," : "machine,";
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
-  out += fmt::format("p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
-                     "speedup_upper,from{1}\n",
-                     unit, report_quantiles::csv_header(inputs) + report_breakdown::csv_header(inputs));
+  out += fmt::format(
+      "p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
+      "speedup_upper,from{1}\n",
+      unit, report_quantiles::csv_header(inputs) + report_breakdown::csv_header(inputs));
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
       if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs);
@@ -245,9 +249,9 @@ nlohmann::ordered_json inputs_json(const ReportInputs& inputs) {
   for (solvers::Method method : inputs.request.methods) methods.push_back(solvers::to_string(method));
   nlohmann::ordered_json machines = nlohmann::ordered_json::array();
   for (const MachineInput& machine : inputs.machines) {
-    machines.push_back({{"name", machine.name},
-                        {"file", machine.file.empty() ? nlohmann::ordered_json(nullptr)
-                                                      : nlohmann::ordered_json(machine.file)}});
+    machines.push_back(
+        {{"name", machine.name},
+         {"file", machine.file.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(machine.file)}});
     if (!machine.constants.empty()) machines.back()["set"] = machine.constants;
     if (!machine.band.of.empty()) {
       nlohmann::ordered_json ranges = nlohmann::ordered_json::object();
@@ -314,7 +318,8 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
             {"tree_nodes", row.result.statistics.tree_nodes},
             {"represented_tasks", row.result.statistics.represented_tasks},
             {"quantiles", report_quantiles::json_field(row.result, inputs)},
-            {"same_model_as", row.same_model_as ? nlohmann::ordered_json(*row.same_model_as) : nlohmann::ordered_json()}});
+            {"same_model_as",
+             row.same_model_as ? nlohmann::ordered_json(*row.same_model_as) : nlohmann::ordered_json()}});
         results.push_back(std::move(entry));
       }
     }

@@ -36,8 +36,8 @@ std::string iso_csv(const std::vector<IsoefficiencyPoint>& points, const analysi
     const std::string size = !point.size ? std::string()
                              : constant  ? fmt::format("{:.17g}", *point.size)
                                          : fmt::format("{:.0f}", *point.size);
-    out += fmt::format("{},{},{:.17g},{},{:.17g},{:.17g}", csv_text(inputs.machines[point.machine_index].name),
-                       point.p, iso.target, size, point.efficiency, point.mean);
+    out += fmt::format("{},{},{:.17g},{},{:.17g},{:.17g}", csv_text(inputs.machines[point.machine_index].name), point.p,
+                       iso.target, size, point.efficiency, point.mean);
     if (constant) {
       out += fmt::format(",{},{:.17g},{:.17g},{}", holds_text(point), point.range_low, point.range_high,
                          point.whole_range ? "true" : "false");
@@ -81,12 +81,14 @@ std::string iso_table(const std::vector<IsoefficiencyPoint>& points, const analy
   std::string out = heading(inputs);
   const bool constant = over_constant(points);
   if (constant) {
-    out += fmt::format("isoefficiency {:g} over the machine constant {}: per p, the bound on {} within which the "
-                       "efficiency (approximate model) is at least {:g}, to a relative {:g}\n",
-                       iso.target, iso.variable, iso.variable, iso.target, iso.relative_precision);
+    out += fmt::format(
+        "isoefficiency {:g} over the machine constant {}: per p, the bound on {} within which the "
+        "efficiency (approximate model) is at least {:g}, to a relative {:g}\n",
+        iso.target, iso.variable, iso.variable, iso.target, iso.relative_precision);
   } else {
-    out += fmt::format("isoefficiency {:g}: per p, the smallest {} whose efficiency (approximate model) is at least {:g}\n",
-                       iso.target, iso.variable, iso.target);
+    out += fmt::format(
+        "isoefficiency {:g}: per p, the smallest {} whose efficiency (approximate model) is at least {:g}\n",
+        iso.target, iso.variable, iso.target);
   }
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header;
@@ -108,9 +110,10 @@ std::string iso_table(const std::vector<IsoefficiencyPoint>& points, const analy
   out += align(cells, several ? 1 : 0, several ? 1 : 0);
   if (constant) {
     if (unreached) {
-      out += fmt::format("-: no {} in the range searched reaches the efficiency; the efficiency shown is at the end "
-                         "where it is highest\n",
-                         iso.variable);
+      out += fmt::format(
+          "-: no {} in the range searched reaches the efficiency; the efficiency shown is at the end "
+          "where it is highest\n",
+          iso.variable);
     }
     if (whole) out += "*: every value searched reaches the efficiency; the bound shown is the range's end\n";
     return out;
@@ -125,8 +128,7 @@ std::string iso_table(const std::vector<IsoefficiencyPoint>& points, const analy
 }  // namespace
 
 std::string render_isoefficiency(const std::vector<IsoefficiencyPoint>& points,
-                                 const analysis::IsoefficiencyOptions& iso, const ReportInputs& inputs,
-                                 Format format) {
+                                 const analysis::IsoefficiencyOptions& iso, const ReportInputs& inputs, Format format) {
   if (format == Format::Csv) return iso_csv(points, iso, inputs);
   if (format == Format::Json) return iso_json(points, iso, inputs);
   return iso_table(points, iso, inputs);

@@ -72,21 +72,19 @@ std::string isospeed_json(const analysis::IsospeedResult& result, const analysis
                         {"points", rows},
                         {"psi", psi}});
   }
-  document["isospeed"] = {{"variable", options.variable},
-                          {"base", options.fraction ? "fraction" : "smallest p"},
-                          {"work_unit", "us at RTFactor 1"},
-                          {"method", "approx"},
-                          {"max_size", options.max_size},
-                          {"machines", machines}};
+  document["isospeed"] = {{"variable", options.variable},    {"base", options.fraction ? "fraction" : "smallest p"},
+                          {"work_unit", "us at RTFactor 1"}, {"method", "approx"},
+                          {"max_size", options.max_size},    {"machines", machines}};
   return document.dump(2) + "\n";
 }
 
 std::string isospeed_table(const analysis::IsospeedResult& result, const analysis::IsospeedOptions& options,
                            const ReportInputs& inputs) {
   std::string out = heading(inputs);
-  out += fmt::format("isospeed: per p, the smallest {} whose average speed per processor a = W/(p T)\n"
-                     "(approximate model) is at least the speed held; W: total mean task work (us at RTFactor 1)\n",
-                     options.variable);
+  out += fmt::format(
+      "isospeed: per p, the smallest {} whose average speed per processor a = W/(p T)\n"
+      "(approximate model) is at least the speed held; W: total mean task work (us at RTFactor 1)\n",
+      options.variable);
   bool unreached = false;
   for (std::size_t m = 0; m < inputs.machines.size(); ++m) {
     const std::vector<IsospeedPoint> points = of_machine(result, m);
@@ -99,8 +97,9 @@ std::string isospeed_table(const analysis::IsospeedResult& result, const analysi
     std::vector<std::vector<std::string>> cells;
     cells.push_back({"p", options.variable, "W", "a", "runtime", fmt::format("psi({},p)", points.front().p)});
     for (const IsospeedPoint& point : points) {
-      cells.push_back({std::to_string(point.p), size_text(point), number(point.work), fmt::format("{:.4f}", point.speed),
-                       number(point.mean), psi_text(analysis::isospeed_scalability(points.front(), point))});
+      cells.push_back({std::to_string(point.p), size_text(point), number(point.work),
+                       fmt::format("{:.4f}", point.speed), number(point.mean),
+                       psi_text(analysis::isospeed_scalability(points.front(), point))});
       unreached = unreached || !point.size;
     }
     out += align(cells, 0, 0);
@@ -118,9 +117,10 @@ std::string isospeed_table(const analysis::IsospeedResult& result, const analysi
     out += align(psi, 0, 0);
   }
   if (unreached) {
-    out += fmt::format("-: no {} up to {:g} (--iso-max) reaches the speed; W, a and the runtime shown are at that "
-                       "size\n",
-                       options.variable, options.max_size);
+    out += fmt::format(
+        "-: no {} up to {:g} (--iso-max) reaches the speed; W, a and the runtime shown are at that "
+        "size\n",
+        options.variable, options.max_size);
   }
   return out;
 }

@@ -25,22 +25,26 @@ std::string template_of(const analysis::Note& note, const analysis::StudyResult&
     case analysis::NoteKind::PredictionCaveat:
       return fmt::format("the prediction's own {} solve for p = {{p}}: {}", method, note.caveat);
     case analysis::NoteKind::PredictionFallback:
-      return fmt::format("the prediction for p = {{p}} comes from {}: neither the exact mean nor mc fit the "
-                         "prediction's budget of {:g} s per model (--prediction-budget) and the run's limits there",
-                         method, study.prediction_options().seconds_per_model);
+      return fmt::format(
+          "the prediction for p = {{p}} comes from {}: neither the exact mean nor mc fit the "
+          "prediction's budget of {:g} s per model (--prediction-budget) and the run's limits there",
+          method, study.prediction_options().seconds_per_model);
     case analysis::NoteKind::ApproxAboveBounds:
-      return fmt::format("{} lies more than 10% above the upper bound of the exact mean for p = {{p}}: the approximate "
-                         "model is far off for this program there, and the prediction does not use it",
-                         method);
+      return fmt::format(
+          "{} lies more than 10% above the upper bound of the exact mean for p = {{p}}: the approximate "
+          "model is far off for this program there, and the prediction does not use it",
+          method);
     case analysis::NoteKind::ApproxBelowBounds:
-      return fmt::format("{} lies below the lower bound of the exact mean for p = {{p}}: it is no upper bound for this "
-                         "program there, and the prediction does not use it (docs/semantics.md, U2)",
-                         method);
+      return fmt::format(
+          "{} lies below the lower bound of the exact mean for p = {{p}}: it is no upper bound for this "
+          "program there, and the prediction does not use it (docs/semantics.md, U2)",
+          method);
     case analysis::NoteKind::ApproxAboveMc:
     case analysis::NoteKind::ApproxBelowMc:
-      return fmt::format("{} lies more than 10% {} the mc confidence interval of the exact mean for p = {{p}}: the "
-                         "approximate model is far off for this program there; read mc",
-                         method, note.kind == analysis::NoteKind::ApproxAboveMc ? "above" : "below");
+      return fmt::format(
+          "{} lies more than 10% {} the mc confidence interval of the exact mean for p = {{p}}: the "
+          "approximate model is far off for this program there; read mc",
+          method, note.kind == analysis::NoteKind::ApproxAboveMc ? "above" : "below");
     case analysis::NoteKind::SameModel:
       return fmt::format("p = {{p}}: the same model as p = {} (the extra processors have no work), solved once",
                          note.same_as.value_or(0));

@@ -96,8 +96,8 @@ std::string band(const Panel& panel, const Series& one, const std::function<doub
   }
   if (upper.empty()) return {};
   std::string out = fmt::format(
-      "<path class=\"band\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"none\"><title>{}</title></path>\n", upper,
-      lower, one.style.colour, one.interval_only ? "0.22" : "0.16",
+      "<path class=\"band\" d=\"{}{} Z\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"none\"><title>{}</title></path>\n",
+      upper, lower, one.style.colour, one.interval_only ? "0.22" : "0.16",
       svg_escape(one.label + (one.interval_only ? " (lower to upper)" : " interval")));
   if (one.interval_only) {
     for (const std::string& edge : {upper_edge, lower_edge}) {
@@ -142,7 +142,8 @@ std::string curves(const Panel& panel, const std::vector<Series>& series, const 
     const std::string style = "fill=\"none\"" + stroke_attributes(one.style, 2);
     out += "<g class=\"line\">";
     if (broken) {
-      out += fmt::format("<path class=\"series\" d=\"{}\" {}><title>{}</title></path>\n", pieces, style, svg_escape(one.label));
+      out += fmt::format("<path class=\"series\" d=\"{}\" {}><title>{}</title></path>\n", pieces, style,
+                         svg_escape(one.label));
     } else {
       out += fmt::format("<polyline class=\"series\" points=\"{}\" {}><title>{}</title></polyline>\n", points, style,
                          svg_escape(one.label));
@@ -223,7 +224,9 @@ std::vector<Series> all_series(const analysis::StudyResult& study, const ReportI
       Series one;
       const std::string method_name =
           methods.size() > 1 || group_name.empty() ? std::string(solvers::to_string(methods[k])) : "";
-      one.label = group_name.empty() ? method_name : method_name.empty() ? group_name : group_name + " · " + method_name;
+      one.label = group_name.empty()    ? method_name
+                  : method_name.empty() ? group_name
+                                        : group_name + " · " + method_name;
       // One group: a colour, dash and marker per method; several: a colour per group and a
       // dash and marker per method (while they fit; style_index).
       one.style = line_style(style_index(n, groups.size(), k, methods.size()));
@@ -320,8 +323,9 @@ std::string subtitle_of(const analysis::StudyResult& study, const Layout& layout
   for (solvers::Method method : study.methods()) {
     method_names += (method_names.empty() ? "" : ", ") + std::string(solvers::to_string(method));
   }
-  return "predicted speedup and efficiency" + (layout.against_size ? fmt::format(" on {:g} processors", layout.only_p) : "") +
-         " · " + std::string(study.methods().size() == 1 ? "method " : "methods ") + method_names;
+  return "predicted speedup and efficiency" +
+         (layout.against_size ? fmt::format(" on {:g} processors", layout.only_p) : "") + " · " +
+         std::string(study.methods().size() == 1 ? "method " : "methods ") + method_names;
 }
 
 // The document's opening, clip paths, background, title and subtitle.
@@ -331,15 +335,18 @@ std::string opening(double width, double height, const std::string& title, doubl
   svg += "<defs>\n";
   for (const auto& [id, panel] : {std::pair<const char*, const Panel*>{"clip-speedup", &speedup_panel},
                                   std::pair<const char*, const Panel*>{"clip-efficiency", &efficiency_panel}}) {
-    svg += fmt::format("<clipPath id=\"{}\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/></clipPath>\n", id,
-                       panel->left, panel->top, panel->width, panel->height);
+    svg += fmt::format(
+        "<clipPath id=\"{}\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/></clipPath>\n", id,
+        panel->left, panel->top, panel->width, panel->height);
   }
   svg += "</defs>\n";
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, height);
-  svg += fmt::format("<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"{:g}\" font-weight=\"bold\">{}</text>\n",
-                     width / 2, title_size, svg_escape(title));
-  svg += fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"58\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
-                     width / 2, svg_escape(subtitle));
+  svg += fmt::format(
+      "<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"{:g}\" font-weight=\"bold\">{}</text>\n",
+      width / 2, title_size, svg_escape(title));
+  svg +=
+      fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"58\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
+                  width / 2, svg_escape(subtitle));
   return svg;
 }
 
@@ -355,8 +362,9 @@ std::string reference(const Panel& panel, const std::function<double(double)>& f
     if (i > 0) points += ' ';
     points += point(panel.x(x), panel.y(f(x)));
   }
-  return fmt::format("<polyline class=\"ideal\" points=\"{}\" fill=\"none\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-                     points);
+  return fmt::format(
+      "<polyline class=\"ideal\" points=\"{}\" fill=\"none\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
+      points);
 }
 
 // The ideal references: speedup p (or the one p against the size), efficiency 1.
@@ -380,9 +388,10 @@ std::string legend(const std::vector<Series>& series, const std::vector<solvers:
   for (const Series& one : series) {
     svg += fmt::format("<g class=\"legend-entry\" font-size=\"{:g}\">", legend_font);
     if (one.has_band()) {
-      svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"30\" height=\"{:g}\" fill=\"{}\" fill-opacity=\"{}\"/>", x,
-                         y - 4 - std::min(6.0, row_height / 2 - 1), std::min(12.0, row_height - 2), one.style.colour,
-                         one.interval_only ? "0.22" : "0.16");
+      svg +=
+          fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"30\" height=\"{:g}\" fill=\"{}\" fill-opacity=\"{}\"/>",
+                      x, y - 4 - std::min(6.0, row_height / 2 - 1), std::min(12.0, row_height - 2), one.style.colour,
+                      one.interval_only ? "0.22" : "0.16");
     }
     svg += fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\"{}/>", x, y - 4, x + 30, y - 4,
                        stroke_attributes(one.style, one.interval_only ? 1.5 : 2));
@@ -397,8 +406,8 @@ std::string legend(const std::vector<Series>& series, const std::vector<solvers:
       layout.against_size ? fmt::format("ideal (speedup {:g})", layout.only_p) : "ideal (speedup p)");
   y += 26;
   const auto note = [&](const std::string& text) {
-    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">{}</text>\n", x, y,
-                       svg_escape(text));
+    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">{}</text>\n",
+                       x, y, svg_escape(text));
     y += 14;
   };
   if (series.size() > kDistinctLineStyles) note(fmt::format("styles repeat after {} lines", kDistinctLineStyles));
@@ -420,8 +429,8 @@ std::string legend(const std::vector<Series>& series, const std::vector<solvers:
 
 std::string render_plot(const analysis::StudyResult& study, const ReportInputs& inputs, const ChartOptions& chart) {
   Layout layout;
-  layout.against_size = study.processors().size() == 1 && inputs.sweeps.size() == 1 &&
-                        inputs.sweeps.front().values.size() > 1;
+  layout.against_size =
+      study.processors().size() == 1 && inputs.sweeps.size() == 1 && inputs.sweeps.front().values.size() > 1;
   layout.only_p = study.processors().empty() ? 1.0 : study.processors().front();
   const std::vector<Series> series = all_series(study, inputs, layout);
   const Ranges r = ranges_of(series, study, inputs, layout, chart);
@@ -441,10 +450,11 @@ std::string render_plot(const analysis::StudyResult& study, const ReportInputs& 
   const std::string title = chart_title(inputs, static_cast<std::size_t>((width - 40) / 9.6));
   const double title_size = static_cast<double>(display_length(title)) * 12 <= width - 40 ? 20 : 16;
   const char* log_note = " (log scale)";
-  const std::string x_label =
-      fmt::format("{}{}", layout.against_size ? fmt::format("problem size: {}", inputs.sweeps.front().name) : "processors p",
-                  r.x.log ? log_note : "");
-  std::string svg = opening(width, kHeight, title, title_size, subtitle_of(study, layout), speedup_panel, efficiency_panel);
+  const std::string x_label = fmt::format(
+      "{}{}", layout.against_size ? fmt::format("problem size: {}", inputs.sweeps.front().name) : "processors p",
+      r.x.log ? log_note : "");
+  std::string svg =
+      opening(width, kHeight, title, title_size, subtitle_of(study, layout), speedup_panel, efficiency_panel);
   // Weak scaling (a variable of P): the speedup is scaled, T1(W(p)) / T(p), as in the reports.
   const char* speedup_label =
       inputs.per_processor_variables.empty() ? "speedup T(1) / T(p)" : "scaled speedup T1(W(p)) / T(p)";

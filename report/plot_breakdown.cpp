@@ -15,9 +15,9 @@ namespace report {
 namespace {
 
 constexpr double kWidth = 760.0;
-constexpr double kLeft = 80.0;    // room for the time axis' labels
+constexpr double kLeft = 80.0;  // room for the time axis' labels
 constexpr double kRight = 20.0;
-constexpr double kTop = 70.0;     // the title and the legend
+constexpr double kTop = 70.0;  // the title and the legend
 constexpr double kPanelHeight = 190.0;
 constexpr double kPanelGap = 56.0;  // the p labels and the next panel's title
 
@@ -25,10 +25,8 @@ struct Part {
   const char* name;
   const char* colour;  // Okabe and Ito's colour-blind-safe palette; idle in grey
 };
-constexpr std::array<Part, 4> kParts{{{"computation", "#0072B2"},
-                                      {"communication", "#E69F00"},
-                                      {"synchronisation", "#009E73"},
-                                      {"idle", "#BBBBBB"}}};
+constexpr std::array<Part, 4> kParts{
+    {{"computation", "#0072B2"}, {"communication", "#E69F00"}, {"synchronisation", "#009E73"}, {"idle", "#BBBBBB"}}};
 
 // A runtime above its bar, in at most about six characters: 2.62M, 672.5k, 58.14.
 std::string compact(double value) {
@@ -61,18 +59,22 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
     const double total = h[0] + h[1] + h[2] + h[3];
     if (!(total > 0.0)) continue;
     any = true;
-    top_percent = std::max(top_percent, 100.0 * (h[0] + h[1] + h[2] + std::max(0.0, splits.back()->idle.upper)) / total);
+    top_percent =
+        std::max(top_percent, 100.0 * (h[0] + h[1] + h[2] + std::max(0.0, splits.back()->idle.upper)) / total);
   }
   top_percent = std::min(top_percent, 150.0);
   std::string title;
-  for (const std::string& cell : report_text::key_cells(inputs, study.cases()[c])) title += (title.empty() ? "" : ", ") + cell;
+  for (const std::string& cell : report_text::key_cells(inputs, study.cases()[c]))
+    title += (title.empty() ? "" : ", ") + cell;
   if (title.empty()) title = inputs.program_name;
-  std::string out = fmt::format(R"(<text x="{}" y="{}" font-size="13" font-weight="bold">{}</text>)" "\n", kLeft,
-                                top - 8.0, svg_escape(title));
+  std::string out = fmt::format(R"(<text x="{}" y="{}" font-size="13" font-weight="bold">{}</text>)"
+                                "\n",
+                                kLeft, top - 8.0, svg_escape(title));
   const double plot_width = kWidth - kLeft - kRight;
   const double bottom = top + kPanelHeight;
   if (!any) {
-    out += fmt::format(R"(<text x="{}" y="{}" font-size="12">no breakdown: no exact model or no prediction</text>)" "\n",
+    out += fmt::format(R"(<text x="{}" y="{}" font-size="12">no breakdown: no exact model or no prediction</text>)"
+                       "\n",
                        kLeft + 10.0, top + kPanelHeight / 2.0);
     return out;
   }
@@ -80,7 +82,8 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
   const auto y_of = [&](double percent) { return bottom - percent / axis_top * kPanelHeight; };
   for (double tick : {0.0, 25.0, 50.0, 75.0, 100.0}) {
     out += fmt::format(R"(<line x1="{0}" y1="{1:.2f}" x2="{2}" y2="{1:.2f}" stroke="#e0e0e0"/>)"
-                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}%</text>)" "\n",
+                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}%</text>)"
+                       "\n",
                        kLeft, y_of(tick), kWidth - kRight, kLeft - 6.0, y_of(tick) + 4.0, tick_label(tick));
   }
   out += fmt::format(R"~(<text transform="translate({},{:.2f}) rotate(-90)" font-size="11" text-anchor="middle">)~"
@@ -94,8 +97,9 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
   for (std::size_t i = 0; i < processors.size(); ++i) {
     const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
     if (i % label_every == 0) {
-      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="11" text-anchor="middle">{}</text>)" "\n", x,
-                         bottom + 14.0, processors[i]);
+      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="11" text-anchor="middle">{}</text>)"
+                         "\n",
+                         x, bottom + 14.0, processors[i]);
     }
     if (!splits[i]) continue;
     const auto h = heights(*splits[i]);
@@ -105,10 +109,11 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
     for (std::size_t k = 0; k < kParts.size(); ++k) {
       const double percent = 100.0 * h[k] / total;
       if (percent > 0.0) {
-        out += fmt::format(R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {} ({:.1f}%)</title></rect>)" "\n",
-                           x - bar / 2.0, y_of(base + percent), bar, y_of(base) - y_of(base + percent), kParts[k].colour,
-                           processors[i], kParts[k].name, report_text::number(unit.of(h[k])), svg_escape(unit.symbol),
-                           percent);
+        out += fmt::format(
+            R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {} ({:.1f}%)</title></rect>)"
+            "\n",
+            x - bar / 2.0, y_of(base + percent), bar, y_of(base) - y_of(base + percent), kParts[k].colour,
+            processors[i], kParts[k].name, report_text::number(unit.of(h[k])), svg_escape(unit.symbol), percent);
       }
       base += percent;
     }
@@ -118,18 +123,25 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
     const double low = std::min(top_percent, 100.0 * (busy + std::max(0.0, idle.lower)) / total);
     const double high = std::min(top_percent, 100.0 * (busy + std::max(0.0, idle.upper)) / total);
     if (high > low) {
-      out += fmt::format(R"(<line x1="{0:.2f}" y1="{1:.2f}" x2="{0:.2f}" y2="{2:.2f}" stroke="#000000" stroke-width="1"/>)" "\n",
-                         x, y_of(low), y_of(high));
+      out +=
+          fmt::format(R"(<line x1="{0:.2f}" y1="{1:.2f}" x2="{0:.2f}" y2="{2:.2f}" stroke="#000000" stroke-width="1"/>)"
+                      "\n",
+                      x, y_of(low), y_of(high));
     }
     if (runtimes) {
-      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="10" text-anchor="middle">{}</text>)" "\n", x,
-                         y_of(std::max(100.0, high)) - 4.0, compact(unit.of(total)));
+      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="10" text-anchor="middle">{}</text>)"
+                         "\n",
+                         x, y_of(std::max(100.0, high)) - 4.0, compact(unit.of(total)));
     }
   }
-  out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)" "\n", kLeft, bottom, kWidth - kRight);
-  out += fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors){}</text>)" "\n",
-                     kLeft + plot_width / 2.0, bottom + 30.0,
-                     runtimes ? fmt::format("; above each bar its runtime [{}]", svg_escape(unit.symbol)) : std::string{});
+  out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)"
+                     "\n",
+                     kLeft, bottom, kWidth - kRight);
+  out +=
+      fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors){}</text>)"
+                  "\n",
+                  kLeft + plot_width / 2.0, bottom + 30.0,
+                  runtimes ? fmt::format("; above each bar its runtime [{}]", svg_escape(unit.symbol)) : std::string{});
   return out;
 }
 
@@ -146,16 +158,22 @@ std::string render_breakdown_plot(const analysis::StudyResult& study, const Repo
   const double height = kTop + static_cast<double>(cases.size()) * (kPanelHeight + kPanelGap) + 10.0;
   std::string title = "Where the time goes: " + inputs.program_name;
   if (whole > cases.size()) title += fmt::format(" (the first {} of {} cases)", cases.size(), whole);
-  std::string out = svg_opening(kWidth, height, title) + R"(<rect width="100%" height="100%" fill="#ffffff"/>)" "\n";
-  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)" "\n",
+  std::string out = svg_opening(kWidth, height, title) + R"(<rect width="100%" height="100%" fill="#ffffff"/>)"
+                                                         "\n";
+  out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)"
+                     "\n",
                      kWidth / 2.0, svg_escape(title));
   double x = kLeft;
   for (const Part& part : kParts) {
-    out += fmt::format(R"(<rect x="{:.1f}" y="34" width="12" height="12" fill="{}"/><text x="{:.1f}" y="44" font-size="12">{}</text>)" "\n",
-                       x, part.colour, x + 16.0, part.name);
+    out += fmt::format(
+        R"(<rect x="{:.1f}" y="34" width="12" height="12" fill="{}"/><text x="{:.1f}" y="44" font-size="12">{}</text>)"
+        "\n",
+        x, part.colour, x + 16.0, part.name);
     x += 130.0;
   }
-  out += fmt::format(R"(<text x="{:.1f}" y="44" font-size="12">| the prediction's interval</text>)" "\n", x);
+  out += fmt::format(R"(<text x="{:.1f}" y="44" font-size="12">| the prediction's interval</text>)"
+                     "\n",
+                     x);
   for (std::size_t k = 0; k < cases.size(); ++k) {
     out += panel(study, inputs, cases[k], kTop + static_cast<double>(k) * (kPanelHeight + kPanelGap) + 14.0);
   }

@@ -23,8 +23,12 @@ struct DashAndMarker {
 };
 // A dash and a marker together: a line too short to show its dash still shows its marker.
 constexpr DashAndMarker kDashesAndMarkers[] = {
-    {"", Marker::Circle},          {"8,4", Marker::Square},      {"2,3", Marker::Triangle},
-    {"8,3,2,3", Marker::Diamond},  {"16,5", Marker::InvertedTriangle}, {"10,3,2,3,2,3", Marker::Cross},
+    {"", Marker::Circle},
+    {"8,4", Marker::Square},
+    {"2,3", Marker::Triangle},
+    {"8,3,2,3", Marker::Diamond},
+    {"16,5", Marker::InvertedTriangle},
+    {"10,3,2,3,2,3", Marker::Cross},
 };
 static_assert(kLineColours * std::size(kDashesAndMarkers) == kDistinctLineStyles);
 
@@ -63,23 +67,27 @@ std::string marker_svg(Marker shape, double x, double y, std::string_view colour
   const std::string_view name = marker_name(shape);
   switch (shape) {
     case Marker::Circle:
-      return fmt::format("<circle class=\"marker {}\" cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"3.5\" fill=\"{}\"/>", name, x, y, colour);
+      return fmt::format("<circle class=\"marker {}\" cx=\"{:.2f}\" cy=\"{:.2f}\" r=\"3.5\" fill=\"{}\"/>", name, x, y,
+                         colour);
     case Marker::Square:
-      return fmt::format("<rect class=\"marker {}\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"6.4\" height=\"6.4\" fill=\"{}\"/>", name,
-                         x - 3.2, y - 3.2, colour);
+      return fmt::format(
+          "<rect class=\"marker {}\" x=\"{:.2f}\" y=\"{:.2f}\" width=\"6.4\" height=\"6.4\" fill=\"{}\"/>", name,
+          x - 3.2, y - 3.2, colour);
     case Marker::Triangle:
-      return fmt::format("<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} Z\" fill=\"{}\"/>", name, x,
-                         y - 4.5, x + 4.2, y + 3, x - 4.2, y + 3, colour);
+      return fmt::format("<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} Z\" fill=\"{}\"/>",
+                         name, x, y - 4.5, x + 4.2, y + 3, x - 4.2, y + 3, colour);
     case Marker::Diamond:
-      return fmt::format("<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} Z\" fill=\"{}\"/>",
-                         name, x, y - 4.6, x + 4.2, y, x, y + 4.6, x - 4.2, y, colour);
+      return fmt::format(
+          "<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} Z\" fill=\"{}\"/>",
+          name, x, y - 4.6, x + 4.2, y, x, y + 4.6, x - 4.2, y, colour);
     case Marker::InvertedTriangle:
-      return fmt::format("<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} Z\" fill=\"{}\"/>", name, x,
-                         y + 4.5, x + 4.2, y - 3, x - 4.2, y - 3, colour);
+      return fmt::format("<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} L{:.2f},{:.2f} Z\" fill=\"{}\"/>",
+                         name, x, y + 4.5, x + 4.2, y - 3, x - 4.2, y - 3, colour);
     case Marker::Cross:
-      return fmt::format("<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} M{:.2f},{:.2f} L{:.2f},{:.2f}\" "
-                         "fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
-                         name, x - 3.6, y - 3.6, x + 3.6, y + 3.6, x - 3.6, y + 3.6, x + 3.6, y - 3.6, colour);
+      return fmt::format(
+          "<path class=\"marker {}\" d=\"M{:.2f},{:.2f} L{:.2f},{:.2f} M{:.2f},{:.2f} L{:.2f},{:.2f}\" "
+          "fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+          name, x - 3.6, y - 3.6, x + 3.6, y + 3.6, x - 3.6, y + 3.6, x + 3.6, y - 3.6, colour);
   }
   return {};
 }
@@ -217,7 +225,8 @@ std::string chart_title(const ReportInputs& inputs, std::size_t most) {
       if (level < 2) size.push_back(fmt::format("{} = {:g}", name, value));
     }
     if (level >= 2 && others > 0) size.push_back(fmt::format("+{} variable{}", others, others == 1 ? "" : "s"));
-    const std::string on = level >= 3 && machines.size() > 1 ? fmt::format("{} machines", machines.size()) : listed(machines);
+    const std::string on =
+        level >= 3 && machines.size() > 1 ? fmt::format("{} machines", machines.size()) : listed(machines);
     const std::string program =
         level >= 3 && programs.size() > 1 ? fmt::format("{} programs", programs.size()) : listed(programs);
     std::string title = program + " on " + on;

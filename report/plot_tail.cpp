@@ -58,7 +58,8 @@ std::vector<TailLine> tail_lines(const analysis::StudyResult& study, const Repor
 
 }  // namespace
 
-std::string render_tail_plot(const analysis::StudyResult& study, const ReportInputs& inputs, const ChartOptions& chart) {
+std::string render_tail_plot(const analysis::StudyResult& study, const ReportInputs& inputs,
+                             const ChartOptions& chart) {
   const std::vector<TailLine> lines = tail_lines(study, inputs);
   double y_high = 1.0;
   double y_low = 1.0;
@@ -105,50 +106,57 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
   const std::string title = chart_title(inputs, static_cast<std::size_t>((width - 40) / 9));
   const double title_size = static_cast<double>(display_length(title)) * 11 <= width - 40 ? 18 : 15;
   std::string svg = svg_opening(width, total_height, title);
-  svg += fmt::format("<defs><clipPath id=\"clip-tail\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>"
-                     "</clipPath></defs>\n",
-                     kLeft, kTop, kWidth, kHeight);
+  svg += fmt::format(
+      "<defs><clipPath id=\"clip-tail\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>"
+      "</clipPath></defs>\n",
+      kLeft, kTop, kWidth, kHeight);
   svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, total_height);
-  svg += fmt::format("<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"{:g}\" "
-                     "font-weight=\"bold\">{}</text>\n",
-                     width / 2, title_size, svg_escape(title));
-  svg += fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"56\" text-anchor=\"middle\" fill=\"#444444\">"
-                     "runtime tail: the 95% quantile over the mean, against p</text>\n",
-                     width / 2);
+  svg += fmt::format(
+      "<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"{:g}\" "
+      "font-weight=\"bold\">{}</text>\n",
+      width / 2, title_size, svg_escape(title));
+  svg += fmt::format(
+      "<text class=\"subtitle\" x=\"{:.0f}\" y=\"56\" text-anchor=\"middle\" fill=\"#444444\">"
+      "runtime tail: the 95% quantile over the mean, against p</text>\n",
+      width / 2);
   // Axes, grid and ticks.
   svg += "<g class=\"axes\">\n";
   for (double tick : y_ticks) {
     svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n", kLeft,
                        y_of(tick), kLeft + kWidth, y_of(tick));
-    svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n", kLeft - 8,
-                       y_of(tick) + 4, tick_label(tick));
+    svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
+                       kLeft - 8, y_of(tick) + 4, tick_label(tick));
   }
   for (double tick : x_axis.ticks) {
-    svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n", x_of(tick),
-                       kTop, x_of(tick), kTop + kHeight);
+    svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n",
+                       x_of(tick), kTop, x_of(tick), kTop + kHeight);
     svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
                        x_of(tick), kTop + kHeight + 18, tick_label(tick));
   }
-  svg += fmt::format("<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" "
-                     "stroke=\"#333333\"/>\n",
-                     kLeft, kTop, kWidth, kHeight);
-  svg += fmt::format("<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">processors p{}</text>\n",
-                     kLeft + kWidth / 2, kTop + kHeight + 40, x_axis.log ? " (log scale)" : "");
-  svg += fmt::format("<text class=\"axis-label\" x=\"{0:.2f}\" y=\"{1:.2f}\" text-anchor=\"middle\" "
-                     "transform=\"rotate(-90 {0:.2f} {1:.2f})\">95% quantile / mean runtime</text>\n",
-                     kLeft - 52, kTop + kHeight / 2);
+  svg += fmt::format(
+      "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" "
+      "stroke=\"#333333\"/>\n",
+      kLeft, kTop, kWidth, kHeight);
+  svg +=
+      fmt::format("<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">processors p{}</text>\n",
+                  kLeft + kWidth / 2, kTop + kHeight + 40, x_axis.log ? " (log scale)" : "");
+  svg += fmt::format(
+      "<text class=\"axis-label\" x=\"{0:.2f}\" y=\"{1:.2f}\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 {0:.2f} {1:.2f})\">95% quantile / mean runtime</text>\n",
+      kLeft - 52, kTop + kHeight / 2);
   svg += "</g>\n<g class=\"curves\" clip-path=\"url(#clip-tail)\">\n";
-  svg += fmt::format("<line class=\"reference\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" "
-                     "stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-                     kLeft, y_of(1.0), kLeft + kWidth, y_of(1.0));
+  svg += fmt::format(
+      "<line class=\"reference\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" "
+      "stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
+      kLeft, y_of(1.0), kLeft + kWidth, y_of(1.0));
   for (const TailLine& line : lines) {
     std::string points;
     for (const auto& [p, ratio] : line.points) points += fmt::format("{:.2f},{:.2f} ", x_of(p), y_of(ratio));
     if (!points.empty()) points.pop_back();
     svg += "<g class=\"line\">";
     if (line.points.size() > 1) {
-      svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n", points,
-                         stroke_attributes(line.style, 2), svg_escape(line.label));
+      svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n",
+                         points, stroke_attributes(line.style, 2), svg_escape(line.label));
     }
     // A marker on every point up to 24, else on points a twentieth of the width apart (and the
     // last), as the speedup chart's.
@@ -166,24 +174,28 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
   double y = kTop + 10;
   const double x = kLeft + kWidth + 30;
   for (const TailLine& line : lines) {
-    svg += fmt::format("<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
-                       "y2=\"{:.0f}\"{}/>{}<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
-                       font, x, y - 4, x + 30, y - 4, stroke_attributes(line.style, 2),
-                       marker_svg(line.style.marker, x + 15, y - 4, line.style.colour), x + 38, y, svg_escape(line.label));
+    svg += fmt::format(
+        "<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
+        "y2=\"{:.0f}\"{}/>{}<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
+        font, x, y - 4, x + 30, y - 4, stroke_attributes(line.style, 2),
+        marker_svg(line.style.marker, x + 15, y - 4, line.style.colour), x + 38, y, svg_escape(line.label));
     y += row_height;
   }
-  svg += fmt::format("<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
-                     "y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/><text x=\"{:.0f}\" "
-                     "y=\"{:.0f}\">p95 = mean</text></g>\n",
-                     font, x, y - 4, x + 30, y - 4, x + 38, y);
+  svg += fmt::format(
+      "<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
+      "y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/><text x=\"{:.0f}\" "
+      "y=\"{:.0f}\">p95 = mean</text></g>\n",
+      font, x, y - 4, x + 30, y - 4, x + 38, y);
   if (lines.size() > kDistinctLineStyles) {
-    svg += fmt::format("<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">styles repeat "
-                       "after {} lines</text>\n",
-                       x, y + 22, kDistinctLineStyles);
+    svg += fmt::format(
+        "<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">styles repeat "
+        "after {} lines</text>\n",
+        x, y + 22, kDistinctLineStyles);
   }
   if (lines.empty()) {
-    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no method of this run gives quantiles (approx and mc do)</text>\n",
-                       kLeft + 20, kTop + 30);
+    svg +=
+        fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no method of this run gives quantiles (approx and mc do)</text>\n",
+                    kLeft + 20, kTop + 30);
   }
   return svg + "</g>\n</svg>\n";
 }

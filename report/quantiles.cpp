@@ -48,13 +48,15 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
   const std::vector<double>& levels = levels_of(inputs);
   if (levels.empty()) return {};
   std::vector<solvers::Method> with, without;
-  for (solvers::Method method : study.methods()) (solvers::info(method).gives_quantiles ? with : without).push_back(method);
+  for (solvers::Method method : study.methods())
+    (solvers::info(method).gives_quantiles ? with : without).push_back(method);
   std::string out = "\nruntime quantiles";
   if (with.empty()) {
     out += ": none of the methods run gives quantiles (approx and mc do; ";
   } else {
     out += fmt::format(": estimate [interval], in {}\n", inputs.time_unit.symbol);
-    for (solvers::Method method : with) out += fmt::format("  {}: {}\n", solvers::to_string(method), interval_words(method));
+    for (solvers::Method method : with)
+      out += fmt::format("  {}: {}\n", solvers::to_string(method), interval_words(method));
     std::vector<std::vector<std::string>> cells;
     std::vector<std::string> header = key_header(inputs);
     // The sample count column only where a method samples.
@@ -75,8 +77,9 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
           line.emplace_back(solvers::to_string(method));
           const bool has = result.solved() && result.quantiles.size() == levels.size();
           if (sampled) {
-            line.push_back(has && result.quantiles.front().samples > 0 ? std::to_string(result.quantiles.front().samples)
-                                                                       : std::string{"-"});
+            line.push_back(has && result.quantiles.front().samples > 0
+                               ? std::to_string(result.quantiles.front().samples)
+                               : std::string{"-"});
           }
           for (std::size_t k = 0; k < levels.size(); ++k) {
             if (!has) {
@@ -132,11 +135,10 @@ nlohmann::ordered_json json_field(const solvers::Result& result, const ReportInp
   if (!result.solved() || !solvers::info(result.method).gives_quantiles) return nullptr;
   nlohmann::ordered_json array = nlohmann::ordered_json::array();
   for (const solvers::Quantile& q : result.quantiles) {
-    nlohmann::ordered_json entry = {
-        {"level", q.level},
-        {"estimate", unit.of(q.estimate)},
-        {"lower", json_end(unit.of(q.lower))},
-        {"upper", json_end(unit.of(q.upper))}};
+    nlohmann::ordered_json entry = {{"level", q.level},
+                                    {"estimate", unit.of(q.estimate)},
+                                    {"lower", json_end(unit.of(q.lower))},
+                                    {"upper", json_end(unit.of(q.upper))}};
     if (q.samples > 0) entry["samples"] = q.samples;
     array.push_back(std::move(entry));
   }

@@ -73,8 +73,7 @@ std::vector<std::string> prediction_cells(const std::optional<analysis::Predicti
                                           const ReportInputs& inputs) {
   if (!prediction) return {"-", "-", "-", "-"};
   return {prediction_figure_text(*prediction, inputs.time_unit), prediction_source(*prediction),
-          optional_number(prediction->speedup),
-          optional_number(prediction->efficiency)};
+          optional_number(prediction->speedup), optional_number(prediction->efficiency)};
 }
 
 // One line's column groups: the keys and p, the prediction, then each method's figure.
@@ -263,9 +262,9 @@ std::string table(const analysis::StudyResult& study, const ReportInputs& inputs
 std::string loss_table(const analysis::StudyResult& study, const ReportInputs& inputs) {
   const solvers::Method method = study.methods().front();
   const std::vector<std::string> keys = key_header(inputs);
-  std::string out = fmt::format(
-      "\nloss analysis (paper section 5), method {}: each phase alone, every other phase costing 0\n",
-      solvers::to_string(method));
+  std::string out =
+      fmt::format("\nloss analysis (paper section 5), method {}: each phase alone, every other phase costing 0\n",
+                  solvers::to_string(method));
   std::vector<std::vector<std::string>> cells;
   const auto& cases = study.cases();
   for (std::size_t w = 0; w < cases.size(); ++w) {
@@ -296,8 +295,9 @@ std::string loss_table(const analysis::StudyResult& study, const ReportInputs& i
     }
   }
   out += align(cells, keys.size(), name_columns(inputs));
-  out += "share: the phase alone's runtime / the whole program's. SYNC: every phase free, the barriers alone; "
-         "they stay in every phase's case too, so the shares need not add up to 1 (nor do maxima over processors)\n";
+  out +=
+      "share: the phase alone's runtime / the whole program's. SYNC: every phase free, the barriers alone; "
+      "they stay in every phase's case too, so the shares need not add up to 1 (nor do maxima over processors)\n";
   return out;
 }
 
@@ -307,8 +307,7 @@ std::string render(const analysis::StudyResult& study, const ReportInputs& input
   switch (format) {
     case Format::Table:
       return table(study, inputs) + report_quantiles::table_block(study, inputs) +
-             report_breakdown::table_block(study, inputs) +
-             (inputs.loss ? loss_table(study, inputs) : std::string{});
+             report_breakdown::table_block(study, inputs) + (inputs.loss ? loss_table(study, inputs) : std::string{});
     case Format::Csv: return report_data::csv(study, inputs);
     case Format::Json: return report_data::json(study, inputs);
     case Format::Jsonl: return report_data::jsonl(study, inputs);

@@ -29,7 +29,7 @@ struct MachineBand {
 
 struct MachineInput {
   std::string name;
-  std::string file;  // empty for the built-in ideal machine
+  std::string file;                         // empty for the built-in ideal machine
   std::map<std::string, double> constants;  // the constants --set gave it (docs/machine.md)
   MachineBand band;
 };
@@ -51,16 +51,16 @@ struct ReportInputs {
   // Every program, in the order given; with more than one, the reports get a program column
   // (table, CSV) or field (JSON). Empty or one: a study of one program, reported as before.
   std::vector<ProgramInput> programs;
-  std::vector<MachineInput> machines;                // in the order of --machine
+  std::vector<MachineInput> machines;  // in the order of --machine
   // Every program variable not swept, as bound; empty with several programs (see `programs`).
   std::map<std::string, double> variables;
-  std::vector<analysis::SweepVariable> sweeps;       // --sweep
-  bool loss = false;                                 // --loss: the study has a case per phase alone
-  bool scaling_laws = false;                         // --scaling-laws (report_scaling.hpp)
+  std::vector<analysis::SweepVariable> sweeps;                 // --sweep
+  bool loss = false;                                           // --loss: the study has a case per phase alone
+  bool scaling_laws = false;                                   // --scaling-laws (report_scaling.hpp)
   std::map<std::string, std::string> per_processor_variables;  // weak scaling: name -> expression of P
   analysis::Request request;
-  TimeUnit time_unit;                                // --time-unit: every time printed is in it
-  std::vector<std::string> command;                  // the command line as given, for CSV and JSON
+  TimeUnit time_unit;                // --time-unit: every time printed is in it
+  std::vector<std::string> command;  // the command line as given, for CSV and JSON
 };
 
 // The version of the JSON layout; bumped whenever a field changes meaning or disappears.
@@ -79,7 +79,6 @@ std::string render(const analysis::StudyResult& study, const ReportInputs& input
 
 // --isoefficiency: the points by machine, then by processor count. Table, CSV or JSON.
 std::string render_isoefficiency(const std::vector<analysis::IsoefficiencyPoint>& points,
-                                 const analysis::IsoefficiencyOptions& iso, const ReportInputs& inputs,
-                                 Format format);
+                                 const analysis::IsoefficiencyOptions& iso, const ReportInputs& inputs, Format format);
 
 }  // namespace report

@@ -25,9 +25,10 @@ std::string weak_scaling_note(const ReportInputs& inputs) {
   for (const auto& [name, expression] : inputs.per_processor_variables) {
     variables += fmt::format("{}{} = {}", variables.empty() ? "" : ", ", name, expression);
   }
-  return fmt::format("weak scaling ({}): every speedup is the scaled speedup T1(W(p)) / T(p),\n"
-                     "the one-processor time of the problem of p processors over its time on p\n",
-                     variables);
+  return fmt::format(
+      "weak scaling ({}): every speedup is the scaled speedup T1(W(p)) / T(p),\n"
+      "the one-processor time of the problem of p processors over its time on p\n",
+      variables);
 }
 
 }  // namespace
@@ -36,10 +37,11 @@ std::string text(const analysis::StudyResult& study, const ReportInputs& inputs)
   std::string out = weak_scaling_note(inputs);
   if (!inputs.scaling_laws) return out;
   const std::string method{solvers::to_string(study.methods().front())};
-  out += fmt::format("\nscaling laws of the {} speedups S: Karp-Flatt serial fraction e(p) = (1/S - 1/p)/(1 - 1/p);\n"
-                     "Amdahl 1/(a + (1-a)/p) with a = e(p0), Gustafson p - s(p-1) with s = (p0 - S(p0))/(p0 - 1),\n"
-                     "p0 the smallest p >= 2\n",
-                     method);
+  out += fmt::format(
+      "\nscaling laws of the {} speedups S: Karp-Flatt serial fraction e(p) = (1/S - 1/p)/(1 - 1/p);\n"
+      "Amdahl 1/(a + (1-a)/p) with a = e(p0), Gustafson p - s(p-1) with s = (p0 - S(p0))/(p0 - 1),\n"
+      "p0 the smallest p >= 2\n",
+      method);
   std::vector<std::vector<std::string>> cells;
   std::string key_line;  // the fractions of each case
   std::vector<std::string> header = key_header(inputs);

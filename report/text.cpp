@@ -51,9 +51,7 @@ std::string number(double value) {
   return fmt::format("{:.3f}", value);
 }
 
-std::string optional_number(const std::optional<double>& value) {
-  return value ? number(*value) : std::string{"-"};
-}
+std::string optional_number(const std::optional<double>& value) { return value ? number(*value) : std::string{"-"}; }
 
 std::string figure_text(const std::optional<double>& estimate, double lower, double upper, const TimeUnit& unit) {
   if (!estimate) return fmt::format("[{}, {}]", number(unit.of(lower)), number(unit.of(upper)));

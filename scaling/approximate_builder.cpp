@@ -27,7 +27,8 @@ double ApproximateBuilder::message_seconds(double bytes, std::int64_t sends, std
 std::size_t ApproximateBuilder::message(double bytes, std::int64_t sends, std::int64_t receives,
                                         const models::SourceLocation& where, double sharing) {
   const double o = bound_.overhead_seconds(bytes, where, sharing);
-  const double seconds = static_cast<double>(sends + receives) * o + bound_.communication_seconds(bytes, where, sharing);
+  const double seconds =
+      static_cast<double>(sends + receives) * o + bound_.communication_seconds(bytes, where, sharing);
   std::string label = "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes";
   if (o > 0.0) label += " (" + std::to_string(sends) + " sends, " + std::to_string(receives) + " receives)";
   if (sharing != 1.0) label += " sharing S = " + std::to_string(static_cast<long long>(sharing));
@@ -147,8 +148,8 @@ Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
     if (found != made.end()) return found->second;
     const UnitMessages sent = c == 0 ? UnitMessages{} : messages(c, volume);
     return made
-        .emplace(c, series({power(one, c), message(sent.bytes, sent.sends, sent.receives, phase.location,
-                                                   sent.sharing)}))
+        .emplace(c,
+                 series({power(one, c), message(sent.bytes, sent.sends, sent.receives, phase.location, sent.sharing)}))
         .first->second;
   });
   const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);

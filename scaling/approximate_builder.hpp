@@ -72,8 +72,7 @@ class ApproximateBuilder {
   graph::SpTree& tree() { return tree_; }
 
   // ---- tree helpers treating kZero as "nothing" -------------------------------------
-  std::size_t leaf(std::string label, graph::NodeKind kind, distributions::Distribution runtime,
-                   int processor = -1) {
+  std::size_t leaf(std::string label, graph::NodeKind kind, distributions::Distribution runtime, int processor = -1) {
     return tree_.leaf({std::move(label), kind, std::move(runtime), processor});
   }
   std::size_t series(std::initializer_list<std::size_t> parts);

@@ -30,8 +30,8 @@ enum class Joint { Open, Synchronised };
 
 class PatternWalk {
  public:
-  PatternWalk(const models::Program& program, const models::Machine& machine,
-              const models::Environment& environment, int p)
+  PatternWalk(const models::Program& program, const models::Machine& machine, const models::Environment& environment,
+              int p)
       : program_(program), builder_(machine, environment, p) {}
 
   graph::SpTree build() {
@@ -72,15 +72,13 @@ class PatternWalk {
   // depends on it across processors (a's volume). Per processor that is at most two between
   // contiguous blocks, and at most three per unit when either side is CYCLIC; a NEIGHBOR
   // phase already charges two in its own exchange. Every processor is charged the most.
-  std::size_t neighbour_messages(const std::string& first, const std::string& second,
-                                 models::Concatenation kind) {
+  std::size_t neighbour_messages(const std::string& first, const std::string& second, models::Concatenation kind) {
     const models::WorkPhase* a = models::find_work_phase(program_, first);
     const models::WorkPhase* b = models::find_work_phase(program_, second);
     const auto unit_phase = [](const models::WorkPhase* phase) {
-      return phase != nullptr && (phase->scheme == models::Scheme::Neighbor ||
-                                  phase->scheme == models::Scheme::NeighborTorus ||
-                                  (phase->scheme == models::Scheme::Independent &&
-                                   phase->scheduling != models::Scheduling::Dynamic));
+      return phase != nullptr &&
+             (phase->scheme == models::Scheme::Neighbor || phase->scheme == models::Scheme::NeighborTorus ||
+              (phase->scheme == models::Scheme::Independent && phase->scheduling != models::Scheduling::Dynamic));
     };
     if (!unit_phase(a) || !unit_phase(b) || builder_.processors() == 1) return kZero;
     // Two 2-D phases (the checker allows no other NEIGHBOR joint of one): the first's own
@@ -105,8 +103,8 @@ class PatternWalk {
     double joint_sharing = 1.0, own_sharing = 1.0;
     if (builder_.shares_bandwidth()) {
       const auto placement = [](const models::WorkPhase* phase, std::int64_t units) {
-        return detail::UnitPlacement{units, phase->scheme == models::Scheme::Independent ? phase->scheduling
-                                                                                         : models::Scheduling::Block};
+        return detail::UnitPlacement{
+            units, phase->scheme == models::Scheme::Independent ? phase->scheduling : models::Scheduling::Block};
       };
       const bool wrap = kind != models::Concatenation::Neighbor || a->scheme == models::Scheme::NeighborTorus ||
                         b->scheme == models::Scheme::NeighborTorus;
@@ -122,10 +120,10 @@ class PatternWalk {
       const double more = builder_.message_seconds(volume, own, own, b->location, joint_sharing) -
                           builder_.message_seconds(volume, own, own, b->location, own_sharing);
       if (more > 0.0) {
-        top_up = builder_.leaf("communication of " + std::to_string(static_cast<long long>(volume)) +
-                                   " bytes: the joint's sharing S = " +
-                                   std::to_string(static_cast<long long>(joint_sharing)),
-                               graph::NodeKind::Communication, distributions::deterministic(more));
+        top_up = builder_.leaf(
+            "communication of " + std::to_string(static_cast<long long>(volume)) +
+                " bytes: the joint's sharing S = " + std::to_string(static_cast<long long>(joint_sharing)),
+            graph::NodeKind::Communication, distributions::deterministic(more));
       }
     }
     if (most <= own) return top_up;
@@ -217,8 +215,7 @@ class PatternWalk {
         return piece;
       }
       case Kind::Repeat:
-        return repeat(compile(node.children.front()),
-                      builder_.count(node.count, node.location, "repetition count"));
+        return repeat(compile(node.children.front()), builder_.count(node.count, node.location, "repetition count"));
       case Kind::Alternatives: return alternatives(node);
       case Kind::PhaseRef: return phase(node.phase, node.location);
       case Kind::Sync:
@@ -267,8 +264,8 @@ class PatternWalk {
 graph::SpTree approximate_model(const models::Program& program, const models::Machine& machine,
                                 const models::Environment& environment, int p) {
   if (p < 1 || p > kMaxProcessors) {
-    throw std::invalid_argument("processor count must be in [1, " + std::to_string(kMaxProcessors) +
-                                "], got " + std::to_string(p));
+    throw std::invalid_argument("processor count must be in [1, " + std::to_string(kMaxProcessors) + "], got " +
+                                std::to_string(p));
   }
   return PatternWalk(program, machine, environment, p).build();
 }

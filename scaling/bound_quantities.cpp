@@ -12,8 +12,7 @@
 
 namespace scaling::detail {
 
-BoundQuantities::BoundQuantities(const models::Machine& machine, const models::Environment& environment,
-                                 int p)
+BoundQuantities::BoundQuantities(const models::Machine& machine, const models::Environment& environment, int p)
     : machine_(machine), environment_(environment), p_(p) {
   // Variables that are expressions of P (weak scaling) take their value for this p here.
   if (const auto error = models::with_processors(environment_, p)) throw ScalingError(error->location, error->message);
@@ -26,8 +25,7 @@ double BoundQuantities::value(const models::Expr& expr, const models::SourceLoca
   return result.value;
 }
 
-double BoundQuantities::value(const models::Expr& expr, const models::SourceLocation& where,
-                              const char* what) const {
+double BoundQuantities::value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
   return value(expr, where, environment_, what);
 }
 
@@ -36,11 +34,15 @@ std::int64_t BoundQuantities::count(const models::Expr& expr, const models::Sour
   const double v = value(expr, where, what);
   const double rounded = std::round(v);
   if (rounded > models::kLargestCount) {
-    throw ScalingError(where, fmt::format("{} is {:g}, more than the largest count, {:g}", what, v, models::kLargestCount));
+    throw ScalingError(where,
+                       fmt::format("{} is {:g}, more than the largest count, {:g}", what, v, models::kLargestCount));
   }
   if (std::abs(v - rounded) > 1e-9 * std::max(1.0, std::abs(v)) || rounded < 0.0) {
     // With variables that are expressions of P, the count may be whole at some p only: say which.
-    const std::string at_p = environment_.per_processor.empty() ? std::string() : fmt::format(" at P = {}", environment_.problem_processors.value_or(static_cast<int>(p_)));
+    const std::string at_p =
+        environment_.per_processor.empty()
+            ? std::string()
+            : fmt::format(" at P = {}", environment_.problem_processors.value_or(static_cast<int>(p_)));
     throw ScalingError(where, fmt::format("{} must be a non-negative whole number, got {}{}", what, v, at_p));
   }
   return static_cast<std::int64_t>(rounded);
@@ -62,14 +64,14 @@ double BoundQuantities::overhead(double seconds, const char* what, const models:
   // The range of every time of a model (models/limits.hpp): a message of 1e300 bytes or a
   // contention grown with the work could otherwise push sums past the largest double.
   if (seconds != 0.0 && !(seconds >= models::kSmallestTime && seconds <= models::kLargestTime)) {
-    throw ScalingError(where, fmt::format("{} time must be 0 or lie in [{:g}, {:g}], got {}", what, models::kSmallestTime,
-                                          models::kLargestTime, seconds));
+    throw ScalingError(where, fmt::format("{} time must be 0 or lie in [{:g}, {:g}], got {}", what,
+                                          models::kSmallestTime, models::kLargestTime, seconds));
   }
   return seconds;
 }
 
 double BoundQuantities::per_message(const models::Expr& cost, double bytes, double sharing, const char* term,
-                                   const char* kind, const models::SourceLocation& where) const {
+                                    const char* kind, const models::SourceLocation& where) const {
   if (p_ == 1) return 0.0;
   models::Environment with_volume = environment_;
   with_volume.values["L"] = bytes;
@@ -77,8 +79,7 @@ double BoundQuantities::per_message(const models::Expr& cost, double bytes, doub
   return overhead(value(cost, machine_.location, with_volume, term), kind, where);
 }
 
-double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where,
-                                              double sharing) const {
+double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where, double sharing) const {
   if (bytes == 0.0) return 0.0;
   return per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where);
 }

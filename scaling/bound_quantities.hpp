@@ -55,8 +55,8 @@ class BoundQuantities {
   bool shares_bandwidth() const { return shares_links(machine_.topology); }
 
  private:
-  double value(const models::Expr& expr, const models::SourceLocation& where,
-               const models::Environment& environment, const char* what) const;
+  double value(const models::Expr& expr, const models::SourceLocation& where, const models::Environment& environment,
+               const char* what) const;
   double overhead(double seconds, const char* what, const models::SourceLocation& where) const;
   // A machine cost of a message of `bytes` (an expression of L): 0 for no bytes or p = 1.
   // `term` names the machine term in evaluation errors, `kind` the overhead (overhead()).

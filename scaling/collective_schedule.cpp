@@ -16,7 +16,9 @@ std::int64_t ceil_log2(std::int64_t p) {
   return p <= 1 ? 0 : static_cast<std::int64_t>(std::bit_width(static_cast<std::uint64_t>(p - 1)));
 }
 // The largest power of two not above p.
-std::int64_t floor_power(std::int64_t p) { return static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(p))); }
+std::int64_t floor_power(std::int64_t p) {
+  return static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(p)));
+}
 
 // Binomial tree rooted at 0. Broadcast round k: every r < 2^k sends to r + 2^k. Reduce round k:
 // every r with r mod 2^(k+1) = 2^k sends to r - 2^k. `bytes_of(r, k)` gives the message's
@@ -134,7 +136,8 @@ std::vector<CollectiveMessage> round_messages(const CollectiveSchedule& s, std::
       break;
     case CollectiveAlgorithm::Linear: {
       const bool to_root = s.operation == CollectiveOperation::Reduce || s.operation == CollectiveOperation::Gather;
-      for (std::int64_t r = 1; r < p; ++r) round.push_back(to_root ? CollectiveMessage{r, 0, v} : CollectiveMessage{0, r, v});
+      for (std::int64_t r = 1; r < p; ++r)
+        round.push_back(to_root ? CollectiveMessage{r, 0, v} : CollectiveMessage{0, r, v});
       return round;
     }
     case CollectiveAlgorithm::RecursiveDoubling: return doubling_round(p, k, v);
@@ -160,7 +163,8 @@ double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost) {
     // Every processor sends one message and takes one of the same size per round, all in step.
     double total = 0.0;
     for (std::int64_t k = 0; k < rounds; ++k) {
-      const double bytes = s.algorithm == CollectiveAlgorithm::Ring ? s.volume / static_cast<double>(s.processors) : s.volume;
+      const double bytes =
+          s.algorithm == CollectiveAlgorithm::Ring ? s.volume / static_cast<double>(s.processors) : s.volume;
       const CollectiveCost c = cost(k, bytes);
       total += 2.0 * c.overhead + c.transfer;
     }

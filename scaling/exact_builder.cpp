@@ -10,12 +10,15 @@ namespace scaling::detail {
 ExactBuilder::ExactBuilder(const models::Program& program, const models::Machine& machine,
                            const models::Environment& environment, int p, std::size_t max_nodes,
                            NeighborOrder neighbor_order)
-    : program_(program), bound_(machine, environment, p), p_(p), max_nodes_(max_nodes),
+    : program_(program),
+      bound_(machine, environment, p),
+      p_(p),
+      max_nodes_(max_nodes),
       neighbor_order_(neighbor_order),
       last_(static_cast<std::size_t>(p), kNone) {}
 
 const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const models::SourceLocation& where,
-                                                          double sharing) {
+                                                            double sharing) {
   static const MessageCost kFree{};
   if (p_ == 1 || bytes == 0.0) return kFree;
   const auto key = std::make_pair(bytes, sharing);
@@ -52,8 +55,7 @@ NodeId ExactBuilder::deterministic_node(std::string label, NodeKind kind, double
   return add(std::move(label), kind, found->second, processor, step);
 }
 
-void ExactBuilder::link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where,
-                        double sharing) {
+void ExactBuilder::link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where, double sharing) {
   const int b = graph_.node(to).processor;
   if (graph_.node(from).processor == b) {
     arc(from, to);
@@ -86,10 +88,10 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
     at = in_flight;
   }
   if (to_processor >= 0 && (overhead > 0.0 || always_receive)) {
-    const NodeId receive = overhead > 0.0 ? deterministic_node("receive " + size, NodeKind::Communication, overhead,
-                                                               to_processor, std::max(step, sent_at))
-                                          : add("receive " + size, NodeKind::Communication, {}, to_processor,
-                                                std::max(step, sent_at));
+    const NodeId receive =
+        overhead > 0.0 ? deterministic_node("receive " + size, NodeKind::Communication, overhead, to_processor,
+                                            std::max(step, sent_at))
+                       : add("receive " + size, NodeKind::Communication, {}, to_processor, std::max(step, sent_at));
     arc(at, receive);
     run_on(static_cast<std::size_t>(to_processor), receive);
     at = receive;
@@ -164,9 +166,8 @@ void ExactBuilder::synchronise(double seconds, const models::SourceLocation& whe
     std::fill(last_.begin(), last_.end(), distinct.empty() ? kNone : distinct.front());
     return;
   }
-  const NodeId node = seconds > 0.0
-                          ? deterministic_node("barrier", NodeKind::Barrier, seconds, -1, step_ - 1)
-                          : add("join", NodeKind::Join, {}, -1, step_ - 1);
+  const NodeId node = seconds > 0.0 ? deterministic_node("barrier", NodeKind::Barrier, seconds, -1, step_ - 1)
+                                    : add("join", NodeKind::Join, {}, -1, step_ - 1);
   for (NodeId v : distinct) arc(v, node);
   std::fill(last_.begin(), last_.end(), node);
 }
@@ -253,9 +254,7 @@ bool ExactBuilder::enter_joint(const models::WorkPhase& phase, bool takes_neighb
     case Joint::None:
       send_boundaries(phase.location, Exchange::BeforeSynchronisation);  // nothing pending after a SYNC
       return false;
-    case Joint::Serial:
-      send_boundaries(phase.location, Exchange::BeforeSerialWork);
-      return false;
+    case Joint::Serial: send_boundaries(phase.location, Exchange::BeforeSerialWork); return false;
     case Joint::Barrier: synchronise(barrier_seconds(phase.location), phase.location); return false;
     case Joint::Neighbor:
     case Joint::NeighborTorus:
@@ -315,7 +314,8 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
   units.torus = instance.torus;
   units.scheduling = instance.scheduling;
   // The neighbour arcs' messages are the joint's step: one S for all of them.
-  const double sharing = neighbour_arcs && shares_bandwidth() ? joint_sharing(previous, instance, joint == Joint::Torus, wrap) : 1.0;
+  const double sharing =
+      neighbour_arcs && shares_bandwidth() ? joint_sharing(previous, instance, joint == Joint::Torus, wrap) : 1.0;
   std::vector<char> started(last_.size(), 0);
   std::vector<std::int64_t> per_processor(last_.size(), 0);
   const std::string prefix = phase.name + " u";
@@ -413,8 +413,8 @@ void ExactBuilder::after_units(const models::WorkPhase& phase, const UnitInstanc
       const double seconds =
           send_out_seconds(instance.volume * static_cast<double>(per_processor[k]), phase.location, sharing);
       if (seconds > 0.0) {
-        run_on(k, deterministic_node(phase.name + " results", NodeKind::Communication, seconds,
-                                     static_cast<int>(k), step));
+        run_on(k, deterministic_node(phase.name + " results", NodeKind::Communication, seconds, static_cast<int>(k),
+                                     step));
       }
     }
     if (instance.contention > 0.0) {

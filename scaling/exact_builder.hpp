@@ -39,18 +39,18 @@ enum class UnitMessage {
 struct UnitInstance {
   distributions::Distribution task;
   std::int64_t units = 0;
-  double volume = 0.0;      // bytes of one unit's message (UnitMessage)
-  double contention = 0.0;  // seconds on every processor after its units; 0 for none
+  double volume = 0.0;                                        // bytes of one unit's message (UnitMessage)
+  double contention = 0.0;                                    // seconds on every processor after its units; 0 for none
   models::Scheduling scheduling = models::Scheduling::Block;  // a static schedule
-  bool alternating = false;  // odd processors run their block right to left
-  bool torus = false;        // neighbour dependences wrap around whatever the concatenation
+  bool alternating = false;                                   // odd processors run their block right to left
+  bool torus = false;  // neighbour dependences wrap around whatever the concatenation
   UnitMessage message = UnitMessage::Results;
 };
 
 class ExactBuilder {
  public:
-  ExactBuilder(const models::Program& program, const models::Machine& machine,
-               const models::Environment& environment, int p, std::size_t max_nodes, NeighborOrder neighbor_order);
+  ExactBuilder(const models::Program& program, const models::Machine& machine, const models::Environment& environment,
+               int p, std::size_t max_nodes, NeighborOrder neighbor_order);
 
   // ---- values (shared with the approximate model) ---------------------------------------
   double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
@@ -61,8 +61,7 @@ class ExactBuilder {
   }
   distributions::Distribution runtime(const models::RuntimeSpec& spec) const { return bound_.runtime(spec); }
   static bool is_zero(const distributions::Distribution& d) {
-    return distributions::is_closed_form(d) && distributions::mean(d) == 0.0 &&
-           distributions::variance(d) == 0.0;
+    return distributions::is_closed_form(d) && distributions::mean(d) == 0.0 && distributions::variance(d) == 0.0;
   }
   std::int64_t processors() const { return p_; }
   NeighborOrder neighbor_order() const { return neighbor_order_; }
@@ -95,8 +94,7 @@ class ExactBuilder {
   }
 
   // ---- nodes and arcs -----------------------------------------------------------------------
-  NodeId add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
-             std::int64_t step);
+  NodeId add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor, std::int64_t step);
   NodeId deterministic_node(std::string label, NodeKind kind, double seconds, int processor, std::int64_t step);
   // Refuses at once (ExactModelTooLarge) when `count` more nodes would pass the limit, before
   // a part whose size is known (a collective's messages) is built node by node.
@@ -189,8 +187,8 @@ class ExactBuilder {
     std::vector<NodeId> last_on;  // per processor: its last unit, kNone if it had none
     // Per processor: the lowest and highest unit index it holds (-1: none).
     std::vector<std::int64_t> low, high;
-    double volume = 0.0;          // bytes a unit sends to a dependent unit on another processor
-    bool torus = false;           // the boundary of unit 0 and of the last unit wraps around
+    double volume = 0.0;  // bytes a unit sends to a dependent unit on another processor
+    bool torus = false;   // the boundary of unit 0 and of the last unit wraps around
     models::Scheduling scheduling = models::Scheduling::Block;  // how the units were placed
   };
   // How the previous work phase meets the next one.
@@ -249,8 +247,8 @@ class ExactBuilder {
   };
   const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
   std::map<std::pair<double, double>, MessageCost> message_costs_;
-  std::vector<NodeId> order_next_;  // per node on a processor: the next node of its order
-  std::map<NodeId, NodeId> last_send_;  // per node: the last send placed right after it
+  std::vector<NodeId> order_next_;                              // per node on a processor: the next node of its order
+  std::map<NodeId, NodeId> last_send_;                          // per node: the last send placed right after it
   std::map<std::tuple<NodeId, int, double>, NodeId> received_;  // (from, processor, bytes)
   std::map<double, distributions::Distribution> constants_;
 };

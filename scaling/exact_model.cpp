@@ -32,8 +32,8 @@ std::string location_text(const models::SourceLocation& where) {
 // Builds one scenario: the pattern compiled with the choices encoded in a scenario index.
 class ScenarioWalk {
  public:
-  ScenarioWalk(const models::Program& program, const models::Machine& machine,
-                  const models::Environment& environment, int p, std::size_t max_nodes, NeighborOrder neighbor_order)
+  ScenarioWalk(const models::Program& program, const models::Machine& machine, const models::Environment& environment,
+               int p, std::size_t max_nodes, NeighborOrder neighbor_order)
       : program_(program), builder_(program, machine, environment, p, max_nodes, neighbor_order) {}
 
   // Number of combinations of choices below `node` (saturating at 2^62).
@@ -41,9 +41,7 @@ class ScenarioWalk {
     const auto found = counts_.find(&node);
     if (found != counts_.end()) return found->second;
     constexpr std::uint64_t kCap = std::uint64_t{1} << 62;
-    auto times = [&](std::uint64_t a, std::uint64_t b) {
-      return (a != 0 && b > kCap / a) ? kCap : a * b;
-    };
+    auto times = [&](std::uint64_t a, std::uint64_t b) { return (a != 0 && b > kCap / a) ? kCap : a * b; };
     using Kind = models::PatternNode::Kind;
     std::uint64_t n = 1;
     switch (node.kind) {
@@ -124,8 +122,8 @@ class ScenarioWalk {
     const double probability = builder_.value(node.probabilities[branch], node.location, "branch probability");
     probability_ *= probability;
     if (!description_.empty()) description_ += "; ";
-    description_ += "branch " + std::to_string(branch + 1) + " of " + std::to_string(node.children.size()) +
-                    " at " + location_text(node.location);
+    description_ += "branch " + std::to_string(branch + 1) + " of " + std::to_string(node.children.size()) + " at " +
+                    location_text(node.location);
     // Alternatives are closed on both sides, as in the approximate model.
     builder_.synchronise(0.0, node.location);
     builder_.forget_last_phase();
@@ -164,11 +162,12 @@ ExactModel exact_model(const models::Program& program, const models::Machine& ma
       ScenarioWalk(program, machine, environment, p, options.max_nodes, options.neighbor_order)
           .scenario_count(program.pattern);
   if (scenarios > options.max_scenarios) {
-    throw ScalingError(program.pattern.location,
-                       "the exact model has " + (scenarios >= (std::uint64_t{1} << 62) ? std::string("more than 2^62")
-                                                                                          : std::to_string(scenarios)) +
-                           " scenarios (combinations of probabilistic alternatives), more than the limit of " +
-                           std::to_string(options.max_scenarios) + "; use the approximate model");
+    throw ScalingError(
+        program.pattern.location,
+        "the exact model has " +
+            (scenarios >= (std::uint64_t{1} << 62) ? std::string("more than 2^62") : std::to_string(scenarios)) +
+            " scenarios (combinations of probabilistic alternatives), more than the limit of " +
+            std::to_string(options.max_scenarios) + "; use the approximate model");
   }
   ExactModel model;
   std::size_t nodes = 0;

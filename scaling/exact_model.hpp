@@ -71,7 +71,6 @@ class ExactModelTooLarge : public ScalingError {
 // std::invalid_argument for p outside
 // [1, kMaxProcessors].
 ExactModel exact_model(const models::Program& program, const models::Machine& machine,
-                       const models::Environment& environment, int p,
-                       const ExactModelOptions& options = {});
+                       const models::Environment& environment, int p, const ExactModelOptions& options = {});
 
 }  // namespace scaling

@@ -51,8 +51,7 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
 
 // A sequential phase has no scheme; the pattern walks call these for it directly. `where`:
 // the phase's place in the pattern.
-void exact_sequential(ExactBuilder& builder, const models::SequentialPhase& phase,
-                      const models::SourceLocation& where);
+void exact_sequential(ExactBuilder& builder, const models::SequentialPhase& phase, const models::SourceLocation& where);
 Piece approximate_sequential(ApproximateBuilder& builder, const models::SequentialPhase& phase);
 
 // A collective operation (BROADCAST(v), ... in the pattern) and SYNC on a machine whose barrier
@@ -66,8 +65,9 @@ template <class Builder>
 CollectiveSchedule collective_of(const Builder& builder, const models::PatternNode& node) {
   const double volume = builder.value(node.volume, node.location, "the volume of a collective");
   if (!(volume >= 0.0) || !std::isfinite(volume)) {
-    throw ScalingError(node.location, fmt::format("the volume of {} must be a finite number of bytes >= 0, got {:g} at P = {}",
-                                                  models::to_string(node.collective), volume, builder.processors()));
+    throw ScalingError(node.location,
+                       fmt::format("the volume of {} must be a finite number of bytes >= 0, got {:g} at P = {}",
+                                   models::to_string(node.collective), volume, builder.processors()));
   }
   return collective_schedule(builder.machine(), node.collective, builder.processors(), volume);
 }

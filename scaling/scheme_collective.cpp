@@ -97,12 +97,13 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
   if (routed) {
     const double links = diameter(builder.machine().topology, schedule.processors);
     if (message_count(schedule) * links > kMostRoutedLinks) {
-      throw ScalingError(where, fmt::format("{} ({}) on {} processors sends {:g} messages over up to {:g} links each on a "
-                                            "{}: more than the {:g} link crossings whose sharing is worked out; give the "
-                                            "machine a FULLY CONNECTED topology or analyse fewer processors",
-                                            models::to_string(schedule.operation), models::to_string(schedule.algorithm),
-                                            schedule.processors, message_count(schedule), links,
-                                            models::to_string(builder.machine().topology), kMostRoutedLinks));
+      throw ScalingError(
+          where,
+          fmt::format("{} ({}) on {} processors sends {:g} messages over up to {:g} links each on a "
+                      "{}: more than the {:g} link crossings whose sharing is worked out; give the "
+                      "machine a FULLY CONNECTED topology or analyse fewer processors",
+                      models::to_string(schedule.operation), models::to_string(schedule.algorithm), schedule.processors,
+                      message_count(schedule), links, models::to_string(builder.machine().topology), kMostRoutedLinks));
     }
   }
   std::int64_t sharing_round = -1;
@@ -122,9 +123,9 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
     return found->second;
   });
   if (seconds == 0.0) return builder.synchronised(kZero);
-  const std::string label = fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation),
-                                        size_text(schedule.volume), models::to_string(schedule.algorithm),
-                                        round_count(schedule));
+  const std::string label =
+      fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation), size_text(schedule.volume),
+                  models::to_string(schedule.algorithm), round_count(schedule));
   // The leaf stands for the exact model's nodes of the collective (a send, a transfer and a
   // receive per message at most), which the study's task limit and memory estimate count.
   const double nodes = std::min(3 * message_count(schedule), 9e18);

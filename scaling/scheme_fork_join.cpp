@@ -64,8 +64,8 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
       for (std::int64_t t = 0; t < tasks; ++t) {
         const int k = builder.processor_of(t, tasks, phase.scheduling);
         const auto ku = static_cast<std::size_t>(k);
-        builder.run_on(ku, builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t),
-                                       NodeKind::Task, task, k, step + j));
+        builder.run_on(ku, builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t), NodeKind::Task,
+                                       task, k, step + j));
         ++done[ku];
       }
       for (std::size_t k = 0; k < done.size(); ++k) {

@@ -85,8 +85,9 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
     const std::tuple<std::int64_t, bool, bool> key{size, k > 0, k + 1 < q};
     auto found = made.find(key);
     if (found == made.end()) {
-      found = made.emplace(key, builder.series({k > 0 ? overhead : kZero, builder.power(one, size),
-                                                k + 1 < q ? overhead : kZero})).first;
+      found = made.emplace(key, builder.series(
+                                    {k > 0 ? overhead : kZero, builder.power(one, size), k + 1 < q ? overhead : kZero}))
+                  .first;
     }
     return found->second;
   };

@@ -61,10 +61,9 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
   const double exchange = *std::max_element(sends.begin(), sends.end()) +
                           builder.communication_seconds(longest, phase.location, sharing) +
                           *std::max_element(receives.begin(), receives.end());
-  const std::size_t messages =
-      exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
-                                    distributions::deterministic(exchange))
-                     : kZero;
+  const std::size_t messages = exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
+                                                             distributions::deterministic(exchange))
+                                              : kZero;
   const distributions::Distribution task = builder.runtime(*phase.runtime);
   const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
   std::map<std::int64_t, std::size_t> made;  // per point count: the work of a processor
@@ -75,8 +74,10 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
     if (found == made.end()) {
       found = made.emplace(c, c == 0 ? kZero : builder.series({builder.power(one, c), messages})).first;
     }
-    if (!work.empty() && work.back().tree == found->second) work.back().end = k + 1;
-    else work.push_back({k, k + 1, found->second});
+    if (!work.empty() && work.back().tree == found->second)
+      work.back().end = k + 1;
+    else
+      work.push_back({k, k + 1, found->second});
   }
   const std::int64_t points = builder.count(*phase.units, phase.location, "number of tasks");
   const std::size_t delay = builder.contention(static_cast<double>(points) * distributions::mean(task), phase.location);
@@ -116,11 +117,10 @@ Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase&
   const std::int64_t units = builder.count(*phase.units, phase.location, "number of tasks");
   const std::int64_t neighbours = boundary_messages(units, builder.processors());
   // The exchange's messages are one step (N3).
-  const double sharing =
-      builder.shares_bandwidth()
-          ? builder.sharing(neighbor_exchange_transfers(units, builder.processors(),
-                                                        phase.scheme == models::Scheme::NeighborTorus))
-          : 1.0;
+  const double sharing = builder.shares_bandwidth()
+                             ? builder.sharing(neighbor_exchange_transfers(
+                                   units, builder.processors(), phase.scheme == models::Scheme::NeighborTorus))
+                             : 1.0;
   // Columns on one processor only: no neighbour, no message.
   return builder.unit_phase(phase, [neighbours, sharing](std::int64_t, double volume) {
     return ApproximateBuilder::UnitMessages{neighbours == 0 ? 0.0 : volume, neighbours, neighbours, sharing};

@@ -103,8 +103,8 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
         {middle, builder.power(builder.level(dependent, level_size[k], dependent_bytes, phase.location), run)});
     k += run;
   }
-  const double work = static_cast<double>(n) * (distributions::mean(independent_time) +
-                                                distributions::mean(dependent_time));
+  const double work =
+      static_cast<double>(n) * (distributions::mean(independent_time) + distributions::mean(dependent_time));
   Piece piece = builder.synchronised(builder.series({middle, builder.contention(work, phase.location)}));
   piece.first_phase = piece.last_phase = phase.name;
   piece.head = builder.spread(n, [&](std::int64_t c) {

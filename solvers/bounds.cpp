@@ -33,8 +33,7 @@ std::optional<BoundMethod> bound_method_from_string(std::string_view name) {
 }
 
 bool is_lower_bound(BoundMethod method) {
-  return method == BoundMethod::CriticalPath || method == BoundMethod::Fulkerson ||
-         method == BoundMethod::ArcDeletion;
+  return method == BoundMethod::CriticalPath || method == BoundMethod::Fulkerson || method == BoundMethod::ArcDeletion;
 }
 
 bool BoundsOptions::IsValid(std::string* why) const {
@@ -108,7 +107,8 @@ namespace {
 // would exceed fulkerson_work.
 std::size_t lattice_points(const graph::TaskGraph& graph, const BoundsOptions& options) {
   const std::size_t arcs = graph.arc_count() + graph.node_count();
-  const auto affordable = static_cast<std::size_t>(options.fulkerson_work / static_cast<std::int64_t>(std::max<std::size_t>(arcs, 1)));
+  const auto affordable =
+      static_cast<std::size_t>(options.fulkerson_work / static_cast<std::int64_t>(std::max<std::size_t>(arcs, 1)));
   return std::min(std::clamp<std::size_t>(affordable, 64, options.fulkerson_points), options.fulkerson_points);
 }
 

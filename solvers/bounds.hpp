@@ -116,7 +116,7 @@ struct BoundValue {
   bool computed = false;  // false: skipped (see note)
   double value = 0.0;     // a lower or an upper bound on the exact mean
   double seconds = 0.0;
-  std::string note;       // how it was obtained, or why it was skipped
+  std::string note;  // how it was obtained, or why it was skipped
 };
 
 struct BoundsSummary {
@@ -163,7 +163,6 @@ double estimate_bounds_memory(const graph::TaskGraph& graph, const BoundsOptions
 // every method's figure and time. Over the memory budget: a Result whose `unsolved` says so
 // (Reason::OverMemoryBudget, with the estimate), instead of MemoryBudgetExceeded. `progress`
 // as for compute_bounds.
-Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options,
-                    const ProgressFunction& progress = {});
+Result solve_bounds(const graph::TaskGraph& graph, const BoundsOptions& options, const ProgressFunction& progress = {});
 
 }  // namespace solvers

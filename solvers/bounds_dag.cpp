@@ -20,10 +20,8 @@ bool is_static(graph::NodeKind kind) {
     case graph::NodeKind::Communication:
     case graph::NodeKind::Barrier:
     case graph::NodeKind::Contention:
-    case graph::NodeKind::Join:
-      return true;
-    default:
-      return false;  // DynamicPool and anything added later: not a fixed runtime
+    case graph::NodeKind::Join: return true;
+    default: return false;  // DynamicPool and anything added later: not a fixed runtime
   }
 }
 
@@ -51,8 +49,8 @@ TaskLaw make_law(const distributions::Distribution& runtime, std::size_t points,
 
 }  // namespace
 
-Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
-              const distributions::GridOptions& grid, std::size_t transitive_search_budget) {
+Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points, const distributions::GridOptions& grid,
+              std::size_t transitive_search_budget) {
   if (graph.node_count() == 0) throw std::invalid_argument("bounds: the task graph is empty");
   if (graph.node_count() >= std::size_t{1} << 31) {
     throw std::invalid_argument("bounds: the task graph has too many nodes");
@@ -60,8 +58,7 @@ Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
   for (graph::NodeId v = 0; v < graph.node_count(); ++v) {
     const graph::TaskNode& node = graph.node(v);
     if (!is_static(node.kind)) {
-      throw UnsupportedGraph("bounds: node '" + node.label + "' is a " +
-                             std::string(graph::to_string(node.kind)) +
+      throw UnsupportedGraph("bounds: node '" + node.label + "' is a " + std::string(graph::to_string(node.kind)) +
                              ", which has no fixed runtime distribution (dynamic scheduling); "
                              "use Monte Carlo for this graph");
     }

@@ -16,9 +16,9 @@ namespace solvers::bounds_detail {
 // A distinct task runtime (tasks sharing one Distribution value share one TaskLaw).
 struct TaskLaw {
   distributions::Distribution runtime;
-  double mean_low = 0.0;   // the exact mean lies in [mean_low, mean_high]
+  double mean_low = 0.0;  // the exact mean lies in [mean_low, mean_high]
   double mean_high = 0.0;
-  bool zero = false;       // the point mass at 0
+  bool zero = false;  // the point mass at 0
   // The library's discretisation: positions origin + i * step; `lower` <=st truth <=st `upper`
   // up to a transport distance `slack` (docs/distributions.md).
   double origin = 0.0;
@@ -34,22 +34,22 @@ struct TaskLaw {
 // another). Positions 0..n-1 are topological.
 struct Dag {
   std::size_t n = 0;
-  std::vector<graph::NodeId> original;       // position -> graph node
-  std::vector<std::uint32_t> pred_begin;     // CSR, size n + 1
+  std::vector<graph::NodeId> original;    // position -> graph node
+  std::vector<std::uint32_t> pred_begin;  // CSR, size n + 1
   std::vector<std::uint32_t> pred;
   std::vector<std::uint32_t> succ_begin;
   std::vector<std::uint32_t> succ;
-  std::vector<char> antichain;               // pred list proven free of transitive arcs
-  std::vector<std::uint32_t> level;          // longest number of arcs from a source
-  std::vector<std::uint32_t> by_level_begin; // positions grouped by level (CSR over levels)
+  std::vector<char> antichain;                // pred list proven free of transitive arcs
+  std::vector<std::uint32_t> level;           // longest number of arcs from a source
+  std::vector<std::uint32_t> by_level_begin;  // positions grouped by level (CSR over levels)
   std::vector<std::uint32_t> by_level;
   std::vector<int> processor;
   std::vector<std::int64_t> step;
-  std::vector<std::uint32_t> law;            // position -> index into laws
+  std::vector<std::uint32_t> law;  // position -> index into laws
   std::vector<TaskLaw> laws;
   std::size_t original_arcs = 0;
   std::size_t transitive_arcs = 0;
-  std::size_t unresolved_tasks = 0;          // transitive search over budget
+  std::size_t unresolved_tasks = 0;  // transitive search over budget
 
   std::size_t preds_of(std::size_t v) const { return pred_begin[v + 1] - pred_begin[v]; }
   std::size_t succs_of(std::size_t v) const { return succ_begin[v + 1] - succ_begin[v]; }
@@ -58,8 +58,8 @@ struct Dag {
 
 // Throws UnsupportedGraph for a node that is not a static task, std::invalid_argument for an
 // empty or cyclic graph.
-Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points,
-              const distributions::GridOptions& grid, std::size_t transitive_search_budget);
+Dag build_dag(const graph::TaskGraph& graph, std::size_t lattice_points, const distributions::GridOptions& grid,
+              std::size_t transitive_search_budget);
 
 // The grid of the reductions that spend one grid operation per task: max_points reduced so
 // that tasks x points stays within options.reduction_work (but no fewer than 256 points).
@@ -70,7 +70,7 @@ distributions::GridOptions per_task_grid(const BoundsOptions& options, std::size
 // concurrently, so the plan adds them up.
 struct MemoryPlan {
   double budget = 0.0;
-  double base = 0.0;  // the compact graph and its laws
+  double base = 0.0;                                    // the compact graph and its laws
   std::array<double, kAllBoundMethods.size()> bytes{};  // each method's own peak, by BoundMethod
   std::array<bool, kAllBoundMethods.size()> run{};      // requested and within the budget
   // Requested but beyond the budget: what was left for it (>= 0); -1 otherwise. For barrier

@@ -18,8 +18,9 @@ namespace solvers::bounds_detail {
 Outcome node_duplication(const Dag& dag, const BoundsOptions& options) {
   namespace d = distributions;
   if (dag.n > options.max_reduction_tasks) {
-    return {false, 0.0, format("skipped: more than %.0f tasks (max_reduction_tasks)",
-                               static_cast<double>(options.max_reduction_tasks))};
+    return {false, 0.0,
+            format("skipped: more than %.0f tasks (max_reduction_tasks)",
+                   static_cast<double>(options.max_reduction_tasks))};
   }
   // The activity-on-arc network: task v is an arc from the event "v may start" to the event
   // "v has finished" (node 2 + v); tasks with the same predecessors share their start event
@@ -59,7 +60,8 @@ Outcome node_duplication(const Dag& dag, const BoundsOptions& options) {
   std::vector<d::Distribution> runtime(dag.laws.size());
   for (std::size_t i = 0; i < dag.laws.size(); ++i) {
     const TaskLaw& law = dag.laws[i];
-    runtime[i] = d::is_closed_form(law.runtime) && law.upper.size() > 1 ? d::discretise(law.runtime, grid) : law.runtime;
+    runtime[i] =
+        d::is_closed_form(law.runtime) && law.upper.size() > 1 ? d::discretise(law.runtime, grid) : law.runtime;
   }
   for (std::size_t v = 0; v < dag.n; ++v) {
     insert(start_of[v], 2 + v, runtime[dag.law[v]]);
@@ -113,8 +115,9 @@ Outcome node_duplication(const Dag& dag, const BoundsOptions& options) {
     duplicated += static_cast<std::int64_t>(cost) - 1;
     ++splits;
     if (duplicated > options.duplication_budget) {
-      return {false, 0.0, format("skipped: more than %.0f duplicated arcs (duplication_budget)",
-                                 static_cast<double>(options.duplication_budget))};
+      return {false, 0.0,
+              format("skipped: more than %.0f duplicated arcs (duplication_budget)",
+                     static_cast<double>(options.duplication_budget))};
     }
     const std::size_t j = chosen;
     if (forward) {

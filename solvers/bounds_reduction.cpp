@@ -144,8 +144,8 @@ class TreeBuilder {
 // unrecognised (a block without an arc inside is the parallel of its tasks, recognised for free).
 struct BlockCounts {
   std::size_t blocks = 0;
-  std::size_t exact = 0;       // reduced exactly (series-parallel)
-  std::size_t too_large = 0;   // not recognised: more than largest_recognised tasks
+  std::size_t exact = 0;      // reduced exactly (series-parallel)
+  std::size_t too_large = 0;  // not recognised: more than largest_recognised tasks
 };
 
 std::size_t blocks_in_series(const Dag& dag, const std::vector<std::int64_t>& block, TreeBuilder& builder,
@@ -210,8 +210,7 @@ std::size_t blocks_in_series(const Dag& dag, const std::vector<std::int64_t>& bl
           case graph::SpKind::ParallelPower:
             id[i] = builder.parallel(std::vector<std::size_t>(static_cast<std::size_t>(node.count), children.front()));
             break;
-          case graph::SpKind::Branch:
-            throw std::logic_error("bounds: a decomposition tree with a branch");
+          case graph::SpKind::Branch: throw std::logic_error("bounds: a decomposition tree with a branch");
         }
       }
       parts.push_back(id[tree.root()]);
@@ -235,11 +234,11 @@ constexpr std::size_t kClosedFormTreeNodes = 2000;
 
 distributions::GridOptions per_task_grid(const BoundsOptions& options, std::size_t tasks) {
   distributions::GridOptions grid = options.grid;
-  const auto affordable = static_cast<std::size_t>(options.reduction_work / static_cast<std::int64_t>(std::max<std::size_t>(tasks, 1)));
+  const auto affordable =
+      static_cast<std::size_t>(options.reduction_work / static_cast<std::int64_t>(std::max<std::size_t>(tasks, 1)));
   grid.max_points = std::clamp<std::size_t>(affordable, std::min<std::size_t>(256, grid.max_points), grid.max_points);
   return grid;
 }
-
 
 // ---- Barrier insertion -----------------------------------------------------------------------
 
@@ -364,7 +363,8 @@ Outcome arc_deletion(const graph::TaskGraph& graph, const Dag& dag, const Bounds
       TreeBuilder builder(true, grid);
       BlockCounts counts;
       const std::size_t root = blocks_in_series(dag, one_block, builder, counts, dag.n);
-      if (counts.exact == 1) results.push_back({"every arc (the graph is series-parallel)", builder.solve(root, grid).lower});
+      if (counts.exact == 1)
+        results.push_back({"every arc (the graph is series-parallel)", builder.solve(root, grid).lower});
     }
     const std::vector<double> start = critical_path_starts(dag);
     auto finish = [&](std::uint32_t u) { return start[u] + dag.law_of(u).mean_low; };

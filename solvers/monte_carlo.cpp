@@ -115,7 +115,8 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   std::int64_t largest = 0;
   for (std::size_t i = 0; i < mixture.size(); ++i) {
     const WeightedGraph& scenario = mixture[i];
-    if (scenario.graph == nullptr) throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has no graph");
+    if (scenario.graph == nullptr)
+      throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has no graph");
     if (!(scenario.probability >= 0.0) || !std::isfinite(scenario.probability)) {
       throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has probability " +
                                   std::to_string(scenario.probability));
@@ -177,11 +178,12 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
       }
     }
   };
-  std::string detail = single ? "Monte Carlo simulation of the task graph"
-                              : "Monte Carlo simulation of a mixture of " + std::to_string(flats.size()) + " task graphs";
+  std::string detail = single
+                           ? "Monte Carlo simulation of the task graph"
+                           : "Monte Carlo simulation of a mixture of " + std::to_string(flats.size()) + " task graphs";
   return monte_carlo_detail::simulate(sampler, monte_carlo_detail::block_cost(largest),
-                                      static_cast<std::int64_t>(std::llround(expected_tasks)), options, std::move(detail),
-                                      summary, thread_limit, progress);
+                                      static_cast<std::int64_t>(std::llround(expected_tasks)), options,
+                                      std::move(detail), summary, thread_limit, progress);
 }
 
 }  // namespace solvers

@@ -36,8 +36,8 @@ inline constexpr std::int64_t kMonteCarloBlock = 64;
 // The instruction set of the vector kernel that samples task graphs. Every kernel gives the
 // same bits; choosing one is for tests that compare them and benchmarks that measure them.
 enum class MonteCarloIsa {
-  Auto,    // the widest the CPU runs: AVX-512, else AVX2, else SSE2
-  Sse2,    // every x86-64 CPU has it
+  Auto,  // the widest the CPU runs: AVX-512, else AVX2, else SSE2
+  Sse2,  // every x86-64 CPU has it
   Avx2,
   Avx512,  // AVX-512F
 };
@@ -104,7 +104,7 @@ struct MonteCarloSummary {
   double histogram_width = 0.0;
   std::vector<std::int64_t> histogram;
   std::int64_t summarised_samples = 0;  // the first samples the quantiles come from
-  std::int64_t task_samples = 0;  // node runtimes drawn (a pool counts each of its tasks)
+  std::int64_t task_samples = 0;        // node runtimes drawn (a pool counts each of its tasks)
   double seconds = 0.0;
   double task_samples_per_second = 0.0;
   int threads = 0;

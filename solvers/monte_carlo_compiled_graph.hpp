@@ -21,8 +21,8 @@ struct LaneSampler {
   enum class Kind : std::uint8_t { Constant, Exponential, ErlangProduct, Uniform, General };
   Kind kind = Kind::Constant;
   int phases = 0;
-  double a = 0.0;  // constant value, scale (1/rate) or low end
-  double b = 0.0;  // width of a uniform
+  double a = 0.0;    // constant value, scale (1/rate) or low end
+  double b = 0.0;    // width of a uniform
   int general = -1;  // index into the general samplers
 };
 

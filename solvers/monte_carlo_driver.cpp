@@ -61,8 +61,8 @@ void draw_round(const BlockSampler& sampler, std::int64_t first_block, std::int6
   run_blocks(sampler, first_block + begin, end - begin, round.data() + begin * kMonteCarloBlock, arena, grain,
              share_done);
   const auto* mine = reinterpret_cast<const char*>(round.data() + begin * kMonteCarloBlock);
-  const std::vector<std::string> shares =
-      ranks->all_gather(std::string_view(mine, static_cast<std::size_t>((end - begin) * kMonteCarloBlock) * sizeof(double)));
+  const std::vector<std::string> shares = ranks->all_gather(
+      std::string_view(mine, static_cast<std::size_t>((end - begin) * kMonteCarloBlock) * sizeof(double)));
   auto* at = reinterpret_cast<char*>(round.data());
   for (const std::string& share : shares) {
     std::memcpy(at, share.data(), share.size());
@@ -119,9 +119,7 @@ void RunningMoments::add(const double* x, std::int64_t count) {
   samples += count;
 }
 
-double RunningMoments::variance() const {
-  return samples > 1 ? squares / static_cast<double>(samples - 1) : 0.0;
-}
+double RunningMoments::variance() const { return samples > 1 ? squares / static_cast<double>(samples - 1) : 0.0; }
 
 Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::int64_t task_samples_per_sample,
                 const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary, int thread_limit,
@@ -132,7 +130,8 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   const int threads = thread_count(options, thread_limit);
   tbb::task_arena arena(threads);
   // Chunks of about a million task-samples keep scheduling overhead low and load balanced.
-  const std::int64_t grain = std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(1, cost_per_block));
+  const std::int64_t grain =
+      std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(1, cost_per_block));
   auto blocks_for = [](std::int64_t samples) { return (samples + kMonteCarloBlock - 1) / kMonteCarloBlock; };
 
   // Samples are drawn a round of blocks at a time into one buffer and folded into the running
@@ -154,9 +153,12 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   if (reporter.active()) {
     on_blocks = [&](std::int64_t in_round) {
       const double share = static_cast<double>(blocks_done + in_round) / static_cast<double>(blocks_for(wanted));
-      if (fixed) reporter(share);
-      else if (wanted == options.min_samples) reporter(0.1 * share);
-      else reporter(std::min(0.999, 0.1 + 0.9 * share));
+      if (fixed)
+        reporter(share);
+      else if (wanted == options.min_samples)
+        reporter(0.1 * share);
+      else
+        reporter(std::min(0.999, 0.1 + 0.9 * share));
     };
   }
   for (;;) {
@@ -184,8 +186,8 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
     // The count the observed variance asks for, 10% more, at least 1.5 times what we have.
     const double needed = target > 0.0 ? static_cast<double>(have) * (half_width / target) * (half_width / target) * 1.1
                                        : static_cast<double>(options.max_samples);
-    wanted = std::min(options.max_samples,
-                      std::max(have + have / 2, static_cast<std::int64_t>(std::min(needed, 9e15))));
+    wanted =
+        std::min(options.max_samples, std::max(have + have / 2, static_cast<std::int64_t>(std::min(needed, 9e15))));
     wanted = std::max(wanted, have + kMonteCarloBlock);
   }
 
@@ -215,7 +217,8 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   }
   s.task_samples = s.samples * task_samples_per_sample;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  s.task_samples_per_second = s.seconds > 0.0 ? static_cast<double>(blocks_done * kMonteCarloBlock * task_samples_per_sample) / s.seconds : 0.0;
+  s.task_samples_per_second =
+      s.seconds > 0.0 ? static_cast<double>(blocks_done * kMonteCarloBlock * task_samples_per_sample) / s.seconds : 0.0;
 
   Result result;
   result.method = Method::MonteCarlo;

@@ -53,7 +53,7 @@ inline double simulation_bytes(const MonteCarloOptions& options) {
 // samples planned, as the blocks finish (in precision mode the plan is the current round's
 // and the fraction stays below 1 until the last round is folded).
 Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::int64_t task_samples_per_sample,
-                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary,
-                int thread_limit = 0, const ProgressFunction& progress = {});
+                const MonteCarloOptions& options, std::string detail, MonteCarloSummary* summary, int thread_limit = 0,
+                const ProgressFunction& progress = {});
 
 }  // namespace solvers::monte_carlo_detail

@@ -119,7 +119,7 @@ struct Kernel {
 
 // The kernel for each instruction set.
 __attribute__((target("avx512f"))) void pass_avx512(const FlatGraph& flat, LaneState& state, Scratch& scratch,
-                                                     double* makespan) {
+                                                    double* makespan) {
   Kernel<8>::run(flat, state, scratch, makespan);
 }
 __attribute__((target("avx2"))) void pass_avx2(const FlatGraph& flat, LaneState& state, Scratch& scratch,

@@ -21,7 +21,10 @@ std::int64_t smallest_rank_with_cdf_at_least(std::int64_t n, double q, double ta
   if (target > 1.0) return n + 1;
   while (high - low > 1) {
     const std::int64_t mid = low + (high - low) / 2;
-    if (boost::math::cdf(binomial, static_cast<double>(mid)) >= target) high = mid; else low = mid;
+    if (boost::math::cdf(binomial, static_cast<double>(mid)) >= target)
+      high = mid;
+    else
+      low = mid;
   }
   return high;
 }
@@ -29,11 +32,14 @@ std::int64_t smallest_rank_with_cdf_at_least(std::int64_t n, double q, double ta
 // The largest k in [0, n] with P(B <= k) <= target; -1 when even P(B <= 0) is above it.
 std::int64_t largest_rank_with_cdf_at_most(std::int64_t n, double q, double target) {
   const boost::math::binomial_distribution<double> binomial(static_cast<double>(n), q);
-  std::int64_t low = -1;     // cdf(low) <= target
+  std::int64_t low = -1;      // cdf(low) <= target
   std::int64_t high = n + 1;  // cdf(high) > target (cdf(n) = 1)
   while (high - low > 1) {
     const std::int64_t mid = low + (high - low) / 2;
-    if (mid <= n && boost::math::cdf(binomial, static_cast<double>(mid)) <= target) low = mid; else high = mid;
+    if (mid <= n && boost::math::cdf(binomial, static_cast<double>(mid)) <= target)
+      low = mid;
+    else
+      high = mid;
   }
   return low;
 }

@@ -30,14 +30,20 @@ distributions::Distribution reduce_subtree(const graph::SpTree& tree, std::size_
     case graph::SpKind::Leaf: value = node.task.runtime; break;
     case graph::SpKind::Series:
       value = reduce_subtree(tree, node.children.front(), memo);
-      for (std::size_t k = 1; k < node.children.size(); ++k) value = d::series(value, reduce_subtree(tree, node.children[k], memo));
+      for (std::size_t k = 1; k < node.children.size(); ++k)
+        value = d::series(value, reduce_subtree(tree, node.children[k], memo));
       break;
     case graph::SpKind::Parallel:
       value = reduce_subtree(tree, node.children.front(), memo);
-      for (std::size_t k = 1; k < node.children.size(); ++k) value = d::parallel(value, reduce_subtree(tree, node.children[k], memo));
+      for (std::size_t k = 1; k < node.children.size(); ++k)
+        value = d::parallel(value, reduce_subtree(tree, node.children[k], memo));
       break;
-    case graph::SpKind::SeriesPower: value = d::series_power(reduce_subtree(tree, node.children.front(), memo), node.count); break;
-    case graph::SpKind::ParallelPower: value = d::parallel_power(reduce_subtree(tree, node.children.front(), memo), node.count); break;
+    case graph::SpKind::SeriesPower:
+      value = d::series_power(reduce_subtree(tree, node.children.front(), memo), node.count);
+      break;
+    case graph::SpKind::ParallelPower:
+      value = d::parallel_power(reduce_subtree(tree, node.children.front(), memo), node.count);
+      break;
     case graph::SpKind::Branch: {
       std::vector<d::Distribution> alternatives;
       for (std::size_t child : node.children) alternatives.push_back(reduce_subtree(tree, child, memo));
@@ -51,7 +57,8 @@ distributions::Distribution reduce_subtree(const graph::SpTree& tree, std::size_
 
 class TreeSampler {
  public:
-  explicit TreeSampler(const graph::SpTree& tree) : tree_(tree), direct_(tree.nodes().size(), -1), cost_(tree.nodes().size(), 0) {
+  explicit TreeSampler(const graph::SpTree& tree)
+      : tree_(tree), direct_(tree.nodes().size(), -1), cost_(tree.nodes().size(), 0) {
     std::map<std::size_t, distributions::Distribution> memo;
     for (std::size_t i = 0; i < tree.nodes().size(); ++i) {
       const graph::SpNode& node = tree.node(i);
@@ -66,9 +73,10 @@ class TreeSampler {
           const std::size_t child = node.children.front();
           const bool leaf = tree.node(child).kind == graph::SpKind::Leaf;
           if (leaf || node.count > kMaxCopies) {
-            const distributions::Distribution base = leaf ? tree.node(child).task.runtime : reduce_subtree(tree, child, memo);
+            const distributions::Distribution base =
+                leaf ? tree.node(child).task.runtime : reduce_subtree(tree, child, memo);
             direct_[i] = add(node.kind == graph::SpKind::SeriesPower ? distributions::series_power(base, node.count)
-                                                                   : distributions::parallel_power(base, node.count));
+                                                                     : distributions::parallel_power(base, node.count));
             cost = 1;
           } else {
             cost = node.count * cost_[child];
@@ -76,7 +84,8 @@ class TreeSampler {
           break;
         }
         default:
-          for (std::size_t child : node.children) cost = node.kind == graph::SpKind::Branch ? std::max(cost, cost_[child]) : cost + cost_[child];
+          for (std::size_t child : node.children)
+            cost = node.kind == graph::SpKind::Branch ? std::max(cost, cost_[child]) : cost + cost_[child];
       }
       cost_[i] = cost;
     }

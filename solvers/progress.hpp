@@ -36,8 +36,10 @@ class ProgressReporter {
     if (!report_) return;
     const bool every = interval_.count() == 0;
     std::unique_lock<std::mutex> guard(lock_, std::defer_lock);
-    if (every) guard.lock();
-    else if (!guard.try_lock()) return;
+    if (every)
+      guard.lock();
+    else if (!guard.try_lock())
+      return;
     const auto now = std::chrono::steady_clock::now();
     if (!every && now - last_time_ < interval_) return;
     pass_on(fraction, now);

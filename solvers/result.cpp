@@ -30,8 +30,8 @@ Result finite_or_unsolved(Result result) {
     result.lower = result.upper = meet;
     result.mean = meet;
   }
-  const bool ordered = result.lower <= result.upper && result.mean >= result.lower - slack &&
-                       result.mean <= result.upper + slack;
+  const bool ordered =
+      result.lower <= result.upper && result.mean >= result.lower - slack && result.mean <= result.upper + slack;
   if (finite && ordered) return result;
   char figures[160];
   std::snprintf(figures, sizeof figures, "mean %.6g, interval [%.6g, %.6g]", result.mean, result.lower, result.upper);
@@ -47,8 +47,10 @@ Result finite_or_unsolved(Result result) {
 bool valid_quantile_levels(const std::vector<double>& levels, std::string* why) {
   for (std::size_t k = 0; k < levels.size(); ++k) {
     std::string problem;
-    if (!(levels[k] > 0.0 && levels[k] < 1.0)) problem = "quantile level " + std::to_string(levels[k]) + " is outside (0, 1)";
-    else if (k > 0 && !(levels[k] > levels[k - 1])) problem = "quantile levels must ascend without repeats";
+    if (!(levels[k] > 0.0 && levels[k] < 1.0))
+      problem = "quantile level " + std::to_string(levels[k]) + " is outside (0, 1)";
+    else if (k > 0 && !(levels[k] > levels[k - 1]))
+      problem = "quantile levels must ascend without repeats";
     if (!problem.empty()) {
       if (why != nullptr) *why = std::move(problem);
       return false;

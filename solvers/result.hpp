@@ -43,12 +43,12 @@ struct Unsolved {
 };
 
 struct Statistics {
-  double seconds = 0.0;            // wall-clock time of the solve
-  std::int64_t tree_nodes = 0;     // series-parallel tree nodes evaluated
+  double seconds = 0.0;                // wall-clock time of the solve
+  std::int64_t tree_nodes = 0;         // series-parallel tree nodes evaluated
   std::int64_t represented_tasks = 0;  // task-graph nodes the model stands for
-  std::int64_t grid_points = 0;    // points of the result's numerical grid (0: closed form)
-  std::int64_t samples = 0;        // Monte Carlo samples
-  std::int64_t states = 0;         // state-space states
+  std::int64_t grid_points = 0;        // points of the result's numerical grid (0: closed form)
+  std::int64_t samples = 0;            // Monte Carlo samples
+  std::int64_t states = 0;             // state-space states
 };
 
 // One quantile of the runtime: the level q in (0, 1), the method's estimate of the q-quantile

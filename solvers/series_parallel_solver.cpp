@@ -63,7 +63,8 @@ distributions::Distribution reduce_node(const graph::SpNode& node, const std::ve
   switch (node.kind) {
     case graph::SpKind::Series: {
       d::Distribution sum = distribution_of(node.children.front());
-      for (std::size_t k = 1; k < node.children.size(); ++k) sum = d::series(sum, distribution_of(node.children[k]), grid);
+      for (std::size_t k = 1; k < node.children.size(); ++k)
+        sum = d::series(sum, distribution_of(node.children[k]), grid);
       return sum;
     }
     case graph::SpKind::Parallel: {
@@ -73,8 +74,7 @@ distributions::Distribution reduce_node(const graph::SpNode& node, const std::ve
       }
       return maximum;
     }
-    case graph::SpKind::SeriesPower:
-      return d::series_power(distribution_of(node.children.front()), node.count, grid);
+    case graph::SpKind::SeriesPower: return d::series_power(distribution_of(node.children.front()), node.count, grid);
     case graph::SpKind::ParallelPower:
       return d::parallel_power(distribution_of(node.children.front()), node.count, grid);
     case graph::SpKind::Branch: {
@@ -116,8 +116,7 @@ void linear_mean(const graph::SpNode& node, const std::vector<Value>& value, Val
       return;
     case graph::SpKind::Leaf:
     case graph::SpKind::Parallel:
-    case graph::SpKind::ParallelPower:
-      break;
+    case graph::SpKind::ParallelPower: break;
   }
   throw std::logic_error("series-parallel reduction: a maximum without its distribution");
 }
@@ -222,8 +221,7 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
   result.lower = value.bracket.lower;
   result.upper = value.bracket.upper;
   const bool exact = result.lower == result.upper;
-  result.detail = exact ? "series-parallel reduction, closed form"
-                        : "series-parallel reduction, numerical grid";
+  result.detail = exact ? "series-parallel reduction, closed form" : "series-parallel reduction, numerical grid";
   result.statistics.tree_nodes = static_cast<std::int64_t>(tree.nodes().size());
   result.statistics.represented_tasks = tree.expanded_node_count();
   if (!options.quantiles.empty()) {
@@ -232,7 +230,8 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
     try {
       result.quantiles = distribution_quantiles(root_distribution(tree, options.grid, values), options.quantiles);
     } catch (const std::overflow_error& error) {
-      result.detail += std::string("; no quantiles: the runtime's distribution overflows the grid (") + error.what() + ")";
+      result.detail +=
+          std::string("; no quantiles: the runtime's distribution overflows the grid (") + error.what() + ")";
     }
     const bool finite = std::all_of(result.quantiles.begin(), result.quantiles.end(), [](const Quantile& q) {
       return std::isfinite(q.estimate) && !std::isnan(q.lower) && !std::isnan(q.upper);
@@ -246,8 +245,7 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
     result.statistics.grid_points = static_cast<std::int64_t>(distributions::grid_size(*value.distribution));
     if (options.keep_distribution) result.distribution = std::move(value.distribution);
   }
-  result.statistics.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.statistics.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -44,8 +44,8 @@ class BoundsSolver final : public Solver {
     const auto shares = static_cast<double>(models.exact.size());
     for (std::size_t i = 0; i < models.exact.size(); ++i) {
       const WeightedGraph& scenario = models.exact[i];
-      const ProgressFunction part = progress_part(models.report_progress, static_cast<double>(i) / shares,
-                                                  static_cast<double>(i + 1) / shares);
+      const ProgressFunction part =
+          progress_part(models.report_progress, static_cast<double>(i) / shares, static_cast<double>(i + 1) / shares);
       const Result one = solve_bounds(*scenario.graph, options_, part);
       mixture.lower += scenario.probability * one.lower;
       mixture.upper += scenario.probability * one.upper;

@@ -128,7 +128,8 @@ Unsolved over_budget(const MemoryBudgetExceeded& over, double size) {
 
 double largest_graph(std::span<const WeightedGraph> scenarios) {
   double nodes = 0.0;
-  for (const WeightedGraph& scenario : scenarios) nodes = std::max(nodes, static_cast<double>(scenario.graph->node_count()));
+  for (const WeightedGraph& scenario : scenarios)
+    nodes = std::max(nodes, static_cast<double>(scenario.graph->node_count()));
   return nodes;
 }
 

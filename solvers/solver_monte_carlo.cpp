@@ -53,7 +53,8 @@ class MonteCarloSolver final : public Solver {
     if (tuned.relative_precision > 0.0) {
       if (affordable < static_cast<double>(tuned.min_samples)) return nullptr;
       // Compared as doubles: a budget of years pays for more samples than an int64 holds.
-      if (affordable < static_cast<double>(tuned.max_samples)) tuned.max_samples = static_cast<std::int64_t>(affordable);
+      if (affordable < static_cast<double>(tuned.max_samples))
+        tuned.max_samples = static_cast<std::int64_t>(affordable);
     } else if (affordable < static_cast<double>(tuned.samples)) {
       return nullptr;
     }

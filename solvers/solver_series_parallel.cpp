@@ -27,7 +27,8 @@ class SeriesParallelSolver final : public Solver {
     return plan;
   }
   Result solve(const ScaledModels& models) const override {
-    if (const MemoryPlan plan = plan_memory(models); plan.refusal) return refused(Method::SeriesParallel, *plan.refusal);
+    if (const MemoryPlan plan = plan_memory(models); plan.refusal)
+      return refused(Method::SeriesParallel, *plan.refusal);
     return solve_series_parallel(*models.approximate, options_);
   }
 

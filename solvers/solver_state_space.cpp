@@ -53,7 +53,7 @@ class StateSpaceSolver final : public Solver {
   // already (within_seconds), so that plan_memory does not enumerate the state space again.
   explicit StateSpaceSolver(StateSpaceOptions options, std::optional<MemoryPlan> planned = std::nullopt)
       : options_(std::move(options)), planned_(std::move(planned)) {
-    options_.threads = 0;  // within the caller's arena
+    options_.threads = 0;                 // within the caller's arena
     options_.fit_non_phase_type = false;  // "exact" is exact: a fitted model is refused
   }
   const SolverInfo& info() const override { return state_space_info(); }
@@ -115,8 +115,9 @@ class StateSpaceSolver final : public Solver {
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
     if (const std::string* pool = first_dynamic_pool(models.exact)) {
-      return not_supported(Method::StateSpace, "state space: node '" + *pool +
-                                                   "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
+      return not_supported(
+          Method::StateSpace,
+          "state space: node '" + *pool + "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
     }
     // Point masses are not of phase type, but a deterministic graph needs no state space.
     if (auto deterministic = deterministic_result(models.exact)) return *deterministic;
@@ -135,8 +136,8 @@ class StateSpaceSolver final : public Solver {
     why.reason = Unsolved::Reason::StateSpaceTooLarge;
     const bool too_many = options_.max_states > 0 && estimate.states > static_cast<double>(options_.max_states);
     why.limit = too_many ? Unsolved::Limit::States : Unsolved::Limit::Memory;
-    why.limit_value = too_many ? static_cast<double>(options_.max_states)
-                               : static_cast<double>(options_.memory_budget_bytes);
+    why.limit_value =
+        too_many ? static_cast<double>(options_.max_states) : static_cast<double>(options_.memory_budget_bytes);
     why.size = estimate.states;
     why.size_is_lower_bound = !estimate.complete;
     why.bytes = estimate.bytes;
@@ -161,8 +162,9 @@ const SolverInfo& state_space_info() {
       .needs_exact_model = true,
       .speedup_as_interval = false,
       .prediction_rank = 4,
-      .description = "the exact model's mean, exact: state-space analysis where every task is of phase type "
-                     "and the state space fits, the longest path where every task is deterministic",
+      .description =
+          "the exact model's mean, exact: state-space analysis where every task is of phase type "
+          "and the state space fits, the longest path where every task is deterministic",
   };
   return info;
 }

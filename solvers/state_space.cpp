@@ -59,13 +59,12 @@ void refuse_if_too_large(const StateSpaceEstimate& e, const StateSpaceOptions& o
   const bool over_states = options.max_states > 0 && e.states > static_cast<double>(options.max_states);
   if (!over_memory && !over_states) return;
   const std::string budget = bytes_text(static_cast<double>(options.memory_budget_bytes));
-  std::string why = !over_memory ? "max_states = " + std::to_string(options.max_states)
+  std::string why = !over_memory   ? "max_states = " + std::to_string(options.max_states)
                     : e.ranks == 1 ? "needs " + bytes_text(e.bytes) + ", budget " + budget
                                    : "needs " + bytes_text(e.rank_bytes) + " on a rank of " + std::to_string(e.ranks) +
                                          ", budget " + budget + " per rank";
-  throw StateSpaceTooLarge("state space too large: " + e.BriefReport() + "; " + why +
-                               "; use bounds or Monte Carlo instead",
-                           e);
+  throw StateSpaceTooLarge(
+      "state space too large: " + e.BriefReport() + "; " + why + "; use bounds or Monte Carlo instead", e);
 }
 
 }  // namespace
@@ -107,7 +106,8 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   // the encoding holds is refused for that reason, not with an estimate of its memory.
   if (m.words > kMostWords) {
     return refused("state space: a state of this graph needs " + std::to_string(m.key_bits) + " bits (" +
-                   std::to_string(m.chains.size()) + " chains of tasks, each with its progress and phase), more than the " +
+                   std::to_string(m.chains.size()) +
+                   " chains of tasks, each with its progress and phase), more than the " +
                    std::to_string(64 * kMostWords) + " bits of the state encoding; bounds and mc apply at any size");
   }
   // A first guess of the uniformisation width (the second pass checks again with the real one).
@@ -152,8 +152,9 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
       result.distribution = distribution_from_jumps(jumps.end_payload, settings.uniform_rate, first.mean + 8.0 * sd,
                                                     options.distribution_points, &beyond);
       char buffer[160];
-      std::snprintf(buffer, sizeof buffer, "; distribution by uniformisation (%zu jumps, %d points, mass beyond %.2g: %.1e)",
-                    settings.width, options.distribution_points, first.mean + 8.0 * sd, beyond);
+      std::snprintf(buffer, sizeof buffer,
+                    "; distribution by uniformisation (%zu jumps, %d points, mass beyond %.2g: %.1e)", settings.width,
+                    options.distribution_points, first.mean + 8.0 * sd, beyond);
       distribution_note = buffer;
     }
   }
@@ -164,14 +165,15 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   } else {
     result.lower = std::min(m.critical_path_of_means, result.mean);
     result.upper = m.fitted_only_deterministic ? result.mean : std::numeric_limits<double>::infinity();
-    result.detail = "state space: mean of a fitted model, " + states_text + "; " + m.fit_detail +
-                    (m.fitted_only_deterministic
-                         ? "; an upper bound (deterministic tasks replaced by Erlangs of the same mean)"
-                         : "; not a bound") +
-                    distribution_note;
+    result.detail =
+        "state space: mean of a fitted model, " + states_text + "; " + m.fit_detail +
+        (m.fitted_only_deterministic ? "; an upper bound (deterministic tasks replaced by Erlangs of the same mean)"
+                                     : "; not a bound") +
+        distribution_note;
   }
   result.statistics.represented_tasks = static_cast<std::int64_t>(graph.node_count());
-  if (result.distribution) result.statistics.grid_points = static_cast<std::int64_t>(distributions::grid_size(*result.distribution));
+  if (result.distribution)
+    result.statistics.grid_points = static_cast<std::int64_t>(distributions::grid_size(*result.distribution));
   result.statistics.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
@@ -198,14 +200,16 @@ Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSp
   const auto shares = static_cast<double>(scenarios.size());
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     const WeightedGraph& s = scenarios[i];
-    const ProgressFunction part = progress_part(progress, static_cast<double>(i) / shares, static_cast<double>(i + 1) / shares);
+    const ProgressFunction part =
+        progress_part(progress, static_cast<double>(i) / shares, static_cast<double>(i + 1) / shares);
     const Result r = solve_state_space(*s.graph, options, part);
     if (!r.solved()) return r;
     out.mean += s.probability * r.mean;
     out.lower += s.probability * r.lower;
-    out.upper = r.upper == std::numeric_limits<double>::infinity() || out.upper == std::numeric_limits<double>::infinity()
-                    ? std::numeric_limits<double>::infinity()
-                    : out.upper + s.probability * r.upper;
+    out.upper =
+        r.upper == std::numeric_limits<double>::infinity() || out.upper == std::numeric_limits<double>::infinity()
+            ? std::numeric_limits<double>::infinity()
+            : out.upper + s.probability * r.upper;
     out.statistics.states += r.statistics.states;
     out.statistics.represented_tasks += r.statistics.represented_tasks;
     exact = exact && r.lower == r.upper;
@@ -213,12 +217,14 @@ Result solve_state_space(std::span<const WeightedGraph> scenarios, const StateSp
       weights.push_back(s.probability);
       parts.push_back(*r.distribution);
     }
-    if (scenarios.size() == 1) out.detail = r.detail;
-    else if (!exact && out.detail.empty()) out.detail = r.detail;
+    if (scenarios.size() == 1)
+      out.detail = r.detail;
+    else if (!exact && out.detail.empty())
+      out.detail = r.detail;
   }
   if (scenarios.size() > 1) {
-    const std::string summary = std::to_string(scenarios.size()) + " scenarios, " +
-                                std::to_string(out.statistics.states) + " states";
+    const std::string summary =
+        std::to_string(scenarios.size()) + " scenarios, " + std::to_string(out.statistics.states) + " states";
     out.detail = exact ? "state space: exact, " + summary : summary + "; " + out.detail;
   }
   if (exact) out.lower = out.upper = out.mean;

@@ -133,10 +133,10 @@ struct StateSpaceEstimate {
   // False when the enumeration stopped at its work limit (about 0.2 s): the figures above
   // are then lower bounds.
   bool complete = true;
-  std::int64_t tasks = 0;    // tasks after contracting instantaneous ones
-  std::int64_t chains = 0;   // chains covering them
-  std::int64_t key_bits = 0; // bits of a packed state
-  double downsets = 0.0;     // sets of completed tasks enumerated
+  std::int64_t tasks = 0;     // tasks after contracting instantaneous ones
+  std::int64_t chains = 0;    // chains covering them
+  std::int64_t key_bits = 0;  // bits of a packed state
+  double downsets = 0.0;      // sets of completed tasks enumerated
 
   // One line, e.g. "about 1.2e+09 states (peak 3.4e+07 live, 1.9 GB; ...)", with ranks
   // "1.9 GB, 0.5 GB per rank of 4".

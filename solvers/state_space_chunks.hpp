@@ -24,9 +24,9 @@ template <int W>
 struct Contribution {
   Key<W> key;
   std::uint64_t hash;
-  double fraction;        // rate / total exit rate of the source
-  std::uint32_t source;   // index of the source state in its chunk
-  std::uint32_t rise;     // level of the target minus the source's
+  double fraction;       // rate / total exit rate of the source
+  std::uint32_t source;  // index of the source state in its chunk
+  std::uint32_t rise;    // level of the target minus the source's
 };
 
 // One chunk's processing: its states' exit probabilities and payloads, its successors counting-

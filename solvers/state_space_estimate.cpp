@@ -76,7 +76,8 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
     by_potential[law].assign(static_cast<std::size_t>(std::max(1, task.done_potential)), 0.0);
     for (int p : task.potential) {
       // compile() guarantees 0 <= p < done_potential (every phase is left); never write past.
-      if (p < 0 || p >= task.done_potential) throw std::logic_error("state-space estimate: a phase's level is out of range");
+      if (p < 0 || p >= task.done_potential)
+        throw std::logic_error("state-space estimate: a phase's level is out of range");
       by_potential[law][static_cast<std::size_t>(p)] += 1.0;
     }
   }
@@ -84,7 +85,8 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
   std::vector<std::vector<std::int64_t>> prefix(m.chains.size());
   for (std::size_t c = 0; c < m.chains.size(); ++c) {
     prefix[c].push_back(0);
-    for (int t : m.chains[c]) prefix[c].push_back(prefix[c].back() + m.task(static_cast<std::size_t>(t)).done_potential);
+    for (int t : m.chains[c])
+      prefix[c].push_back(prefix[c].back() + m.task(static_cast<std::size_t>(t)).done_potential);
   }
   // States per level, for the levels the enumeration reaches: grown on demand rather than
   // sized by the absorbing level up front, which may be billions of levels away.
@@ -190,15 +192,17 @@ StateSpaceEstimate estimate_model(const CompiledGraph& m, const StateSpaceOption
     return e;
   }
   const std::size_t batch = batch_bytes_for(m, options.memory_budget_bytes, width);
-  StateSpaceEstimate e =
-      with_key_width(m.words, [&](auto words) { return estimate_compiled<decltype(words)::value>(m, width, batch, options.estimate_stop_states); });
+  StateSpaceEstimate e = with_key_width(m.words, [&](auto words) {
+    return estimate_compiled<decltype(words)::value>(m, width, batch, options.estimate_stop_states);
+  });
   e.ranks = options.communicator == nullptr ? 1 : options.communicator->size();
   e.rank_bytes = e.bytes;
   if (e.ranks > 1) {
     // The largest rank's shards of the live states, 10% more for the imbalance of the hashes
     // between shards; its own batch buffers and about as much again in the round's messages.
     const Ownership ownership{0, e.ranks};
-    const double share = std::min(1.0, 1.1 * static_cast<double>(ownership.shards_of(0)) / static_cast<double>(kShards));
+    const double share =
+        std::min(1.0, 1.1 * static_cast<double>(ownership.shards_of(0)) / static_cast<double>(kShards));
     e.rank_bytes = (e.bytes - static_cast<double>(batch)) * share + 2.0 * static_cast<double>(batch);
   }
   return e;

@@ -151,8 +151,7 @@ void RoundExchange<W>::swap(std::span<const ChunkWork<W>> work, std::span<const 
             start += last - first;
             at = put(at, start);
           });
-          const std::uint32_t* rows =
-              width_ > 0 ? rows_of_[k].data() + static_cast<std::size_t>(to) * states : nullptr;
+          const std::uint32_t* rows = width_ > 0 ? rows_of_[k].data() + static_cast<std::size_t>(to) * states : nullptr;
           for (std::size_t source = 0; rows != nullptr && source < states; ++source) {
             if (rows[source] == kNoRow) continue;
             std::memcpy(at, w.exit_payload.data() + source * width_, width_ * sizeof(double));
@@ -213,7 +212,8 @@ void RoundExchange<W>::swap(std::span<const ChunkWork<W>> work, std::span<const 
 template <int W>
 void RoundExchange<W>::add_end_payload(int rank, std::size_t j, std::vector<double>& sum) const {
   const Segment& seg = received_[static_cast<std::size_t>(rank)][j];
-  for (std::size_t i = 0; i < seg.summary.end_payload; ++i) sum[i] += read<double>(seg.end_payload + i * sizeof(double));
+  for (std::size_t i = 0; i < seg.summary.end_payload; ++i)
+    sum[i] += read<double>(seg.end_payload + i * sizeof(double));
 }
 
 template <int W>

@@ -33,8 +33,8 @@ struct ChunkSummary {
   double absorbed = 0.0;
   std::uint64_t fingerprint = 0;
   std::uint32_t largest_rise = 0;
-  std::uint32_t buckets = 0;      // buckets of the receiver held in the segment
-  std::uint64_t rows = 0;         // payload rows
+  std::uint32_t buckets = 0;  // buckets of the receiver held in the segment
+  std::uint64_t rows = 0;     // payload rows
   std::uint64_t successors = 0;
   std::uint64_t end_payload = 0;  // doubles of end payload that follow (width when absorbed > 0)
 };
@@ -54,7 +54,9 @@ class RoundExchange {
   void swap(std::span<const ChunkWork<W>> work, std::span<const std::size_t> chunks, tbb::task_arena& arena);
 
   // The j-th chunk received from `rank` this round.
-  const ChunkSummary& summary(int rank, std::size_t j) const { return received_[static_cast<std::size_t>(rank)][j].summary; }
+  const ChunkSummary& summary(int rank, std::size_t j) const {
+    return received_[static_cast<std::size_t>(rank)][j].summary;
+  }
   // Its end payload (summary.end_payload doubles) added to `sum`.
   void add_end_payload(int rank, std::size_t j, std::vector<double>& sum) const;
   // Merges its successors in this rank's bucket (rise, shard) into `target`.
@@ -82,8 +84,8 @@ class RoundExchange {
   const distributed::Communicator& communicator_;
   Ownership own_;
   std::size_t width_;
-  std::vector<std::string> messages_;              // received, one per rank
-  std::vector<std::vector<Segment>> received_;     // per rank, views into messages_
+  std::vector<std::string> messages_;                // received, one per rank
+  std::vector<std::vector<Segment>> received_;       // per rank, views into messages_
   std::vector<std::vector<std::uint32_t>> rows_of_;  // per chunk sent: (rank, source) -> payload row
   double sent_bytes_ = 0.0;
   double received_bytes_ = 0.0;

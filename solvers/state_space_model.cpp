@@ -197,8 +197,8 @@ Conversion fit(const d::Distribution& runtime, double tolerance, bool determinis
     const double p = (kd * cv2 - std::sqrt(kd * (1.0 + cv2) - kd * kd * cv2)) / (1.0 + cv2);
     const double rate = (kd - p) / mu;
     c.task = series_stages(std::vector<double>(static_cast<std::size_t>(k), rate), {1.0 - p, p});
-    c.fit = "Erlang(" + std::to_string(k - 1) + "|" + std::to_string(k) + ", rate " + number(rate) +
-            ", p " + number(p) + "), cv² " + number(cv2);
+    c.fit = "Erlang(" + std::to_string(k - 1) + "|" + std::to_string(k) + ", rate " + number(rate) + ", p " +
+            number(p) + "), cv² " + number(cv2);
   } else if (cv2 <= 1.0 + 1e-12) {
     c.task = series_stages({1.0 / mu}, {1.0});
     c.fit = "exponential(rate " + number(1.0 / mu) + "), cv² 1";
@@ -228,9 +228,7 @@ Conversion convert(const d::Distribution& runtime, double tolerance) {
         return c;
       }
       return fit(runtime, tolerance, true);
-    case Kind::Exponential:
-      c.task = series_stages({form->rate}, {1.0});
-      break;
+    case Kind::Exponential: c.task = series_stages({form->rate}, {1.0}); break;
     case Kind::Erlang:
       if (form->phases > kMostExactPhases) {
         Conversion f = fit(runtime, tolerance, false);
@@ -243,9 +241,7 @@ Conversion convert(const d::Distribution& runtime, double tolerance) {
       if (static_cast<std::int64_t>(form->rates.size()) > kMostExactPhases) return fit(runtime, tolerance, false);
       c.task = series_stages(to_vector(form->rates), {1.0});
       break;
-    case Kind::Hyperexponential:
-      c.task = hyper(to_vector(form->probabilities), to_vector(form->rates));
-      break;
+    case Kind::Hyperexponential: c.task = hyper(to_vector(form->probabilities), to_vector(form->rates)); break;
     case Kind::PhaseType:
       if (!from_subgenerator(form->alpha, form->subgenerator, c.task)) {
         Conversion f = fit(runtime, tolerance, false);
@@ -274,8 +270,7 @@ Conversion convert(const d::Distribution& runtime, double tolerance) {
         return c;
       }
       return fit(runtime, tolerance, true);
-    case Kind::TruncatedNormal:
-      return fit(runtime, tolerance, false);
+    case Kind::TruncatedNormal: return fit(runtime, tolerance, false);
   }
   c.task.mean = d::mean(runtime);
   return c;
@@ -294,9 +289,7 @@ std::string unusable(const PhaseTask& t) {
   return {};
 }
 
-int bit_width_of(std::uint64_t largest_value) {
-  return std::max(1, static_cast<int>(std::bit_width(largest_value)));
-}
+int bit_width_of(std::uint64_t largest_value) { return std::max(1, static_cast<int>(std::bit_width(largest_value))); }
 
 }  // namespace
 
@@ -318,7 +311,7 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
   std::vector<std::string> fitted_examples;
   std::map<solvers::detail::LawKey, int> law_index;  // into conversions
   std::vector<Conversion> conversions;
-  std::vector<int> law_of_conversion;                 // conversion -> out.laws, once a task uses it
+  std::vector<int> law_of_conversion;  // conversion -> out.laws, once a task uses it
   for (graph::NodeId v : order) {
     const graph::TaskNode& node = g.node(v);
     if (node.kind == graph::NodeKind::DynamicPool) {

@@ -16,11 +16,11 @@ namespace solvers::state_space_detail {
 // A runtime as an acyclic phase-type distribution whose phases are numbered 1..size so that
 // every move goes from a phase to a higher one.
 struct PhaseTask {
-  int size = 0;                       // phases; 0 = always instantaneous
-  std::vector<double> alpha;          // alpha[i - 1]: probability of starting in phase i
-  double atom = 0.0;                  // probability of completing at once (1 - sum alpha)
-  std::vector<double> exit_rate;      // exit_rate[i - 1]: total rate out of phase i
-  std::vector<double> absorb_rate;    // rate from phase i to completion
+  int size = 0;                     // phases; 0 = always instantaneous
+  std::vector<double> alpha;        // alpha[i - 1]: probability of starting in phase i
+  double atom = 0.0;                // probability of completing at once (1 - sum alpha)
+  std::vector<double> exit_rate;    // exit_rate[i - 1]: total rate out of phase i
+  std::vector<double> absorb_rate;  // rate from phase i to completion
   // moves[i - 1]: (j, rate) for the moves i -> j, j > i.
   std::vector<std::vector<std::pair<int, double>>> moves;
   // The sweep's potential: potential[i - 1] for a task running in phase i, done_potential once
@@ -72,13 +72,13 @@ struct CompiledGraph {
   std::vector<Field> progress_field;     // per chain
   std::vector<Field> phase_field;        // per chain
   int key_bits = 0;
-  int words = 0;                         // 64-bit words needed by a state
+  int words = 0;  // 64-bit words needed by a state
   // The absorbing state's level: a sum over every task, 64-bit (2e5 tasks of 4096 phases
   // already pass 2^31).
   std::int64_t total_potential = 0;
-  int largest_jump = 1;                  // bound on the level rise of one transition
-  double largest_total_rate = 0.0;       // bound on a state's total exit rate (uniformisation)
-  double critical_path_of_means = 0.0;   // a lower bound of the mean (Jensen)
+  int largest_jump = 1;                 // bound on the level rise of one transition
+  double largest_total_rate = 0.0;      // bound on a state's total exit rate (uniformisation)
+  double critical_path_of_means = 0.0;  // a lower bound of the mean (Jensen)
   // Fitting report.
   std::int64_t fitted_tasks = 0;
   bool fitted_only_deterministic = true;

@@ -36,8 +36,8 @@ class Sweeper {
 
   SweepOutcome run() {
     tbb::task_arena arena(s_.threads > 0 ? s_.threads : tbb::task_arena::automatic);
-    const Ownership own = s_.communicator == nullptr ? Ownership{}
-                                                     : Ownership{s_.communicator->rank(), s_.communicator->size()};
+    const Ownership own =
+        s_.communicator == nullptr ? Ownership{} : Ownership{s_.communicator->rank(), s_.communicator->size()};
     std::optional<RoundExchange<W>> exchange;
     if (own.ranks > 1) exchange.emplace(*s_.communicator, own, s_.width);
     SweepOutcome out;
@@ -67,8 +67,8 @@ class Sweeper {
                              static_cast<double>(s_.width * sizeof(double) * 2);
     const auto batch_states = static_cast<std::size_t>(
         std::clamp(static_cast<double>(s_.budget) / 16.0 / per_state, 4096.0, static_cast<double>(1 << 20)));
-    std::vector<std::size_t> mine;    // this rank's chunks of the round (indices in the level's list)
-    std::vector<ChunkWork<W>> work;   // their processing, work[k] of chunk mine[k]
+    std::vector<std::size_t> mine;   // this rank's chunks of the round (indices in the level's list)
+    std::vector<ChunkWork<W>> work;  // their processing, work[k] of chunk mine[k]
     std::vector<std::pair<int, std::uint32_t>> origins;  // each chunk of the round: its rank, its index there
     std::vector<double> chunk_means;
     // The levels are swept in order; a complete estimate counts the states exactly, a better
@@ -100,16 +100,17 @@ class Sweeper {
         const std::size_t count = mine.size();
         if (work.size() < count) work.resize(count);
         arena.execute([&] {
-          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& r) {
-            for (std::size_t k = r.begin(); k != r.end(); ++k) {
-              ChunkWork<W>& w = work[k];
-              const ChunkRange& chunk = plan.chunks[mine[k]];
-              w.shard = chunk.shard;
-              w.begin = chunk.begin;
-              w.end = chunk.end;
-              process_chunk(level.shards[w.shard], w);
-            }
-          });
+          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1),
+                            [&](const tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
+                                ChunkWork<W>& w = work[k];
+                                const ChunkRange& chunk = plan.chunks[mine[k]];
+                                w.shard = chunk.shard;
+                                w.begin = chunk.begin;
+                                w.end = chunk.end;
+                                process_chunk(level.shards[w.shard], w);
+                              }
+                            });
         });
         if (exchange) exchange->swap(std::span<const ChunkWork<W>>(work.data(), count), mine, arena);
         // The chunks' sums, folded in the order of the level's chunks on every rank.
@@ -139,17 +140,20 @@ class Sweeper {
         const std::size_t shards = own.shards_of(own.rank);
         const std::size_t buckets = largest_rise * shards;
         arena.execute([&] {
-          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 1), [&](const tbb::blocked_range<std::size_t>& r) {
-            for (std::size_t b = r.begin(); b != r.end(); ++b) {
-              const std::size_t rise = b / shards + 1;
-              const std::size_t shard = own.shard_of(own.rank, b % shards);
-              Shard<W>& target = window[rise].shards[shard];
-              for (const auto& [owner, index] : origins) {
-                if (owner == own.rank) merge_local(work[index], (rise - 1) * kShards + shard, target, s_.width);
-                else exchange->merge(owner, index, rise, shard, target);
-              }
-            }
-          });
+          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 1),
+                            [&](const tbb::blocked_range<std::size_t>& r) {
+                              for (std::size_t b = r.begin(); b != r.end(); ++b) {
+                                const std::size_t rise = b / shards + 1;
+                                const std::size_t shard = own.shard_of(own.rank, b % shards);
+                                Shard<W>& target = window[rise].shards[shard];
+                                for (const auto& [owner, index] : origins) {
+                                  if (owner == own.rank)
+                                    merge_local(work[index], (rise - 1) * kShards + shard, target, s_.width);
+                                  else
+                                    exchange->merge(owner, index, rise, shard, target);
+                                }
+                              }
+                            });
         });
         check_memory(window, work, exchange ? &*exchange : nullptr, out);
         if (reporter.active()) {
@@ -183,8 +187,8 @@ class Sweeper {
   // Starts every ready task of candidates[from..] (and, through instantaneous completions,
   // their successors), branching over initial phases, then emits the resulting states.
   template <class Emit>
-  void enable(Key<W> key, const std::vector<int>& candidates, std::size_t from, double fraction,
-              std::uint32_t rise, Emit& emit) const {
+  void enable(Key<W> key, const std::vector<int>& candidates, std::size_t from, double fraction, std::uint32_t rise,
+              Emit& emit) const {
     for (std::size_t k = from; k < candidates.size(); ++k) {
       const int v = candidates[k];
       if (!ready(key, v)) continue;
@@ -323,13 +327,12 @@ class Sweeper {
     }
     out.peak_bytes = std::max(out.peak_bytes, live);
     if (live > static_cast<double>(s_.budget)) {
-      throw StateSpaceTooLarge("state space too large: the sweep would hold more than " +
-                                   bytes_text(static_cast<double>(s_.budget)) +
-                                   (exchange != nullptr ? " on a rank" : "") + " (" +
-                                   figure(static_cast<double>(job_states)) + " live states after " +
-                                   figure(static_cast<double>(out.states)) + " visited; estimate: " +
-                                   estimate_.BriefReport() + "); use bounds or Monte Carlo instead",
-                               estimate_);
+      throw StateSpaceTooLarge(
+          "state space too large: the sweep would hold more than " + bytes_text(static_cast<double>(s_.budget)) +
+              (exchange != nullptr ? " on a rank" : "") + " (" + figure(static_cast<double>(job_states)) +
+              " live states after " + figure(static_cast<double>(out.states)) +
+              " visited; estimate: " + estimate_.BriefReport() + "); use bounds or Monte Carlo instead",
+          estimate_);
     }
     if (s_.max_states > 0 && out.states > s_.max_states) {
       throw StateSpaceTooLarge("state space too large: more than max_states = " + std::to_string(s_.max_states) +

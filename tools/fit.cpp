@@ -41,7 +41,8 @@ Data prepare(const std::vector<double>& values, const std::vector<double>& weigh
   Data data;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double w = weights.empty() ? 1.0 : weights[i];
-    if (!std::isfinite(values[i]) || values[i] < 0.0) throw std::invalid_argument("fit: values must be finite and >= 0");
+    if (!std::isfinite(values[i]) || values[i] < 0.0)
+      throw std::invalid_argument("fit: values must be finite and >= 0");
     if (!std::isfinite(w) || w < 0.0) throw std::invalid_argument("fit: weights must be finite and >= 0");
     data.sorted.emplace_back(values[i], w);
     data.total += w;
@@ -95,8 +96,8 @@ Fit erlang_fit(const Data& data) {
   std::optional<Fit> best;
   for (int k = std::max(1, center - 2); k <= center + 2; ++k) {
     const double scale = m / k;
-    Fit fit = make_fit(data, "Erlang", fmt::format("k = {} phases of mean {} (k near 1/cv^2 = {})", k, number(scale),
-                                                   number(guess)),
+    Fit fit = make_fit(data, "Erlang",
+                       fmt::format("k = {} phases of mean {} (k near 1/cv^2 = {})", k, number(scale), number(guess)),
                        fmt::format("ERLANG({}, {})", k, number(scale)), d::erlang(k, 1.0 / scale));
     if (!best || better(fit, *best)) best = std::move(fit);
   }
@@ -133,10 +134,10 @@ std::optional<Fit> general_erlang_fit(const Data& data, std::vector<Skipped>& sk
     std::string text = "GERLANG(";
     for (int i = 0; i < k - 1; ++i) text += number(a) + ", ";
     text += number(b) + ")";
-    Fit fit = make_fit(data, "general Erlang",
-                       fmt::format("{} stages of mean {} and one of mean {} (mean and variance matched)", k - 1,
-                                   number(a), number(b)),
-                       std::move(text), d::hypoexponential(std::move(rates)));
+    Fit fit = make_fit(
+        data, "general Erlang",
+        fmt::format("{} stages of mean {} and one of mean {} (mean and variance matched)", k - 1, number(a), number(b)),
+        std::move(text), d::hypoexponential(std::move(rates)));
     if (!best || better(fit, *best)) best = std::move(fit);
   }
   if (!best) skipped.push_back({"general Erlang", "no stage means match the mean and the variance"});
@@ -218,24 +219,25 @@ std::optional<Fit> phase_type_fit(const Data& data, std::vector<Skipped>& skippe
     const double q = (kd * cv2 - std::sqrt(kd * (1.0 + cv2) - kd * kd * cv2)) / (1.0 + cv2);
     const double phase_mean = m / (k - q);
     const double q_clamped = std::clamp(q, 0.0, 1.0);
-    return make_fit(data, "phase-type (mixed Erlang)",
-                    fmt::format("Erlang {} with probability {}, Erlang {} otherwise, phases of mean {} (Tijms' "
-                                "two-moment fit)", k - 1, number(q_clamped), k, number(phase_mean)),
-                    fmt::format("MIXTURE({}, ERLANG({}, {}), {}, ERLANG({}, {}))", probabilities(q_clamped).first,
-                                k - 1, number(phase_mean), probabilities(q_clamped).second, k, number(phase_mean)),
-                    d::mixture({q_clamped, 1.0 - q_clamped},
-                               {d::erlang(k - 1, 1.0 / phase_mean), d::erlang(k, 1.0 / phase_mean)}));
+    return make_fit(
+        data, "phase-type (mixed Erlang)",
+        fmt::format("Erlang {} with probability {}, Erlang {} otherwise, phases of mean {} (Tijms' "
+                    "two-moment fit)",
+                    k - 1, number(q_clamped), k, number(phase_mean)),
+        fmt::format("MIXTURE({}, ERLANG({}, {}), {}, ERLANG({}, {}))", probabilities(q_clamped).first, k - 1,
+                    number(phase_mean), probabilities(q_clamped).second, k, number(phase_mean)),
+        d::mixture({q_clamped, 1.0 - q_clamped}, {d::erlang(k - 1, 1.0 / phase_mean), d::erlang(k, 1.0 / phase_mean)}));
   }
   // Coxian-2: phase 1 of mean m/2, then with probability 1/(2 cv^2) phase 2 of mean cv^2 m.
   const double rate1 = 2.0 / m;
   const double q = 1.0 / (2.0 * cv2);
   const double rate2 = q * rate1;
-  return make_fit(data, "phase-type (Coxian-2)",
-                  fmt::format("phase 1 of mean {}, then with probability {} phase 2 of mean {} (two-moment fit)",
-                              number(1.0 / rate1), number(q), number(1.0 / rate2)),
-                  fmt::format("PHASETYPE([1, 0], [[{}, {}], [0, {}]])", number(-rate1), number(q * rate1),
-                              number(-rate2)),
-                  d::phase_type({1.0, 0.0}, {{-rate1, q * rate1}, {0.0, -rate2}}));
+  return make_fit(
+      data, "phase-type (Coxian-2)",
+      fmt::format("phase 1 of mean {}, then with probability {} phase 2 of mean {} (two-moment fit)",
+                  number(1.0 / rate1), number(q), number(1.0 / rate2)),
+      fmt::format("PHASETYPE([1, 0], [[{}, {}], [0, {}]])", number(-rate1), number(q * rate1), number(-rate2)),
+      d::phase_type({1.0, 0.0}, {{-rate1, q * rate1}, {0.0, -rate2}}));
 }
 
 // A probability and its complement as PDL text that adds up to 1: the complement of the

@@ -26,7 +26,7 @@ struct Fit {
   std::string detail;  // how it was fitted, e.g. "k = 8, maximum-likelihood scale"
   std::string pdl;     // the distribution as PDL text, e.g. "ERLANG(8, 1.00312)"
   distributions::Distribution distribution;
-  double ks = 0.0;     // Kolmogorov-Smirnov distance to the data
+  double ks = 0.0;  // Kolmogorov-Smirnov distance to the data
 };
 
 // A family that does not apply to the data (e.g. general Erlang for cv > 1), and why.

@@ -34,21 +34,22 @@ int fit_report(const std::string& file, std::string_view command, std::ostream& 
   const models::SampleSummary s = models::summarise(m.values, m.weights);
   const bool histogram = !m.weights.empty();
 
-  out << fmt::format("{}: {} {}{}\n", file, s.count, histogram ? "histogram rows" : "samples",
-                     histogram ? fmt::format(" (total weight {}, effective n {:.1f})", number(s.total_weight),
-                                             s.effective_count)
-                               : "");
+  out << fmt::format(
+      "{}: {} {}{}\n", file, s.count, histogram ? "histogram rows" : "samples",
+      histogram ? fmt::format(" (total weight {}, effective n {:.1f})", number(s.total_weight), s.effective_count)
+                : "");
   out << fmt::format("unit: {}\n", m.unit.empty() ? "none given (the program's time unit)"
-                                                   : "microseconds (the file's values are in " + m.unit + ")");
+                                                  : "microseconds (the file's values are in " + m.unit + ")");
   out << fmt::format("mean {}  variance {}  cv {}  (cv^2 {})  min {}  max {}\n\n", number(s.mean), number(s.variance),
                      number(s.cv), number(s.cv * s.cv), number(s.minimum), number(s.maximum));
 
   const Fits fits = fit_all(m.values, m.weights);
   const double critical = 1.36 / std::sqrt(s.effective_count);
-  out << fmt::format("Fits, best first. D is the Kolmogorov-Smirnov distance between the data and the fit; "
-                     "with {} {}, D above {} rejects the fit at the 5% level.\n\n",
-                     histogram ? "an effective n of" : "n =",
-                     histogram ? fmt::format("{:.1f}", s.effective_count) : std::to_string(s.count), number(critical));
+  out << fmt::format(
+      "Fits, best first. D is the Kolmogorov-Smirnov distance between the data and the fit; "
+      "with {} {}, D above {} rejects the fit at the 5% level.\n\n",
+      histogram ? "an effective n of" : "n =",
+      histogram ? fmt::format("{:.1f}", s.effective_count) : std::to_string(s.count), number(critical));
   int rank = 0;
   for (const Fit& fit : fits.fits) {
     out << fmt::format("{}. {}  D = {:.4f}{}\n   {}\n   SUBTASK RUNTIME IS {};\n\n", ++rank, fit.family, fit.ks,

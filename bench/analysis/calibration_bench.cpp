@@ -20,8 +20,10 @@ analysis::MachineInput model(const std::string& runtime) {
   analysis::MachineInput input;
   input.program = std::make_shared<const models::Program>(test_support::program_of_text(
       "PROGRAM NAME IS 'tasks';\nEXECUTION PATTERN IS w -> SYNC;\nVARIABLE tc = 10;\nWORK PHASE w IS:\n"
-      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + runtime + ";\n"
-      "  PROBLEM SIZE IS VECTOR a(64);\nEND;\n",
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " +
+          runtime +
+          ";\n"
+          "  PROBLEM SIZE IS VECTOR a(64);\nEND;\n",
       machine));
   input.machine = machine;
   return input;

@@ -23,36 +23,42 @@ std::string generate(std::size_t bytes) {
     phases += fmt::format("WORK PHASE {} IS:\n", name);
     switch (i % 6) {
       case 0:
-        phases += "  PARALLELIZATION SCHEME IS NEIGHBOR;  // a relaxation sweep\n"
-                  "  SUBTASK RUNTIME IS ERLANG(8, 0.5*RTFactor + 0.01*log2(columns));\n"
-                  "  PROBLEM SIZE IS GRID g(rows, columns);\n"
-                  "  COMMUNICATION VOLUME IS rows*SIZEOF(DOUBLE);\n";
+        phases +=
+            "  PARALLELIZATION SCHEME IS NEIGHBOR;  // a relaxation sweep\n"
+            "  SUBTASK RUNTIME IS ERLANG(8, 0.5*RTFactor + 0.01*log2(columns));\n"
+            "  PROBLEM SIZE IS GRID g(rows, columns);\n"
+            "  COMMUNICATION VOLUME IS rows*SIZEOF(DOUBLE);\n";
         break;
       case 1:
-        phases += "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-                  "  SUBTASK RUNTIME IS HYPEREXPONENTIAL(0.25, 1*RTFactor, 0.75, 3*RTFactor);\n"
-                  "  PROBLEM SIZE IS VECTOR v(4*columns + 2);\n  SCHEDULING IS DYNAMIC;\n";
+        phases +=
+            "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+            "  SUBTASK RUNTIME IS HYPEREXPONENTIAL(0.25, 1*RTFactor, 0.75, 3*RTFactor);\n"
+            "  PROBLEM SIZE IS VECTOR v(4*columns + 2);\n  SCHEDULING IS DYNAMIC;\n";
         break;
       case 2:
-        phases += "  PARALLELIZATION SCHEME IS PAIRED;\n  DEPENDENCY IS 1, 5, 2*2;\n"
-                  "  INDEPENDENT SUBTASK IS:\n    RUNTIME IS GERLANG(1, 2, 0.5*RTFactor);\n  END;\n"
-                  "  DEPENDENT SUBTASK IS:\n    RUNTIME IS DETERMINISTIC(5*RTFactor);\n"
-                  "    COMMUNICATION VOLUME IS SIZEOF(FLOAT);\n  END;\n"
-                  "  PROBLEM SIZE IS VECTOR c(columns);\n";
+        phases +=
+            "  PARALLELIZATION SCHEME IS PAIRED;\n  DEPENDENCY IS 1, 5, 2*2;\n"
+            "  INDEPENDENT SUBTASK IS:\n    RUNTIME IS GERLANG(1, 2, 0.5*RTFactor);\n  END;\n"
+            "  DEPENDENT SUBTASK IS:\n    RUNTIME IS DETERMINISTIC(5*RTFactor);\n"
+            "    COMMUNICATION VOLUME IS SIZEOF(FLOAT);\n  END;\n"
+            "  PROBLEM SIZE IS VECTOR c(columns);\n";
         break;
       case 3:
-        phases += "  PARALLELIZATION SCHEME IS MACROPIPELINE;\n  SUBTASK RUNTIME IS NORMAL(10, 2);\n"
-                  "  JOBS IS 2*iterations;\n  STAGES IS min(columns, 8);\n  INTERARRIVAL TIME IS EXPONENTIAL(4);\n";
+        phases +=
+            "  PARALLELIZATION SCHEME IS MACROPIPELINE;\n  SUBTASK RUNTIME IS NORMAL(10, 2);\n"
+            "  JOBS IS 2*iterations;\n  STAGES IS min(columns, 8);\n  INTERARRIVAL TIME IS EXPONENTIAL(4);\n";
         break;
       case 4:
-        phases += "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
-                  "  SUBTASK RUNTIME IS MIXTURE(0.5, UNIFORM(1, 2), 0.5, PHASETYPE([1, 0], [[-2, 1], [0, -1]]));\n"
-                  "  JOBS IS 3;\n  TASKS PER JOB IS columns;\n  INTERARRIVAL TIME IS DETERMINISTIC(0);\n";
+        phases +=
+            "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
+            "  SUBTASK RUNTIME IS MIXTURE(0.5, UNIFORM(1, 2), 0.5, PHASETYPE([1, 0], [[-2, 1], [0, -1]]));\n"
+            "  JOBS IS 3;\n  TASKS PER JOB IS columns;\n  INTERARRIVAL TIME IS DETERMINISTIC(0);\n";
         break;
       default:
-        phases += "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
-                  "  TASK a RUNTIME IS EXPONENTIAL(1) ON PROCESSOR 0;\n  TASK b RUNTIME IS SAMPLES(1, 2, 3);\n"
-                  "  TASK c RUNTIME IS EXPONENTIAL(2);\n  ARC a -> b -> c VOLUME 8;\n  ARC a -> c;\n";
+        phases +=
+            "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
+            "  TASK a RUNTIME IS EXPONENTIAL(1) ON PROCESSOR 0;\n  TASK b RUNTIME IS SAMPLES(1, 2, 3);\n"
+            "  TASK c RUNTIME IS EXPONENTIAL(2);\n  ARC a -> b -> c VOLUME 8;\n  ARC a -> c;\n";
         break;
     }
     phases += "END;\n\n";

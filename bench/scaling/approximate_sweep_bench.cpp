@@ -27,8 +27,8 @@ void BM_NeighborSweep(benchmark::State& state) {
   request.threads = static_cast<int>(state.range(3));
   const std::vector<analysis::Case> cases{one};
   for (auto _ : state) benchmark::DoNotOptimize(analysis::run_study(cases, request));
-  state.counters["p_per_second"] = benchmark::Counter(
-      static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["p_per_second"] =
+      benchmark::Counter(static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
 }
 
 BENCHMARK(BM_NeighborSweep)

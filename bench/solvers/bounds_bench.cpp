@@ -5,7 +5,6 @@
 #include <benchmark/benchmark.h>
 #include <tbb/global_control.h>
 
-
 #include "scaling/exact_model.hpp"
 #include "solvers/bounds.hpp"
 #include "tests/support/program_builders.hpp"
@@ -46,7 +45,8 @@ BENCHMARK(BM_BoundsAllMethods)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->U
 void BM_BoundsOneMethod(benchmark::State& state) {
   const auto method = solvers::kAllBoundMethods[static_cast<std::size_t>(state.range(1))];
   run(state, {method});
-  state.SetLabel(std::string(solvers::to_string(method)) + ": " + std::to_string(state.counters[solvers::is_lower_bound(method) ? "lower" : "upper"]));
+  state.SetLabel(std::string(solvers::to_string(method)) + ": " +
+                 std::to_string(state.counters[solvers::is_lower_bound(method) ? "lower" : "upper"]));
 }
 BENCHMARK(BM_BoundsOneMethod)
     ->ArgsProduct({{1}, {0, 1, 2, 3, 4, 5}})

@@ -31,8 +31,7 @@ std::atomic<std::int64_t> peak_bytes{0};
 void count(std::int64_t delta) {
   const std::int64_t now = live_bytes.fetch_add(delta) + delta;
   std::int64_t peak = peak_bytes.load();
-  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {
-  }
+  while (now > peak && !peak_bytes.compare_exchange_weak(peak, now)) {}
 }
 
 // Each block carries its size in front (16 bytes, keeping the alignment of operator new).

@@ -57,7 +57,11 @@ void BM_StateSpaceEstimate(benchmark::State& state) {
 }
 
 // The refusal path: 8 iterations on 10 processors, far past any budget.
-BENCHMARK(BM_StateSpaceEstimate)->ArgNames({"iterations", "p"})->Args({2, 4})->Args({8, 10})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StateSpaceEstimate)
+    ->ArgNames({"iterations", "p"})
+    ->Args({2, 4})
+    ->Args({8, 10})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

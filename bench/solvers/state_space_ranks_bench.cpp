@@ -83,9 +83,12 @@ int main(int argc, char** argv) {
   for (int p : {4, 5}) {
     const std::string name = "BM_StateSpaceRanks/iterations:2/p:" + std::to_string(p) +
                              "/ranks:" + std::to_string(communicator.size()) + "/threads:" + std::to_string(threads);
-    benchmark::RegisterBenchmark(name.c_str(), [&communicator, p, threads](benchmark::State& state) {
-      solve_on_the_ranks(state, communicator, p, threads);
-    })->Iterations(iterations)->Unit(benchmark::kMillisecond)->UseRealTime();
+    benchmark::RegisterBenchmark(
+        name.c_str(),
+        [&communicator, p, threads](benchmark::State& state) { solve_on_the_ranks(state, communicator, p, threads); })
+        ->Iterations(iterations)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   }
   if (communicator.rank() == 0) {
     benchmark::RunSpecifiedBenchmarks();

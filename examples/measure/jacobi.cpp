@@ -61,8 +61,8 @@ struct Options {
   std::vector<std::pair<std::size_t, std::size_t>> sizes;  // rows, columns
   int repetitions = 5;
   double sweep_points = 0.0;  // > 0: the iterations of each size relax about this many points
-  std::string runs_csv;  // empty: print the medians only
-  std::string command;   // the command line, for the runs file's comments
+  std::string runs_csv;       // empty: print the medians only
+  std::string command;        // the command line, for the runs file's comments
 };
 
 struct Run {
@@ -146,19 +146,32 @@ bool parse(int argc, char** argv, Options& o) {
     const std::string key = argv[i];
     if (i + 1 >= argc) return false;
     const std::string value = argv[++i];
-    if (key == "--rows") o.rows = std::stoul(value);
-    else if (key == "--columns") o.columns = std::stoul(value);
-    else if (key == "--blocks") o.blocks = std::stoul(value);
-    else if (key == "--iterations") o.iterations = std::stoul(value);
-    else if (key == "--threads") o.threads = parse_list(value);
-    else if (key == "--runs") o.runs = std::stoi(value);
-    else if (key == "--record") o.record = value;
-    else if (key == "--record-threads") o.record_threads = std::stoi(value);
-    else if (key == "--sweep-sizes") o.sizes = parse_sizes(value);
-    else if (key == "--repetitions") o.repetitions = std::stoi(value);
-    else if (key == "--runs-csv") o.runs_csv = value;
-    else if (key == "--sweep-points") o.sweep_points = std::stod(value);
-    else return false;
+    if (key == "--rows")
+      o.rows = std::stoul(value);
+    else if (key == "--columns")
+      o.columns = std::stoul(value);
+    else if (key == "--blocks")
+      o.blocks = std::stoul(value);
+    else if (key == "--iterations")
+      o.iterations = std::stoul(value);
+    else if (key == "--threads")
+      o.threads = parse_list(value);
+    else if (key == "--runs")
+      o.runs = std::stoi(value);
+    else if (key == "--record")
+      o.record = value;
+    else if (key == "--record-threads")
+      o.record_threads = std::stoi(value);
+    else if (key == "--sweep-sizes")
+      o.sizes = parse_sizes(value);
+    else if (key == "--repetitions")
+      o.repetitions = std::stoi(value);
+    else if (key == "--runs-csv")
+      o.runs_csv = value;
+    else if (key == "--sweep-points")
+      o.sweep_points = std::stod(value);
+    else
+      return false;
   }
   // The grid is --rows x --columns, or each size of the sweep: every one needs a column per block.
   const bool grid_ok = o.sizes.empty() ? o.rows > 0 && o.columns >= o.blocks
@@ -312,8 +325,8 @@ int write_runs(const Options& o, const std::vector<SweepRun>& runs, const Condit
       << fmt::format("# command: {}\n", o.command)
       << fmt::format("# machine: {}, {} processors online (nproc), oneTBB {}\n", cpu_model(), processors,
                      TBB_runtime_version())
-      << fmt::format("# started {}; load average before {}, after {}\n", conditions.started,
-                     conditions.load_before, conditions.load_after)
+      << fmt::format("# started {}; load average before {}, after {}\n", conditions.started, conditions.load_before,
+                     conditions.load_after)
       << fmt::format("# {}\n", conditions.others)
       << "# order: one untimed warm-up run per size and thread count, then repetition 1 of every size and\n"
       << "# thread count, then repetition 2, and so on\n";
@@ -327,8 +340,8 @@ int write_runs(const Options& o, const std::vector<SweepRun>& runs, const Condit
   out << "# unit: us\n"
       << "p, rows, columns, blocks, iterations, time, repetition\n";
   for (const SweepRun& run : runs) {
-    out << fmt::format("{}, {}, {}, {}, {}, {:.1f}, {}\n", run.threads, run.rows, run.columns, o.blocks,
-                       run.iterations, run.wall_us, run.repetition);
+    out << fmt::format("{}, {}, {}, {}, {}, {:.1f}, {}\n", run.threads, run.rows, run.columns, o.blocks, run.iterations,
+                       run.wall_us, run.repetition);
   }
   if (!out) {
     std::cerr << "jacobi-measure: cannot write " << o.runs_csv << '\n';
@@ -397,8 +410,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::ofstream out(o.record);
-    out << fmt::format("# Jacobi task runtimes: one task = {} columns x {} rows for one iteration\n", o.columns / o.blocks,
-                       o.rows);
+    out << fmt::format("# Jacobi task runtimes: one task = {} columns x {} rows for one iteration\n",
+                       o.columns / o.blocks, o.rows);
     out << fmt::format("# {} x {} grid, {} blocks, {} iterations, last of {} runs at {} thread(s)\n", o.rows, o.columns,
                        o.blocks, o.iterations, o.runs, o.record_threads);
     out << "# unit: us\n";

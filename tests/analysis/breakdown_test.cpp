@@ -32,16 +32,16 @@ graph::TaskNode node(NodeKind kind, d::Distribution runtime, int processor) {
 graph::TaskGraph every_kind() {
   graph::TaskGraph g;
   g.add_node(node(NodeKind::Task, d::deterministic(2.0), 0));
-  g.add_node(node(NodeKind::Task, d::exponential(0.5), 1));      // mean 2
-  g.add_node(node(NodeKind::Task, d::deterministic(5.0), -1));   // an arrival: no work
+  g.add_node(node(NodeKind::Task, d::exponential(0.5), 1));                   // mean 2
+  g.add_node(node(NodeKind::Task, d::deterministic(5.0), -1));                // an arrival: no work
   graph::TaskNode pool = node(NodeKind::DynamicPool, d::erlang(2, 4.0), -1);  // mean 0.5
   pool.pool_tasks = 10;
   pool.pool_processors = 2;
-  g.add_node(pool);                                                // 10 tasks: 5
+  g.add_node(pool);  // 10 tasks: 5
   g.add_node(node(NodeKind::Communication, d::deterministic(3.0), 0));
   graph::TaskNode flight = node(NodeKind::Communication, d::deterministic(7.0), -1);
   flight.in_flight = true;
-  g.add_node(flight);                                              // keeps no processor busy
+  g.add_node(flight);                                                    // keeps no processor busy
   g.add_node(node(NodeKind::Communication, d::deterministic(1.5), -1));  // a pool's results
   g.add_node(node(NodeKind::Barrier, d::deterministic(4.0), -1));
   g.add_node(node(NodeKind::Contention, d::deterministic(1.0), 1));
@@ -100,9 +100,9 @@ TEST(Breakdown, FostersStencilHasItsClosedForms) {
   const double message = ts + tw_word * 2 * n * nz;
   analysis::Request request = test_support::request_for({1, 4, 16, 64}, {solvers::Method::StateSpace});
   request.breakdown = true;
-  const auto study = analysis::run_study(
-      {test_support::case_of(read_file("examples/studies/stencil_1d.pdl"), read_file("examples/machines/textbook.machine"))},
-      request);
+  const auto study = analysis::run_study({test_support::case_of(read_file("examples/studies/stencil_1d.pdl"),
+                                                                read_file("examples/machines/textbook.machine"))},
+                                         request);
   ASSERT_TRUE(study.ok());
   for (int p : {1, 4, 16, 64}) {
     const auto prediction = analysis::predict(*study.value, 0, p);
@@ -118,9 +118,9 @@ TEST(Breakdown, FostersStencilHasItsClosedForms) {
 }
 
 TEST(Breakdown, NoProcessorTimeWithoutTheRequest) {
-  const auto study = analysis::run_study(
-      {test_support::case_of(read_file("examples/studies/stencil_1d.pdl"), read_file("examples/machines/textbook.machine"))},
-      test_support::request_for({1, 2}, {solvers::Method::SeriesParallel}));
+  const auto study = analysis::run_study({test_support::case_of(read_file("examples/studies/stencil_1d.pdl"),
+                                                                read_file("examples/machines/textbook.machine"))},
+                                         test_support::request_for({1, 2}, {solvers::Method::SeriesParallel}));
   ASSERT_TRUE(study.ok());
   EXPECT_FALSE(study.value->processor_time(0, 2));
 }

@@ -73,7 +73,8 @@ TEST(Calibration, RecoversTheParametersWithinTheirStandardErrorsAtTheNominalRate
     const auto fit = analysis::calibrate(in, noisy_runs(random), options);
     ASSERT_TRUE(fit.ok()) << fit.failure->message;
     for (int i = 0; i < 2; ++i) {
-      const double error = std::abs(fit.value->parameters[i].value - truth[i]) / *fit.value->parameters[i].standard_error;
+      const double error =
+          std::abs(fit.value->parameters[i].value - truth[i]) / *fit.value->parameters[i].standard_error;
       within_one[i] += error <= 1.0;
       within_two[i] += error <= 2.0;
     }
@@ -163,7 +164,8 @@ TEST(Calibration, BadRequestsAreRefused) {
   options.parameters = {"tc", "ts"};
   auto fit = analysis::calibrate(input(), one, options);
   ASSERT_FALSE(fit.ok());
-  EXPECT_EQ(fit.failure->message, "1 run(s) cannot determine 2 parameter(s): give at least 2 (and 3 for their standard errors)");
+  EXPECT_EQ(fit.failure->message,
+            "1 run(s) cannot determine 2 parameter(s): give at least 2 (and 3 for their standard errors)");
   options.parameters = {"tw"};
   fit = analysis::calibrate(input(), one, options);
   ASSERT_FALSE(fit.ok());

@@ -21,7 +21,9 @@ using test_support::request_for;
 
 std::string program_with(const std::string& collective) {
   return "PROGRAM NAME IS 'collective';\n"
-         "EXECUTION PATTERN IS w -> " + collective + " -> w;\n"
+         "EXECUTION PATTERN IS w -> " +
+         collective +
+         " -> w;\n"
          "VARIABLE v = 1000;\n"
          "WORK PHASE w IS:\n"
          "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
@@ -40,7 +42,8 @@ std::string machine_with(const std::string& algorithms) {
   return "MACHINE NAME IS 'logp';\n"
          "MESSAGE OVERHEAD IS 2 + L/100;\n"
          "COMMUNICATION TIME IS 5 + L/1000;\n"
-         "BARRIER TIME IS 123;\n" + algorithms;
+         "BARRIER TIME IS 123;\n" +
+         algorithms;
 }
 
 void expect_collective(const std::string& collective, const std::string& algorithms, int p, double closed) {
@@ -145,21 +148,22 @@ TEST(Collective, Q_ABusSharesEachRoundsMessages) {
       "VARIABLE tw = 0.0275;\n"
       "COMMUNICATION TIME IS 0;\n"
       "MESSAGE OVERHEAD IS (ts + tw*S*L)/2;\n";
-  const std::string butterfly = "PROGRAM NAME IS 'butterfly';\n"
-                                "EXECUTION PATTERN IS w -> ALLREDUCE(n/P) -> w;\n"
-                                "VARIABLE n = 4096;\n"
-                                "WORK PHASE w IS:\n"
-                                "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-                                "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
-                                "  PROBLEM SIZE IS VECTOR a(P);\n"
-                                "END;\n";
+  const std::string butterfly =
+      "PROGRAM NAME IS 'butterfly';\n"
+      "EXECUTION PATTERN IS w -> ALLREDUCE(n/P) -> w;\n"
+      "VARIABLE n = 4096;\n"
+      "WORK PHASE w IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR a(P);\n"
+      "END;\n";
   for (int p : {2, 4, 8, 16, 64}) {
     const double rounds = std::log2(p), words = n / p;
     double ring = 0;
     for (int k = 0; k < rounds; ++k) ring += ts + tw * words * std::ldexp(1.0, k);
     for (const auto& [topology, closed] : {std::pair<std::string, double>{"", rounds * (ts + tw * words)},
-                                          {"TOPOLOGY IS BUS;\n", rounds * (ts + tw * n / 2)},
-                                          {"TOPOLOGY IS RING;\n", ring}}) {
+                                           {"TOPOLOGY IS BUS;\n", rounds * (ts + tw * n / 2)},
+                                           {"TOPOLOGY IS RING;\n", ring}}) {
       const auto study = analysis::run_study({case_of(butterfly, machine_text + topology)},
                                              request_for({p}, {Method::SeriesParallel, Method::StateSpace}));
       ASSERT_TRUE(study.ok());
@@ -173,7 +177,8 @@ TEST(Collective, Q_ABusSharesEachRoundsMessages) {
 
 // A binomial broadcast on a bus: round k has 2^k senders and 2^k receivers, S = 2^k.
 TEST(Collective, Q_ABinomialBroadcastOnABusDoublesItsByteTermEachRound) {
-  const std::string bus = "MACHINE NAME IS 'bus';\nTOPOLOGY IS BUS;\nMESSAGE OVERHEAD IS 2;\nCOMMUNICATION TIME IS 0.01*S*L;\n";
+  const std::string bus =
+      "MACHINE NAME IS 'bus';\nTOPOLOGY IS BUS;\nMESSAGE OVERHEAD IS 2;\nCOMMUNICATION TIME IS 0.01*S*L;\n";
   const auto study = analysis::run_study({case_of(program_with("BROADCAST(v)"), bus)},
                                          request_for({8}, {Method::SeriesParallel, Method::StateSpace}));
   ASSERT_TRUE(study.ok());
@@ -191,10 +196,9 @@ namespace {
 // processors sends 2 x 255 x 256 messages; with the 4096 tasks of allreduce.pdl's ten steps
 // that is far above --max-exact-tasks, refused before the model is built.
 TEST(Collective, Q_TheExactModelsSizeCountsTheMessages) {
-  const auto study = analysis::run_study(
-      {case_of(test_support::read_file("examples/studies/allreduce.pdl"),
-               test_support::read_file("examples/machines/ibm-sp2-ring.machine"))},
-      request_for({16, 256}, {Method::StateSpace}));
+  const auto study = analysis::run_study({case_of(test_support::read_file("examples/studies/allreduce.pdl"),
+                                                  test_support::read_file("examples/machines/ibm-sp2-ring.machine"))},
+                                         request_for({16, 256}, {Method::StateSpace}));
   ASSERT_TRUE(study.ok());
   EXPECT_TRUE(study.value->at(0, 16, Method::StateSpace).result.solved());
   const solvers::Result& big = study.value->at(0, 256, Method::StateSpace).result;

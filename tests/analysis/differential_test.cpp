@@ -318,8 +318,9 @@ void check_default_prediction(const analysis::Case& one, const analysis::StudyRe
     }
     const double estimate = prediction->estimate.value_or(prediction->lower.value_or(0.0));
     const double lower = prediction->lower.value_or(estimate), upper = prediction->upper.value_or(estimate);
-    if (bounds.solved() && (lower < bounds.lower - slack(bounds.lower) || upper > bounds.upper + slack(bounds.upper) ||
-                            estimate < bounds.lower - slack(bounds.lower) || estimate > bounds.upper + slack(bounds.upper))) {
+    if (bounds.solved() &&
+        (lower < bounds.lower - slack(bounds.lower) || upper > bounds.upper + slack(bounds.upper) ||
+         estimate < bounds.lower - slack(bounds.lower) || estimate > bounds.upper + slack(bounds.upper))) {
       fail("the prediction lies within the bounds", estimate, bounds.lower);
     }
     if (prediction->interval == analysis::PredictionIntervalKind::None) continue;
@@ -365,8 +366,10 @@ std::string check_properties(const analysis::Case& one, const test_support::Gene
       fail("approx's mean lies in its bracket", approx.lower, approx.upper);
     }
     if (bounds.solved()) {
-      if (bounds.lower > mc.mean + five_se(mc) + slack(mc.mean)) fail("lower bound <= Monte Carlo", bounds.lower, mc.mean);
-      if (bounds.upper < mc.mean - five_se(mc) - slack(mc.mean)) fail("Monte Carlo <= upper bound", mc.mean, bounds.upper);
+      if (bounds.lower > mc.mean + five_se(mc) + slack(mc.mean))
+        fail("lower bound <= Monte Carlo", bounds.lower, mc.mean);
+      if (bounds.upper < mc.mean - five_se(mc) - slack(mc.mean))
+        fail("Monte Carlo <= upper bound", mc.mean, bounds.upper);
       if (approx_is_upper_bound && approx.upper < bounds.lower - slack(bounds.lower)) {
         fail("approx >= the lower bound where it is promised an upper bound", approx.upper, bounds.lower);
       }
@@ -380,8 +383,10 @@ std::string check_properties(const analysis::Case& one, const test_support::Gene
       g_closeness.worst = std::max(g_closeness.worst, approx.mean / mc.mean);
     }
     if (exact.solved()) {
-      if (std::abs(exact.mean - mc.mean) > five_se(mc) + slack(mc.mean)) fail("exact = Monte Carlo", exact.mean, mc.mean);
-      if (bounds.solved() && (exact.mean < bounds.lower - slack(exact.mean) || exact.mean > bounds.upper + slack(exact.mean))) {
+      if (std::abs(exact.mean - mc.mean) > five_se(mc) + slack(mc.mean))
+        fail("exact = Monte Carlo", exact.mean, mc.mean);
+      if (bounds.solved() &&
+          (exact.mean < bounds.lower - slack(exact.mean) || exact.mean > bounds.upper + slack(exact.mean))) {
         fail("lower bound <= exact <= upper bound", exact.mean, bounds.lower);
       }
     }
@@ -397,15 +402,18 @@ std::string check_properties(const analysis::Case& one, const test_support::Gene
     // against Monte Carlo and the exact figure), and the split of the prediction adds up to it.
     if (const auto& busy = study.value->processor_time(0, p)) {
       const double n = static_cast<double>(p);
-      const double busy_lower = busy->computation.lower / n + busy->communication.lower / n + busy->stall.lower +
-                                busy->contention.lower / n;
-      if (busy_lower > mc.mean + five_se(mc) + slack(mc.mean)) fail("busy processor time / p <= Monte Carlo", busy_lower, mc.mean);
-      if (exact.solved() && busy_lower > exact.mean + slack(exact.mean)) fail("busy processor time / p <= exact", busy_lower, exact.mean);
+      const double busy_lower =
+          busy->computation.lower / n + busy->communication.lower / n + busy->stall.lower + busy->contention.lower / n;
+      if (busy_lower > mc.mean + five_se(mc) + slack(mc.mean))
+        fail("busy processor time / p <= Monte Carlo", busy_lower, mc.mean);
+      if (exact.solved() && busy_lower > exact.mean + slack(exact.mean))
+        fail("busy processor time / p <= exact", busy_lower, exact.mean);
       if (const auto prediction = analysis::predict(*study.value, 0, p); prediction && prediction->estimate) {
         const analysis::Breakdown split = analysis::split(*busy, p, *prediction);
         const double sum = *split.computation.estimate + *split.communication.estimate +
                            *split.synchronisation.estimate + *split.idle.estimate;
-        if (std::abs(sum - *prediction->estimate) > slack(sum)) fail("the breakdown adds up to the prediction", sum, *prediction->estimate);
+        if (std::abs(sum - *prediction->estimate) > slack(sum))
+          fail("the breakdown adds up to the prediction", sum, *prediction->estimate);
       }
     } else {
       fail("the breakdown has the exact model's processor time", 0, 1);
@@ -467,7 +475,8 @@ TEST(Differential, EveryMethodKeepsItsGuaranteeOnGeneratedPrograms) {
     const std::string failures = check_properties(*loaded.one, generated, g_seed + k);
     std::istringstream lines(failures);
     std::set<std::string> properties;
-    for (std::string line; std::getline(lines, line);) properties.insert(line.substr(line.find(": ") + 2, line.find(" (") - line.find(": ") - 2));
+    for (std::string line; std::getline(lines, line);)
+      properties.insert(line.substr(line.find(": ") + 2, line.find(" (") - line.find(": ") - 2));
     for (const std::string& property : properties) ++broken[property];
     if (!failures.empty() && reported++ < 5) {
       ADD_FAILURE() << "program " << k << " (seed " << g_seed << "):\n"
@@ -482,19 +491,22 @@ TEST(Differential, EveryMethodKeepsItsGuaranteeOnGeneratedPrograms) {
     }
   }
   std::string tally;
-  for (const auto& [property, programs] : broken) tally += "  " + std::to_string(programs) + " programs: " + property + "\n";
+  for (const auto& [property, programs] : broken)
+    tally += "  " + std::to_string(programs) + " programs: " + property + "\n";
   EXPECT_EQ(reported, 0) << reported << " of " << g_count << " programs broke a property:\n" << tally;
   std::printf("%lld programs (seed %llu), %d with every concatenation a barrier\n", static_cast<long long>(g_count),
               static_cast<unsigned long long>(g_seed), barriers);
-  std::printf("approx within 10%% above Monte Carlo where promised an upper bound: %d of %d (program, p > 1); "
-              "largest approx / Monte Carlo %.3g\n",
-              g_closeness.within_10_percent, g_closeness.compared, g_closeness.worst);
+  std::printf(
+      "approx within 10%% above Monte Carlo where promised an upper bound: %d of %d (program, p > 1); "
+      "largest approx / Monte Carlo %.3g\n",
+      g_closeness.within_10_percent, g_closeness.compared, g_closeness.worst);
   for (const auto& [title, identical] : {std::pair<const char*, const Identical&>{"renamed", g_renamed_identical},
                                          {"with a zero-cost phase", g_zero_identical}}) {
-    std::printf("%s: bit-identical approx %d of %d, bounds %d of %d (upper bound up to %.2g%% looser, %.2g%% tighter), "
-                "Monte Carlo %d of %d\n",
-                title, identical.approx, identical.approx_compared, identical.bounds, identical.bounds_compared,
-                100.0 * identical.upper_looser, 100.0 * identical.upper_tighter, identical.mc, identical.mc_compared);
+    std::printf(
+        "%s: bit-identical approx %d of %d, bounds %d of %d (upper bound up to %.2g%% looser, %.2g%% tighter), "
+        "Monte Carlo %d of %d\n",
+        title, identical.approx, identical.approx_compared, identical.bounds, identical.bounds_compared,
+        100.0 * identical.upper_looser, 100.0 * identical.upper_tighter, identical.mc, identical.mc_compared);
   }
 }
 

@@ -36,7 +36,8 @@ double formula(int algorithm, double n, double p, bool whole_units) {
 
 double predicted(int algorithm, double n, int p, Method method) {
   const std::string file = "examples/studies/foster_algorithm_" + std::to_string(algorithm) + ".pdl";
-  const auto study = analysis::run_study({case_of(read_file(file), kIdeal, {{"N", n}})}, request_for(p == 1 ? std::vector<int>{1} : std::vector<int>{1, p}, {method}));
+  const auto study = analysis::run_study({case_of(read_file(file), kIdeal, {{"N", n}})},
+                                         request_for(p == 1 ? std::vector<int>{1} : std::vector<int>{1, p}, {method}));
   EXPECT_TRUE(study.ok()) << file;
   if (!study.ok()) return NAN;
   const solvers::Result& result = study.value->at(0, p, method).result;
@@ -67,8 +68,8 @@ TEST(FosterAlgorithms, EachProgramIsItsFormula) {
 // N = 100"; at N = 100 and high P all are bad; at N = 1000 and high P algorithm 2 is the best.
 TEST(FosterAlgorithms, TheChaptersComparison) {
   for (int algorithm : {1, 2, 3}) {
-    const double speedup = predicted(algorithm, 100, 1, Method::SeriesParallel) /
-                           predicted(algorithm, 100, 12, Method::SeriesParallel);
+    const double speedup =
+        predicted(algorithm, 100, 1, Method::SeriesParallel) / predicted(algorithm, 100, 12, Method::SeriesParallel);
     EXPECT_NEAR(speedup, 10.8, 0.1) << "algorithm " << algorithm;
     const double efficiency = predicted(algorithm, 100, 1, Method::SeriesParallel) /
                               (1024 * predicted(algorithm, 100, 1024, Method::SeriesParallel));

@@ -68,8 +68,8 @@ TEST(MachineConstants, AValueReevaluatesTheConstantsAfterItRtfactorAndSizes) {
 }
 
 TEST(MachineConstants, ValuesTheMachineCannotTakeAreRefusedWithTheReason) {
-  const models::Machine machine =
-      machine_of_text("MACHINE NAME IS 'm';\nVARIABLE a = 2;\nVARIABLE c = log(a);\nRTFACTOR IS a;\nSIZEOF QUAD IS a - 1;\n");
+  const models::Machine machine = machine_of_text(
+      "MACHINE NAME IS 'm';\nVARIABLE a = 2;\nVARIABLE c = log(a);\nRTFACTOR IS a;\nSIZEOF QUAD IS a - 1;\n");
   EXPECT_EQ(models::with_constants(machine, {{"x", 1}}).error, "machine 'm' has no constant 'x'");
   EXPECT_EQ(models::with_constants(machine, {{"a", std::nan("")}}).error,
             "constant 'a' must be a finite number, got nan");
@@ -90,7 +90,8 @@ TEST(MachineConstants, ASweptConstantGivesEachCaseItsMachine) {
   const auto cases = analysis::make_cases({input}, {{"ts", ts_values}}, false);
   ASSERT_TRUE(cases.ok());
   ASSERT_EQ(cases.value->size(), 3u);
-  const auto request = test_support::request_for({1, 16, 64}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
+  const auto request =
+      test_support::request_for({1, 16, 64}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
   const auto study = analysis::run_study(*cases.value, request);
   ASSERT_TRUE(study.ok());
   for (std::size_t k = 0; k < ts_values.size(); ++k) {
@@ -109,14 +110,18 @@ TEST(MachineConstants, ASweptConstantGivesEachCaseItsMachine) {
 
 // RTFACTOR written in terms of a constant follows it: the runtime on one processor scales.
 TEST(MachineConstants, ASweptConstantReachesTheRtfactor) {
-  const models::Machine machine = machine_of_text("MACHINE NAME IS 'slow';\nVARIABLE clock = 2;\nRTFACTOR IS 4/clock;\n");
+  const models::Machine machine =
+      machine_of_text("MACHINE NAME IS 'slow';\nVARIABLE clock = 2;\nRTFACTOR IS 4/clock;\n");
   const auto input = input_of(read_file("examples/studies/stencil_1d.pdl"), machine);
   const auto cases = analysis::make_cases({input}, {{"clock", {1, 4}}}, false);
   ASSERT_TRUE(cases.ok());
-  const auto study = analysis::run_study(*cases.value, test_support::request_for({1}, {solvers::Method::SeriesParallel}));
+  const auto study =
+      analysis::run_study(*cases.value, test_support::request_for({1}, {solvers::Method::SeriesParallel}));
   ASSERT_TRUE(study.ok());
-  EXPECT_NEAR(study.value->at(0, 1, solvers::Method::SeriesParallel).result.mean, 4 * kSteps * kTc * kN * kN * kNz, 1e-6);
-  EXPECT_NEAR(study.value->at(1, 1, solvers::Method::SeriesParallel).result.mean, 1 * kSteps * kTc * kN * kN * kNz, 1e-6);
+  EXPECT_NEAR(study.value->at(0, 1, solvers::Method::SeriesParallel).result.mean, 4 * kSteps * kTc * kN * kN * kNz,
+              1e-6);
+  EXPECT_NEAR(study.value->at(1, 1, solvers::Method::SeriesParallel).result.mean, 1 * kSteps * kTc * kN * kN * kNz,
+              1e-6);
   // A value the machine cannot take is a failure naming it.
   const auto refused = analysis::make_cases({input}, {{"clock", {0}}}, false);
   ASSERT_FALSE(refused.ok());
@@ -145,8 +150,8 @@ TEST(MachineConstants, IsoefficiencyFindsTheLargestCostThatHoldsTheTarget) {
     EXPECT_DOUBLE_EQ(point.range_low, 0.0275 / 1000);
     EXPECT_DOUBLE_EQ(point.range_high, 0.0275 * 1000);
     ASSERT_TRUE(point.size) << p;
-    EXPECT_LE(*point.size, tw * (1 + 1e-12)) << p;       // it holds: at or below the bound
-    EXPECT_GE(*point.size, tw * (1 - 2e-6)) << p;        // within the relative precision
+    EXPECT_LE(*point.size, tw * (1 + 1e-12)) << p;  // it holds: at or below the bound
+    EXPECT_GE(*point.size, tw * (1 - 2e-6)) << p;   // within the relative precision
     EXPECT_GE(point.efficiency, iso.target);
     EXPECT_NEAR(point.efficiency, foster_efficiency(p, 40, *point.size), 1e-12);
     EXPECT_LE(point.evaluations, 40);

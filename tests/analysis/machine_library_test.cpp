@@ -176,11 +176,16 @@ graph::TaskGraph hand_built(double rc, double ry) {
   using graph::NodeKind;
   const graph::NodeId a = add(NodeKind::Task, 0, 10), send = add(NodeKind::Communication, 0, kO),
                       c = add(NodeKind::Task, 0, rc), y = add(NodeKind::Task, 1, ry),
-                      transfer = add(NodeKind::Communication, -1, kT),
-                      receive = add(NodeKind::Communication, 1, kO), b = add(NodeKind::Task, 1, 10),
-                      join = add(NodeKind::Join, -1, 0);
-  for (const auto& [from, to] : std::vector<std::pair<graph::NodeId, graph::NodeId>>{
-           {a, send}, {send, c}, {send, transfer}, {transfer, receive}, {y, receive}, {receive, b}, {c, join}, {b, join}}) {
+                      transfer = add(NodeKind::Communication, -1, kT), receive = add(NodeKind::Communication, 1, kO),
+                      b = add(NodeKind::Task, 1, 10), join = add(NodeKind::Join, -1, 0);
+  for (const auto& [from, to] : std::vector<std::pair<graph::NodeId, graph::NodeId>>{{a, send},
+                                                                                     {send, c},
+                                                                                     {send, transfer},
+                                                                                     {transfer, receive},
+                                                                                     {y, receive},
+                                                                                     {receive, b},
+                                                                                     {c, join},
+                                                                                     {b, join}}) {
     g.add_arc(from, to);
   }
   return g;

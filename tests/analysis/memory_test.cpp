@@ -43,8 +43,7 @@ TEST(MemoryGate, ReservationsNeverExceedTheCapacity) {
         auto r = gate.acquire(bytes);
         const double now = held.fetch_add(bytes) + bytes;
         double seen = most.load();
-        while (now > seen && !most.compare_exchange_weak(seen, now)) {
-        }
+        while (now > seen && !most.compare_exchange_weak(seen, now)) {}
         held.fetch_sub(bytes);
       }
     });

@@ -26,7 +26,9 @@ std::string program_text(const std::string& runtime) {
          "VARIABLE tc = 10;\n"
          "WORK PHASE w IS:\n"
          "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-         "  SUBTASK RUNTIME IS " + runtime + ";\n"
+         "  SUBTASK RUNTIME IS " +
+         runtime +
+         ";\n"
          "  PROBLEM SIZE IS VECTOR a(64);\n"
          "END;\n";
 }
@@ -99,8 +101,8 @@ Coverage held_out_coverage(const analysis::MachineInput& in, double (*run_at)(in
     if (!fit.ok()) return coverage;
     const analysis::ParameterUncertainty uncertainty = analysis::uncertainty_of(*fit.value);
     for (int p : {16, 32, 64}) {
-      const auto predicted = analysis::predict_interval(in, p, uncertainty, interval,
-                                                        static_cast<std::uint64_t>(replication * 100 + p));
+      const auto predicted =
+          analysis::predict_interval(in, p, uncertainty, interval, static_cast<std::uint64_t>(replication * 100 + p));
       EXPECT_TRUE(predicted.ok());
       if (!predicted.ok()) return coverage;
       const double held_out = run_at(p, random);

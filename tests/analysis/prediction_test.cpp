@@ -48,15 +48,18 @@ analysis::CaseLabel label(const char* machine) {
 //   p = 8: only bounds [20, 30]                       -> bounds, no estimate
 analysis::StudyResult one_case() {
   const std::vector<Method> methods{Method::SeriesParallel, Method::Bounds, Method::MonteCarlo};
-  std::vector<analysis::Row> rows{
-      row(0, 1, solved(Method::SeriesParallel, 100, 100, 100)), row(0, 1, solved(Method::Bounds, 100, 100, 100)),
-      row(0, 1, solved(Method::MonteCarlo, 100.2, 99.9, 100.5)),
-      row(0, 2, solved(Method::SeriesParallel, 52, 51.9, 52.1)), row(0, 2, solved(Method::Bounds, 50.45, 50, 50.9)),
-      row(0, 2, unsolved(Method::MonteCarlo)),
-      row(0, 4, solved(Method::SeriesParallel, 29, 28.9, 29.2)), row(0, 4, solved(Method::Bounds, 27.5, 25, 30)),
-      row(0, 4, unsolved(Method::MonteCarlo)),
-      row(0, 8, unsolved(Method::SeriesParallel)), row(0, 8, solved(Method::Bounds, 25, 20, 30)),
-      row(0, 8, unsolved(Method::MonteCarlo))};
+  std::vector<analysis::Row> rows{row(0, 1, solved(Method::SeriesParallel, 100, 100, 100)),
+                                  row(0, 1, solved(Method::Bounds, 100, 100, 100)),
+                                  row(0, 1, solved(Method::MonteCarlo, 100.2, 99.9, 100.5)),
+                                  row(0, 2, solved(Method::SeriesParallel, 52, 51.9, 52.1)),
+                                  row(0, 2, solved(Method::Bounds, 50.45, 50, 50.9)),
+                                  row(0, 2, unsolved(Method::MonteCarlo)),
+                                  row(0, 4, solved(Method::SeriesParallel, 29, 28.9, 29.2)),
+                                  row(0, 4, solved(Method::Bounds, 27.5, 25, 30)),
+                                  row(0, 4, unsolved(Method::MonteCarlo)),
+                                  row(0, 8, unsolved(Method::SeriesParallel)),
+                                  row(0, 8, solved(Method::Bounds, 25, 20, 30)),
+                                  row(0, 8, unsolved(Method::MonteCarlo))};
   std::vector<std::optional<solvers::Result>> bases{solved(Method::StateSpace, 100, 100, 100)};
   return analysis::StudyResult({label("m")}, {1, 2, 4, 8}, methods, std::move(rows), std::move(bases), 0.0);
 }
@@ -104,15 +107,18 @@ TEST(Prediction, TakesTheBestJustifiedFigureInTheDocumentedOrder) {
 //   p = 16: approx alone (bounds not computed): its estimate, with no interval.
 analysis::StudyResult against_the_bounds() {
   const std::vector<Method> methods{Method::SeriesParallel, Method::Bounds, Method::MonteCarlo};
-  std::vector<analysis::Row> rows{
-      row(0, 2, solved(Method::SeriesParallel, 45, 44.9, 45.1)), row(0, 2, solved(Method::Bounds, 45, 40, 50)),
-      row(0, 2, solved(Method::MonteCarlo, 41, 39, 43)),
-      row(0, 4, solved(Method::SeriesParallel, 25, 24.9, 25.1)), row(0, 4, solved(Method::Bounds, 25, 20, 30)),
-      row(0, 4, solved(Method::MonteCarlo, 19.5, 18.5, 20.5)),
-      row(0, 8, solved(Method::SeriesParallel, 14, 13.9, 14.1)), row(0, 8, solved(Method::Bounds, 16.5, 15, 18)),
-      row(0, 8, unsolved(Method::MonteCarlo)),
-      row(0, 16, solved(Method::SeriesParallel, 9, 8.9, 9.1)), row(0, 16, unsolved(Method::Bounds)),
-      row(0, 16, unsolved(Method::MonteCarlo))};
+  std::vector<analysis::Row> rows{row(0, 2, solved(Method::SeriesParallel, 45, 44.9, 45.1)),
+                                  row(0, 2, solved(Method::Bounds, 45, 40, 50)),
+                                  row(0, 2, solved(Method::MonteCarlo, 41, 39, 43)),
+                                  row(0, 4, solved(Method::SeriesParallel, 25, 24.9, 25.1)),
+                                  row(0, 4, solved(Method::Bounds, 25, 20, 30)),
+                                  row(0, 4, solved(Method::MonteCarlo, 19.5, 18.5, 20.5)),
+                                  row(0, 8, solved(Method::SeriesParallel, 14, 13.9, 14.1)),
+                                  row(0, 8, solved(Method::Bounds, 16.5, 15, 18)),
+                                  row(0, 8, unsolved(Method::MonteCarlo)),
+                                  row(0, 16, solved(Method::SeriesParallel, 9, 8.9, 9.1)),
+                                  row(0, 16, unsolved(Method::Bounds)),
+                                  row(0, 16, unsolved(Method::MonteCarlo))};
   return analysis::StudyResult({label("m")}, {2, 4, 8, 16}, methods, std::move(rows), {std::nullopt}, 0.0);
 }
 
@@ -193,12 +199,10 @@ TEST(Prediction, CrossoverIsTheFirstProcessorCountWhereTheOrderChanges) {
   // Machine a: 100, 60, 40; machine b: 80, 60.5, 30 (mc only, no T(1)): b is faster at p = 1,
   // a at p = 2, b again at p = 4; the first change is at p = 2.
   const std::vector<Method> methods{Method::MonteCarlo};
-  std::vector<analysis::Row> rows{row(0, 1, solved(Method::MonteCarlo, 100, 99, 101)),
-                                  row(0, 2, solved(Method::MonteCarlo, 60, 59, 61)),
-                                  row(0, 4, solved(Method::MonteCarlo, 40, 39, 41)),
-                                  row(1, 1, solved(Method::MonteCarlo, 80, 79, 81)),
-                                  row(1, 2, solved(Method::MonteCarlo, 60.5, 60, 61)),
-                                  row(1, 4, solved(Method::MonteCarlo, 30, 29, 31))};
+  std::vector<analysis::Row> rows{
+      row(0, 1, solved(Method::MonteCarlo, 100, 99, 101)), row(0, 2, solved(Method::MonteCarlo, 60, 59, 61)),
+      row(0, 4, solved(Method::MonteCarlo, 40, 39, 41)),   row(1, 1, solved(Method::MonteCarlo, 80, 79, 81)),
+      row(1, 2, solved(Method::MonteCarlo, 60.5, 60, 61)), row(1, 4, solved(Method::MonteCarlo, 30, 29, 31))};
   const analysis::StudyResult study({label("a"), label("b")}, {1, 2, 4}, methods, std::move(rows),
                                     {std::nullopt, std::nullopt}, 0.0);
   const auto found = analysis::crossovers(study);
@@ -227,14 +231,13 @@ TEST(Prediction, CrossoversCompareProgramsOnOneMachineAndMachinesForOneProgramNe
   const int processors[3] = {1, 2, 4};
   for (std::size_t c = 0; c < 4; ++c) {
     for (std::size_t k = 0; k < 3; ++k) {
-      rows.push_back(row(c, processors[k], solved(Method::MonteCarlo, figures[c][k], figures[c][k] - 1,
-                                                  figures[c][k] + 1)));
+      rows.push_back(
+          row(c, processors[k], solved(Method::MonteCarlo, figures[c][k], figures[c][k] - 1, figures[c][k] + 1)));
     }
   }
   const analysis::StudyResult study({label("a", 0, "x"), label("b", 0, "x"), label("a", 1, "y"), label("b", 1, "y")},
-                                    {1, 2, 4}, methods, std::move(rows), {std::nullopt, std::nullopt, std::nullopt,
-                                                                          std::nullopt},
-                                    0.0);
+                                    {1, 2, 4}, methods, std::move(rows),
+                                    {std::nullopt, std::nullopt, std::nullopt, std::nullopt}, 0.0);
   const auto found = analysis::crossovers(study);
   ASSERT_EQ(found.size(), 2u);
   EXPECT_EQ(found[0].faster_first, 0u);  // x/a: 10 < 11 at p = 1
@@ -249,10 +252,9 @@ TEST(Prediction, ProgramsOnDifferentMachinesAreNotCompared) {
   // x on a: 10, 30; y on b: 20, 15. Their order changes at p = 2, but they differ in both the
   // program and the machine: no crossover.
   const std::vector<Method> methods{Method::MonteCarlo};
-  std::vector<analysis::Row> rows{row(0, 1, solved(Method::MonteCarlo, 10, 9, 11)),
-                                  row(0, 2, solved(Method::MonteCarlo, 30, 29, 31)),
-                                  row(1, 1, solved(Method::MonteCarlo, 20, 19, 21)),
-                                  row(1, 2, solved(Method::MonteCarlo, 15, 14, 16))};
+  std::vector<analysis::Row> rows{
+      row(0, 1, solved(Method::MonteCarlo, 10, 9, 11)), row(0, 2, solved(Method::MonteCarlo, 30, 29, 31)),
+      row(1, 1, solved(Method::MonteCarlo, 20, 19, 21)), row(1, 2, solved(Method::MonteCarlo, 15, 14, 16))};
   const analysis::StudyResult study({label("a", 0, "x"), label("b", 1, "y")}, {1, 2}, methods, std::move(rows),
                                     {std::nullopt, std::nullopt}, 0.0);
   EXPECT_TRUE(analysis::crossovers(study).empty());

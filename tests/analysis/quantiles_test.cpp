@@ -72,8 +72,8 @@ analysis::Request tail_request(std::vector<solvers::Method> methods) {
 }
 
 TEST(Quantiles, ApproxBracketContainsTheMaximumOfErlangsQuantile) {
-  const auto study = analysis::run_study({case_of(kProgram, kIdealMachine)},
-                                         tail_request({solvers::Method::SeriesParallel}));
+  const auto study =
+      analysis::run_study({case_of(kProgram, kIdealMachine)}, tail_request({solvers::Method::SeriesParallel}));
   ASSERT_TRUE(study.ok());
   for (int p : kProcessors) {
     const solvers::Result& result = study.value->at(0, p, solvers::Method::SeriesParallel).result;
@@ -202,7 +202,8 @@ TEST(Quantiles, OrderStatisticIntervalsCoverAtTheirNominalRate) {
   EXPECT_EQ(r, 84);
   EXPECT_EQ(s, 96);
   const boost::math::binomial_distribution<double> b(n, level);
-  const double nominal = boost::math::cdf(b, static_cast<double>(s - 1)) - boost::math::cdf(b, static_cast<double>(r - 1));
+  const double nominal =
+      boost::math::cdf(b, static_cast<double>(s - 1)) - boost::math::cdf(b, static_cast<double>(r - 1));
   EXPECT_GE(nominal, 0.95);
   const double observed = static_cast<double>(covered) / replications;
   const double standard_error = std::sqrt(nominal * (1 - nominal) / replications);
@@ -223,13 +224,11 @@ TEST(Quantiles, TooFewSamplesLeaveAnEndOpen) {
 }
 
 TEST(Quantiles, BoundsAndTheStateSpaceGiveNone) {
-  const auto study = analysis::run_study(
-      {case_of(kProgram, kIdealMachine)},
-      [] {
-        analysis::Request request = request_for({1, 2}, {solvers::Method::Bounds, solvers::Method::StateSpace});
-        request.solver_options.quantiles = kLevels;
-        return request;
-      }());
+  const auto study = analysis::run_study({case_of(kProgram, kIdealMachine)}, [] {
+    analysis::Request request = request_for({1, 2}, {solvers::Method::Bounds, solvers::Method::StateSpace});
+    request.solver_options.quantiles = kLevels;
+    return request;
+  }());
   ASSERT_TRUE(study.ok());
   for (solvers::Method method : {solvers::Method::Bounds, solvers::Method::StateSpace}) {
     EXPECT_FALSE(solvers::info(method).gives_quantiles);

@@ -30,7 +30,9 @@ const char* const kIdeal = "MACHINE NAME IS 'ideal';\n";
 std::string weak_program(const std::string& columns) {
   return "PROGRAM NAME IS 'weak';\n"
          "EXECUTION PATTERN IS setup -> work;\n"
-         "VARIABLE columns = " + columns + ";\n"
+         "VARIABLE columns = " +
+         columns +
+         ";\n"
          "SEQUENTIAL PHASE setup IS: RUNTIME IS DETERMINISTIC(20); END;\n"
          "WORK PHASE work IS:\n"
          "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"

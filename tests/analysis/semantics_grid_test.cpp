@@ -22,12 +22,18 @@ using test_support::request_for;
 // `pattern`; `joined` adds the NEIGHBOR concatenation of relax with itself.
 std::string grid_program(const std::string& pattern, const std::string& runtime, int rows, int columns, bool joined) {
   return "PROGRAM NAME IS 'grid';\n"
-         "EXECUTION PATTERN IS " + pattern + ";\n"
+         "EXECUTION PATTERN IS " +
+         pattern +
+         ";\n"
          "WORK PHASE relax IS:\n"
          "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
          "  DECOMPOSITION IS 2D;\n"
-         "  SUBTASK RUNTIME IS " + runtime + ";\n"
-         "  PROBLEM SIZE IS GRID g(" + std::to_string(rows) + ", " + std::to_string(columns) + ");\n"
+         "  SUBTASK RUNTIME IS " +
+         runtime +
+         ";\n"
+         "  PROBLEM SIZE IS GRID g(" +
+         std::to_string(rows) + ", " + std::to_string(columns) +
+         ");\n"
          "  COMMUNICATION VOLUME IS 10;\n"
          "END;\n" +
          (joined ? "CONCATENATION IS: relax, relax : NEIGHBOR; END;\n" : "");
@@ -67,8 +73,7 @@ TEST(Semantics, N7_FostersTwoDimensionalStencilGivesTheChaptersTime) {
       if (p == 1) continue;
       const double root = std::sqrt(static_cast<double>(p));
       const double foster = steps * (tc * n * n * nz / p + 4 * row.ts + 8 * row.tw_word * n * nz / root);
-      const double efficiency =
-          tc * n * n * nz / (tc * n * n * nz + 4 * p * row.ts + 8 * root * row.tw_word * n * nz);
+      const double efficiency = tc * n * n * nz / (tc * n * n * nz + 4 * p * row.ts + 8 * root * row.tw_word * n * nz);
       for (solvers::Method method : request.methods) {
         const double t1 = mean_of(*study.value, 1, method);
         EXPECT_NEAR(t1, steps * tc * n * n * nz, 1e-6);
@@ -132,7 +137,8 @@ TEST(Semantics, N6_UnevenBlocksExchangeTheirEdges) {
       "COMMUNICATION TIME IS 0;\n"
       "MESSAGE OVERHEAD IS L/10;\n";
   expect_means(program, machine, 4,
-               {{solvers::Method::SeriesParallel, 32.0}, {solvers::Method::StateSpace, 32.0},
+               {{solvers::Method::SeriesParallel, 32.0},
+                {solvers::Method::StateSpace, 32.0},
                 {solvers::Method::MonteCarlo, 32.0}});
   expect_means(program, machine, 1, {{solvers::Method::SeriesParallel, 30.0}, {solvers::Method::StateSpace, 30.0}});
 }
@@ -150,7 +156,6 @@ TEST(Semantics, N6_AnInstanceExchangesItsEdgesBeforeASynchronisation) {
       "MESSAGE OVERHEAD IS L/10;\n";
   expect_means(program, machine, 2, {{solvers::Method::SeriesParallel, 18.0}, {solvers::Method::StateSpace, 18.0}});
 }
-
 
 // U1 for the 2-D exchange: with random tasks the approximate mean is at least the exact mean
 // (bounded below by the bounds' lower end and Monte Carlo's interval), at processor grids with
@@ -177,7 +182,6 @@ TEST(Semantics, N7_TheApproximateTwoDimensionalModelBoundsTheExactMean) {
   }
 }
 
-
 // N7: a block's messages leave after its last point, and a receiver waits for them. GRID
 // g(1, 5) on p = 2 (1 x 2 processors): blocks of 3 and 2 points (tasks of 1), one 1-point edge
 // each way (10 bytes: o = 1 at each end), a transfer of 10. Step 1: processor 0 computes to 3,
@@ -193,7 +197,8 @@ TEST(Semantics, N7_BlocksSendTheirEdgesAfterTheirLastPoint) {
       "COMMUNICATION TIME IS 10;\n"
       "MESSAGE OVERHEAD IS L/10;\n";
   expect_means(program, machine, 2,
-               {{solvers::Method::SeriesParallel, 30.0}, {solvers::Method::StateSpace, 29.0},
+               {{solvers::Method::SeriesParallel, 30.0},
+                {solvers::Method::StateSpace, 29.0},
                 {solvers::Method::MonteCarlo, 29.0}});
 }
 

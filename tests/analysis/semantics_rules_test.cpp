@@ -22,10 +22,10 @@
 
 namespace {
 
+using solvers::Method;
 using test_support::case_of;
 using test_support::expect_means;
 using test_support::request_for;
-using solvers::Method;
 
 // The machines: each sets only the terms it names, the others keep their defaults (t = o = b
 // = 0, no contention).
@@ -169,7 +169,9 @@ std::string fan_out(const std::string& w_bytes) {
          "  TASK v RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
          "  TASK w RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
          "  ARC u -> v VOLUME 8;\n"
-         "  ARC u -> w VOLUME " + w_bytes + ";\n"
+         "  ARC u -> w VOLUME " +
+         w_bytes +
+         ";\n"
          "END;\n";
 }
 
@@ -233,8 +235,7 @@ std::string dag(const std::string& ad, const std::string& ae, const std::string&
 // c(72) = 0.1·72 = 7.2: exact 44.2. Approximate (A3, no messages): level 0 max(30, 10 + 20) =
 // 30, level 1 max(5, 7) = 7, then 7.2: 44.2.
 TEST(Semantics, K4_ContentionAfterAnArbitraryPhase) {
-  expect_means(dag("", "", "", ""), kContention, 2,
-               {{Method::StateSpace, 44.2}, {Method::SeriesParallel, 44.2}});
+  expect_means(dag("", "", "", ""), kContention, 2, {{Method::StateSpace, 44.2}, {Method::SeriesParallel, 44.2}});
 }
 
 // PAIRED, 4 iterations, DEPENDENCY 2, BLOCK (iterations 0, 1 on processor 0; 2, 3 on 1),
@@ -284,7 +285,9 @@ std::string neighbor_then_independent(const std::string& kind) {
          "  PROBLEM SIZE IS VECTOR y(nb);\n"
          "END;\n"
          "CONCATENATION IS:\n"
-         "  a, b : " + kind + ";\n"
+         "  a, b : " +
+         kind +
+         ";\n"
          "END;\n";
 }
 
@@ -361,12 +364,22 @@ std::string fork_join(const std::string& jobs, const std::string& tasks, const s
          "WORK PHASE f IS:\n"
          "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
          "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
-         "  JOBS IS " + jobs + ";\n"
-         "  TASKS PER JOB IS " + tasks + ";\n"
-         "  INTERARRIVAL TIME IS DETERMINISTIC(" + interarrival + ");\n"
+         "  JOBS IS " +
+         jobs +
+         ";\n"
+         "  TASKS PER JOB IS " +
+         tasks +
+         ";\n"
+         "  INTERARRIVAL TIME IS DETERMINISTIC(" +
+         interarrival +
+         ");\n"
          "  JOIN RUNTIME IS DETERMINISTIC(1);\n"
-         "  COMMUNICATION VOLUME IS " + volume + ";\n"
-         "  SCHEDULING IS " + scheduling + ";\n"
+         "  COMMUNICATION VOLUME IS " +
+         volume +
+         ";\n"
+         "  SCHEDULING IS " +
+         scheduling +
+         ";\n"
          "END;\n";
 }
 
@@ -491,8 +504,7 @@ TEST(Semantics, A3_MessagesAreChargedBeforeTheirReceivingLevel) {
 // 30; level 1 (one message, a -> d): sends 1 + receives 1 = 2, t(100) = 10, max(5, 7) = 7: 19.
 // 49. A barrier per level (or at the phase's start or end) would add 1000.
 TEST(Semantics, A4_LevelsCostNoBarrier) {
-  expect_means(dag("100", "100", "8", "0"), kLob, 2,
-               {{Method::SeriesParallel, 49.0}, {Method::StateSpace, 38.0}});
+  expect_means(dag("100", "100", "8", "0"), kLob, 2, {{Method::SeriesParallel, 49.0}, {Method::StateSpace, 38.0}});
 }
 
 // ---- S. Alternatives ----------------------------------------------------------------------------
@@ -536,8 +548,8 @@ TEST(Semantics, U2_PairedApproximationMayLieBelowTheExactMean) {
 // bounds' lower end is at least the critical path of means, 35 (the exact makespan: so both
 // ends are 35); approx (30) lies below it, so the table says so for p = 2.
 TEST(Semantics, U3_TheTableNotesAnApproximationBelowTheLowerBound) {
-  const auto study = analysis::run_study({case_of(kPaired, kIdeal)},
-                                         request_for({2}, {Method::SeriesParallel, Method::Bounds}));
+  const auto study =
+      analysis::run_study({case_of(kPaired, kIdeal)}, request_for({2}, {Method::SeriesParallel, Method::Bounds}));
   ASSERT_TRUE(study.ok());
   const solvers::Result& approx = study.value->at(0, 2, Method::SeriesParallel).result;
   const solvers::Result& bounds = study.value->at(0, 2, Method::Bounds).result;

@@ -50,8 +50,8 @@ TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
   };
   const analysis::Request request =
       request_for({1, 128, 256}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
-  const auto on_textbook = analysis::run_study(
-      {case_of(program, read_file("examples/machines/textbook.machine"))}, request);
+  const auto on_textbook =
+      analysis::run_study({case_of(program, read_file("examples/machines/textbook.machine"))}, request);
   ASSERT_TRUE(on_textbook.ok());
   for (int p : {128, 256}) {
     for (solvers::Method method : request.methods) {
@@ -61,8 +61,8 @@ TEST(Semantics, M1_TextbookStencilEfficiencyFromTheOverhead) {
     }
   }
   EXPECT_NEAR(textbook(256), 0.3734, 1e-4);
-  const auto on_latency = analysis::run_study(
-      {case_of(program, read_file("examples/machines/latency.machine"))}, request);
+  const auto on_latency =
+      analysis::run_study({case_of(program, read_file("examples/machines/latency.machine"))}, request);
   ASSERT_TRUE(on_latency.ok());
   const double message = ts + tw_word * 2 * n * nz;  // one boundary of 2 N Nz words
   for (solvers::Method method : request.methods) {
@@ -83,8 +83,8 @@ TEST(Semantics, M2_FostersMachineTableGivesTheChaptersEfficiency) {
     const char* file;
     double ts, tw_word;
   };
-  const Row table[] = {{"ibm-sp2", 40, 0.11},  {"intel-delta", 77, 0.54}, {"intel-paragon", 121, 0.07},
-                       {"meiko-cs2", 87, 0.08}, {"ncube2", 154, 2.4},     {"cm5", 82, 0.44},
+  const Row table[] = {{"ibm-sp2", 40, 0.11},   {"intel-delta", 77, 0.54}, {"intel-paragon", 121, 0.07},
+                       {"meiko-cs2", 87, 0.08}, {"ncube2", 154, 2.4},      {"cm5", 82, 0.44},
                        {"ethernet", 1500, 5.0}, {"fddi", 1150, 1.1}};
   const analysis::Request request =
       request_for({1, 16, 64}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace});
@@ -288,9 +288,9 @@ TEST(Semantics, ApproximationWithinTenPercentOnTheClusterExamples) {
   const std::string cluster = read_file("examples/machines/cluster.machine");
   analysis::Request request = request_for({2, 4, 8}, {solvers::Method::SeriesParallel, solvers::Method::MonteCarlo});
   request.solver_options.monte_carlo.relative_precision = 2e-3;
-  for (const char* example : {"examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
-                              "examples/schemes/fork_join.pdl", "examples/schemes/arbitrary.pdl",
-                              "examples/schemes/paired.pdl", "examples/schemes/independent.pdl"}) {
+  for (const char* example :
+       {"examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl", "examples/schemes/fork_join.pdl",
+        "examples/schemes/arbitrary.pdl", "examples/schemes/paired.pdl", "examples/schemes/independent.pdl"}) {
     const auto study = analysis::run_study({case_of(read_file(example), cluster)}, request);
     ASSERT_TRUE(study.ok()) << example;
     for (int p : request.processors) {

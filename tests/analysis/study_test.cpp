@@ -18,7 +18,8 @@ namespace {
 using namespace test_support;
 
 // A program of the one work phase `phase` on `machine`, with no variables.
-analysis::Case one_phase_case(const models::WorkPhase& phase, const models::Machine& machine = models::ideal_machine()) {
+analysis::Case one_phase_case(const models::WorkPhase& phase,
+                              const models::Machine& machine = models::ideal_machine()) {
   models::Program program;
   program.name = phase.name;
   program.phases.emplace(phase.name, phase);
@@ -33,7 +34,8 @@ analysis::Case one_phase_case(const models::WorkPhase& phase, const models::Mach
 
 // A task farm: 16 exponential tasks of the given mean from a shared queue.
 models::WorkPhase farm_phase(double mean) {
-  models::WorkPhase farm = unit_phase("farm", models::Scheme::Independent, exponential(mean), models::Expr::constant(16));
+  models::WorkPhase farm =
+      unit_phase("farm", models::Scheme::Independent, exponential(mean), models::Expr::constant(16));
   farm.scheduling = models::Scheduling::Dynamic;
   return farm;
 }
@@ -64,8 +66,8 @@ TEST(Request, DefaultsAreValidAndMistakesAreNamed) {
 
 TEST(Study, RowsAreAddressedByCaseProcessorsAndMethod) {
   const std::vector<analysis::Case> cases{neighbor_case(10, 2), neighbor_case(20, 2)};
-  const auto study = analysis::run_study(cases, request_for({2, 4}, {solvers::Method::SeriesParallel,
-                                                                     solvers::Method::Bounds}));
+  const auto study =
+      analysis::run_study(cases, request_for({2, 4}, {solvers::Method::SeriesParallel, solvers::Method::Bounds}));
   ASSERT_TRUE(study.ok());
   EXPECT_EQ(study.value->processors(), (std::vector<int>{2, 4}));
   for (std::size_t c = 0; c < 2; ++c) {
@@ -172,9 +174,9 @@ TEST(Study, AMachineTermOfPKeepsEveryProcessorCountApart) {
       "  PROBLEM SIZE IS VECTOR a(4);\n"
       "END;\n";
   const auto run = [&](const char* machine) {
-    const auto study = analysis::run_study({test_support::case_of(program, machine)},
-                                           request_for({4, 5, 6}, {solvers::Method::SeriesParallel,
-                                                                   solvers::Method::Bounds}));
+    const auto study =
+        analysis::run_study({test_support::case_of(program, machine)},
+                            request_for({4, 5, 6}, {solvers::Method::SeriesParallel, solvers::Method::Bounds}));
     EXPECT_TRUE(study.ok());
     return *study.value;
   };
@@ -205,8 +207,8 @@ TEST(Study, AnExactModelBeyondTheTaskLimitIsATypedOutcome) {
 
 TEST(Study, AValueInvalidOnceBoundIsAFailureNotAnException) {
   // A repetition count of 2.5 is no count of iterations.
-  const auto study = analysis::run_study({neighbor_case(10, 2.5)},
-                                         request_for({1, 2}, {solvers::Method::SeriesParallel}));
+  const auto study =
+      analysis::run_study({neighbor_case(10, 2.5)}, request_for({1, 2}, {solvers::Method::SeriesParallel}));
   ASSERT_FALSE(study.ok());
   EXPECT_EQ(study.failure->kind, analysis::Failure::Kind::InvalidValue);
   EXPECT_FALSE(study.failure->message.empty());
@@ -371,9 +373,9 @@ TEST(Contention, IsChargedAfterAForkJoinInBothModels) {
   fork.tasks_per_job = models::Expr::constant(2);
   fork.join = fixed(0.5);
   models::Machine machine = models::ideal_machine();
-  machine.contention = models::Expr::multiply(
-      models::Expr::multiply(models::Expr::constant(0.1), models::Expr::identifier("T")),
-      models::Expr::subtract(models::Expr::identifier("P"), models::Expr::constant(1)));
+  machine.contention =
+      models::Expr::multiply(models::Expr::multiply(models::Expr::constant(0.1), models::Expr::identifier("T")),
+                             models::Expr::subtract(models::Expr::identifier("P"), models::Expr::constant(1)));
   const analysis::Case one = one_phase_case(fork, machine);
   const auto study =
       analysis::run_study({one}, request_for({2}, {solvers::Method::SeriesParallel, solvers::Method::StateSpace}));
@@ -383,8 +385,7 @@ TEST(Contention, IsChargedAfterAForkJoinInBothModels) {
 }
 
 analysis::MachineInput machine_input(models::Program program, std::map<std::string, double> values) {
-  return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "",
-          std::move(values)};
+  return {std::make_shared<const models::Program>(std::move(program)), models::ideal_machine(), "", std::move(values)};
 }
 
 TEST(Cases, SweepsAndLossMakeEveryCaseInReportOrder) {

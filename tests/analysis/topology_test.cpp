@@ -38,7 +38,9 @@ const char* const kTwoMessages =
 std::string machine_with(const std::string& topology) {
   return "MACHINE NAME IS 'wire';\n"
          "VARIABLE tw = 0.5;\n"
-         "TOPOLOGY IS " + topology + ";\n"
+         "TOPOLOGY IS " +
+         topology +
+         ";\n"
          "COMMUNICATION TIME IS tw*S*L;\n";
 }
 
@@ -183,21 +185,21 @@ TEST(Topology, U1_TheApproximationStaysAboveTheExactMeanOnEveryTopology) {
   const Program programs[] = {{read_file("examples/studies/stencil_1d.pdl"), {{"n", 12}, {"steps", 3}}},
                               {read_file("examples/studies/stencil_2d.pdl"), {{"n", 6}, {"steps", 2}}},
                               {mixed, {}}};
-  for (const char* topology : {"FULLY CONNECTED", "BUS", "RING", "MESH 2D", "TORUS 2D", "MESH 3D", "TORUS 3D",
-                               "HYPERCUBE"}) {
+  for (const char* topology :
+       {"FULLY CONNECTED", "BUS", "RING", "MESH 2D", "TORUS 2D", "MESH 3D", "TORUS 3D", "HYPERCUBE"}) {
     const std::string machine = std::string("MACHINE NAME IS 'shared';\nTOPOLOGY IS ") + topology +
                                 ";\nCOMMUNICATION TIME IS 1 + 0.5*S*L;\nMESSAGE OVERHEAD IS 0.25 + 0.01*S*L;\n";
     for (const Program& program : programs) {
-      const auto study = analysis::run_study({test_support::case_of(program.text, machine, program.values)},
-                                             test_support::request_for({2, 3, 4, 5, 6, 8, 12},
-                                                                       {Method::SeriesParallel, Method::StateSpace}));
+      const auto study = analysis::run_study(
+          {test_support::case_of(program.text, machine, program.values)},
+          test_support::request_for({2, 3, 4, 5, 6, 8, 12}, {Method::SeriesParallel, Method::StateSpace}));
       ASSERT_TRUE(study.ok()) << topology;
       for (int p : {2, 3, 4, 5, 6, 8, 12}) {
         const solvers::Result& approximate = study.value->at(0, p, Method::SeriesParallel).result;
         const solvers::Result& exact = study.value->at(0, p, Method::StateSpace).result;
         ASSERT_TRUE(approximate.solved() && exact.solved()) << topology << " p = " << p;
-        EXPECT_GE(approximate.mean, exact.mean - 1e-9 * exact.mean)
-            << topology << " p = " << p << "\n" << program.text.substr(0, 40);
+        EXPECT_GE(approximate.mean, exact.mean - 1e-9 * exact.mean) << topology << " p = " << p << "\n"
+                                                                    << program.text.substr(0, 40);
       }
     }
   }
@@ -212,10 +214,14 @@ TEST(Topology, TheStatementReadsAndDumpsBack) {
   const struct {
     const char* text;
     models::Topology topology;
-  } all[] = {{"FULLY CONNECTED", models::Topology::FullyConnected}, {"BUS", models::Topology::Bus},
-             {"RING", models::Topology::Ring},         {"MESH 2D", models::Topology::Mesh2D},
-             {"TORUS 2D", models::Topology::Torus2D},  {"MESH 3D", models::Topology::Mesh3D},
-             {"TORUS 3D", models::Topology::Torus3D},  {"HYPERCUBE", models::Topology::Hypercube},
+  } all[] = {{"FULLY CONNECTED", models::Topology::FullyConnected},
+             {"BUS", models::Topology::Bus},
+             {"RING", models::Topology::Ring},
+             {"MESH 2D", models::Topology::Mesh2D},
+             {"TORUS 2D", models::Topology::Torus2D},
+             {"MESH 3D", models::Topology::Mesh3D},
+             {"TORUS 3D", models::Topology::Torus3D},
+             {"HYPERCUBE", models::Topology::Hypercube},
              {"FAT TREE", models::Topology::FatTree}};
   for (const auto& one : all) {
     const models::Machine machine = machine_of_text(machine_with(one.text));

@@ -19,7 +19,8 @@ using namespace analysis_support;
 TEST(Analysis, JsonReportHasSchemaInputsAndOneRowPerProcessorCount) {
   app::Options options = neighbor("1,2,3,4,5,6,7,8,9,10");
   options.format = report::Format::Json;
-  options.request.solver_options.series_parallel.grid.max_points = 16384;  // a bracket narrow enough to decide the paper's cut digits
+  options.request.solver_options.series_parallel.grid.max_points =
+      16384;  // a bracket narrow enough to decide the paper's cut digits
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const auto report = nlohmann::json::parse(run.out);
@@ -73,7 +74,8 @@ TEST(Analysis, JsonCarriesThePredictionsIntervalKindTheSummaryPerThresholdAndThe
   ASSERT_EQ(bounds["method"], "bounds");
   EXPECT_GE(predictions[2]["lower"].get<double>(), bounds["lower"].get<double>());
   EXPECT_LE(predictions[2]["upper"].get<double>(), bounds["upper"].get<double>());
-  EXPECT_NEAR(predictions[2]["efficiency_lower"].get<double>(), 160.0 / 6 / predictions[2]["upper"].get<double>(), 1e-12);
+  EXPECT_NEAR(predictions[2]["efficiency_lower"].get<double>(), 160.0 / 6 / predictions[2]["upper"].get<double>(),
+              1e-12);
   // Exact efficiencies 1, 0.929; Monte Carlo's at p = 6 is 0.683.
   const auto& efficiency = report["summary"][0]["efficiency"];
   ASSERT_EQ(efficiency.size(), 2u);
@@ -137,7 +139,8 @@ TEST(Analysis, TableShowsTheMachineAndVariables) {
   EXPECT_NE(run.out.find("on machine cluster, columns=20, iterations=2"), std::string::npos) << run.out;
   // RTFactor 1.5 on one processor: 20 columns x 2 iterations x mean 8 x 1.5.
   // The prediction at p = 1 is that chain's sum, exact (solved for the prediction: exact*).
-  EXPECT_NE(run.out.find("   1          480.000  exact*    1.000       1.000  480.000 ± 0.000"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("   1          480.000  exact*    1.000       1.000  480.000 ± 0.000"), std::string::npos)
+      << run.out;
 }
 
 TEST(Analysis, OutputFileIsWrittenWholeOrNotAtAll) {
@@ -275,8 +278,7 @@ TEST(Analysis, AutoPutsTheExactMeanBetweenTheBoundsAndBelowTheApproximation) {
   }
   options.format = report::Format::Table;
   const Outcome table = analyse(options);
-  EXPECT_NE(table.out.find("exact not computed for p = 6: about 3.6e+07 states"), std::string::npos)
-      << table.out;
+  EXPECT_NE(table.out.find("exact not computed for p = 6: about 3.6e+07 states"), std::string::npos) << table.out;
 }
 
 TEST(Analysis, DefaultMethodsAreTheApproximationAndTheBounds) {

@@ -88,8 +88,9 @@ TEST(Dump, UnboundVariableExitsTwo) {
   o.sets = {"colums=20"};
   const Outcome r = run(o, true);
   EXPECT_EQ(r.status, kExitInput);
-  EXPECT_EQ(r.err, "pdl-scale: error: --set colums: the program declares no variable 'colums'; did you mean 'columns'? "
-                   "(it declares columns, iterations)\n");
+  EXPECT_EQ(r.err,
+            "pdl-scale: error: --set colums: the program declares no variable 'colums'; did you mean 'columns'? "
+            "(it declares columns, iterations)\n");
 }
 
 }  // namespace

@@ -31,9 +31,8 @@ namespace fs = std::filesystem;
 class OutputFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("pdl-scale-output-" + std::to_string(::getpid()) + "-" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    directory_ = fs::temp_directory_path() / ("pdl-scale-output-" + std::to_string(::getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(directory_);
     fs::create_directories(directory_);
   }
@@ -98,7 +97,8 @@ TEST_F(OutputFile, AFifoReceivesTheReportAndStaysAFifo) {
   std::string received;
   std::thread reader([&] {
     char buffer[4096];
-    for (ssize_t n; (n = ::read(read_end, buffer, sizeof buffer)) > 0;) received.append(buffer, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::read(read_end, buffer, sizeof buffer)) > 0;)
+      received.append(buffer, static_cast<std::size_t>(n));
   });
   app::Options options = neighbor("1,2,4");
   options.output = fifo;
@@ -253,9 +253,9 @@ TEST_F(OutputFile, AnInputOfTheRunIsRefused) {
 TEST_F(OutputFile, TheReportAndTheChartIntoOneFileAreRefused) {
   write(path("both.svg"), "an older chart\n");
   fs::create_symlink("both.svg", directory_ / "alias.svg");
-  for (const auto& [output, plot] : {std::pair{path("both.svg"), path("both.svg")},
-                                     std::pair{path("alias.svg"), path("both.svg")},
-                                     std::pair{path("new.svg"), path("./new.svg")}}) {
+  for (const auto& [output, plot] :
+       {std::pair{path("both.svg"), path("both.svg")}, std::pair{path("alias.svg"), path("both.svg")},
+        std::pair{path("new.svg"), path("./new.svg")}}) {
     app::Options options = neighbor("1,2");
     options.output = output;
     options.plot = plot;

@@ -52,7 +52,8 @@ TEST(LineStyle, AColourPerGroupAndADashPerKindWhileTheyFit) {
     for (std::size_t kinds = 1; kinds * groups <= 48 && kinds <= 4; ++kinds) {
       std::set<std::tuple<std::string, std::string, report::Marker>> seen;
       for (std::size_t n = 0; n < groups; ++n) {
-        for (std::size_t k = 0; k < kinds; ++k) seen.insert(key(report::line_style(report::style_index(n, groups, k, kinds))));
+        for (std::size_t k = 0; k < kinds; ++k)
+          seen.insert(key(report::line_style(report::style_index(n, groups, k, kinds))));
       }
       EXPECT_EQ(seen.size(), groups * kinds) << groups << " x " << kinds;
     }
@@ -64,7 +65,8 @@ TEST(LineStyle, MarkersAreOneElementEach) {
             "<circle class=\"marker circle\" cx=\"10.00\" cy=\"20.00\" r=\"3.5\" fill=\"#000000\"/>");
   EXPECT_EQ(report::marker_svg(report::Marker::Square, 10, 20, "#000000"),
             "<rect class=\"marker square\" x=\"6.80\" y=\"16.80\" width=\"6.4\" height=\"6.4\" fill=\"#000000\"/>");
-  EXPECT_EQ(report::stroke_attributes(report::line_style(8), 2), " stroke=\"#0072B2\" stroke-width=\"2\" stroke-dasharray=\"8,4\"");
+  EXPECT_EQ(report::stroke_attributes(report::line_style(8), 2),
+            " stroke=\"#0072B2\" stroke-width=\"2\" stroke-dasharray=\"8,4\"");
   EXPECT_EQ(report::stroke_attributes(report::line_style(1), 1.5), " stroke=\"#D55E00\" stroke-width=\"1.5\"");
 }
 
@@ -104,7 +106,8 @@ report::ReportInputs neighbor_inputs() {
 
 TEST(ChartTitle, ProgramMachinesAndSize) {
   report::ReportInputs inputs = neighbor_inputs();
-  EXPECT_EQ(report::chart_title(inputs, 100), "neighbor.pdl on cluster and smp, columns = 10..160 (5 values), iterations = 2");
+  EXPECT_EQ(report::chart_title(inputs, 100),
+            "neighbor.pdl on cluster and smp, columns = 10..160 (5 values), iterations = 2");
   inputs.sweeps = {{"columns", {40, 10, 20}}};
   EXPECT_EQ(report::chart_title(inputs, 100), "neighbor.pdl on cluster and smp, columns = 10, 20, 40, iterations = 2");
   inputs.machines.push_back({"ksr1", "ksr1.machine", {}, {}});
@@ -120,14 +123,17 @@ TEST(ChartTitle, ShortenedStepByStep) {
   report::ReportInputs inputs = neighbor_inputs();
   inputs.sweeps = {{"columns", {1000, 2000, 4000, 8000}}};
   inputs.variables = {{"iterations", 2}, {"rows", 8}};
-  const std::string full = "neighbor.pdl on cluster and smp, columns = 1000, 2000, 4000, 8000, iterations = 2, rows = 8";
+  const std::string full =
+      "neighbor.pdl on cluster and smp, columns = 1000, 2000, 4000, 8000, iterations = 2, rows = 8";
   EXPECT_EQ(report::chart_title(inputs, 100), full);  // 91 characters
   // The sweep as its range when that is shorter (here by 1 character), then the variables
   // neither swept nor of P counted, then the machines, then a cut.
   EXPECT_EQ(report::chart_title(inputs, 90),
             "neighbor.pdl on cluster and smp, columns = 1000..8000 (4 values), iterations = 2, rows = 8");
-  EXPECT_EQ(report::chart_title(inputs, 80), "neighbor.pdl on cluster and smp, columns = 1000..8000 (4 values), +2 variables");
-  EXPECT_EQ(report::chart_title(inputs, 75), "neighbor.pdl on 2 machines, columns = 1000..8000 (4 values), +2 variables");
+  EXPECT_EQ(report::chart_title(inputs, 80),
+            "neighbor.pdl on cluster and smp, columns = 1000..8000 (4 values), +2 variables");
+  EXPECT_EQ(report::chart_title(inputs, 75),
+            "neighbor.pdl on 2 machines, columns = 1000..8000 (4 values), +2 variables");
   const std::string cut = report::chart_title(inputs, 40);
   EXPECT_EQ(cut, "neighbor.pdl on 2 machines, columns = 1…");
   EXPECT_EQ(report::display_length(cut), 40u);

@@ -75,8 +75,7 @@ TEST(Programs, TheTableHasAProgramColumnAndTheSummarySaysWhereOneOvertakesTheOth
       << run.out;
   EXPECT_NE(run.out.find("\nprogram            p  prediction [µs]"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\nrecompute.pdl      3           30.000"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("  precompute.pdl is faster below p = 3, recompute.pdl from p = 3 on\n"),
-            std::string::npos)
+  EXPECT_NE(run.out.find("  precompute.pdl is faster below p = 3, recompute.pdl from p = 3 on\n"), std::string::npos)
       << run.out;
 }
 

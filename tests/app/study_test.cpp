@@ -118,9 +118,11 @@ TEST(Machines, TableHasAMachineColumnAndOneLinePerMachineAndP) {
   // The prediction is the prediction's own Monte Carlo (mc*); approx (246.911 on the cluster at
   // p = 2) is 30% above it.
   EXPECT_NE(run.out.find("\ncluster     2  189.532 ± 0.176   mc*    1.266       0.633  246.911 ± 0.038"),
-            std::string::npos) << run.out;
+            std::string::npos)
+      << run.out;
   EXPECT_NE(run.out.find("\nsmp         4   52.966 ± 0.052   mc*    3.021       0.755   54.087 ± 0.021"),
-            std::string::npos) << run.out;
+            std::string::npos)
+      << run.out;
 }
 
 TEST(Machines, BadOrRepeatedMachinesExitTwo) {
@@ -527,10 +529,11 @@ TEST(ExtraP, ParamsComeInTheOrderPThenTheSweptVariables) {
   options.format = report::Format::Jsonl;
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
-  EXPECT_EQ(run.out.rfind("{\"params\":{\"p\":2,\"iterations\":3.0,\"columns\":10.0},\"callpath\":\"ideal->neighbor-5.1\","
-                          "\"metric\":\"time [us] (approx)\",\"value\":",
-                          0),
-            0u)
+  EXPECT_EQ(
+      run.out.rfind("{\"params\":{\"p\":2,\"iterations\":3.0,\"columns\":10.0},\"callpath\":\"ideal->neighbor-5.1\","
+                    "\"metric\":\"time [us] (approx)\",\"value\":",
+                    0),
+      0u)
       << run.out;
 }
 
@@ -594,13 +597,15 @@ TEST_F(PlotFile, OneLinePerMachineAndMethodWithBandsLegendAxesAndTicks) {
   for (const char* expected : {"2", "4", "6", "8", "0", "0.25", "0.5", "0.75", "1"}) {
     EXPECT_NE(std::find(ticks.begin(), ticks.end(), expected), ticks.end()) << expected;
   }
-  for (const std::string& label : ticks) EXPECT_TRUE(std::regex_match(label, std::regex("[0-9]+(\\.[0-9]+)?"))) << label;
+  for (const std::string& label : ticks)
+    EXPECT_TRUE(std::regex_match(label, std::regex("[0-9]+(\\.[0-9]+)?"))) << label;
   // Every coordinate is a finite number.
   EXPECT_EQ(svg.find("nan"), std::string::npos);
   EXPECT_EQ(svg.find("inf"), std::string::npos);
   const std::regex points("points=\"([^\"]*)\"");
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), points); it != std::sregex_iterator(); ++it) {
-    EXPECT_TRUE(std::regex_match((*it)[1].str(), std::regex("(-?[0-9]+\\.[0-9]{2},-?[0-9]+\\.[0-9]{2} ?)+"))) << (*it)[1];
+    EXPECT_TRUE(std::regex_match((*it)[1].str(), std::regex("(-?[0-9]+\\.[0-9]{2},-?[0-9]+\\.[0-9]{2} ?)+")))
+        << (*it)[1];
   }
   // Every opened element is closed (a rough well-formedness check; the ctest app.plot_is_xml
   // parses it with a real XML parser).
@@ -616,7 +621,7 @@ TEST_F(PlotFile, ASweptSizeIsALinePerValue) {
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const std::string svg = read(*options.plot);
   EXPECT_EQ(count(svg, "<polyline class=\"series\""), 6u);
-  EXPECT_EQ(count(svg, "<path class=\"band\""), 6u);  // approx's brackets
+  EXPECT_EQ(count(svg, "<path class=\"band\""), 6u);              // approx's brackets
   EXPECT_EQ(count(svg, ">processors p (log scale)</text>"), 2u);  // p = 1, 2, 4, 8
   for (const char* entry : {">columns=10<", ">columns=20<", ">columns=40<"}) {
     EXPECT_NE(svg.find(entry), std::string::npos) << entry;
@@ -632,7 +637,8 @@ TEST_F(PlotFile, OneProcessorCountAndOneSweptVariablePlotAgainstTheSize) {
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
   const std::string svg = read(*options.plot);
-  EXPECT_NE(svg.find(">predicted speedup and efficiency on 8 processors · methods approx, bounds</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">predicted speedup and efficiency on 8 processors · methods approx, bounds</text>"),
+            std::string::npos);
   EXPECT_NE(svg.find(">neighbor.pdl on smp and cluster, columns = 10, 20, 40, 80, iterations = 2</text>"),
             std::string::npos);
   EXPECT_EQ(count(svg, ">problem size: columns</text>"), 2u);

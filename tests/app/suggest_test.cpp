@@ -8,9 +8,9 @@ namespace {
 TEST(Suggest, EditDistanceCountsTranspositionsAsOneEdit) {
   EXPECT_EQ(app::edit_distance("", "abc"), 3u);
   EXPECT_EQ(app::edit_distance("pmax", "pmax"), 0u);
-  EXPECT_EQ(app::edit_distance("pmx", "pmax"), 1u);          // one insertion
-  EXPECT_EQ(app::edit_distance("colunms", "columns"), 1u);   // one transposition (Levenshtein: 2)
-  EXPECT_EQ(app::edit_distance("kitten", "sitting"), 3u);    // the textbook example
+  EXPECT_EQ(app::edit_distance("pmx", "pmax"), 1u);         // one insertion
+  EXPECT_EQ(app::edit_distance("colunms", "columns"), 1u);  // one transposition (Levenshtein: 2)
+  EXPECT_EQ(app::edit_distance("kitten", "sitting"), 3u);   // the textbook example
   // The optimal-string-alignment form edits no substring twice: "ca" -> "abc" is 3, where the
   // unrestricted Damerau-Levenshtein distance is 2 (ca -> ac -> abc).
   EXPECT_EQ(app::edit_distance("ca", "abc"), 3u);

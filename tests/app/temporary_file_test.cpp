@@ -29,9 +29,8 @@ class TemporaryFile : public ::testing::Test {
       in_death_test_child_ = true;
       return;
     }
-    directory_ = fs::temp_directory_path() /
-                 ("pdl-scale-temporary-" + std::to_string(::getpid()) + "-" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    directory_ = fs::temp_directory_path() / ("pdl-scale-temporary-" + std::to_string(::getpid()) + "-" +
+                                              ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(directory_);
     fs::create_directories(directory_);
   }

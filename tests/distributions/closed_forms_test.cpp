@@ -12,8 +12,7 @@ namespace distributions {
 namespace {
 
 void expect_relative(double actual, double exact, double tolerance) {
-  EXPECT_LE(std::abs(actual - exact), tolerance * std::abs(exact))
-      << "actual " << actual << " exact " << exact;
+  EXPECT_LE(std::abs(actual - exact), tolerance * std::abs(exact)) << "actual " << actual << " exact " << exact;
 }
 
 void expect_exact_bracket(const Distribution& d, double exact) {
@@ -128,8 +127,7 @@ TEST(ClosedForms, TruncatedNormalMoments) {
     expect_exact_bracket(t, mu + sigma * lambda);
     expect_relative(variance(t), sigma * sigma * (1 + alpha * lambda - lambda * lambda), 1e-6);
     const double x = std::max(mu, 0.0) + 0.5;
-    const double exact_cdf =
-        1.0 - boost::math::cdf(boost::math::complement(standard, (x - mu) / sigma)) / tail;
+    const double exact_cdf = 1.0 - boost::math::cdf(boost::math::complement(standard, (x - mu) / sigma)) / tail;
     expect_relative(cdf(t, x), exact_cdf, 1e-9);
   }
 }

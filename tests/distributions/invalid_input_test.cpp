@@ -74,8 +74,7 @@ TEST(InvalidInput, SamplesAndHistograms) {
   expect_invalid([&] { from_histogram(values, std::vector<double>{1.0, -1.0}); }, "weights[1]");
   expect_invalid([&] { from_histogram(values, std::vector<double>{0.0, 0.0}); }, "weights");
   expect_invalid([&] { from_histogram(values, std::vector<double>{1.0, kNaN}); }, "weights[1]");
-  expect_invalid([&] { from_histogram(std::vector<double>{1.0, kInf}, std::vector<double>{1.0, 1.0}); },
-                 "values[1]");
+  expect_invalid([&] { from_histogram(std::vector<double>{1.0, kInf}, std::vector<double>{1.0, 1.0}); }, "values[1]");
   expect_invalid([&] { from_histogram(values, std::vector<double>{1.0}); }, "same size");
 }
 
@@ -103,11 +102,16 @@ TEST(InvalidInput, QueriesAndOperations) {
 }
 
 TEST(InvalidInput, NoNaNFromExtremes) {
-  const std::vector<Distribution> cases = {
-      erlang(8, 1.0), exponential(1e-300), exponential(1e300), uniform(0.0, 1e-300),
-      truncated_normal(-1e3, 1.0), truncated_normal(1e3, 1.0), hypoexponential({1e-6, 1e6}),
-      series_power(erlang(8, 1.0), 1'000'000'000), parallel_power(exponential(1.0), 1'000'000),
-      discretise(erlang(8, 1.0))};
+  const std::vector<Distribution> cases = {erlang(8, 1.0),
+                                           exponential(1e-300),
+                                           exponential(1e300),
+                                           uniform(0.0, 1e-300),
+                                           truncated_normal(-1e3, 1.0),
+                                           truncated_normal(1e3, 1.0),
+                                           hypoexponential({1e-6, 1e6}),
+                                           series_power(erlang(8, 1.0), 1'000'000'000),
+                                           parallel_power(exponential(1.0), 1'000'000),
+                                           discretise(erlang(8, 1.0))};
   for (const auto& d : cases) {
     EXPECT_FALSE(std::isnan(mean(d))) << describe(d);
     EXPECT_FALSE(std::isnan(variance(d))) << describe(d);

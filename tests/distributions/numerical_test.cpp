@@ -20,8 +20,7 @@ void expect_numerical_mean(const Distribution& d, double exact, const std::strin
   const Bracket b = mean_bracket(d);
   EXPECT_LE(b.lower, exact) << what << ": bracket [" << b.lower << ", " << b.upper << "]";
   EXPECT_GE(b.upper, exact) << what << ": bracket [" << b.lower << ", " << b.upper << "]";
-  EXPECT_LE(std::abs(mean(d) - exact), 1e-4 * std::abs(exact))
-      << what << ": mean " << mean(d) << " exact " << exact;
+  EXPECT_LE(std::abs(mean(d) - exact), 1e-4 * std::abs(exact)) << what << ": mean " << mean(d) << " exact " << exact;
   EXPECT_TRUE(std::isfinite(variance(d))) << what;
 }
 
@@ -35,8 +34,7 @@ TEST(Numerical, DiscretisedClosedFormsKeepTheirMean) {
   const Distribution skewed = discretise(hyperexponential({0.1, 0.9}, {0.01, 1.0}));
   EXPECT_LE(mean_bracket(skewed).lower, 10.9);
   EXPECT_GE(mean_bracket(skewed).upper, 10.9);
-  expect_numerical_mean(discretise(truncated_normal(1.0, 2.0)), mean(truncated_normal(1.0, 2.0)),
-                        "truncated normal");
+  expect_numerical_mean(discretise(truncated_normal(1.0, 2.0)), mean(truncated_normal(1.0, 2.0)), "truncated normal");
   expect_numerical_mean(discretise(mixture({0.5, 0.5}, {deterministic(1.0), erlang(2, 1.0)})), 1.5,
                         "mixture with an atom");
   const Distribution d = discretise(erlang(8, 1.0));
@@ -49,8 +47,8 @@ TEST(Numerical, DiscretisedClosedFormsKeepTheirMean) {
 // The Erlang grid's cell masses (quadrature of the density between exact end points) against
 // the incomplete gamma function at every grid point, for small to huge phase counts.
 TEST(Numerical, ErlangGridMatchesTheIncompleteGammaFunction) {
-  for (const auto& [phases, rate] : std::vector<std::pair<int, double>>{
-           {1, 2.0}, {8, 1.0}, {57, 0.25}, {1000, 3.0}, {800000000, 1.0}}) {
+  for (const auto& [phases, rate] :
+       std::vector<std::pair<int, double>>{{1, 2.0}, {8, 1.0}, {57, 0.25}, {1000, 3.0}, {800000000, 1.0}}) {
     const Distribution grid = discretise(erlang(phases, rate));
     const LatticeView view = lattice(grid);
     double below = 0.0;  // lower lattice: the mass of (x_i, x_{i+1}] sits at x_i
@@ -119,8 +117,7 @@ TEST(Numerical, SeriesOfErlangsByRepeatedSums) {
 TEST(Numerical, SumsOfUniformsAndExponentials) {
   expect_numerical_mean(series_power(discretise(uniform(0.0, 1.0)), 1000), 500.0, "uniform sum");
   expect_numerical_mean(series_power(discretise(exponential(2.0)), 5000), 2500.0, "exp sum");
-  expect_numerical_mean(series(discretise(uniform(1.0, 3.0)), discretise(exponential(1.0))), 3.0,
-                        "uniform + exp");
+  expect_numerical_mean(series(discretise(uniform(1.0, 3.0)), discretise(exponential(1.0))), 3.0, "uniform + exp");
 }
 
 double expected_max_of_erlangs(int k, std::int64_t p) {
@@ -177,8 +174,7 @@ TEST(Numerical, ScaleShiftMixtureOfGrids) {
   const Distribution g = discretise(erlang(8, 1.0));
   expect_numerical_mean(scale(g, 3.0), 24.0, "scale");
   expect_numerical_mean(shift(g, 100.0), 108.0, "shift");
-  expect_numerical_mean(mixture({0.3, 0.7}, {g, discretise(uniform(10.0, 20.0))}), 0.3 * 8 + 0.7 * 15,
-                        "mixture");
+  expect_numerical_mean(mixture({0.3, 0.7}, {g, discretise(uniform(10.0, 20.0))}), 0.3 * 8 + 0.7 * 15, "mixture");
   expect_numerical_mean(series(g, deterministic(2.0)), 10.0, "grid + point");
 }
 
@@ -215,8 +211,7 @@ TEST(Numerical, LongChainsStayBounded) {
     chain = i % 2 == 0 ? series(chain, task, options) : parallel(chain, task, options);
     ASSERT_LE(grid_size(chain), options.max_points) << i;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Bracket b = mean_bracket(chain);
   EXPECT_TRUE(std::isfinite(b.lower) && std::isfinite(b.upper));
   EXPECT_LE(b.lower, mean(chain));
@@ -248,8 +243,7 @@ TEST(Numerical, DifferentGridsCombineSafely) {
   // E[max(Erlang(8,1), U(0,100))] = int_0^100 1 - F(x) x/100 dx + ... computed by quadrature.
   // Beyond 100 the integrand is the Erlang survival, below 1e-30: negligible.
   const double exact = boost::math::quadrature::gauss_kronrod<double, 61>::integrate(
-      [](double x) { return 1.0 - boost::math::gamma_p(8.0, x) * x / 100.0; }, 0.0, 100.0, 15,
-      1e-13);
+      [](double x) { return 1.0 - boost::math::gamma_p(8.0, x) * x / 100.0; }, 0.0, 100.0, 15, 1e-13);
   const Distribution m = parallel(fine, coarse);
   const Bracket b = mean_bracket(m);
   EXPECT_LE(b.lower, exact);

@@ -36,8 +36,7 @@ void check_moments(const Case& c) {
   const double sample_variance = m2 / (n - 1.0);
   const double mean_error = std::sqrt(c.variance / n);
   EXPECT_LE(std::abs(sample_mean - c.mean), 4.0 * mean_error + 1e-12) << c.name;
-  const double variance_error =
-      std::sqrt(std::max(c.fourth_central - c.variance * c.variance, 0.0) / n);
+  const double variance_error = std::sqrt(std::max(c.fourth_central - c.variance * c.variance, 0.0) / n);
   EXPECT_LE(std::abs(sample_variance - c.variance), 4.0 * variance_error + 1e-12) << c.name;
 }
 

@@ -40,9 +40,7 @@ double tree_value(const graph::SpTree& tree) {
       case graph::SpKind::Parallel:
         for (auto c : node.children) value[i] = std::max(value[i], value[c]);
         break;
-      case graph::SpKind::SeriesPower:
-        value[i] = static_cast<double>(node.count) * value[node.children.front()];
-        break;
+      case graph::SpKind::SeriesPower: value[i] = static_cast<double>(node.count) * value[node.children.front()]; break;
       case graph::SpKind::ParallelPower: value[i] = value[node.children.front()]; break;
       case graph::SpKind::Branch: ADD_FAILURE() << "no branches expected"; break;
     }
@@ -100,8 +98,7 @@ TEST(SeriesParallel, TheNGraphIsReportedWithItsArcs) {
   ASSERT_TRUE(result.residual.has_value());
   EXPECT_EQ(result.residual->nodes, (std::vector<graph::NodeId>{u1, u2, v1, v2}));
   EXPECT_EQ(result.residual->arcs.size(), 3u);
-  EXPECT_NE(result.residual->description.find("u1 -> v2"), std::string::npos)
-      << result.residual->description;
+  EXPECT_NE(result.residual->description.find("u1 -> v2"), std::string::npos) << result.residual->description;
 }
 
 TEST(SeriesParallel, NeighborSynchronisationIsNotSeriesParallel) {
@@ -138,7 +135,7 @@ std::size_t random_tree(graph::SpTree& tree, std::mt19937_64& rng, int depth, in
   if (what == 4) {
     const auto child = random_tree(tree, rng, depth - 1, next_name);
     return std::uniform_int_distribution<int>(0, 1)(rng) ? tree.series_power(child, arity(rng))
-                                                        : tree.parallel_power(child, arity(rng));
+                                                         : tree.parallel_power(child, arity(rng));
   }
   std::vector<std::size_t> children;
   for (int i = arity(rng); i > 0; --i) children.push_back(random_tree(tree, rng, depth - 1, next_name));

@@ -27,8 +27,8 @@ class Generator {
   // in the doubles' range (a tenth), else an ordinary one, so that a case has a few extreme
   // numbers among ordinary ones and gets past the checks often enough to reach the methods.
   std::string value() {
-    static const char* const extremes[] = {"0",     "5e-324", "1e-300", "1e-101", "1e-100", "1e-12", "1e12",
-                                           "1e99",  "1e100",  "1e101",  "1e300",  "1e308",  "-1",    "-1e308"};
+    static const char* const extremes[] = {"0",    "5e-324", "1e-300", "1e-101", "1e-100", "1e-12", "1e12",
+                                           "1e99", "1e100",  "1e101",  "1e300",  "1e308",  "-1",    "-1e308"};
     const int kind = pick(30);
     if (kind < 10) return extremes[pick(std::size(extremes))];
     if (kind < 13) return "1e" + std::to_string(pick(617) - 308);  // 1e-308 .. 1e308
@@ -37,7 +37,8 @@ class Generator {
   }
   // A count: mostly tiny, sometimes huge, zero, negative or fractional.
   std::string count() {
-    static const char* const counts[] = {"1", "2", "3", "1", "2", "3", "1", "2", "3", "1e12", "1e12", "0", "-1", "2.5", "1e18"};
+    static const char* const counts[] = {"1", "2",    "3",    "1", "2",  "3",   "1",   "2",
+                                         "3", "1e12", "1e12", "0", "-1", "2.5", "1e18"};
     return counts[pick(std::size(counts))];
   }
   // A probability: mostly valid, sometimes 0, 1, a subnormal or outside [0, 1].
@@ -107,27 +108,28 @@ class Generator {
         break;
       case 2:
         phase = "  PARALLELIZATION SCHEME IS FORK-JOIN;\n  SUBTASK RUNTIME IS " + d + ";\n  JOBS IS " + count() +
-                ";\n  TASKS PER JOB IS n;\n  INTERARRIVAL TIME IS DETERMINISTIC(" + value() +
-                ");\n  JOIN RUNTIME IS " + d + ";\n  COMMUNICATION VOLUME IS " + volume + ";\n";
+                ";\n  TASKS PER JOB IS n;\n  INTERARRIVAL TIME IS DETERMINISTIC(" + value() + ");\n  JOIN RUNTIME IS " +
+                d + ";\n  COMMUNICATION VOLUME IS " + volume + ";\n";
         break;
       case 3:
         phase = "  PARALLELIZATION SCHEME IS MACROPIPELINE;\n  SUBTASK RUNTIME IS " + d + ";\n  JOBS IS " + count() +
-                ";\n  STAGES IS n;\n  INTERARRIVAL TIME IS EXPONENTIAL(" + value() +
-                ");\n  COMMUNICATION VOLUME IS " + volume + ";\n";
+                ";\n  STAGES IS n;\n  INTERARRIVAL TIME IS EXPONENTIAL(" + value() + ");\n  COMMUNICATION VOLUME IS " +
+                volume + ";\n";
         break;
       case 4:
-        phase = "  PARALLELIZATION SCHEME IS PAIRED;\n  DEPENDENCY IS 1;\n  INDEPENDENT SUBTASK IS:\n    RUNTIME IS " + d +
-                ";\n  END;\n  DEPENDENT SUBTASK IS:\n    RUNTIME IS " + d + ";\n    COMMUNICATION VOLUME IS " + volume +
-                ";\n  END;\n  PROBLEM SIZE IS VECTOR a(n);\n  SCHEDULING IS CYCLIC;\n";
+        phase = "  PARALLELIZATION SCHEME IS PAIRED;\n  DEPENDENCY IS 1;\n  INDEPENDENT SUBTASK IS:\n    RUNTIME IS " +
+                d + ";\n  END;\n  DEPENDENT SUBTASK IS:\n    RUNTIME IS " + d + ";\n    COMMUNICATION VOLUME IS " +
+                volume + ";\n  END;\n  PROBLEM SIZE IS VECTOR a(n);\n  SCHEDULING IS CYCLIC;\n";
         break;
       case 5:
-        phase = "  PARALLELIZATION SCHEME IS ARBITRARY;\n  TASK s RUNTIME IS " + d + " ON PROCESSOR 0;\n  TASK l RUNTIME IS " +
-                d + ";\n  TASK r RUNTIME IS " + d + ";\n  TASK m RUNTIME IS " + d + ";\n  ARC s -> l -> m VOLUME " + volume +
-                ";\n  ARC s -> r -> m;\n";
+        phase = "  PARALLELIZATION SCHEME IS ARBITRARY;\n  TASK s RUNTIME IS " + d +
+                " ON PROCESSOR 0;\n  TASK l RUNTIME IS " + d + ";\n  TASK r RUNTIME IS " + d +
+                ";\n  TASK m RUNTIME IS " + d + ";\n  ARC s -> l -> m VOLUME " + volume + ";\n  ARC s -> r -> m;\n";
         break;
       default:
-        phase = "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS EXPONENTIAL(1);\n"
-                "  PROBLEM SIZE IS VECTOR a(n);\n  SCHEDULING IS DYNAMIC;\n";
+        phase =
+            "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS EXPONENTIAL(1);\n"
+            "  PROBLEM SIZE IS VECTOR a(n);\n  SCHEDULING IS DYNAMIC;\n";
         head += "SEQUENTIAL PHASE s IS:\n  RUNTIME IS " + d + ";\nEND;\n";
         pattern = "s -> " + pattern + " -> SYNC";
         break;
@@ -137,11 +139,13 @@ class Generator {
 
   // A machine with every term given, one of them (or all, for `term` < 0) extreme.
   std::string machine(int term) {
-    const auto at = [&](int which, const std::string& ordinary) { return term < 0 || term == which ? value() : ordinary; };
+    const auto at = [&](int which, const std::string& ordinary) {
+      return term < 0 || term == which ? value() : ordinary;
+    };
     return "MACHINE NAME IS 'hostile';\nRTFACTOR IS " + at(0, "1.5") + ";\nSIZEOF DOUBLE IS " + at(1, "8") +
-           ";\nCOMMUNICATION TIME IS " + at(2, "50") + " + " + at(3, "0.01") + "*L;\nMESSAGE OVERHEAD IS " + at(4, "2") +
-           ";\nBARRIER TIME IS " + at(5, "10") + "*ceil(log2(max(P, 2)));\nCONTENTION IS " + at(6, "0.001") +
-           "*T*(P - 1);\n";
+           ";\nCOMMUNICATION TIME IS " + at(2, "50") + " + " + at(3, "0.01") + "*L;\nMESSAGE OVERHEAD IS " +
+           at(4, "2") + ";\nBARRIER TIME IS " + at(5, "10") + "*ceil(log2(max(P, 2)));\nCONTENTION IS " +
+           at(6, "0.001") + "*T*(P - 1);\n";
   }
 
   int pick(std::size_t n) { return static_cast<int>(std::uniform_int_distribution<std::size_t>(0, n - 1)(rng_)); }
@@ -153,9 +157,9 @@ class Generator {
 // The distribution families of docs/pdl.md, "Distributions", and the machine terms of
 // docs/machine.md that take a number (RTFACTOR, SIZEOF, the communication time's start-up and
 // per-byte terms, the message overhead, the barrier time, the contention).
-inline const std::vector<std::string> kFamilies{"DETERMINISTIC", "EXPONENTIAL", "ERLANG",    "GERLANG",
-                                                "HYPEREXPONENTIAL", "UNIFORM", "NORMAL",  "PHASETYPE",
-                                                "MIXTURE",       "SAMPLES",     "HISTOGRAM", "NUMERICAL"};
+inline const std::vector<std::string> kFamilies{"DETERMINISTIC",    "EXPONENTIAL", "ERLANG",    "GERLANG",
+                                                "HYPEREXPONENTIAL", "UNIFORM",     "NORMAL",    "PHASETYPE",
+                                                "MIXTURE",          "SAMPLES",     "HISTOGRAM", "NUMERICAL"};
 inline constexpr int kSchemes = 7;
 inline constexpr int kMachineTerms = 7;
 

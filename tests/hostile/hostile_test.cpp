@@ -80,8 +80,7 @@ std::string check_report(const std::string& csv) {
   std::istringstream in(csv);
   std::string line;
   // The comment lines (version, command, seed, unit) come first.
-  while (std::getline(in, line) && line.rfind("#", 0) == 0) {
-  }
+  while (std::getline(in, line) && line.rfind("#", 0) == 0) {}
   if (line.empty()) return "no CSV header";
   const std::vector<std::string> header = split(line);
   std::map<std::string, std::size_t> column;
@@ -160,9 +159,24 @@ void expect_handled(const hostile::Case& one) {
   const fs::path program = dir / "p.pdl";
   std::ofstream(program) << one.program;
   if (!one.data.empty()) std::ofstream(dir / "data.txt") << one.data;
-  std::vector<std::string> args{program.string(), "--method", "all", "--p", "1,2,3", "--samples", "300",
-                                "--max-exact-tasks", "3000", "--max-states", "50000", "--memory", "64M",
-                                "--threads", "1", "--format", "csv", "--quiet"};
+  std::vector<std::string> args{program.string(),
+                                "--method",
+                                "all",
+                                "--p",
+                                "1,2,3",
+                                "--samples",
+                                "300",
+                                "--max-exact-tasks",
+                                "3000",
+                                "--max-states",
+                                "50000",
+                                "--memory",
+                                "64M",
+                                "--threads",
+                                "1",
+                                "--format",
+                                "csv",
+                                "--quiet"};
   if (!one.machine.empty()) {
     const fs::path machine = dir / "m.machine";
     std::ofstream(machine) << one.machine;

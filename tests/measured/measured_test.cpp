@@ -116,11 +116,11 @@ TEST(MeasuredRoundTrip, ErlangSamplesPredictTheParametricMeans) {
     }
     const double average = sum / resamples;
     const double standard_error = std::sqrt(std::max(0.0, (squares - resamples * average * average) / (resamples - 1)));
-    const double tolerance = 4.0 * standard_error + (exact.upper - exact.lower) / 2 +
-                             (from_samples.upper - from_samples.lower) / 2;
+    const double tolerance =
+        4.0 * standard_error + (exact.upper - exact.lower) / 2 + (from_samples.upper - from_samples.lower) / 2;
     EXPECT_NEAR(from_samples.mean, exact.mean, tolerance) << "p = " << p;
-    std::printf("p=%2d parametric %.4f measured %.4f difference %+.4f bootstrap standard error %.4f\n", p,
-                exact.mean, from_samples.mean, from_samples.mean - exact.mean, standard_error);
+    std::printf("p=%2d parametric %.4f measured %.4f difference %+.4f bootstrap standard error %.4f\n", p, exact.mean,
+                from_samples.mean, from_samples.mean - exact.mean, standard_error);
   }
 }
 
@@ -136,8 +136,10 @@ TEST(MeasuredAccuracy, ErrorOfTheMaximumOfTenTasksShrinksWithTheSample) {
     double sum_empirical = 0.0, sum_smoothed = 0.0, bias_empirical = 0.0, bias_smoothed = 0.0;
     for (int r = 0; r < replicates; ++r) {
       const models::Measurements m{"x", "ideal", erlang8_samples(n, 1000 + static_cast<std::uint64_t>(r)), {}, ""};
-      const double e = d::mean(d::parallel_power(models::measured_distribution(m, models::Smoothing::Empirical), p)) - exact;
-      const double s = d::mean(d::parallel_power(models::measured_distribution(m, models::Smoothing::Smoothed), p)) - exact;
+      const double e =
+          d::mean(d::parallel_power(models::measured_distribution(m, models::Smoothing::Empirical), p)) - exact;
+      const double s =
+          d::mean(d::parallel_power(models::measured_distribution(m, models::Smoothing::Smoothed), p)) - exact;
       sum_empirical += e * e;
       sum_smoothed += s * s;
       bias_empirical += e;

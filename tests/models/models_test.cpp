@@ -97,7 +97,7 @@ TEST(Bind, DefaultsSetsAndErrors) {
 TEST(Bind, VariablesOfPAreEvaluatedPerProcessorCount) {
   Program p;
   p.variables.push_back({"a", n(2), {}});
-  p.variables.push_back({"cols", Expr::multiply(n(100), id("P")), {"x.pdl", 3, 1}});  // weak scaling
+  p.variables.push_back({"cols", Expr::multiply(n(100), id("P")), {"x.pdl", 3, 1}});    // weak scaling
   p.variables.push_back({"half", Expr::divide(id("cols"), id("a")), {"x.pdl", 4, 1}});  // through cols
   p.variables.push_back({"inv", Expr::divide(n(6), Expr::subtract(id("P"), n(1))), {"x.pdl", 5, 1}});
   p.variables.push_back({"b", Expr::multiply(id("a"), n(10)), {}});  // no P: bound now

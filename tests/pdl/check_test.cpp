@@ -56,11 +56,11 @@ TEST(Check, DefaultsAreExplicit) {
 }
 
 TEST(Check, EveryExampleChecksAndItsDumpChecksToTheSameDump) {
-  for (const char* file : {"examples/paper/figures.pdl", "examples/paper/neighbor.pdl", "examples/schemes/independent.pdl",
-                           "examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl",
-                           "examples/schemes/macropipeline.pdl", "examples/schemes/fork_join.pdl",
-                           "examples/schemes/paired.pdl", "examples/schemes/arbitrary.pdl",
-                           "examples/studies/allreduce.pdl"}) {
+  for (const char* file :
+       {"examples/paper/figures.pdl", "examples/paper/neighbor.pdl", "examples/schemes/independent.pdl",
+        "examples/schemes/neighbor.pdl", "examples/schemes/neighbor_torus.pdl", "examples/schemes/macropipeline.pdl",
+        "examples/schemes/fork_join.pdl", "examples/schemes/paired.pdl", "examples/schemes/arbitrary.pdl",
+        "examples/studies/allreduce.pdl"}) {
     const auto r = parse_and_check(test::read(file), {}, file);
     ASSERT_TRUE(r.ok()) << file << "\n" << r.text();
     const auto machine = models::ideal_machine();
@@ -69,7 +69,8 @@ TEST(Check, EveryExampleChecksAndItsDumpChecksToTheSameDump) {
     std::string first = models::dump(*r.checked.program, machine, binding.environment, {});
     const auto again = parse_and_check(first, {}, file);
     ASSERT_TRUE(again.ok()) << file << "\n" << again.text() << first;
-    std::string second = models::dump(*again.checked.program, machine, models::bind(*again.checked.program, machine, {}).environment, {});
+    std::string second = models::dump(*again.checked.program, machine,
+                                      models::bind(*again.checked.program, machine, {}).environment, {});
     // The dumps differ only in the file name of the first line.
     first.erase(0, first.find('\n'));
     second.erase(0, second.find('\n'));
@@ -97,8 +98,9 @@ TEST(Check, CollectivesSeparateWorkPhasesAndPhasesMayBeNamedLikeThem) {
 }
 
 TEST(Check, UnusedPhaseAndUnusedConcatenationAreWarnings) {
-  const auto r = parse_and_check(program_with("a -> sync -> b", independent("a") + independent("b") + independent("c")) +
-                                 "CONCATENATION IS: a, b : SERIAL; END;");
+  const auto r =
+      parse_and_check(program_with("a -> sync -> b", independent("a") + independent("b") + independent("c")) +
+                      "CONCATENATION IS: a, b : SERIAL; END;");
   ASSERT_TRUE(r.ok()) << r.text();
   ASSERT_EQ(r.checked.diagnostics.size(), 2u) << r.text();
   EXPECT_EQ(r.checked.diagnostics[0].severity, Severity::Warning);
@@ -118,24 +120,26 @@ TEST(Check, ErlangPhaseCountFarAboveTypicalIsAWarning) {
   ASSERT_EQ(swapped.size(), 1u);
   EXPECT_EQ(swapped[0].severity, Severity::Warning);
   // 2560 phases of mean 4: mean 10240, cv 1/sqrt(2560) = 0.0198; meant: 4 phases of mean 640.
-  EXPECT_EQ(swapped[0].message, "ERLANG(2560, 4) has 2560 phases, each of mean 4: a mean of 10240 with a coefficient of "
-                                "variation of only 0.0198; ERLANG takes the phase count first (for 4 phases and a mean "
-                                "of 2560, write ERLANG(4, 640))");
+  EXPECT_EQ(swapped[0].message,
+            "ERLANG(2560, 4) has 2560 phases, each of mean 4: a mean of 10240 with a coefficient of "
+            "variation of only 0.0198; ERLANG takes the phase count first (for 4 phases and a mean "
+            "of 2560, write ERLANG(4, 640))");
   const auto many = diagnostics("ERLANG(1001, 0.5)");
   ASSERT_EQ(many.size(), 1u);
   EXPECT_NE(many[0].message.find("(for a constant runtime, write DETERMINISTIC(500.5))"), std::string::npos)
       << many[0].message;
   // Under the thresholds: the paper's 100 phases, 1000 phases of a scale that is no count, 101
   // phases of scale 1 (1 phase would be an exponential: no count) or 101 (above 100).
-  for (const char* fine : {"ERLANG(100, 4)", "ERLANG(1000, 2.5)", "ERLANG(101, 1)", "ERLANG(101, 101)", "ERLANG(8, 1)"}) {
+  for (const char* fine :
+       {"ERLANG(100, 4)", "ERLANG(1000, 2.5)", "ERLANG(101, 1)", "ERLANG(101, 101)", "ERLANG(8, 1)"}) {
     EXPECT_TRUE(diagnostics(fine).empty()) << fine;
   }
   EXPECT_EQ(diagnostics("ERLANG(101, 2)").size(), 1u);
 }
 
 TEST(Check, SequentialPhaseAndSyncNeedNoConcatenation) {
-  const auto r = parse_and_check(program_with("a -> s -> a -> sync -> a",
-                                              independent("a") + "SEQUENTIAL PHASE s IS: RUNTIME IS DETERMINISTIC(1); END;"));
+  const auto r = parse_and_check(program_with(
+      "a -> s -> a -> sync -> a", independent("a") + "SEQUENTIAL PHASE s IS: RUNTIME IS DETERMINISTIC(1); END;"));
   EXPECT_TRUE(r.ok()) << r.text();
 }
 
@@ -192,7 +196,8 @@ TEST(Check, SetsReplaceDefaultsInChecks) {
 }
 
 TEST(Check, VariablesWithoutDefaultStaySymbolic) {
-  const auto r = parse_and_check(program_with("a", "VARIABLE n;\n" + independent("a", "  COMMUNICATION VOLUME IS n*SIZEOF(INT);\n")));
+  const auto r = parse_and_check(
+      program_with("a", "VARIABLE n;\n" + independent("a", "  COMMUNICATION VOLUME IS n*SIZEOF(INT);\n")));
   ASSERT_TRUE(r.ok()) << r.text();
   const models::Binding unbound = models::bind(*r.checked.program, models::ideal_machine(), {});
   ASSERT_EQ(unbound.errors.size(), 1u);
@@ -232,7 +237,9 @@ TEST(Check, MachineModel) {
 }
 
 TEST(Check, ArbitraryCycleIsNamed) {
-  const auto r = parse_and_check(program_with("g", "WORK PHASE g IS: PARALLELIZATION SCHEME IS ARBITRARY;\n"
+  const auto r = parse_and_check(program_with(
+      "g",
+      "WORK PHASE g IS: PARALLELIZATION SCHEME IS ARBITRARY;\n"
       "TASK a RUNTIME IS EXPONENTIAL(1); TASK b RUNTIME IS EXPONENTIAL(1); TASK c RUNTIME IS EXPONENTIAL(1);\n"
       "ARC a -> b; ARC b -> c -> b; END;"));
   EXPECT_FALSE(r.ok());
@@ -255,7 +262,8 @@ TEST(Check, ArbitraryGraphModel) {
 
 TEST(Check, EachSchemeNeedsItsFields) {
   const auto needs = [](const std::string& scheme) {
-    const auto r = parse_and_check(program_with("a", "WORK PHASE a IS: PARALLELIZATION SCHEME IS " + scheme + "; END;"));
+    const auto r =
+        parse_and_check(program_with("a", "WORK PHASE a IS: PARALLELIZATION SCHEME IS " + scheme + "; END;"));
     std::string out;
     for (const auto& d : r.checked.diagnostics) out += d.message.substr(d.message.find("needs ") + 6) + ",";
     return out;
@@ -270,8 +278,9 @@ TEST(Check, EachSchemeNeedsItsFields) {
 
 TEST(Check, UnitsFollowTheScheme) {
   const auto units = [](const std::string& scheme) {
-    const auto r = parse_and_check(program_with("a", "WORK PHASE a IS: PARALLELIZATION SCHEME IS " + scheme +
-                                                         "; SUBTASK RUNTIME IS EXPONENTIAL(1); PROBLEM SIZE IS GRID g(6, 4); END;"));
+    const auto r = parse_and_check(
+        program_with("a", "WORK PHASE a IS: PARALLELIZATION SCHEME IS " + scheme +
+                              "; SUBTASK RUNTIME IS EXPONENTIAL(1); PROBLEM SIZE IS GRID g(6, 4); END;"));
     return models::to_string(*models::find_work_phase(*r.checked.program, "a")->units);
   };
   EXPECT_EQ(units("INDEPENDENT"), "6*4");  // every grid point is a task
@@ -280,8 +289,9 @@ TEST(Check, UnitsFollowTheScheme) {
 
 TEST(Check, DistributionParametersAreChecked) {
   const auto first = [](const std::string& runtime) {
-    return parse_and_check(program_with("a", independent("a").replace(
-        independent("a").find("EXPONENTIAL(1)"), 14, runtime))).first();
+    return parse_and_check(
+               program_with("a", independent("a").replace(independent("a").find("EXPONENTIAL(1)"), 14, runtime)))
+        .first();
   };
   EXPECT_EQ(first("EXPONENTIAL(2)"), "");
   EXPECT_NE(first("ERLANG(0, 1)").find("phase count k must be an integer >= 1"), std::string::npos);
@@ -294,7 +304,7 @@ TEST(Check, DistributionParametersAreChecked) {
   EXPECT_NE(first("PHASETYPE([0.5, 0.7], [[-1, 0], [0, -1]])").find("alpha sums"), std::string::npos);
   EXPECT_NE(first("PHASETYPE([1], [[-1, 0]])").find("every row"), std::string::npos);
   EXPECT_NE(first("MIXTURE(1, 2)").find("must be a distribution"), std::string::npos);
-  EXPECT_EQ(first("NORMAL(-5, 1)"), "");  // truncated at 0: a negative mu is allowed
+  EXPECT_EQ(first("NORMAL(-5, 1)"), "");   // truncated at 0: a negative mu is allowed
   EXPECT_EQ(first("EXPONENTIAL(P)"), "");  // symbolic: checked when bound
   EXPECT_EQ(first("uniform(0, 0)"), "");
 }

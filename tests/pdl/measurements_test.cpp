@@ -67,15 +67,18 @@ TEST(Measurements, ErrorsHaveLineAndColumn) {
             "2:3: error: mixed units: 'us' here, but 'ms' at line 1 (give every value in one unit)");
   EXPECT_EQ(first("1 ms\n2\n"),
             "2:1: error: missing unit: the values before have one ('ms' at line 1); give every value a unit, or none");
-  EXPECT_EQ(first("1\n2 ms\n"), "2:3: error: mixed units: 'ms' here, but the values before have none (first at "
-                                "line 1); give every value a unit, or none");
+  EXPECT_EQ(first("1\n2 ms\n"),
+            "2:3: error: mixed units: 'ms' here, but the values before have none (first at "
+            "line 1); give every value a unit, or none");
   EXPECT_EQ(first("1\n# unit: ms\n"), "2:1: error: '# unit:' must come before the first measurement");
   EXPECT_EQ(first("# unit: h\n1\n"), "1:9: error: unknown unit 'h': use ns, us (or \xC2\xB5s), ms or s");
   EXPECT_EQ(first("1 2 3\n"), "1:5: error: too many columns (3): a row is 'value [unit]' or 'value [unit] weight'");
-  EXPECT_EQ(first("1,2\n"), "1:2: error: expected a runtime (a number), got '1,2' (separate the value and the "
-                            "weight by spaces)");
-  EXPECT_EQ(first("1\n2\x01\n"), "2:2: error: the file is not text: byte 0x01 (a data file holds numbers, one "
-                                 "row per line)");
+  EXPECT_EQ(first("1,2\n"),
+            "1:2: error: expected a runtime (a number), got '1,2' (separate the value and the "
+            "weight by spaces)");
+  EXPECT_EQ(first("1\n2\x01\n"),
+            "2:2: error: the file is not text: byte 0x01 (a data file holds numbers, one "
+            "row per line)");
   EXPECT_EQ(first("1\n" + std::string(5000, '1') + "\n"),
             "2:4097: error: the line is longer than 4096 characters: a row is 'value [unit] [weight]'");
 }
@@ -101,8 +104,10 @@ TEST(Measurements, RandomInputIsDataOrDiagnosed) {
     const std::size_t length = next() % 40;
     for (std::size_t i = 0; i < length; ++i) {
       const char c = alphabet[next() % alphabet.size()];
-      if (!text.empty() && next() % 3 == 0) text[next() % text.size()] = c;
-      else text += c;
+      if (!text.empty() && next() % 3 == 0)
+        text[next() % text.size()] = c;
+      else
+        text += c;
     }
     const MeasurementsResult r = parse_measurements(text, "fuzz.txt");
     if (r.measurements) {
@@ -135,9 +140,12 @@ class NumericalCheck : public ::testing::Test {
   test::Checked check(const std::string& runtime, const models::Machine* machine = nullptr) const {
     CheckOptions options;
     options.machine = machine;
-    const std::string text = test::program_with("a", "WORK PHASE a IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-                                                     "  SUBTASK RUNTIME IS " + runtime + ";\n"
-                                                     "  PROBLEM SIZE IS VECTOR A(10);\nEND;\n");
+    const std::string text = test::program_with("a",
+                                                "WORK PHASE a IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+                                                "  SUBTASK RUNTIME IS " +
+                                                    runtime +
+                                                    ";\n"
+                                                    "  PROBLEM SIZE IS VECTOR A(10);\nEND;\n");
     return test::parse_and_check(text, options, (dir_ / "p.pdl").string());
   }
   static const models::RuntimeSpec& runtime(const test::Checked& r) {
@@ -163,7 +171,9 @@ TEST_F(NumericalCheck, ReadsTheFileNextToTheProgramForTheMachine) {
   const auto ideal = check("NUMERICAL('t.$ARCH')");
   EXPECT_FALSE(ideal.ok());
   EXPECT_NE(ideal.first().find("error: NUMERICAL: cannot read '" + (dir_ / "t.ideal").string() +
-                               "' ('t.$ARCH' on machine 'ideal'): no such file"), std::string::npos) << ideal.text();
+                               "' ('t.$ARCH' on machine 'ideal'): no such file"),
+            std::string::npos)
+      << ideal.text();
 }
 
 TEST_F(NumericalCheck, SmoothingIsTheOptionalSecondArgument) {
@@ -195,8 +205,9 @@ TEST_F(NumericalCheck, CanSkipReadingForASyntaxCheck) {
   CheckOptions options;
   options.read_measurements = false;
   const auto r = test::parse_and_check(
-      test::program_with("a", "WORK PHASE a IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-                              "  SUBTASK RUNTIME IS NUMERICAL('missing.txt');\n  PROBLEM SIZE IS VECTOR A(10);\nEND;\n"),
+      test::program_with("a",
+                         "WORK PHASE a IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+                         "  SUBTASK RUNTIME IS NUMERICAL('missing.txt');\n  PROBLEM SIZE IS VECTOR A(10);\nEND;\n"),
       options, (dir_ / "p.pdl").string());
   ASSERT_TRUE(r.ok()) << r.text();
   EXPECT_FALSE(runtime(r).measurements);

@@ -58,16 +58,17 @@ TEST(Parse, DiagnosticFormatHasSourceLineAndCaret) {
 }
 
 TEST(Parse, RecoversAndReportsSeveralErrors) {
-  const std::string text = program_with("a -> sync -> b",
-      "WORK PHASE a IS:\n  PARALLELIZATION SCHEME IS;\n  SUBTASK RUNTIME IS EXPONENTIAL(1)\n"
-      "  PROBLEM SIZE IS VECTOR A(10);\nEND;\n"
-      "WORK PHASE b IS:\n  SUBTASK RUNTIME IS ERLANG(8 1);\nEND;\nBOGUS;\nVARIABLE = 3;\n");
+  const std::string text =
+      program_with("a -> sync -> b",
+                   "WORK PHASE a IS:\n  PARALLELIZATION SCHEME IS;\n  SUBTASK RUNTIME IS EXPONENTIAL(1)\n"
+                   "  PROBLEM SIZE IS VECTOR A(10);\nEND;\n"
+                   "WORK PHASE b IS:\n  SUBTASK RUNTIME IS ERLANG(8 1);\nEND;\nBOGUS;\nVARIABLE = 3;\n");
   const ParseResult r = parse(text, "f.pdl");
   EXPECT_FALSE(r.ast);
   ASSERT_EQ(r.diagnostics.size(), 5u) << format(r.diagnostics);
-  EXPECT_EQ(r.diagnostics[0].line, 4u);  // missing scheme name
-  EXPECT_EQ(r.diagnostics[1].line, 6u);  // missing ';' (reported where the next clause starts)
-  EXPECT_EQ(r.diagnostics[2].line, 9u);  // ERLANG(8 1)
+  EXPECT_EQ(r.diagnostics[0].line, 4u);   // missing scheme name
+  EXPECT_EQ(r.diagnostics[1].line, 6u);   // missing ';' (reported where the next clause starts)
+  EXPECT_EQ(r.diagnostics[2].line, 9u);   // ERLANG(8 1)
   EXPECT_EQ(r.diagnostics[3].line, 11u);  // BOGUS
   EXPECT_EQ(r.diagnostics[4].line, 12u);  // VARIABLE without a name
 }
@@ -82,8 +83,8 @@ TEST(Parse, StopsAfterTooManyErrors) {
 
 TEST(Parse, NestingIsBounded) {
   const auto nested = [](std::size_t depth) {
-    return program_with("a", "VARIABLE x = " + std::string(depth, '(') + "1" + std::string(depth, ')') + ";\n" +
-                                 independent("a"));
+    return program_with(
+        "a", "VARIABLE x = " + std::string(depth, '(') + "1" + std::string(depth, ')') + ";\n" + independent("a"));
   };
   EXPECT_TRUE(parse_and_check(nested(kMaxNesting)).ok());
   const auto deep = parse_and_check(nested(kMaxNesting + 1));
@@ -95,7 +96,9 @@ TEST(Parse, BinaryAndNonAsciiAreRefused) {
   EXPECT_NE(parse(std::string("PROGRAM\0NAME", 12), "b").diagnostics.at(0).message.find("binary"), std::string::npos);
   EXPECT_NE(parse("PROGRAM NAME IS 'x'; \xc3\xa9", "b").diagnostics.at(0).message.find("non-ASCII"), std::string::npos);
   // ... but non-ASCII text is fine in comments and strings.
-  EXPECT_TRUE(parse_and_check("// caf\xc3\xa9\nPROGRAM NAME IS 'caf\xc3\xa9';\nEXECUTION PATTERN IS a;\n" + independent("a")).ok());
+  EXPECT_TRUE(
+      parse_and_check("// caf\xc3\xa9\nPROGRAM NAME IS 'caf\xc3\xa9';\nEXECUTION PATTERN IS a;\n" + independent("a"))
+          .ok());
 }
 
 TEST(Parse, TruncatedInputsAreReportedAtTheEnd) {
@@ -125,7 +128,8 @@ TEST(Parse, StringsDoubleTheirQuotes) {
 TEST(Parse, LongFlatExpressionsDoNotRecurse) {
   std::string sum = "1";
   for (int i = 0; i < 200000; ++i) sum += "+1";
-  const auto r = parse_and_check(program_with("a{" + sum + "}", independent("a")) + "CONCATENATION IS: a, a : SERIAL; END;");
+  const auto r =
+      parse_and_check(program_with("a{" + sum + "}", independent("a")) + "CONCATENATION IS: a, a : SERIAL; END;");
   ASSERT_TRUE(r.ok()) << r.text().substr(0, 500);
   const auto& count = r.checked.program->pattern.count;
   EXPECT_EQ(models::evaluate(count, {}).value, 200001.0);

@@ -20,7 +20,9 @@ namespace {
 using test_support::machine_of_text;
 using test_support::program_of_text;
 
-pdl::RunsResult parse(const std::string& text, pdl::RunsNames names = {}) { return pdl::parse_runs(text, "runs.csv", names); }
+pdl::RunsResult parse(const std::string& text, pdl::RunsNames names = {}) {
+  return pdl::parse_runs(text, "runs.csv", names);
+}
 
 // The first diagnostic as the command prints its first line.
 std::string first_error(const std::string& text, pdl::RunsNames names = {}) {
@@ -67,8 +69,10 @@ TEST(Runs, WithoutAUnitTheTimesAreAsWritten) {
 
 TEST(Runs, BadFilesAreLocated) {
   EXPECT_EQ(first_error(""), "runs.csv:1:1: error: no header: expected a line such as 'p,n,time' naming the columns");
-  EXPECT_EQ(first_error("p,n\n1,2\n"), "runs.csv:1:1: error: the header has no column 'time' (the measured runtime of each run)");
-  EXPECT_EQ(first_error("n,time\n1,2\n"), "runs.csv:1:1: error: the header has no column 'p' (the processor count of each run)");
+  EXPECT_EQ(first_error("p,n\n1,2\n"),
+            "runs.csv:1:1: error: the header has no column 'time' (the measured runtime of each run)");
+  EXPECT_EQ(first_error("n,time\n1,2\n"),
+            "runs.csv:1:1: error: the header has no column 'p' (the processor count of each run)");
   EXPECT_EQ(first_error("p,time\n"), "runs.csv:2:1: error: no runs: expected a row of values after the header");
   EXPECT_EQ(first_error("p,time,p\n1,2,3\n"), "runs.csv:1:8: error: the column 'p' appears twice");
   EXPECT_EQ(first_error("p,time,2n\n1,2,3\n"),
@@ -209,7 +213,8 @@ TEST_P(CommittedJacobiSweep, IsTheDocumentedSweep) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Runs, CommittedJacobiSweep,
-                         testing::Values("examples/measure/jacobi_runs.csv", "examples/measure/jacobi_runs_repeat.csv"));
+                         testing::Values("examples/measure/jacobi_runs.csv",
+                                         "examples/measure/jacobi_runs_repeat.csv"));
 
 TEST(Runs, TheJacobiCalibrationAndValidationRunsSplitTheSweep) {
   const JacobiRuns model = jacobi_model();

@@ -47,8 +47,10 @@ inline std::string program_with(const std::string& pattern, const std::string& r
 }
 
 inline std::string independent(const std::string& name, const std::string& extra = "") {
-  return "WORK PHASE " + name + " IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-         "  SUBTASK RUNTIME IS EXPONENTIAL(1);\n  PROBLEM SIZE IS VECTOR A(10);\n" + extra + "END;\n";
+  return "WORK PHASE " + name +
+         " IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+         "  SUBTASK RUNTIME IS EXPONENTIAL(1);\n  PROBLEM SIZE IS VECTOR A(10);\n" +
+         extra + "END;\n";
 }
 
 }  // namespace pdl::test

@@ -20,9 +20,8 @@ using models::Expr;
 
 // Table 3 of the paper ("Results of Approximate Modeling"), p = 1..10.
 constexpr double kTable3[10][3] = {
-    {160, 320, 640},   {87.1, 174.2, 348.4}, {65.8, 131.6, 263.2}, {53.8, 107.6, 215.2},
-    {41.7, 83.4, 166.8}, {40.5, 81, 162},     {38.9, 77.8, 155.6},  {36.7, 73.4, 146.8},
-    {33, 66, 132},     {25.7, 51.4, 102.8}};
+    {160, 320, 640}, {87.1, 174.2, 348.4}, {65.8, 131.6, 263.2}, {53.8, 107.6, 215.2}, {41.7, 83.4, 166.8},
+    {40.5, 81, 162}, {38.9, 77.8, 155.6},  {36.7, 73.4, 146.8},  {33, 66, 132},        {25.7, 51.4, 102.8}};
 
 // The paper printed the 2-iteration means cut (not rounded) to one decimal and obtained the
 // 4- and 8-iteration columns as 2 and 4 times those printed values (every row of Table 3 is
@@ -34,32 +33,32 @@ TEST(ApproximateModel, ReproducesPaperTable3) {
   const models::Machine machine = models::ideal_machine();
   const int iterations[3] = {2, 4, 8};
   for (bool keep_distribution : {true, false}) {
-  solvers::SeriesParallelOptions options;
-  options.grid.max_points = 16384;
-  options.keep_distribution = keep_distribution;
-  for (int column = 0; column < 3; ++column) {
-    for (int p = 1; p <= 10; ++p) {
-      const auto tree = scaling::approximate_model(
-          program, machine, environment({{"columns", 10.0}, {"iterations", iterations[column]}}), p);
-      const solvers::Result result = solvers::solve_series_parallel(tree, options);
-      const double printed = kTable3[p - 1][column];
-      const double cut = 0.1 * iterations[column] / 2;
-      EXPECT_GE(result.lower, printed - 1e-9) << "p = " << p << ", " << iterations[column] << " iterations";
-      EXPECT_LT(result.upper, printed + cut) << "p = " << p << ", " << iterations[column] << " iterations";
-      EXPECT_LE(result.lower, result.mean);
-      EXPECT_LE(result.mean, result.upper);
-      EXPECT_EQ(result.distribution.has_value(), keep_distribution);
+    solvers::SeriesParallelOptions options;
+    options.grid.max_points = 16384;
+    options.keep_distribution = keep_distribution;
+    for (int column = 0; column < 3; ++column) {
+      for (int p = 1; p <= 10; ++p) {
+        const auto tree = scaling::approximate_model(
+            program, machine, environment({{"columns", 10.0}, {"iterations", iterations[column]}}), p);
+        const solvers::Result result = solvers::solve_series_parallel(tree, options);
+        const double printed = kTable3[p - 1][column];
+        const double cut = 0.1 * iterations[column] / 2;
+        EXPECT_GE(result.lower, printed - 1e-9) << "p = " << p << ", " << iterations[column] << " iterations";
+        EXPECT_LT(result.upper, printed + cut) << "p = " << p << ", " << iterations[column] << " iterations";
+        EXPECT_LE(result.lower, result.mean);
+        EXPECT_LE(result.mean, result.upper);
+        EXPECT_EQ(result.distribution.has_value(), keep_distribution);
+      }
     }
-  }
   }
 }
 
 TEST(ApproximateModel, SolvingCostDoesNotGrowWithTasks) {
   const models::Program program = neighbor_program();
   const auto larger = scaling::approximate_model(program, models::ideal_machine(),
-                                                environment({{"columns", 1e7}, {"iterations", 1e5}}), 7);
-  const auto large = scaling::approximate_model(
-      program, models::ideal_machine(), environment({{"columns", 100000.0}, {"iterations", 1000.0}}), 7);
+                                                 environment({{"columns", 1e7}, {"iterations", 1e5}}), 7);
+  const auto large = scaling::approximate_model(program, models::ideal_machine(),
+                                                environment({{"columns", 100000.0}, {"iterations", 1000.0}}), 7);
   EXPECT_EQ(larger.nodes().size(), large.nodes().size());
   EXPECT_EQ(large.expanded_node_count(), 100000 * 1000);
   EXPECT_EQ(larger.expanded_node_count(), std::int64_t{10000000} * 100000);
@@ -72,8 +71,9 @@ class TreeSampler {
  public:
   explicit TreeSampler(const graph::SpTree& tree) : tree_(tree) {
     for (const auto& node : tree.nodes()) {
-      samplers_.emplace_back(node.kind == graph::SpKind::Leaf ? distributions::Sampler(node.task.runtime)
-                                                              : distributions::Sampler(distributions::deterministic(0)));
+      samplers_.emplace_back(node.kind == graph::SpKind::Leaf
+                                 ? distributions::Sampler(node.task.runtime)
+                                 : distributions::Sampler(distributions::deterministic(0)));
     }
   }
   double operator()(distributions::Xoshiro256pp& rng) const { return sample(tree_.root(), rng); }
@@ -165,7 +165,8 @@ TEST(ApproximateModel, PipelineAndForkJoinAgreeWithSampling) {
   program.phases.emplace("pipe", pipeline_phase());
   program.phases.emplace("fork", fork_join_phase());
   program.pattern = sequence({phase_ref("pipe"), sync_point(), phase_ref("fork")});
-  for (int p : {1, 2, 3, 6}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "pipeline+fork-join");
+  for (int p : {1, 2, 3, 6})
+    expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "pipeline+fork-join");
 }
 
 TEST(ApproximateModel, ArbitraryAndBranchesAgreeWithSampling) {
@@ -177,7 +178,8 @@ TEST(ApproximateModel, ArbitraryAndBranchesAgreeWithSampling) {
   for (const char* name : {"a", "b", "c", "d", "e"}) {
     dag.tasks.push_back({name, exponential(1 + static_cast<double>(name[0] - 'a')), std::nullopt, {}});
   }
-  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{{"a", "c"}, {"b", "c"}, {"b", "d"}, {"c", "e"}}) {
+  for (auto [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"a", "c"}, {"b", "c"}, {"b", "d"}, {"c", "e"}}) {
     dag.arcs.push_back({from, to, Expr::constant(100), {}});
   }
   program.phases.emplace("dag", dag);
@@ -187,7 +189,8 @@ TEST(ApproximateModel, ArbitraryAndBranchesAgreeWithSampling) {
   alternatives.probabilities = {Expr::constant(0.3), Expr::constant(0.7)};
   alternatives.children = {phase_ref("dag"), phase_ref("s")};
   program.pattern = sequence({phase_ref("s"), repeat(alternatives, Expr::constant(2))});
-  for (int p : {1, 2, 3}) expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "arbitrary+branch");
+  for (int p : {1, 2, 3})
+    expect_agrees_with_sampling(program, cluster_machine(), environment({}), p, "arbitrary+branch");
 }
 
 TEST(ApproximateModel, InvalidBoundValuesAreReportedWithTheirPlace) {
@@ -197,8 +200,8 @@ TEST(ApproximateModel, InvalidBoundValuesAreReportedWithTheirPlace) {
                                           environment({{"columns", 10.0}, {"iterations", 2.5}}), 2),
                scaling::ScalingError);
   try {
-    scaling::approximate_model(program, models::ideal_machine(),
-                               environment({{"columns", 10.0}, {"iterations", -1.0}}), 2);
+    scaling::approximate_model(program, models::ideal_machine(), environment({{"columns", 10.0}, {"iterations", -1.0}}),
+                               2);
     FAIL();
   } catch (const scaling::ScalingError& error) {
     EXPECT_EQ(error.location().line, 3u);

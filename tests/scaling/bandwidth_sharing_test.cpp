@@ -47,7 +47,8 @@ TEST(BandwidthSharing, CrossbarAndFatTreeNeverShare) {
 // Foster 3.7: on a bus half the processors send at once in the stencil's exchange, S = P/2;
 // here m = 2(P - 1) messages among q = P endpoints: min(m, P/2) = P/2.
 TEST(BandwidthSharing, BusStencilExchangeIsHalfTheProcessors) {
-  for (std::int64_t p : {2, 4, 8, 16, 64}) EXPECT_EQ(sharing_factor(Topology::Bus, p, line_exchange(p)), static_cast<double>(p) / 2.0) << p;
+  for (std::int64_t p : {2, 4, 8, 16, 64})
+    EXPECT_EQ(sharing_factor(Topology::Bus, p, line_exchange(p)), static_cast<double>(p) / 2.0) << p;
 }
 
 TEST(BandwidthSharing, BusButterflyIsHalfTheProcessors) {
@@ -182,8 +183,9 @@ TEST(StepTransfers, NeighborExchangeIsEachBlockToItsNeighbours) {
   using scaling::detail::neighbor_exchange_transfers;
   EXPECT_EQ(pairs(neighbor_exchange_transfers(10, 4, false)),
             (Pairs{{{0, 1}, 1}, {{1, 0}, 1}, {{1, 2}, 1}, {{2, 1}, 1}, {{2, 3}, 1}, {{3, 2}, 1}}));
-  EXPECT_EQ(pairs(neighbor_exchange_transfers(10, 4, true)),
-            (Pairs{{{0, 1}, 1}, {{0, 3}, 1}, {{1, 0}, 1}, {{1, 2}, 1}, {{2, 1}, 1}, {{2, 3}, 1}, {{3, 0}, 1}, {{3, 2}, 1}}));
+  EXPECT_EQ(
+      pairs(neighbor_exchange_transfers(10, 4, true)),
+      (Pairs{{{0, 1}, 1}, {{0, 3}, 1}, {{1, 0}, 1}, {{1, 2}, 1}, {{2, 1}, 1}, {{2, 3}, 1}, {{3, 0}, 1}, {{3, 2}, 1}}));
   // p = 2 around a torus: two columns each send both boundaries to the other; one column each
   // is one message (M5).
   EXPECT_EQ(pairs(neighbor_exchange_transfers(4, 2, true)), (Pairs{{{0, 1}, 2}, {{1, 0}, 2}}));
@@ -196,9 +198,9 @@ TEST(StepTransfers, NeighborExchangeIsEachBlockToItsNeighbours) {
 TEST(StepTransfers, NeighbourJointOfCyclicUnits) {
   using scaling::detail::neighbour_joint_transfers;
   const auto cyclic = models::Scheduling::Cyclic;
-  EXPECT_EQ(pairs(neighbour_joint_transfers({8, cyclic}, {8, cyclic}, 4, false, false)),
-            (Pairs{{{0, 1}, 2}, {{1, 2}, 2}, {{2, 3}, 2}, {{3, 0}, 1},
-                   {{1, 0}, 2}, {{2, 1}, 2}, {{3, 2}, 2}, {{0, 3}, 1}}));
+  EXPECT_EQ(
+      pairs(neighbour_joint_transfers({8, cyclic}, {8, cyclic}, 4, false, false)),
+      (Pairs{{{0, 1}, 2}, {{1, 2}, 2}, {{2, 3}, 2}, {{3, 0}, 1}, {{1, 0}, 2}, {{2, 1}, 2}, {{3, 2}, 2}, {{0, 3}, 1}}));
   // Equal blocks: the exchange's messages.
   const auto block = models::Scheduling::Block;
   EXPECT_EQ(pairs(neighbour_joint_transfers({10, block}, {10, block}, 4, false, false)),

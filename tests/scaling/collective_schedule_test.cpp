@@ -22,7 +22,8 @@ Rounds rounds_of(const CollectiveSchedule& schedule) {
   Rounds out;
   for (std::int64_t k = 0; k < scaling::round_count(schedule); ++k) {
     out.emplace_back();
-    for (const CollectiveMessage& m : scaling::round_messages(schedule, k)) out.back().emplace_back(m.from, m.to, m.bytes);
+    for (const CollectiveMessage& m : scaling::round_messages(schedule, k))
+      out.back().emplace_back(m.from, m.to, m.bytes);
   }
   return out;
 }

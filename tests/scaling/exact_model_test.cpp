@@ -103,7 +103,8 @@ TEST(ExactModel, TorusWrapsAround) {
 TEST(ExactModel, CommunicationNodesOnlyOnInterProcessorArcs) {
   models::Program program = neighbor_program();
   std::get<models::WorkPhase>(program.phases.at("w")).volume = Expr::constant(100);
-  const auto model = scaling::exact_model(program, cluster_machine(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 4);
+  const auto model =
+      scaling::exact_model(program, cluster_machine(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 4);
   const graph::TaskGraph& g = only_graph(model);
   int messages = 0, final_exchange = 0;
   for (graph::NodeId v = 0; v < g.node_count(); ++v) {
@@ -133,7 +134,8 @@ TEST(ExactModel, CommunicationNodesOnlyOnInterProcessorArcs) {
   EXPECT_EQ(messages, 3 * 2 * 2);
   EXPECT_EQ(final_exchange, 3 * 2);
   // On one processor there is nothing to send.
-  const auto sequential = scaling::exact_model(program, cluster_machine(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 1);
+  const auto sequential =
+      scaling::exact_model(program, cluster_machine(), environment({{"columns", 12.0}, {"iterations", 3.0}}), 1);
   EXPECT_EQ(only_graph(sequential).node_count(), 36u);
   EXPECT_EQ(only_graph(sequential).arc_count(), 35u);
 }
@@ -219,11 +221,13 @@ TEST(ExactModel, EverySchemeBuildsAndSimulates) {
   dag.scheme = models::Scheme::Arbitrary;
   dag.volume = Expr::constant(0);
   for (const char* name : {"a", "b", "c", "d", "e"}) dag.tasks.push_back({name, exponential(1), std::nullopt, {}});
-  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{{"a", "c"}, {"b", "c"}, {"b", "d"}, {"c", "e"}}) {
+  for (auto [from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"a", "c"}, {"b", "c"}, {"b", "d"}, {"c", "e"}}) {
     dag.arcs.push_back({from, to, Expr::constant(100), {}});
   }
   program.phases.emplace("dag", dag);
-  program.pattern = sequence({phase_ref("pipe"), sync_point(), phase_ref("fork"), sync_point(), phase_ref("paired"), sync_point(), phase_ref("dag")});
+  program.pattern = sequence({phase_ref("pipe"), sync_point(), phase_ref("fork"), sync_point(), phase_ref("paired"),
+                              sync_point(), phase_ref("dag")});
   for (int p : {1, 2, 3, 6}) {
     const auto model = scaling::exact_model(program, cluster_machine(), environment({}), p);
     const graph::TaskGraph& g = only_graph(model);
@@ -301,8 +305,8 @@ TEST(ExactModel, AlternatingOrderLiesWithinThePapersBoundsOfTable2) {
   for (int column = 0; column < 3; ++column) {
     for (int p = 1; p <= 10; ++p) {
       const auto env = environment({{"columns", 10.0}, {"iterations", iterations[column]}});
-      const auto s = simulate(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p, alternating), 100000,
-                              static_cast<std::uint64_t>(1000 + 10 * column + p));
+      const auto s = simulate(scaling::exact_model(neighbor_program(), models::ideal_machine(), env, p, alternating),
+                              100000, static_cast<std::uint64_t>(1000 + 10 * column + p));
       // The paper rounds to one decimal (0.05) or to whole numbers in the 8-iteration column.
       const double rounding = column == 2 ? 0.5 : 0.05;
       EXPECT_GE(s.mean + 3 * s.standard_error + rounding, kTable2[p - 1][column][0])

@@ -167,8 +167,7 @@ TEST(Bounds, TwoParallelChains) {
   }
   d::GridOptions fine;
   fine.max_points = 16384;
-  const d::Bracket truth =
-      d::mean_bracket(d::shift(d::parallel(d::erlang(30, 1.0), d::erlang(20, 0.6), fine), 1.0));
+  const d::Bracket truth = d::mean_bracket(d::shift(d::parallel(d::erlang(30, 1.0), d::erlang(20, 0.6), fine), 1.0));
   const solvers::BoundsSummary s = solvers::compute_bounds(g, {});
   expect_brackets(s, truth.lower, 0.0);
   expect_brackets(s, truth.upper, 0.0);
@@ -299,22 +298,18 @@ TEST(Bounds, SameFiguresWhateverTheThreads) {
 // Table 2 of the paper ("Results of Bounding Methods"), p = 1..10: lower, upper for 2, 4 and 8
 // iterations (p = 1 is exact).
 constexpr double kTable2[10][3][2] = {
-    {{160, 160}, {320, 320}, {640, 640}},
-    {{85, 86.8}, {167.1, 172.7}, {330, 341.8}},
-    {{64.5, 65.8}, {128.1, 130.4}, {256, 258.8}},
-    {{51.9, 53.9}, {101.5, 105.1}, {200, 209}},
-    {{38.8, 38.9}, {73.5, 77.8}, {141, 154}},
-    {{37.7, 38.8}, {72.2, 77.7}, {135, 153}},
-    {{36.8, 37.2}, {70.8, 75.3}, {138, 149}},
-    {{35.2, 36.7}, {68.5, 70.3}, {134, 142}},
-    {{32.2, 32.3}, {64, 64.2}, {128, 130}},
-    {{23.7, 24.7}, {44.7, 48.1}, {85.8, 96.1}}};
+    {{160, 160}, {320, 320}, {640, 640}},         {{85, 86.8}, {167.1, 172.7}, {330, 341.8}},
+    {{64.5, 65.8}, {128.1, 130.4}, {256, 258.8}}, {{51.9, 53.9}, {101.5, 105.1}, {200, 209}},
+    {{38.8, 38.9}, {73.5, 77.8}, {141, 154}},     {{37.7, 38.8}, {72.2, 77.7}, {135, 153}},
+    {{36.8, 37.2}, {70.8, 75.3}, {138, 149}},     {{35.2, 36.7}, {68.5, 70.3}, {134, 142}},
+    {{32.2, 32.3}, {64, 64.2}, {128, 130}},       {{23.7, 24.7}, {44.7, 48.1}, {85.8, 96.1}}};
 
 TEST(Bounds, PaperSection51BracketsMonteCarloBelowTheApproximation) {
   const models::Program program = neighbor_program();
   const models::Machine machine = models::ideal_machine();
   const int iterations[3] = {2, 4, 8};
-  std::printf("| p | iterations | paper lower | paper upper | paper width | ours lower | ours upper | ours width | methods | Monte Carlo | approximate |\n");
+  std::printf(
+      "| p | iterations | paper lower | paper upper | paper width | ours lower | ours upper | ours width | methods | Monte Carlo | approximate |\n");
   std::printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
   for (int column = 0; column < 3; ++column) {
     for (int p = 1; p <= 10; ++p) {
@@ -332,7 +327,8 @@ TEST(Bounds, PaperSection51BracketsMonteCarloBelowTheApproximation) {
       solvers::SeriesParallelOptions sp;
       const solvers::Result approximate =
           solvers::solve_series_parallel(scaling::approximate_model(program, machine, env, p), sp);
-      const std::string where = "p = " + std::to_string(p) + ", " + std::to_string(iterations[column]) + " iterations\n" + s.FullReport();
+      const std::string where =
+          "p = " + std::to_string(p) + ", " + std::to_string(iterations[column]) + " iterations\n" + s.FullReport();
       for (const auto& v : s.values) {
         if (!v.computed) continue;
         if (solvers::is_lower_bound(v.method)) {

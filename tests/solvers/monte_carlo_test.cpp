@@ -237,9 +237,9 @@ TEST(MonteCarlo, SeriesParallelTreeAgreesWithReduction) {
   graph::SpTree tree;
   const std::size_t leaf = tree.leaf(task(d::erlang(8, 1.0)));
   const std::size_t exp_leaf = tree.leaf(task(d::exponential(1.0)));
-  const std::size_t column = tree.series_power(leaf, 1'000'000);         // closed form Erlang(8e6)
+  const std::size_t column = tree.series_power(leaf, 1'000'000);  // closed form Erlang(8e6)
   const std::size_t small = tree.series({tree.series_power(leaf, 3), exp_leaf});
-  const std::size_t group = tree.parallel_power(small, 5);               // drawn copy by copy
+  const std::size_t group = tree.parallel_power(small, 5);  // drawn copy by copy
   tree.set_root(tree.series({tree.parallel({column, tree.leaf(task(d::deterministic(1.0)))}), group}));
   solvers::MonteCarloSummary s;
   solvers::solve_monte_carlo(tree, options(40000), &s);

@@ -88,8 +88,8 @@ struct Piece {
 
 // A random series-parallel graph of about `tasks` tasks: a series or parallel composition of
 // 2 to 4 random parts; series joins every exit of one part to every entry of the next.
-inline Piece series_parallel(graph::TaskGraph& g, std::size_t tasks, const std::vector<d::Distribution>& laws, Random& random,
-                      int depth) {
+inline Piece series_parallel(graph::TaskGraph& g, std::size_t tasks, const std::vector<d::Distribution>& laws,
+                             Random& random, int depth) {
   if (tasks <= 1) {
     const NodeId v = g.add_node(task(laws, random));
     return {{v}, {v}};

@@ -30,7 +30,9 @@ constexpr int kMostRanks = 4;
 
 // ---- Graphs -----------------------------------------------------------------------------------
 
-graph::TaskNode task(d::Distribution runtime) { return graph::TaskNode{"t", graph::NodeKind::Task, std::move(runtime)}; }
+graph::TaskNode task(d::Distribution runtime) {
+  return graph::TaskNode{"t", graph::NodeKind::Task, std::move(runtime)};
+}
 
 // The paper's section 5.1 example (NEIGHBOR over 10 columns, Erlang-8 tasks) on p processors.
 scaling::ExactModel paper_example(int iterations, int p) {
@@ -48,10 +50,14 @@ graph::TaskGraph random_dag(std::uint64_t seed, int n) {
   for (int i = 0; i < n; ++i) {
     const double rate = 0.5 + 1.5 * uniform();
     const double pick = uniform();
-    if (pick < 0.2) g.add_node(task(d::exponential(rate)));
-    else if (pick < 0.35) g.add_node(task(d::hyperexponential({0.4, 0.6}, {rate, 3.0 * rate})));
-    else if (pick < 0.45) g.add_node(task(d::mixture({0.2, 0.8}, {d::deterministic(0.0), d::erlang(2, rate)})));
-    else g.add_node(task(d::erlang(1 + static_cast<int>(random() % 4), rate)));
+    if (pick < 0.2)
+      g.add_node(task(d::exponential(rate)));
+    else if (pick < 0.35)
+      g.add_node(task(d::hyperexponential({0.4, 0.6}, {rate, 3.0 * rate})));
+    else if (pick < 0.45)
+      g.add_node(task(d::mixture({0.2, 0.8}, {d::deterministic(0.0), d::erlang(2, rate)})));
+    else
+      g.add_node(task(d::erlang(1 + static_cast<int>(random() % 4), rate)));
   }
   for (int j = 1; j < n; ++j) {
     for (int i = 0; i < j; ++i) {
@@ -81,7 +87,8 @@ void expect_same_distribution(const d::Distribution& got, const d::Distribution&
   ASSERT_EQ(d::grid_size(got), d::grid_size(expected)) << what;
   EXPECT_EQ(d::mean(got), d::mean(expected)) << what;
   EXPECT_EQ(d::variance(got), d::variance(expected)) << what;
-  for (double q = 0.01; q < 1.0; q += 0.01) EXPECT_EQ(d::quantile(got, q), d::quantile(expected, q)) << what << " q " << q;
+  for (double q = 0.01; q < 1.0; q += 0.01)
+    EXPECT_EQ(d::quantile(got, q), d::quantile(expected, q)) << what << " q " << q;
   if (d::is_closed_form(got) || d::grid_size(got) == 0) return;
   const d::LatticeView a = d::lattice(got), b = d::lattice(expected);
   EXPECT_EQ(a.origin, b.origin) << what;
@@ -150,9 +157,12 @@ graph::TaskGraph wide_graph() {
   std::vector<graph::NodeId> v;
   for (int i = 0; i < 9; ++i) {
     const double rate = 1.0 + 0.125 * i;
-    if (i % 3 == 0) v.push_back(g.add_node(task(d::erlang(4, rate))));
-    else if (i % 3 == 1) v.push_back(g.add_node(task(d::mixture({0.3, 0.7}, {d::deterministic(0.0), d::erlang(3, rate)}))));
-    else v.push_back(g.add_node(task(d::mixture({0.5, 0.5}, {d::erlang(2, rate), d::erlang(4, rate)}))));
+    if (i % 3 == 0)
+      v.push_back(g.add_node(task(d::erlang(4, rate))));
+    else if (i % 3 == 1)
+      v.push_back(g.add_node(task(d::mixture({0.3, 0.7}, {d::deterministic(0.0), d::erlang(3, rate)}))));
+    else
+      v.push_back(g.add_node(task(d::mixture({0.5, 0.5}, {d::erlang(2, rate), d::erlang(4, rate)}))));
   }
   g.add_arc(v[0], v[7]);
   g.add_arc(v[1], v[7]);

@@ -145,7 +145,8 @@ TEST(StateSpace, OtherPhaseTypesAgreeWithMonteCarlo) {
   // hypoexponential, on a small non-series-parallel graph (the "N" shape).
   graph::TaskGraph g;
   const graph::NodeId a = g.add_node(task(d::hyperexponential({0.3, 0.7}, {0.5, 3.0})));
-  const graph::NodeId b = g.add_node(task(d::phase_type({0.6, 0.4, 0.0}, {{-2.0, 1.0, 0.5}, {0.0, -1.5, 1.5}, {0.0, 0.0, -3.0}})));
+  const graph::NodeId b =
+      g.add_node(task(d::phase_type({0.6, 0.4, 0.0}, {{-2.0, 1.0, 0.5}, {0.0, -1.5, 1.5}, {0.0, 0.0, -3.0}})));
   const graph::NodeId c = g.add_node(task(d::mixture({0.25, 0.75}, {d::deterministic(0.0), d::erlang(2, 1.0)})));
   const graph::NodeId e = g.add_node(task(d::hypoexponential({1.0, 2.0, 4.0})));
   g.add_arc(a, c);
@@ -263,16 +264,17 @@ std::vector<solvers::WeightedGraph> scenarios_of(const scaling::ExactModel& mode
 // its block left to right every iteration) has the exact means 86.08, 65.01, 52.84, 169.92
 // and 335.58: 0.3 to 4 above the printed figures, 50 Monte Carlo standard errors away for
 // p = 2; with odd processors running right to left (scaling::NeighborOrder::Alternating)
-// they are 85.04, 64.54, 51.95, 167.13 and 330.11, below. Table 1 lies between the orders. What the paper does prove about the exact mean is the bracket of its Table 2 (its
-// bounding methods), printed with one decimal; every exact value lies inside it, and Monte
-// Carlo confirms each to 3 standard errors. The pinned values guard against regressions.
+// they are 85.04, 64.54, 51.95, 167.13 and 330.11, below. Table 1 lies between the orders. What the paper does prove
+// about the exact mean is the bracket of its Table 2 (its bounding methods), printed with one decimal; every exact
+// value lies inside it, and Monte Carlo confirms each to 3 standard errors. The pinned values guard against
+// regressions.
 struct PaperRow {
   int iterations;
   int p;
   double table1;  // the paper's approximate state-space figure
   double lower;   // Table 2 bracket
   double upper;
-  double exact;   // this solver, every processor left to right
+  double exact;        // this solver, every processor left to right
   double alternating;  // this solver, odd processors right to left
 };
 constexpr PaperRow kPaper[] = {
@@ -294,7 +296,8 @@ TEST(StateSpace, PaperExampleLiesInTheTable2BracketAndAgreesWithMonteCarlo) {
     EXPECT_LE(r.mean, row.upper + 0.05) << what;
     EXPECT_NEAR(r.mean, row.exact, 1e-9 * row.exact) << what;
     EXPECT_NEAR(r.mean, row.table1, 0.015 * row.table1) << what;  // the approximate figure: within 1.5%
-    const solvers::MonteCarloSummary mc = simulate(model.scenarios.front().graph, 200'000, 5 + 10 * row.iterations + row.p);
+    const solvers::MonteCarloSummary mc =
+        simulate(model.scenarios.front().graph, 200'000, 5 + 10 * row.iterations + row.p);
     EXPECT_LE(std::abs(r.mean - mc.mean), 3.0 * mc.standard_error)
         << what << ": exact " << r.mean << ", Monte Carlo " << mc.mean << " ± " << mc.standard_error;
     // The other processor order (scaling::NeighborOrder::Alternating) lands on the other side

@@ -55,8 +55,8 @@ inline models::PatternNode sync_point() {
 }
 
 // A phase of `units` equal tasks (INDEPENDENT) or columns (NEIGHBOR*), volume 0.
-inline models::WorkPhase unit_phase(const std::string& name, models::Scheme scheme,
-                                    models::RuntimeSpec runtime, Expr units) {
+inline models::WorkPhase unit_phase(const std::string& name, models::Scheme scheme, models::RuntimeSpec runtime,
+                                    Expr units) {
   models::WorkPhase w;
   w.name = name;
   w.scheme = scheme;

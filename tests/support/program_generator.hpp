@@ -84,15 +84,14 @@ class ProgramGenerator {
       }
       case 2: return "DETERMINISTIC(" + number(mean) + "*RTFactor)";
       case 3: return "UNIFORM(" + number(0.5 * mean) + "*RTFactor, " + number(1.5 * mean) + "*RTFactor)";
-      case 4: return "HYPEREXPONENTIAL(0.8, " + number(0.5 * mean) + "*RTFactor, 0.2, " + number(3 * mean) + "*RTFactor)";
+      case 4:
+        return "HYPEREXPONENTIAL(0.8, " + number(0.5 * mean) + "*RTFactor, 0.2, " + number(3 * mean) + "*RTFactor)";
       case 5: return "NORMAL(" + number(mean) + "*RTFactor, " + number(0.2 * mean) + "*RTFactor)";
       default: return "GERLANG(" + number(0.3 * mean) + "*RTFactor, " + number(0.7 * mean) + "*RTFactor)";
     }
   }
 
-  std::string volume() {
-    return uniform_int(0, 2) == 0 ? "0" : std::to_string(uniform_int(1, 64)) + "*SIZEOF(DOUBLE)";
-  }
+  std::string volume() { return uniform_int(0, 2) == 0 ? "0" : std::to_string(uniform_int(1, 64)) + "*SIZEOF(DOUBLE)"; }
 
   std::string scheduling() {
     static const char* kinds[] = {"BLOCK", "CYCLIC", "DYNAMIC"};
@@ -135,8 +134,8 @@ class ProgramGenerator {
                 std::string(uniform_int(0, 1) ? "1" : "1, 2") + ";\n  INDEPENDENT SUBTASK IS:\n    RUNTIME IS " +
                 runtime() + ";\n  END;\n  DEPENDENT SUBTASK IS:\n    RUNTIME IS " + runtime() +
                 ";\n    COMMUNICATION VOLUME IS " + volume() + ";\n  END;\n  PROBLEM SIZE IS VECTOR a(" +
-                std::to_string(uniform_int(1, 6)) + ");\n  SCHEDULING IS " +
-                (uniform_int(0, 1) ? "BLOCK" : "CYCLIC") + ";\n";
+                std::to_string(uniform_int(1, 6)) + ");\n  SCHEDULING IS " + (uniform_int(0, 1) ? "BLOCK" : "CYCLIC") +
+                ";\n";
         break;
       case 6: {
         text += "  PARALLELIZATION SCHEME IS ARBITRARY;\n";
@@ -194,8 +193,10 @@ class ProgramGenerator {
     if (uniform_int(0, 1)) text += "BARRIER TIME IS ts*ceil(log2(max(P, 2)));\n";
     if (uniform_int(0, 2) == 0) text += "CONTENTION IS 0.01*T*(P - 1);\n";
     if (uniform_int(0, 1)) text += "MESSAGE OVERHEAD IS " + number(uniform_real(0.05, 1.0)) + " + 0.002*L;\n";
-    static const char* const kChoices[] = {"BROADCAST IS LINEAR", "REDUCE IS LINEAR", "GATHER IS LINEAR", "SCATTER IS LINEAR",
-                                           "ALLREDUCE IS RING", "ALLREDUCE IS REDUCE BROADCAST", "BARRIER IS DISSEMINATION"};
+    static const char* const kChoices[] = {"BROADCAST IS LINEAR",     "REDUCE IS LINEAR",
+                                           "GATHER IS LINEAR",        "SCATTER IS LINEAR",
+                                           "ALLREDUCE IS RING",       "ALLREDUCE IS REDUCE BROADCAST",
+                                           "BARRIER IS DISSEMINATION"};
     if (uniform_int(0, 2) == 0) text += std::string("COLLECTIVE ") + kChoices[uniform_int(0, 6)] + ";\n";
     // Links shared by the messages of a step (docs/machine.md, "Topology and bandwidth sharing").
     static const char* const kTopologies[] = {"BUS", "RING", "MESH 2D", "TORUS 2D", "MESH 3D", "HYPERCUBE", "FAT TREE"};

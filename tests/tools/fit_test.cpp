@@ -44,9 +44,10 @@ const fitting::Fit* find(const fitting::Fits& fits, const std::string& family_pr
 
 // The PDL line pdl-fit prints, inside a minimal program, parses and checks.
 void expect_valid_pdl(const std::string& distribution) {
-  const std::string text = "PROGRAM NAME IS 'fit';\nEXECUTION PATTERN IS a;\nWORK PHASE a IS:\n"
-                           "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + distribution +
-                           ";\n  PROBLEM SIZE IS VECTOR A(10);\nEND;\n";
+  const std::string text =
+      "PROGRAM NAME IS 'fit';\nEXECUTION PATTERN IS a;\nWORK PHASE a IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " +
+      distribution + ";\n  PROBLEM SIZE IS VECTOR A(10);\nEND;\n";
   const pdl::ParseResult parsed = pdl::parse(text, "fit.pdl");
   ASSERT_TRUE(parsed.ast) << distribution << "\n" << pdl::format(parsed.diagnostics);
   const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source);
