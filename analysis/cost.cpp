@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <map>
-#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -18,53 +17,22 @@
 
 namespace analysis {
 
-UnitCosts reference_costs() {
-  // Measured on the reference machine (docs/performance.md, "Cost estimate"): CPU seconds of
-  // runs dominated by that work divided by its units, rounded up.
-  UnitCosts costs;
-  costs.tree_node = 2e-6;
-  costs.exact_model = 5e-5;
-  costs.exact_task = 3e-6;
-  costs.exact_processor = 2.5e-9;
-  costs.reduction_node_point = 1e-7;
-  costs.bounds_model = 0.04;
-  costs.bounds_small_task = 2.5e-4;
-  costs.bounds_small_most = 1.5;
-  costs.bounds_task = 3e-6;
-  costs.task_sample = solvers::kSecondsPerTaskSample;
-  costs.state = solvers::kSecondsPerState;
-  costs.state_estimate = 0.2;
-  return costs;
-}
-
 namespace {
 
-// Time the state-space estimates may take in all; beyond it a state space counts at its limit.
-constexpr double kStateEstimateSeconds = 0.25;
-// The state space of a model with more tasks is not estimated (building its exact model alone
-// would take a good part of that time): it counts at its limit.
-constexpr std::int64_t kStateEstimateTasks = 50'000;
-// States a state space counts at when it cannot be estimated and max_states is 0: what the
-// memory budget holds at about this many bytes a state (the sweep's smallest).
-constexpr double kBytesPerState = 64.0;
+// Time the estimates from built models may take in all; beyond it a method whose estimate needs
+// them (the state space) counts at its limit.
+constexpr double kModelEstimateSeconds = 0.25;
+// The exact model of a model with more tasks is not built for an estimate (building it alone
+// would take a good part of that time): such a method counts at its limit.
+constexpr double kModelEstimateTasks = 50'000;
 
 struct Item {
   distributions::Fingerprint print;
-  std::int64_t tasks = 0;
-  double nodes = 0.0;
-  double inner_nodes = 0.0;
+  solvers::ModelSizes sizes;
 };
 
-double monte_carlo_samples(const solvers::MonteCarloOptions& options) {
-  if (options.relative_precision == 0.0) return static_cast<double>(options.samples);
-  const double z = 1.959963984540054;
-  const double wanted = std::pow(z * kAssumedMakespanCv / options.relative_precision, 2.0);
-  return std::clamp(wanted, static_cast<double>(options.min_samples), static_cast<double>(options.max_samples));
-}
-
-double exact_cost(const UnitCosts& costs, std::int64_t tasks, int p) {
-  return costs.exact_model + costs.exact_task * static_cast<double>(tasks) +
-         costs.exact_processor * static_cast<double>(p);
+double exact_cost(const UnitCosts& costs, double tasks, int p) {
+  return costs.exact_model + costs.exact_task * tasks + costs.exact_processor * static_cast<double>(p);
 }
 
 int bucket_of(int p) {
@@ -73,52 +41,163 @@ int bucket_of(int p) {
   return k;
 }
 
-// The state space of one (case, p): the seconds its solve takes, by its estimated size.
-struct StateCost {
-  double seconds = 0.0;
-  bool refused = false;   // beyond max_states or without phase-type form: the estimate's time only
-  bool at_limit = false;  // not estimated: counted at the limit
+// The estimate's parts, per method and power-of-two range of p.
+class Parts {
+ public:
+  void add(const std::string& method, int p, double seconds) {
+    if (!(seconds > 0.0)) return;
+    CostPart& part = parts_[{method, bucket_of(p)}];
+    if (part.method.empty()) {
+      part.method = method;
+      part.p_low = part.p_high = p;
+    }
+    part.p_low = std::min(part.p_low, p);
+    part.p_high = std::max(part.p_high, p);
+    part.seconds += seconds;
+  }
+  // Into `estimate`, largest first.
+  void finish(CostEstimate& estimate) const {
+    for (const auto& [key, part] : parts_) {
+      estimate.seconds += part.seconds;
+      estimate.parts.push_back(part);
+    }
+    std::stable_sort(estimate.parts.begin(), estimate.parts.end(),
+                     [](const CostPart& a, const CostPart& b) { return a.seconds > b.seconds; });
+  }
+
+ private:
+  std::map<std::pair<std::string, int>, CostPart> parts_;
 };
 
-StateCost state_space_cost(const Case& one, int p, const Request& request, const UnitCosts& costs, double limit) {
-  StateCost cost;
-  std::optional<scaling::ExactModel> exact;
-  try {
-    exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
-  } catch (const scaling::ExactModelTooLarge&) {
-    cost.refused = true;  // beyond the builder's limits: no state space is swept
-    return cost;
-  } catch (const scaling::ScalingError&) {
-    cost.refused = true;  // a value the model refuses: the study reports it, nothing is swept
+// The approximate model of every (case, p): item k = p index * cases + case, as
+// find_shared_models in study.cpp; nothing when a model cannot be built.
+std::optional<std::vector<Item>> approximate_items(const std::vector<Case>& cases, const std::vector<int>& counts,
+                                                   const Request& request) {
+  std::vector<Item> built(counts.size() * cases.size());
+  const auto failure = run_items(
+      built.size(), request.threads,
+      [&](std::size_t k) -> std::optional<Failure> {
+        const Case& one = cases[k % cases.size()];
+        const int p = counts[k / cases.size()];
+        const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+        graph::add_to(built[k].print, tree);
+        built[k].print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
+        built[k].sizes.tasks = static_cast<double>(tree.expanded_node_count());
+        for (const graph::SpNode& node : tree.nodes()) {
+          built[k].sizes.tree_nodes += 1.0;
+          if (node.kind != graph::SpKind::Leaf) built[k].sizes.inner_tree_nodes += 1.0;
+        }
+        return std::nullopt;
+      },
+      [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
+  if (failure) return std::nullopt;
+  return built;
+}
+
+// The solvers of the estimate: the methods asked for, and those the prediction may solve
+// itself (not asked for, ranked above every one asked for, able to fit a budget), best first.
+struct Solvers {
+  std::vector<std::unique_ptr<solvers::Solver>> asked;
+  std::vector<std::unique_ptr<solvers::Solver>> own;
+  bool exact_needed = false;
+};
+
+Solvers solvers_of(const Request& request) {
+  solvers::SolverOptions options = request.solver_options;
+  options.memory_budget_bytes = request.memory_budget_bytes;
+  Solvers made;
+  made.exact_needed = request.prediction.seconds_per_model > 0.0;
+  int best_rank = 0;
+  for (solvers::Method method : request.methods) {
+    made.asked.push_back(solvers::make_solver(method, options));
+    made.exact_needed = made.exact_needed || solvers::info(method).needs_exact_model;
+    best_rank = std::max(best_rank, solvers::info(method).prediction_rank);
+  }
+  if (!(request.prediction.seconds_per_model > 0.0)) return made;
+  for (solvers::Method method : solvers::all_methods()) {
+    const bool asked = std::find(request.methods.begin(), request.methods.end(), method) != request.methods.end();
+    if (!asked && solvers::info(method).prediction_rank > best_rank) {
+      made.own.push_back(solvers::make_solver(method, options));
+    }
+  }
+  std::stable_sort(made.own.begin(), made.own.end(),
+                   [](const auto& a, const auto& b) { return a->info().prediction_rank > b->info().prediction_rank; });
+  return made;
+}
+
+// The estimate from the built exact model of a method whose estimate needs it, once per case
+// and p within kModelEstimateSeconds in all; a refusal holds for the larger p of the case (more
+// processors run more tasks at once, which only adds work).
+class ModelEstimates {
+ public:
+  ModelEstimates(std::size_t cases, std::size_t methods) : refusals_(cases * methods), methods_(methods) {}
+
+  solvers::SolveCost cost(const solvers::Solver& solver, std::size_t method, std::size_t c, const Case& one, int p,
+                          const solvers::ModelSizes& sizes, const Request& request, const UnitCosts& costs) {
+    std::optional<solvers::SolveCost>& refusal = refusals_[c * methods_ + method];
+    if (refusal) return *refusal;
+    if (spent_ >= kModelEstimateSeconds || sizes.tasks > kModelEstimateTasks) return solver.cost(sizes, costs);
+    const auto begin = std::chrono::steady_clock::now();
+    const solvers::SolveCost cost = from_exact_model(solver, one, p, sizes, request, costs);
+    spent_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    if (cost.refused) refusal = cost;
     return cost;
   }
-  for (const scaling::Scenario& scenario : exact->scenarios) {
-    solvers::StateSpaceEstimate estimate;
+
+ private:
+  static solvers::SolveCost from_exact_model(const solvers::Solver& solver, const Case& one, int p,
+                                             const solvers::ModelSizes& sizes, const Request& request,
+                                             const UnitCosts& costs) {
+    std::optional<scaling::ExactModel> exact;
     try {
-      estimate = solvers::estimate_state_count(scenario.graph, request.solver_options.state_space);
-    } catch (const std::invalid_argument&) {
-      // A dynamic pool or a runtime without phase-type form (estimate_state_count's documented
-      // refusals): refused after the estimate.
-      cost.seconds += costs.state_estimate;
-      cost.refused = true;
-      return cost;
+      exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
+    } catch (const scaling::ExactModelTooLarge&) {
+      return {.refused = true};  // beyond the builder's limits: nothing is solved
+    } catch (const scaling::ScalingError&) {
+      return {.refused = true};  // a value the model refuses: the study reports it, nothing is solved
     }
-    // As the solver: beyond max_states or the memory budget (a lower bound when incomplete).
-    const std::int64_t most = request.solver_options.state_space.max_states;
-    if ((most > 0 && estimate.states > static_cast<double>(most)) ||
-        estimate.bytes > static_cast<double>(request.memory_budget_bytes)) {
-      cost.seconds += costs.state_estimate;
-      cost.refused = true;
-      return cost;
-    }
-    if (!estimate.complete) {
-      cost.seconds += costs.state * limit;
-      cost.at_limit = true;
-    } else {
-      cost.seconds += costs.state * estimate.states;
+    std::vector<solvers::WeightedGraph> mixture;
+    for (const scaling::Scenario& scenario : exact->scenarios)
+      mixture.push_back({scenario.probability, &scenario.graph});
+    solvers::ScaledModels models;
+    models.exact = mixture;
+    return solver.cost_of_models(models, sizes, costs);
+  }
+
+  std::vector<std::optional<solvers::SolveCost>> refusals_;
+  std::size_t methods_;
+  double spent_ = 0.0;
+};
+
+// Building the models: every approximate model, the exact models the run compares (those of
+// processor counts sharing an approximate model), one representative per group solved.
+std::vector<std::size_t> count_models(const std::vector<Item>& built, std::size_t cases, const std::vector<int>& counts,
+                                      bool exact_needed, const Request& request, const UnitCosts& costs, Parts& parts) {
+  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
+  for (std::size_t k = 0; k < built.size(); ++k) groups[{k % cases, built[k].print}].push_back(k);
+  std::vector<std::size_t> representatives;
+  for (const auto& [key, members] : groups) {
+    representatives.push_back(members.front());
+    for (std::size_t k : members) {
+      const int p = counts[k / cases];
+      const double tasks = built[k].sizes.tasks;
+      const bool exact_built =
+          members.size() > 1 && exact_needed && tasks <= static_cast<double>(request.max_exact_tasks);
+      parts.add("models", p,
+                costs.tree_node * built[k].sizes.tree_nodes + (exact_built ? exact_cost(costs, tasks, p) : 0.0));
     }
   }
-  return cost;
+  std::sort(representatives.begin(), representatives.end());  // ascending p, then case
+  return representatives;
+}
+
+// The prediction's own solve of one model: the best method that fits its budget, at most it.
+double own_solve_seconds(const Solvers& made, const solvers::ModelSizes& sizes, const Request& request,
+                         const UnitCosts& costs) {
+  for (const auto& solver : made.own) {
+    if (const auto seconds = solver->cost_within(sizes, costs, request.prediction.seconds_per_model)) return *seconds;
+  }
+  return 0.0;
 }
 
 }  // namespace
@@ -128,130 +207,36 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   const auto start = std::chrono::steady_clock::now();
   std::vector<int> counts = request.processors;
   if (counts.empty() || counts.front() != 1) counts.insert(counts.begin(), 1);
-  const std::size_t items = counts.size() * cases.size();
-  std::vector<Item> built(items);
-  // As find_shared_models in study.cpp: item k = p index * cases + case.
-  const auto failure = run_items(
-      items, request.threads,
-      [&](std::size_t k) -> std::optional<Failure> {
-        const Case& one = cases[k % cases.size()];
-        const int p = counts[k / cases.size()];
-        const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-        graph::add_to(built[k].print, tree);
-        built[k].print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-        built[k].tasks = tree.expanded_node_count();
-        for (const graph::SpNode& node : tree.nodes()) {
-          built[k].nodes += 1.0;
-          if (node.kind != graph::SpKind::Leaf) built[k].inner_nodes += 1.0;
-        }
-        return std::nullopt;
-      },
-      [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
-  if (failure) return std::nullopt;
-
-  bool exact_needed = request.prediction.seconds_per_model > 0.0;
-  int best_rank = 0;  // of the methods asked for: the prediction solves itself only above it
-  for (solvers::Method method : request.methods) {
-    exact_needed = exact_needed || solvers::info(method).needs_exact_model;
-    best_rank = std::max(best_rank, solvers::info(method).prediction_rank);
-  }
-  const bool own_solve = request.prediction.seconds_per_model > 0.0 &&
-                         best_rank < solvers::info(solvers::Method::MonteCarlo).prediction_rank;
-  const solvers::SolverOptions& options = request.solver_options;
-  const double samples = monte_carlo_samples(options.monte_carlo);
-  const double state_limit = options.state_space.max_states > 0
-                                 ? static_cast<double>(options.state_space.max_states)
-                                 : static_cast<double>(request.memory_budget_bytes) / kBytesPerState;
-
+  const auto built = approximate_items(cases, counts, request);
+  if (!built) return std::nullopt;
+  const Solvers made = solvers_of(request);
   CostEstimate estimate;
-  std::map<std::pair<std::string, int>, CostPart> parts;
-  const auto add = [&](const std::string& method, int p, double seconds) {
-    if (!(seconds > 0.0)) return;
-    CostPart& part = parts[{method, bucket_of(p)}];
-    if (part.method.empty()) {
-      part.method = method;
-      part.p_low = part.p_high = p;
-    }
-    part.p_low = std::min(part.p_low, p);
-    part.p_high = std::max(part.p_high, p);
-    part.seconds += seconds;
-  };
-
-  // Groups of items with equal approximate models, in ascending p within each case.
-  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
-  for (std::size_t k = 0; k < items; ++k) groups[{k % cases.size(), built[k].print}].push_back(k);
-  std::vector<std::size_t> representatives;
-  for (const auto& [key, members] : groups) {
-    representatives.push_back(members.front());
-    for (std::size_t k : members) {
-      const int p = counts[k / cases.size()];
-      const bool exact_built = members.size() > 1 && exact_needed && built[k].tasks <= request.max_exact_tasks;
-      add("models", p, costs.tree_node * built[k].nodes + (exact_built ? exact_cost(costs, built[k].tasks, p) : 0.0));
-    }
-  }
-  std::sort(representatives.begin(), representatives.end());  // ascending p, then case
+  Parts parts;
+  const std::vector<std::size_t> representatives =
+      count_models(*built, cases.size(), counts, made.exact_needed, request, costs, parts);
   estimate.models = representatives.size();
-
-  std::vector<bool> state_refused(cases.size(), false);
-  double estimating = 0.0;
+  ModelEstimates from_models(cases.size(), made.asked.size());
   for (std::size_t k : representatives) {
-    const std::size_t c = k % cases.size();
+    const Case& one = cases[k % cases.size()];
     const int p = counts[k / cases.size()];
-    const Item& item = built[k];
-    const auto tasks = static_cast<double>(item.tasks);
-    const bool exact = (exact_needed || p == 1) && item.tasks <= request.max_exact_tasks;
-    if (exact) add("models", p, exact_cost(costs, item.tasks, p));
-    // The prediction's own solve (exact or Monte Carlo) within its budget, at most; at p = 1
-    // the one-processor chain answers instead.
-    if (exact && own_solve && p > 1 && cases[c].label.phase.empty()) {
-      add("prediction", p, std::min(request.prediction.seconds_per_model, costs.task_sample * tasks * samples));
-    }
-    for (solvers::Method method : request.methods) {
-      const std::string name(solvers::info(method).name);
-      if (method == solvers::Method::SeriesParallel) {
-        add(name, p,
-            costs.reduction_node_point * item.inner_nodes *
-                static_cast<double>(options.series_parallel.grid.max_points));
-        continue;
-      }
-      if (!exact) continue;  // refused: the exact model is over the task limit
-      switch (method) {
-        case solvers::Method::Bounds:
-          add(name, p,
-              costs.bounds_model + std::min(costs.bounds_small_task * tasks, costs.bounds_small_most) +
-                  costs.bounds_task * tasks);
-          break;
-        case solvers::Method::MonteCarlo: add(name, p, costs.task_sample * tasks * samples); break;
-        case solvers::Method::StateSpace: {
-          // A larger p than one refused is assumed refused too: more processors run more
-          // tasks at once, which only adds states.
-          if (state_refused[c]) {
-            add(name, p, costs.state_estimate);
-            break;
-          }
-          if (estimating >= kStateEstimateSeconds || item.tasks > kStateEstimateTasks) {
-            add(name, p, costs.state * state_limit);
-            estimate.states_at_limit = true;
-            break;
-          }
-          const auto begin = std::chrono::steady_clock::now();
-          const StateCost cost = state_space_cost(cases[c], p, request, costs, state_limit);
-          estimating += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-          state_refused[c] = cost.refused;
-          estimate.states_at_limit = estimate.states_at_limit || cost.at_limit;
-          add(name, p, cost.seconds);
-          break;
-        }
-        default: break;
-      }
+    const solvers::ModelSizes& sizes = (*built)[k].sizes;
+    const bool exact = (made.exact_needed || p == 1) && sizes.tasks <= static_cast<double>(request.max_exact_tasks);
+    if (exact) parts.add("models", p, exact_cost(costs, sizes.tasks, p));
+    // At p = 1 the one-processor chain answers for the prediction instead.
+    if (exact && p > 1 && one.label.phase.empty())
+      parts.add("prediction", p, own_solve_seconds(made, sizes, request, costs));
+    for (std::size_t m = 0; m < made.asked.size(); ++m) {
+      const solvers::Solver& solver = *made.asked[m];
+      const solvers::SolverInfo& info = solver.info();
+      if (info.needs_exact_model && !exact) continue;  // refused: the exact model is over the task limit
+      const solvers::SolveCost cost = info.cost_needs_models
+                                          ? from_models.cost(solver, m, k % cases.size(), one, p, sizes, request, costs)
+                                          : solver.cost(sizes, costs);
+      estimate.states_at_limit = estimate.states_at_limit || cost.at_limit;
+      parts.add(std::string(info.name), p, cost.seconds);
     }
   }
-  for (auto& [key, part] : parts) {
-    estimate.seconds += part.seconds;
-    estimate.parts.push_back(part);
-  }
-  std::stable_sort(estimate.parts.begin(), estimate.parts.end(),
-                   [](const CostPart& a, const CostPart& b) { return a.seconds > b.seconds; });
+  parts.finish(estimate);
   estimate.estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return estimate;
 }

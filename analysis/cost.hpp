@@ -10,45 +10,14 @@
 
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
+#include "solvers/reference_costs.hpp"
 
 namespace analysis {
 
-// Seconds per unit of work on one free core of the reference machine (docs/performance.md
-// states it and how each figure was measured): CPU seconds, user and system. A run on two
-// free cores takes down to half the estimate; one sharing its cores with other work, more.
-struct UnitCosts {
-  // Building and fingerprinting the approximate model of one (case, p), per node of its tree.
-  double tree_node = 0.0;
-  // Building and fingerprinting the exact model of one (case, p): per model, per task and per
-  // processor (the run compares the exact models of processor counts whose approximate models
-  // are equal, and builds the exact model of each model it solves).
-  double exact_model = 0.0;
-  double exact_task = 0.0;
-  double exact_processor = 0.0;
-  // The series-parallel reduction, per inner node of the tree and grid point.
-  double reduction_node_point = 0.0;
-  // The bounds (every default bounding method) of one model: bounds_model, plus
-  // bounds_small_task per task up to bounds_small_most in all (their work limits cap the
-  // costly methods), plus bounds_task per task.
-  double bounds_model = 0.0;
-  double bounds_small_task = 0.0;
-  double bounds_small_most = 0.0;
-  double bounds_task = 0.0;
-  // Monte Carlo, per task drawn in one sample.
-  double task_sample = 0.0;
-  // The state space's sweep, per state.
-  double state = 0.0;
-  // The state space's estimate of its size, which refuses the model when too large: at most.
-  double state_estimate = 0.0;
-};
-
-// The costs measured on the reference machine (docs/performance.md).
-UnitCosts reference_costs();
-
-// In precision mode Monte Carlo's sample count depends on the makespan's spread, unknown
-// before it runs: the estimate assumes a coefficient of variation of this much (and at least
-// min_samples, at most max_samples).
-inline constexpr double kAssumedMakespanCv = 0.05;
+// Seconds per unit of work on the reference machine (solvers/reference_costs.hpp): each
+// solver estimates its own solve with them (solvers::Solver::cost), the study adds the models.
+using solvers::reference_costs;
+using solvers::UnitCosts;
 
 // One part of the estimate: a method (or the models' construction) over a range of processor
 // counts, e.g. "bounds on p = 32768-65535".

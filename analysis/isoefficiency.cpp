@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "analysis/parallel.hpp"
+#include "analysis/run_model.hpp"
 #include "models/bind.hpp"
 #include "models/machine_constants.hpp"
 #include "scaling/approximate_model.hpp"
@@ -40,12 +41,9 @@ bool IsoefficiencyOptions::IsValid(std::string* why) const {
 std::pair<double, double> approximate_efficiency(const models::Program& program, const models::Machine& machine,
                                                  const models::Environment& environment, int p,
                                                  const solvers::SeriesParallelOptions& options) {
-  const double one =
-      solvers::solve_series_parallel(scaling::approximate_model(program, machine, environment, 1), options).mean;
+  const double one = solve_approximate_tree(scaling::approximate_model(program, machine, environment, 1), options).mean;
   const double many =
-      p == 1
-          ? one
-          : solvers::solve_series_parallel(scaling::approximate_model(program, machine, environment, p), options).mean;
+      p == 1 ? one : solve_approximate_tree(scaling::approximate_model(program, machine, environment, p), options).mean;
   if (!(many > 0.0)) return {0.0, many};
   return {one / (static_cast<double>(p) * many), many};
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <exception>
+#include <limits>
 #include <map>
 
 #include "models/bind.hpp"
@@ -35,6 +36,16 @@ Outcome<MachineInput> with_values(const MachineInput& input, const std::vector<s
   return outcome;
 }
 
+solvers::Result solve_approximate_tree(const graph::SpTree& tree, const solvers::SeriesParallelOptions& options) {
+  solvers::SolverOptions all;
+  all.series_parallel = options;
+  all.quantiles = options.quantiles;  // make_solver puts these in place of the reduction's own
+  all.memory_budget_bytes = std::numeric_limits<std::uint64_t>::max();
+  solvers::ScaledModels models;
+  models.approximate = &tree;
+  return solvers::make_solver(solvers::Method::SeriesParallel, all)->solve(models);
+}
+
 Outcome<solvers::Result> solve_approximate(const MachineInput& input, std::int64_t p,
                                            const solvers::SeriesParallelOptions& options) {
   Outcome<solvers::Result> outcome;
@@ -44,20 +55,18 @@ Outcome<solvers::Result> solve_approximate(const MachineInput& input, std::int64
     return outcome;
   }
   try {
-    outcome.value = solvers::solve_series_parallel(
+    outcome.value = solve_approximate_tree(
         scaling::approximate_model(*input.program, input.machine, binding.environment, static_cast<int>(p)), options);
   } catch (const scaling::ScalingError& error) {
     // A value the model refuses at this setting (a count that is not whole, ...): the input's.
     outcome.failure = Failure::of_value(0, error.what(), error.location());
     return outcome;
-  } catch (const std::overflow_error& error) {
-    // A distribution whose support passes the largest double: no finite figure.
-    outcome.failure = Failure::of_value(0, std::string("the model's figures are not finite (") + error.what() + ")");
-    return outcome;
   }
-  if (!std::isfinite(outcome.value->mean)) {
+  if (!outcome.value->solved()) {
+    // A distribution whose support passes the largest double: no finite figure.
+    outcome.failure =
+        Failure::of_value(0, "the model's figures are not finite (" + outcome.value->unsolved->explanation + ")");
     outcome.value.reset();
-    outcome.failure = Failure::of_value(0, "the model's mean is not finite");
   }
   return outcome;
 }

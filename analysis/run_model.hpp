@@ -14,6 +14,7 @@
 #include "distributions/distribution.hpp"
 #include "solvers/result.hpp"
 #include "solvers/series_parallel_solver.hpp"
+#include "solvers/solver.hpp"
 
 namespace analysis {
 
@@ -22,6 +23,11 @@ namespace analysis {
 // when the machine refuses a constant.
 Outcome<MachineInput> with_values(const MachineInput& input, const std::vector<std::string>& names,
                                   const std::vector<double>& values);
+
+// The approximate model's tree solved by the series-parallel reduction through the factory (and
+// its check that every figure is finite: an unsolved Result otherwise), with these options and
+// no memory budget of its own (the tree holds a few nodes per phase).
+solvers::Result solve_approximate_tree(const graph::SpTree& tree, const solvers::SeriesParallelOptions& options);
 
 // The approximate model of `input` on p processors, bound and solved by the series-parallel
 // reduction. A Failure when the program cannot be bound or the model not built or solved.

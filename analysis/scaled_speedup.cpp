@@ -1,5 +1,6 @@
 #include "analysis/scaled_speedup.hpp"
 
+#include "analysis/run_model.hpp"
 #include "analysis/sequential_time.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
@@ -25,7 +26,7 @@ std::optional<solvers::Result> scaled_sequential_time(const models::Program& pro
   }
   solvers::SeriesParallelOptions options = request.solver_options.series_parallel;
   options.keep_distribution = false;
-  solvers::Result result = solvers::finite_or_unsolved(solvers::solve_series_parallel(tree, options));
+  solvers::Result result = solve_approximate_tree(tree, options);
   if (!result.solved()) return std::nullopt;
   return result;
 }

@@ -269,26 +269,18 @@ std::optional<std::string> method_option_problems(const Options& options, const 
     if (isoefficiency) return method == solvers::Method::SeriesParallel;
     return std::find(methods.begin(), methods.end(), method) != methods.end();
   };
-  struct OneMethod {
-    const char* option;
-    solvers::Method method;
-    const char* what;  // the method in a few words
-  };
-  static constexpr OneMethod kOptions[] = {
-      {"--samples", solvers::Method::MonteCarlo, "Monte Carlo"},
-      {"--precision", solvers::Method::MonteCarlo, "Monte Carlo"},
-      {"--max-states", solvers::Method::StateSpace, "the state-space analysis"},
-      // The bounds' grids have their own size (solvers/bounds.hpp): only the approximate
-      // model's reduction reads --grid-points.
-      {"--grid-points", solvers::Method::SeriesParallel, "the approximate model's reduction"}};
   // --precision also sets the precision of the prediction's own Monte Carlo.
   const bool own_monte_carlo = !isoefficiency && options.request.prediction.seconds_per_model > 0.0;
-  for (const OneMethod& one : kOptions) {
-    if (!options.given.contains(one.option) || uses(one.method)) continue;
-    if (own_monte_carlo && std::string_view(one.option) == "--precision") continue;
-    const std::string name(solvers::to_string(one.method));
-    return fmt::format("{}: only {} ({}) uses it, and {}{}", one.option, name, one.what, run,
-                       isoefficiency ? "" : fmt::format(" (add {} to --method, or drop {})", name, one.option));
+  for (solvers::Method method : solvers::all_methods()) {
+    const solvers::SolverInfo& info = solvers::info(method);
+    if (uses(method)) continue;
+    for (std::string_view owned : info.own_options) {
+      const std::string option = "--" + std::string(owned);
+      if (!options.given.contains(option)) continue;
+      if (own_monte_carlo && option == "--precision") continue;
+      return fmt::format("{}: only {} ({}) uses it, and {}{}", option, info.name, info.in_words, run,
+                         isoefficiency ? "" : fmt::format(" (add {} to --method, or drop {})", info.name, option));
+    }
   }
   // The prediction's own Monte Carlo (--prediction-budget) draws with the seed too.
   if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo) && !own_monte_carlo) {

@@ -11,7 +11,10 @@
 
 namespace solvers {
 
-enum class Method { SeriesParallel, Bounds, MonteCarlo, StateSpace };
+// The methods, by an id: those named here, and any a file of its own adds with the next number
+// (`inline constexpr Method kMyMethod{4};`, docs/architecture.md "How to add a method"). What a
+// method is and does is in its SolverInfo (solver.hpp), never in a switch over this enum.
+enum class Method : int { SeriesParallel, Bounds, MonteCarlo, StateSpace };
 
 // "approx", "bounds", "mc", "exact": the names used on the command line and in JSON
 // (solvers::info(method).name; solver.hpp).

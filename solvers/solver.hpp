@@ -19,6 +19,7 @@
 #include "solvers/bounds.hpp"
 #include "solvers/memory.hpp"
 #include "solvers/monte_carlo.hpp"
+#include "solvers/reference_costs.hpp"
 #include "solvers/result.hpp"
 #include "solvers/series_parallel_solver.hpp"
 #include "solvers/state_space.hpp"
@@ -70,6 +71,19 @@ struct SolverInfo {
   // rank, and adds a solve of its own only for a method that ranks above every method asked
   // for. 0: the method never answers for the prediction.
   int prediction_rank = 0;
+  // True when the ranks of an MPI job share one solve of a model (its samples or its states;
+  // docs/scale-out.md); false when each model is solved whole by one rank, the models shared out.
+  bool shared_by_ranks = false;
+  // True when the estimate from the models' sizes (Solver::cost) is only a limit, and a finer
+  // one needs the built models (Solver::cost_of_models): the state space counts its states.
+  // A refusal found so is taken to hold for the larger processor counts of the same program.
+  bool cost_needs_models = false;
+  // The options that tune this method alone, as the command line names them without "--" (and
+  // Python passes them as keywords): an option given for a method the run does not use is
+  // refused (docs/cli.md, "Options of one method").
+  std::span<const std::string_view> own_options = {};
+  // The method in a few words, for messages: "Monte Carlo", "the state-space analysis".
+  std::string_view in_words;
   // One sentence for help texts and documentation.
   std::string_view description;
 };
@@ -132,6 +146,24 @@ class Solver {
   // for a bug (std::logic_error) or a model without what info() says it needs
   // (std::invalid_argument).
   virtual Result solve(const ScaledModels& models) const = 0;
+  // The seconds solve() takes on one free core of the reference machine, estimated from the
+  // models' sizes alone at `costs` (reference_costs() unless a test counts units). Where the
+  // sizes cannot tell (info().cost_needs_models), the figure at the method's limit, at_limit.
+  virtual SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const = 0;
+  // The estimate from the built models, for a method whose info().cost_needs_models; the
+  // sizes' figure otherwise.
+  virtual SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const {
+    (void)models;
+    return cost(sizes, costs);
+  }
+  // The seconds solve() of within_seconds(models, seconds) would take, estimated from the sizes
+  // alone; nothing when within_seconds would return null (or the method cannot tell).
+  virtual std::optional<double> cost_within(const ModelSizes& sizes, const UnitCosts& costs, double seconds) const {
+    (void)sizes;
+    (void)costs;
+    (void)seconds;
+    return std::nullopt;
+  }
   // A solver of this method whose solve(models) takes at most about `seconds` on one free core
   // of the reference machine (solvers/reference_costs.hpp), tuned down where the method can be
   // (Monte Carlo draws fewer samples and says so in its note), or null when it cannot be done

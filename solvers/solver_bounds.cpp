@@ -55,6 +55,12 @@ class BoundsSolver final : public Solver {
     mixture.detail = "probability-weighted bounds of " + std::to_string(models.exact.size()) + " scenarios";
     return mixture;
   }
+  // A fixed part per model, the costly methods' per task up to their work limits, and the
+  // cheap ones' per task.
+  SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override {
+    return {.seconds = costs.bounds_model + std::min(costs.bounds_small_task * sizes.tasks, costs.bounds_small_most) +
+                       costs.bounds_task * sizes.tasks};
+  }
 
  private:
   BoundsOptions options_;
@@ -73,6 +79,10 @@ const SolverInfo& bounds_info() {
       .needs_exact_model = true,
       .speedup_as_interval = true,
       .prediction_rank = 2,
+      .shared_by_ranks = false,
+      .cost_needs_models = false,
+      .own_options = {},
+      .in_words = "the bounds",
       .description = "lower and upper bounds on the exact model's mean",
   };
   return info;

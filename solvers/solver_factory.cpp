@@ -17,19 +17,17 @@ struct Entry {
   std::unique_ptr<Solver> (*make)(const SolverOptions&);
 };
 
-// The one table of methods, in the order "all" runs and reports them.
-const std::array<Entry, 4>& entries() {
-  static const std::array<Entry, 4> table{{
-      {Method::SeriesParallel, methods::series_parallel_info, methods::make_series_parallel},
-      {Method::Bounds, methods::bounds_info, methods::make_bounds},
-      {Method::MonteCarlo, methods::monte_carlo_info, methods::make_monte_carlo},
-      {Method::StateSpace, methods::state_space_info, methods::make_state_space},
-  }};
-  return table;
-}
+// The one table of methods, in the order "all" runs and reports them. A method is added by
+// its own files and one line here (docs/architecture.md, "How to add a method").
+constexpr Entry kEntries[] = {
+    {Method::SeriesParallel, methods::series_parallel_info, methods::make_series_parallel},
+    {Method::Bounds, methods::bounds_info, methods::make_bounds},
+    {Method::MonteCarlo, methods::monte_carlo_info, methods::make_monte_carlo},
+    {Method::StateSpace, methods::state_space_info, methods::make_state_space},
+};
 
 const Entry& entry(Method method) {
-  for (const Entry& one : entries()) {
+  for (const Entry& one : kEntries) {
     if (one.method == method) return one;
   }
   throw std::logic_error("solvers: no entry for method " + std::to_string(static_cast<int>(method)));
@@ -38,9 +36,9 @@ const Entry& entry(Method method) {
 }  // namespace
 
 std::span<const Method> all_methods() {
-  static const std::array<Method, 4> methods = [] {
-    std::array<Method, 4> out{};
-    for (std::size_t k = 0; k < out.size(); ++k) out[k] = entries()[k].method;
+  static const std::array<Method, std::size(kEntries)> methods = [] {
+    std::array<Method, std::size(kEntries)> out{};
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = kEntries[k].method;
     return out;
   }();
   return methods;
@@ -63,6 +61,13 @@ class FiniteResults final : public Solver {
   std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
     std::unique_ptr<Solver> tuned = inner_->within_seconds(models, seconds);
     return tuned ? std::make_unique<FiniteResults>(std::move(tuned)) : nullptr;
+  }
+  SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override { return inner_->cost(sizes, costs); }
+  SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
+    return inner_->cost_of_models(models, sizes, costs);
+  }
+  std::optional<double> cost_within(const ModelSizes& sizes, const UnitCosts& costs, double seconds) const override {
+    return inner_->cost_within(sizes, costs, seconds);
   }
   Result solve(const ScaledModels& models) const override {
     try {

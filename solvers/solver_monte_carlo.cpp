@@ -60,6 +60,18 @@ class MonteCarloSolver final : public Solver {
     }
     return std::make_unique<MonteCarloSolver>(std::move(tuned));
   }
+  // Every task drawn in every sample (a pool's tasks are not told apart from the sizes).
+  SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override {
+    return {.seconds = costs.task_sample * sizes.tasks * expected_samples()};
+  }
+  // As within_seconds decides: the samples the budget pays for, if they are enough to start.
+  std::optional<double> cost_within(const ModelSizes& sizes, const UnitCosts& costs, double seconds) const override {
+    const double per_sample = costs.task_sample * sizes.tasks;
+    const double needed =
+        static_cast<double>(options_.relative_precision > 0.0 ? options_.min_samples : options_.samples);
+    if (per_sample * needed > seconds) return std::nullopt;
+    return std::min(seconds, per_sample * expected_samples());
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
     try {
@@ -70,10 +82,22 @@ class MonteCarloSolver final : public Solver {
   }
 
  private:
+  // In precision mode the sample count depends on the makespan's spread, unknown before the
+  // run: the estimate assumes a coefficient of variation of kAssumedMakespanCv, within
+  // [min_samples, max_samples].
+  double expected_samples() const {
+    if (options_.relative_precision == 0.0) return static_cast<double>(options_.samples);
+    constexpr double kZ95 = 1.959963984540054;
+    const double wanted = std::pow(kZ95 * kAssumedMakespanCv / options_.relative_precision, 2.0);
+    return std::clamp(wanted, static_cast<double>(options_.min_samples), static_cast<double>(options_.max_samples));
+  }
+
   MonteCarloOptions options_;
 };
 
 }  // namespace
+
+constexpr std::string_view kOwnOptions[] = {"samples", "precision"};
 
 const SolverInfo& monte_carlo_info() {
   static const SolverInfo info{
@@ -87,6 +111,10 @@ const SolverInfo& monte_carlo_info() {
       .speedup_as_interval = false,
       .gives_quantiles = true,
       .prediction_rank = 3,
+      .shared_by_ranks = true,
+      .cost_needs_models = false,
+      .own_options = kOwnOptions,
+      .in_words = "Monte Carlo",
       .description = "Monte Carlo simulation of the exact model, with a 95% confidence interval",
   };
   return info;

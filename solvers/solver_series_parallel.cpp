@@ -31,6 +31,11 @@ class SeriesParallelSolver final : public Solver {
       return refused(Method::SeriesParallel, *plan.refusal);
     return solve_series_parallel(*models.approximate, options_);
   }
+  // Every inner node of the tree is reduced on the grid.
+  SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override {
+    return {.seconds =
+                costs.reduction_node_point * sizes.inner_tree_nodes * static_cast<double>(options_.grid.max_points)};
+  }
 
  private:
   SeriesParallelOptions options_;
@@ -38,6 +43,9 @@ class SeriesParallelSolver final : public Solver {
 };
 
 }  // namespace
+
+// The bounds' grids have their own size (solvers/bounds.hpp): only the reduction reads it.
+constexpr std::string_view kOwnOptions[] = {"grid-points"};
 
 const SolverInfo& series_parallel_info() {
   static const SolverInfo info{
@@ -51,6 +59,10 @@ const SolverInfo& series_parallel_info() {
       .speedup_as_interval = false,
       .gives_quantiles = true,
       .prediction_rank = 1,
+      .shared_by_ranks = false,
+      .cost_needs_models = false,
+      .own_options = kOwnOptions,
+      .in_words = "the approximate model's reduction",
       .description = "the approximate (barrier) model, reduced exactly up to a discretisation bracket",
   };
   return info;

@@ -112,6 +112,50 @@ class StateSpaceSolver final : public Solver {
     }
     return std::make_unique<StateSpaceSolver>(std::move(tuned), plan);
   }
+  // From the sizes alone: the sweep of the most states it may visit (max_states, else what
+  // the memory budget holds at the sweep's smallest state), an upper bound.
+  SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override {
+    (void)sizes;
+    constexpr double kBytesPerState = 64.0;
+    const double most = options_.max_states > 0 ? static_cast<double>(options_.max_states)
+                                                : static_cast<double>(options_.memory_budget_bytes) / kBytesPerState;
+    return {.seconds = costs.state * most, .at_limit = true};
+  }
+  // Each scenario's states, estimated as the solve does; refused as the solve would be (a
+  // dynamic pool, a runtime without phase-type form, beyond max_states or the memory budget),
+  // after the estimate's time.
+  SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
+    const SolveCost refusal{.seconds = costs.state_estimate, .refused = true};
+    if (models.exact.empty()) return cost(sizes, costs);
+    if (first_dynamic_pool(models.exact) != nullptr) return refusal;
+    SolveCost total;
+    for (const WeightedGraph& scenario : models.exact) {
+      StateSpaceEstimate estimate;
+      try {
+        estimate = estimate_state_count(*scenario.graph, options_);
+      } catch (const state_space_detail::UnusableRuntime&) {
+        return refusal;
+      }
+      if ((options_.max_states > 0 && estimate.states > static_cast<double>(options_.max_states)) ||
+          estimate.bytes > static_cast<double>(options_.memory_budget_bytes)) {
+        return refusal;
+      }
+      if (!estimate.complete) {
+        const SolveCost limit = cost(sizes, costs);
+        total.seconds += limit.seconds;
+        total.at_limit = true;
+      } else {
+        total.seconds += costs.state * estimate.states;
+      }
+    }
+    return total;
+  }
+  // As within_seconds decides, from the sizes: only a sweep whose limit fits the budget.
+  std::optional<double> cost_within(const ModelSizes& sizes, const UnitCosts& costs, double seconds) const override {
+    const SolveCost most = cost(sizes, costs);
+    if (most.seconds <= seconds) return most.seconds;
+    return std::nullopt;
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
     if (const std::string* pool = first_dynamic_pool(models.exact)) {
@@ -151,6 +195,8 @@ class StateSpaceSolver final : public Solver {
 
 }  // namespace
 
+constexpr std::string_view kOwnOptions[] = {"max-states"};
+
 const SolverInfo& state_space_info() {
   static const SolverInfo info{
       .method = Method::StateSpace,
@@ -162,6 +208,10 @@ const SolverInfo& state_space_info() {
       .needs_exact_model = true,
       .speedup_as_interval = false,
       .prediction_rank = 4,
+      .shared_by_ranks = true,
+      .cost_needs_models = true,
+      .own_options = kOwnOptions,
+      .in_words = "the state-space analysis",
       .description =
           "the exact model's mean, exact: state-space analysis where every task is of phase type "
           "and the state space fits, the longest path where every task is deterministic",

@@ -77,17 +77,25 @@ TEST(CostEstimate, CountsTheExactModelsTheRunCompares) {
 }
 
 TEST(CostEstimate, CountsThePredictionsOwnSolveAtMostItsBudget) {
-  // Monte Carlo of the 20-task models at 1 s per task drawn costs far more than the budget:
-  // each of the 9 distinct models above p = 1 counts the budget, 0.25 s (p = 4-7 the most).
+  // The state space at its limit (2·10^7 states at 1 s each) does not fit the budget of 0.25 s;
+  // Monte Carlo of the 20-task models at 10 µs per task drawn does start (its first 1000 samples
+  // take 0.2 s) but would take longer: each of the 9 distinct models above p = 1 counts the
+  // budget, 0.25 s (p = 4-7 the most).
   const auto cases = neighbor(10, 2);
   analysis::UnitCosts per_sample;
-  per_sample.task_sample = 1.0;
+  per_sample.task_sample = 1e-5;
+  per_sample.state = 1.0;
   analysis::Request request = request_for(64, {solvers::Method::SeriesParallel, solvers::Method::Bounds});
   const auto cost = analysis::estimate_cost(cases, request, per_sample);
   ASSERT_TRUE(cost);
   EXPECT_DOUBLE_EQ(cost->seconds, 9 * 0.25);
   EXPECT_EQ(analysis::describe(cost->parts.front()), "the prediction's own solve on p = 4-7: about 1 s");
-  // With mc asked for, the prediction solves nothing of its own (Monte Carlo's cost is mc's).
+  // At 1 s per task drawn not even the first samples fit: Monte Carlo refuses the budget, and
+  // the prediction solves nothing of its own.
+  per_sample.task_sample = 1.0;
+  EXPECT_DOUBLE_EQ(analysis::estimate_cost(cases, request, per_sample)->seconds, 0.0);
+  // With mc asked for and the state space beyond the budget, the prediction solves nothing of
+  // its own either (Monte Carlo's cost is mc's).
   request.methods.push_back(solvers::Method::MonteCarlo);
   request.solver_options.monte_carlo.relative_precision = 0.0;
   request.solver_options.monte_carlo.samples = 1;
