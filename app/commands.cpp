@@ -127,7 +127,7 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
                                         "--graph draws; draw fewer processors, a smaller problem (--set), or the "
                                         "approximate model (--model approx)",
                                         p, too_large.limit()));
-  } catch (const std::length_error& too_large) {  // the approximate model's drawing (graph/dot.hpp)
+  } catch (const graph::DrawingTooLarge& too_large) {  // the approximate model's drawing
     return usage_error(err, fmt::format("--graph {}: {}, more than anyone can read; draw fewer processors or a smaller "
                                         "problem (--set)",
                                         p, too_large.what()));

@@ -1,6 +1,8 @@
 #include "distributed/world.hpp"
 
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -15,13 +17,11 @@ namespace {
 int environment_number(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return 0;
-  try {
-    return std::stoi(value);
-  } catch (const std::invalid_argument&) {  // not a number: no launcher's count
-    return 0;
-  } catch (const std::out_of_range&) {
-    return 0;
-  }
+  // Not a whole number in int's range: no launcher's count.
+  int number = 0;
+  const char* end = value + std::strlen(value);
+  const auto [stop, error] = std::from_chars(value, end, number);
+  return error == std::errc() && stop == end ? number : 0;
 }
 
 }  // namespace

@@ -118,7 +118,7 @@ class SpDrawing {
     // A subtree used in several places is drawn in each: a tree that shares deeply could
     // stand for more nodes than anyone can draw.
     if (next_ >= kMaxDrawnNodes) {
-      throw std::length_error(fmt::format("the drawing has more than {} nodes", kMaxDrawnNodes));
+      throw DrawingTooLarge(fmt::format("the drawing has more than {} nodes", kMaxDrawnNodes));
     }
     const std::string id = fmt::format("t{}", next_++);
     out_ += fmt::format("{}{} [shape={}, label=\"{}\"];\n", indent(depth), id, shape, escape(label));

@@ -3,6 +3,7 @@
 // them, by their means: "ERLANG(8, 1): mean 8", not by rates.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 
 #include "distributions/distribution.hpp"
@@ -29,7 +30,13 @@ std::string to_dot(const TaskGraph& graph, const std::string& title);
 // alternatives start at a "branch" node, with an edge per alternative labelled with its
 // probability, and meet at an "end of branch" node; a power is drawn once, in a box labelled
 // "× n in series" or "× p in parallel". A subtree used twice is drawn twice; throws
-// std::length_error past a million nodes.
+// DrawingTooLarge past a million nodes.
+// A drawing past kMaxDrawnNodes: more than anyone can read.
+class DrawingTooLarge : public std::length_error {
+ public:
+  using std::length_error::length_error;
+};
+
 std::string to_dot(const SpTree& tree, const std::string& title);
 
 }  // namespace graph

@@ -99,20 +99,19 @@ std::size_t SpTree::parallel_power(std::size_t child, std::int64_t p) { return p
 
 std::size_t SpTree::branch(std::vector<double> probabilities, std::vector<std::size_t> children) {
   if (children.empty() || probabilities.size() != children.size()) {
-    throw std::invalid_argument("series-parallel tree: a branch needs one probability per child");
+    throw InvalidBranch("series-parallel tree: a branch needs one probability per child");
   }
   double total = 0.0;
   for (std::size_t i = 0; i < children.size(); ++i) {
     check_child(children[i]);
     if (!(probabilities[i] >= 0.0) || !std::isfinite(probabilities[i])) {
-      throw std::invalid_argument("series-parallel tree: branch probability " + std::to_string(probabilities[i]) +
-                                  " is not in [0, 1]");
+      throw InvalidBranch("series-parallel tree: branch probability " + std::to_string(probabilities[i]) +
+                          " is not in [0, 1]");
     }
     total += probabilities[i];
   }
   if (std::abs(total - 1.0) > 1e-9) {
-    throw std::invalid_argument("series-parallel tree: branch probabilities sum to " + std::to_string(total) +
-                                ", not 1");
+    throw InvalidBranch("series-parallel tree: branch probabilities sum to " + std::to_string(total) + ", not 1");
   }
   if (children.size() == 1) return children.front();
   SpNode node;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ struct SpNode {
 
 // A tree stored bottom-up: every node's children have smaller indices, so a forward sweep
 // evaluates it without recursion.
+// Branch probabilities that describe no mixture (one per child, each >= 0, summing to 1): the
+// program's values, which the caller locates.
+class InvalidBranch : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
 class SpTree {
  public:
   std::size_t leaf(TaskNode task, NodeId vertex = static_cast<NodeId>(-1));
@@ -49,7 +57,7 @@ class SpTree {
   // n >= 1 copies (n == 1 returns the child).
   std::size_t series_power(std::size_t child, std::int64_t n);
   std::size_t parallel_power(std::size_t child, std::int64_t p);
-  // Probabilities >= 0 summing to 1 within 1e-9, one per child.
+  // Probabilities >= 0 summing to 1 within 1e-9, one per child; InvalidBranch otherwise.
   std::size_t branch(std::vector<double> probabilities, std::vector<std::size_t> children);
 
   void set_root(std::size_t root);

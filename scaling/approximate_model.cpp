@@ -241,7 +241,7 @@ class PatternWalk {
     }
     try {
       return builder_.synchronised(builder_.tree().branch(std::move(probabilities), std::move(branches)));
-    } catch (const std::invalid_argument& error) {
+    } catch (const graph::InvalidBranch& error) {
       throw ScalingError(node.location, error.what());
     }
   }

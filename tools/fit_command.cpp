@@ -17,7 +17,6 @@ namespace fitting {
 namespace {
 
 constexpr int kExitSuccess = 0;
-constexpr int kExitInternal = 1;
 constexpr int kExitInput = 2;
 
 }  // namespace
@@ -79,12 +78,7 @@ int fit_main(std::string_view command, int argc, const char* const* argv) {
     std::cerr << fmt::format("{}: error: {}\n", command, e.what());
     return kExitInput;
   }
-  try {
-    return fit_report(file, command, std::cout, std::cerr);
-  } catch (const std::exception& e) {
-    std::cerr << fmt::format("{}: internal error: {}\n", command, e.what());
-    return kExitInternal;
-  }
+  return fit_report(file, command, std::cout, std::cerr);
 }
 
 }  // namespace fitting
