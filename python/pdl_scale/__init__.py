@@ -3,7 +3,9 @@
 The figures come from the same library and the same code paths as the ``pdl-scale`` command
 (``_pdl_scale.run`` runs a command line in this process, with the GIL released), so they are the
 command's figures to the last bit: ``analyze`` is ``pdl-scale PROGRAM --format json`` with its
-arguments, ``check`` is ``--check``, ``fit`` is ``pdl-scale fit``. docs/python.md has a tour.
+arguments, ``check`` is ``--check``, ``fit`` is ``pdl-scale fit``, and every other mode has its
+function (``calibrate``, ``validate``, ``predict``, ``isoefficiency``, ``isospeed``, ``loss``,
+``breakdown``). docs/python.md has a tour.
 """
 
 from __future__ import annotations
@@ -14,12 +16,17 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as missing:  # pragma: no cover - depends on the interpreter
+    raise ImportError(
+        "pdl_scale needs NumPy, which this Python interpreter lacks: run Debian's /usr/bin/python3 "
+        "(scripts/setup installs python3-numpy and python3-pandas), or install numpy for this one") from missing
 
 from . import _pdl_scale
 
-__all__ = ["analyze", "calibrate", "validate", "isoefficiency", "isospeed", "check", "fit", "Analysis", "Calibration",
-           "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
+__all__ = ["analyze", "calibrate", "validate", "predict", "isoefficiency", "isospeed", "loss", "breakdown", "check",
+           "fit", "Analysis", "Calibration", "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
 
 Number = Union[int, float]
 
@@ -172,12 +179,17 @@ class Analysis:
         return {column: values[keep] for column, values in self.rows.items()}
 
     def to_pandas(self):
-        """The rows as a pandas DataFrame (needs pandas), swept variables as columns of their own."""
+        """The rows as a pandas DataFrame (needs pandas), swept variables as columns of their own,
+        and per quantile level asked for (``quantiles=``) the columns ``q50``, ``q50_lower`` and
+        ``q50_upper`` (the level in percent; NaN where the method gives no quantiles)."""
         import pandas as pd
 
         frame = pd.DataFrame({k: v for k, v in self.rows.items() if k != "sweep"})
         for name in sorted({n for sweep in self.rows["sweep"] for n in sweep}):
             frame.insert(1, name, [sweep.get(name, np.nan) for sweep in self.rows["sweep"]])
+        for level in self.json["inputs"]["options"].get("quantiles") or []:
+            for suffix, field in (("", "estimate"), ("_lower", "lower"), ("_upper", "upper")):
+                frame[f"q{_percent(level)}{suffix}"] = [_quantile(row, level, field) for row in self.json["results"]]
         return frame
 
     def __repr__(self) -> str:
@@ -185,6 +197,18 @@ class Analysis:
         p = self.rows["p"]
         return (f"<pdl_scale.Analysis: {len(self)} rows, p = {p.min() if len(p) else '-'}..{p.max() if len(p) else '-'}, "
                 f"methods {', '.join(methods)}, times in {self.unit}>")
+
+
+def _percent(level: float) -> str:
+    """0.5 -> "50", 0.999 -> "99.9": a quantile level as the reports name it."""
+    return f"{100.0 * level:.10g}"
+
+
+def _quantile(row: dict, level: float, field: str) -> float:
+    for one in row.get("quantiles") or []:
+        if one["level"] == level:
+            return np.nan if one[field] is None else one[field]
+    return np.nan
 
 
 def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = range(1, 65),
@@ -209,6 +233,14 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     AnalysisError for an analysis the command refuses.
     """
     texts: dict[str, str] = {}
+    arguments = _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, quantiles, samples,
+                                    memory, allow_long, prediction_budget, efficiency, texts)
+    return Analysis(json.loads(_run(arguments, texts, AnalysisError)))
+
+
+def _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, quantiles, samples, memory, allow_long,
+                        prediction_budget, efficiency, texts: dict[str, str]) -> list[str]:
+    """The command line of ``analyze`` (and of ``loss`` and ``breakdown``, which add their flag)."""
     arguments = _arguments(program, machine, set, texts)
     arguments += ["--p", _processor_counts(p), "--method", ",".join(methods), "--seed", str(int(seed)),
                   "--threads", str(int(threads)), "--format", "json", "--quiet"]
@@ -226,7 +258,60 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
         arguments += ["--efficiency", _values(efficiency)]
     if allow_long:
         arguments.append("--allow-long")
-    return Analysis(json.loads(_run(arguments, texts, AnalysisError)))
+    return arguments
+
+
+def loss(program: str, machine: Optional[str] = None, p: Iterable[int] = range(1, 65),
+         methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
+         seed: int = 1, threads: int = 0, samples: Optional[int] = None, memory: Optional[str] = None,
+         allow_long: bool = False):
+    """The loss analysis (``pdl-scale PROGRAM --loss``, the paper's section 5): per phase alone
+    (every other phase costing nothing), p and method, its runtime and speedup and its share of
+    the whole program's. A DataFrame with ``machine``, ``phase``, ``p``, ``method``, ``estimate``,
+    ``lower``, ``upper``, ``interval_kind``, ``speedup``, ``efficiency``, ``speedup_lower``,
+    ``speedup_upper`` and ``share`` (NaN where the report has null); the command's whole report
+    (whose ``results`` are the whole program's rows) in its ``attrs["json"]``."""
+    texts: dict[str, str] = {}
+    arguments = _analysis_arguments(program, machine, p, methods, set, None, seed, threads, (), samples, memory,
+                                    allow_long, None, (), texts) + ["--loss"]
+    report = json.loads(_run(arguments, texts, AnalysisError))
+    columns = Analysis._columns(report["loss"])
+    frame = _frame({"machine": columns.pop("machine"), "phase": [r["phase"] for r in report["loss"]],
+                    **{k: v for k, v in columns.items() if k not in ("sweep", "efficiency_lower", "efficiency_upper")},
+                    "share": [np.nan if r.get("share") is None else r["share"] for r in report["loss"]]})
+    frame.attrs["json"] = report
+    return frame
+
+
+_BREAKDOWN_PARTS = ("computation", "communication", "synchronisation", "idle")
+
+
+def breakdown(program: str, machine: Optional[str] = None, p: Iterable[int] = range(1, 65),
+              methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
+              sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
+              samples: Optional[int] = None, memory: Optional[str] = None, allow_long: bool = False,
+              prediction_budget: Optional[float] = None):
+    """Where the time goes (``pdl-scale PROGRAM --breakdown``, docs/cli.md "Where the time goes"):
+    per configuration and p, the prediction per processor split into ``computation``,
+    ``communication``, ``synchronisation`` and ``idle``, each with ``_lower`` and ``_upper``
+    (NaN where the report has null), beside the prediction's ``method`` and ``estimate``. A
+    DataFrame, each swept variable a column; the command's whole report in ``attrs["json"]``."""
+    texts: dict[str, str] = {}
+    arguments = _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, (), samples, memory,
+                                    allow_long, prediction_budget, (), texts) + ["--breakdown"]
+    report = json.loads(_run(arguments, texts, AnalysisError))
+    rows = []
+    for one in report["predictions"]:
+        row = {"machine": one.get("machine"), **(one.get("sweep") or {}), "p": one["p"], "method": one.get("method"),
+               "estimate": np.nan if one.get("estimate") is None else one["estimate"]}
+        for part in _BREAKDOWN_PARTS:
+            figures = (one.get("breakdown") or {}).get(part) or {}
+            for suffix, field in (("", "estimate"), ("_lower", "lower"), ("_upper", "upper")):
+                row[part + suffix] = np.nan if figures.get(field) is None else figures[field]
+        rows.append(row)
+    frame = _frame(rows)
+    frame.attrs["json"] = report
+    return frame
 
 
 def _frame(rows: list[dict]):
@@ -305,6 +390,22 @@ def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str
     if draws is not None:
         arguments += ["--draws", str(int(draws))]
     return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
+
+
+def predict(program: str, runs: str, fit: Sequence[str], p: Iterable[int], machine: Optional[str] = None,
+            set: Optional[Mapping[str, Number]] = None, interval: Optional[float] = None, draws: Optional[int] = None,
+            seed: int = 1, set_files: Iterable[str] = ()):
+    """The calibrated model's prediction at each p with its interval (``pdl-scale PROGRAM
+    --calibrate RUNS --fit NAMES --p LIST``, docs/calibration.md): a DataFrame with ``p``,
+    ``mean``, ``lower``, ``upper`` and the interval's three parts (``task_lower``/``_upper``: the
+    tasks' randomness; ``parameters_lower``/``_upper``/``_standard_error``: the fitted values'
+    uncertainty; ``unexplained``: the spread the model does not explain), the command's whole
+    report in ``attrs["json"]``. ``calibrate`` gives the same with the fit and a validation."""
+    fitted = calibrate(program, runs, fit, machine=machine, set=set, p=p, interval=interval, draws=draws, seed=seed,
+                       set_files=set_files)
+    frame = fitted.predictions
+    frame.attrs["json"] = fitted.json
+    return frame
 
 
 def validate(program: str, runs: str, machine: Optional[str] = None, set: Optional[Mapping[str, Number]] = None,

@@ -70,6 +70,22 @@ def validate(program: str, runs: str, machine: Optional[str] = ..., set: Optiona
              bounds: bool = ..., set_files: Iterable[str] = ...) -> Calibration:
     """pdl-scale PROGRAM --validate RUNS --format json."""
 
+def predict(program: str, runs: str, fit: Sequence[str], p: Iterable[int], machine: Optional[str] = ...,
+            set: Optional[Mapping[str, Number]] = ..., interval: Optional[float] = ..., draws: Optional[int] = ...,
+            seed: int = ..., set_files: Iterable[str] = ...) -> Any:
+    """pdl-scale PROGRAM --calibrate RUNS --fit NAMES --p LIST: the predictions with their intervals, a DataFrame."""
+
+def loss(program: str, machine: Optional[str] = ..., p: Iterable[int] = ..., methods: Sequence[str] = ...,
+         set: Optional[Mapping[str, Number]] = ..., seed: int = ..., threads: int = ..., samples: Optional[int] = ...,
+         memory: Optional[str] = ..., allow_long: bool = ...) -> Any:
+    """pdl-scale PROGRAM --loss --format json: per phase alone, p and method, as a DataFrame."""
+
+def breakdown(program: str, machine: Optional[str] = ..., p: Iterable[int] = ..., methods: Sequence[str] = ...,
+              set: Optional[Mapping[str, Number]] = ..., sweep: Optional[Mapping[str, Iterable[Number]]] = ...,
+              seed: int = ..., threads: int = ..., samples: Optional[int] = ..., memory: Optional[str] = ...,
+              allow_long: bool = ..., prediction_budget: Optional[float] = ...) -> Any:
+    """pdl-scale PROGRAM --breakdown --format json: the prediction per p split by where the time goes, a DataFrame."""
+
 def isoefficiency(program: str, target: float, variable: str, machine: Optional[str] = ...,
                   p: Iterable[int] = ..., set: Optional[Mapping[str, Number]] = ...,
                   iso_max: Optional[float] = ...) -> Any:

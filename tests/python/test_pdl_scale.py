@@ -187,6 +187,49 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertEqual(speed.attrs["json"], report)
         self.assertEqual(list(speed["work"]), [x["work"] for x in report["isospeed"]["machines"][0]["points"]])
 
+    def test_loss_breakdown_and_predict_are_the_commands(self):
+        lost = pdl_scale.loss(NEIGHBOR, p=[1, 2, 4])
+        report = command_json(NEIGHBOR, "--p", "1,2,4", "--method", "approx,bounds", "--seed", "1", "--threads", "0",
+                              "--loss")
+        self.assertEqual(lost.attrs["json"], report)
+        self.assertEqual(list(lost["phase"]), [r["phase"] for r in report["loss"]])
+        for name in ("estimate", "lower", "upper", "speedup", "share"):
+            same_numbers(self, lost[name].to_numpy(dtype=float), report["loss"], name)
+        split = pdl_scale.breakdown(NEIGHBOR, p=[1, 2, 4], machine=CLUSTER)
+        report = command_json(NEIGHBOR, "--p", "1,2,4", "--machine", CLUSTER, "--method", "approx,bounds", "--seed",
+                              "1", "--threads", "0", "--breakdown")
+        self.assertEqual(split.attrs["json"], report)
+        self.assertEqual(list(split["p"]), [1, 2, 4])
+        for part in ("computation", "communication", "synchronisation", "idle"):
+            for suffix, field in (("", "estimate"), ("_lower", "lower"), ("_upper", "upper")):
+                expected = [math.nan if (r["breakdown"] or {}).get(part) is None or r["breakdown"][part][field] is None
+                            else r["breakdown"][part][field] for r in report["predictions"]]
+                self.assertTrue(np.array_equal(split[part + suffix].to_numpy(dtype=float), np.array(expected),
+                                               equal_nan=True), part + suffix)
+        program, machine = "examples/calibration/tasks.pdl", "examples/calibration/barrier.machine"
+        train = "examples/calibration/train.csv"
+        predicted = pdl_scale.predict(program, train, ["tc", "ts"], p=[8, 64], machine=machine, draws=100, seed=5)
+        report = command_json(program, "--machine", machine, "--calibrate", train, "--fit", "tc,ts", "--p", "8,64",
+                              "--draws", "100", "--seed", "5")
+        self.assertEqual(predicted.attrs["json"], report)
+        self.assertEqual(list(predicted["mean"]), [x["mean"] for x in report["predictions"]])
+        self.assertEqual(list(predicted["upper"]), [x["interval"][1] for x in report["predictions"]])
+        self.assertEqual(list(predicted["parameters_standard_error"]),
+                         [x["parameters"]["standard_error"] for x in report["predictions"]])
+        self.assertEqual(list(predicted["unexplained"]), [x["unexplained"] for x in report["predictions"]])
+
+    def test_to_pandas_has_the_quantiles(self):
+        analysis = pdl_scale.analyze(NEIGHBOR, p=[1, 4], methods=("approx", "mc"), quantiles=(50, 99.9), samples=2000)
+        frame = analysis.to_pandas()
+        rows = analysis.json["results"]
+        for level, name in ((0.5, "q50"), (0.999, "q99.9")):
+            for suffix, field in (("", "estimate"), ("_lower", "lower"), ("_upper", "upper")):
+                expected = [next((math.nan if q[field] is None else q[field] for q in (r["quantiles"] or [])
+                                  if q["level"] == level), math.nan) for r in rows]
+                self.assertTrue(np.array_equal(frame[name + suffix].to_numpy(dtype=float), np.array(expected),
+                                               equal_nan=True), name + suffix)
+        self.assertFalse(math.isnan(frame["q99.9"][0]))
+
     def test_text_is_the_file(self):
         with open(NEIGHBOR) as f:
             program = f.read()
@@ -245,6 +288,56 @@ class Errors(unittest.TestCase):
         with self.assertRaises(pdl_scale.AnalysisError) as raised:
             pdl_scale.analyze(NEIGHBOR, methods=("nonsense",))
         self.assertIn("unknown method 'nonsense'", raised.exception.text)
+
+    def test_every_error_class_raises_with_the_commands_text(self):
+        # Each kind of refusal the command has (issue 29), through Python: the exception's text is
+        # what the command prints on stderr for the very same command line, and its status is 2.
+        calls = [
+            ("option value the parser refuses", lambda: pdl_scale.analyze(NEIGHBOR, p=[2], memory="zz")),
+            ("unknown method", lambda: pdl_scale.analyze(NEIGHBOR, p=[2], methods=("nonsense",))),
+            ("processor count past the limit", lambda: pdl_scale.analyze(NEIGHBOR, p=[70000])),
+            ("unknown variable", lambda: pdl_scale.analyze(NEIGHBOR, p=[2], set={"colums": 3})),
+            ("value a scaling rule refuses", lambda: pdl_scale.analyze(NEIGHBOR, p=[2], set={"columns": -3})),
+            ("missing file", lambda: pdl_scale.analyze("examples/no/such.pdl", p=[2])),
+            ("program with errors", lambda: pdl_scale.check(broken)),
+            ("variable without a value", lambda: pdl_scale.analyze("tests/app/data/no_default.pdl", p=[2])),
+            ("machine with errors", lambda: pdl_scale.analyze(NEIGHBOR, machine="tests/app/data/broken.machine")),
+            ("estimate past the time limit",
+             lambda: pdl_scale.analyze(NEIGHBOR, p=[64], methods=("mc",), samples=10**9, set={"iterations": 10**4})),
+            ("runs file with errors",
+             lambda: pdl_scale.validate("examples/calibration/tasks.pdl", "tests/app/data/runs/negative_time.csv",
+                                        machine="examples/calibration/barrier.machine")),
+            ("name to fit unknown", lambda: pdl_scale.calibrate("examples/calibration/tasks.pdl",
+                                                                 "examples/calibration/train.csv", ["nothing"],
+                                                                 machine="examples/calibration/barrier.machine")),
+            ("isoefficiency target out of range", lambda: pdl_scale.isoefficiency(NEIGHBOR, 1.5, "columns")),
+            ("isospeed without a size variable", lambda: pdl_scale.isospeed(NEIGHBOR, "base", "nothing")),
+        ]
+        with tempfile.NamedTemporaryFile("w", suffix=".pdl", delete=False) as f:
+            f.write("PROGRAM NAME IS 'broken';\nEXECUTION PATTERN IS ;\n")
+            broken = f.name
+        self.addCleanup(os.unlink, broken)
+        real = pdl_scale._pdl_scale
+
+        class Recording:
+            arguments = None
+
+            def run(self, arguments, texts):
+                Recording.arguments = list(arguments)
+                return real.run(arguments, texts)
+
+        pdl_scale._pdl_scale = Recording()
+        try:
+            for what, call in calls:
+                with self.subTest(what):
+                    with self.assertRaises(pdl_scale.PdlError) as raised:
+                        call()
+                    done = subprocess.run([TOOL, *Recording.arguments], capture_output=True, text=True)
+                    self.assertEqual(done.returncode, 2)
+                    self.assertTrue(done.stderr)
+                    self.assertEqual(raised.exception.text, done.stderr)
+        finally:
+            pdl_scale._pdl_scale = real
 
     def test_fit_refuses_negative_samples(self):
         with self.assertRaises(ValueError):
