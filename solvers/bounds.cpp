@@ -125,6 +125,46 @@ std::string skipped_note(const bounds_detail::MemoryPlan& plan, BoundMethod meth
          memory_text(plan.budget) + " was left";
 }
 
+// One method's outcome, or why the memory plan skipped it.
+bounds_detail::Outcome run_method(BoundMethod method, const graph::TaskGraph& graph, const bounds_detail::Dag& dag,
+                                  const BoundsOptions& options, const bounds_detail::MemoryPlan& memory) {
+  bounds_detail::Outcome outcome;
+  if (!memory.run[static_cast<std::size_t>(method)]) {
+    outcome.note = skipped_note(memory, method);
+  } else {
+    switch (method) {
+      case BoundMethod::CriticalPath: outcome = bounds_detail::critical_path(dag); break;
+      case BoundMethod::Fulkerson: outcome = bounds_detail::fulkerson(dag, options.parallel); break;
+      case BoundMethod::ArcDeletion: outcome = bounds_detail::arc_deletion(graph, dag, options); break;
+      case BoundMethod::BarrierInsertion:
+        outcome = bounds_detail::barrier_insertion(dag, options, memory.recognisable_tasks);
+        break;
+      case BoundMethod::NodeDuplication: outcome = bounds_detail::node_duplication(dag, options); break;
+      case BoundMethod::Kleindorfer:
+        outcome = bounds_detail::kleindorfer(dag, options, memory.kleindorfer_window_bytes);
+        break;
+    }
+  }
+  return outcome;
+}
+
+// The summary's bounds: the largest lower and the smallest upper bound that were computed.
+void choose_tightest(BoundsSummary& summary) {
+  summary.lower = 0.0;
+  summary.upper = std::numeric_limits<double>::infinity();
+  for (const BoundValue& v : summary.values) {
+    if (!v.computed) continue;
+    if (is_lower_bound(v.method)) {
+      if (!summary.lower_method || v.value > summary.lower) {
+        summary.lower = std::max(v.value, 0.0);
+        summary.lower_method = v.method;
+      }
+    } else if (!summary.upper_method || v.value < summary.upper) {
+      summary.upper = v.value;
+      summary.upper_method = v.method;
+    }
+  }
+}
 }  // namespace
 
 double estimate_bounds_memory(const graph::TaskGraph& graph, const BoundsOptions& options) {
@@ -153,23 +193,7 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
   auto run = [&](std::size_t i) {
     const BoundMethod method = options.methods[i];
     const auto start = std::chrono::steady_clock::now();
-    bounds_detail::Outcome outcome;
-    if (!memory.run[static_cast<std::size_t>(method)]) {
-      outcome.note = skipped_note(memory, method);
-    } else {
-      switch (method) {
-        case BoundMethod::CriticalPath: outcome = bounds_detail::critical_path(dag); break;
-        case BoundMethod::Fulkerson: outcome = bounds_detail::fulkerson(dag, options.parallel); break;
-        case BoundMethod::ArcDeletion: outcome = bounds_detail::arc_deletion(graph, dag, options); break;
-        case BoundMethod::BarrierInsertion:
-          outcome = bounds_detail::barrier_insertion(dag, options, memory.recognisable_tasks);
-          break;
-        case BoundMethod::NodeDuplication: outcome = bounds_detail::node_duplication(dag, options); break;
-        case BoundMethod::Kleindorfer:
-          outcome = bounds_detail::kleindorfer(dag, options, memory.kleindorfer_window_bytes);
-          break;
-      }
-    }
+    bounds_detail::Outcome outcome = run_method(method, graph, dag, options, memory);
     BoundValue& value = summary.values[i];
     value.method = method;
     value.computed = outcome.computed;
@@ -190,20 +214,7 @@ BoundsSummary compute_bounds(const graph::TaskGraph& graph, const BoundsOptions&
   }
   reporter.finish();
 
-  summary.lower = 0.0;
-  summary.upper = std::numeric_limits<double>::infinity();
-  for (const BoundValue& v : summary.values) {
-    if (!v.computed) continue;
-    if (is_lower_bound(v.method)) {
-      if (!summary.lower_method || v.value > summary.lower) {
-        summary.lower = std::max(v.value, 0.0);
-        summary.lower_method = v.method;
-      }
-    } else if (!summary.upper_method || v.value < summary.upper) {
-      summary.upper = v.value;
-      summary.upper_method = v.method;
-    }
-  }
+  choose_tightest(summary);
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   return summary;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <vector>
 
 #include "solvers/bounds_detail.hpp"
 #include "solvers/law_key.hpp"
@@ -44,9 +45,17 @@ constexpr double kBlockRecognitionPerArc = 320.0;
 
 std::size_t index(BoundMethod method) { return static_cast<std::size_t>(method); }
 
-}  // namespace
+bool requested(const BoundsOptions& options, BoundMethod method) {
+  return std::find(options.methods.begin(), options.methods.end(), method) != options.methods.end();
+}
 
-MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& options, std::size_t lattice_points) {
+// Recognising a block as series-parallel: per task of a block, with the graph's arcs per task.
+double recognition_per_task(double n, double arcs) {
+  return kBlockRecognitionPerTask + kBlockRecognitionPerArc * arcs / std::max(n, 1.0);
+}
+
+// The budget, the compact graph and each method's own peak.
+MemoryPlan method_peaks(const graph::TaskGraph& graph, const BoundsOptions& options, std::size_t lattice_points) {
   const auto n = static_cast<double>(graph.node_count());
   const auto arcs = static_cast<double>(graph.arc_count());
   std::map<detail::LawKey, int> laws;
@@ -67,31 +76,31 @@ MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& optio
       kChainsPerTask * n + (small ? (kForestPerTask + kForestPerTaskPoint * points) * n : 0.0);
   plan.bytes[index(BoundMethod::NodeDuplication)] =
       small ? (kDuplicationPerTask + kDuplicationPerTaskPoint * points) * n : 0.0;
-  // Per task of a block, with the graph's arcs per task.
-  const double recognition = kBlockRecognitionPerTask + kBlockRecognitionPerArc * arcs / std::max(n, 1.0);
-  const double block_bytes = recognition * n;
+  const double block_bytes = recognition_per_task(n, arcs) * n;
   plan.bytes[index(BoundMethod::BarrierInsertion)] = kBarrierPerTask * n + block_bytes;
+  return plan;
+}
 
-  // What must fit: the compact graph, the critical path and barrier insertion by levels (a
-  // level has no arc inside, so it needs no recognition): then both a lower and an upper
-  // bound exist. Everything else runs when it fits, the cheapest first.
-  const auto requested = [&](BoundMethod method) {
-    return std::find(options.methods.begin(), options.methods.end(), method) != options.methods.end();
-  };
+// The methods that must run: throws when they do not fit.
+void plan_required(MemoryPlan& plan, const BoundsOptions& options, double n) {
   const auto budget = static_cast<double>(options.memory_budget_bytes);
   double required = plan.base;
-  if (requested(BoundMethod::CriticalPath)) required += plan.bytes[index(BoundMethod::CriticalPath)];
-  if (requested(BoundMethod::BarrierInsertion)) required += kBarrierPerTask * n;
+  if (requested(options, BoundMethod::CriticalPath)) required += plan.bytes[index(BoundMethod::CriticalPath)];
+  if (requested(options, BoundMethod::BarrierInsertion)) required += kBarrierPerTask * n;
   if (required > budget) throw MemoryBudgetExceeded("bounds: the compact task graph", required, budget);
   plan.total = required;
-  plan.run[index(BoundMethod::CriticalPath)] = requested(BoundMethod::CriticalPath);
-  plan.run[index(BoundMethod::BarrierInsertion)] = requested(BoundMethod::BarrierInsertion);
+  plan.run[index(BoundMethod::CriticalPath)] = requested(options, BoundMethod::CriticalPath);
+  plan.run[index(BoundMethod::BarrierInsertion)] = requested(options, BoundMethod::BarrierInsertion);
+}
 
+// The other methods, and barrier insertion's recognition of blocks, each while it fits.
+void plan_optional(MemoryPlan& plan, const BoundsOptions& options, double block_bytes) {
+  const auto budget = static_cast<double>(options.memory_budget_bytes);
   std::vector<BoundMethod> optional;
   for (BoundMethod method : options.methods) {
     if (method != BoundMethod::CriticalPath && method != BoundMethod::BarrierInsertion) optional.push_back(method);
   }
-  if (requested(BoundMethod::BarrierInsertion)) optional.push_back(BoundMethod::BarrierInsertion);
+  if (requested(options, BoundMethod::BarrierInsertion)) optional.push_back(BoundMethod::BarrierInsertion);
   std::stable_sort(optional.begin(), optional.end(), [&](BoundMethod a, BoundMethod b) {
     const double extra_a = a == BoundMethod::BarrierInsertion ? block_bytes : plan.bytes[index(a)];
     const double extra_b = b == BoundMethod::BarrierInsertion ? block_bytes : plan.bytes[index(b)];
@@ -116,6 +125,19 @@ MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& optio
       plan.run[index(method)] = true;
     }
   }
+}
+
+}  // namespace
+
+MemoryPlan plan_memory(const graph::TaskGraph& graph, const BoundsOptions& options, std::size_t lattice_points) {
+  const auto n = static_cast<double>(graph.node_count());
+  const double recognition = recognition_per_task(n, static_cast<double>(graph.arc_count()));
+  MemoryPlan plan = method_peaks(graph, options, lattice_points);
+  // What must fit: the compact graph, the critical path and barrier insertion by levels (a
+  // level has no arc inside, so it needs no recognition): then both a lower and an upper
+  // bound exist. Everything else runs when it fits, the cheapest first.
+  plan_required(plan, options, n);
+  plan_optional(plan, options, recognition * n);
   plan.recognisable_tasks = static_cast<std::size_t>(plan.barrier_block_bytes / recognition);
   plan.kleindorfer_window_bytes = kKleindorferWindowsPerTask * n + kKleindorferWindowsFixed;
   return plan;

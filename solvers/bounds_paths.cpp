@@ -104,6 +104,36 @@ double expected_maximum(std::vector<ShiftedLattice>& terms) {
 
 // ---- Fulkerson ------------------------------------------------------------------------------
 
+namespace {
+
+// Fulkerson's step over the sinks, from their start times.
+double makespan_over_sinks(const Dag& dag, const std::vector<double>& start) {
+  std::vector<ShiftedLattice> terms;
+  double best = 0.0;
+  double slack = 0.0;
+  for (std::size_t v = 0; v < dag.n; ++v) {
+    if (dag.succs_of(v) != 0) continue;
+    const TaskLaw& law = dag.law_of(v);
+    best = std::max(best, start[v] + law.mean_low);
+    terms.push_back({start[v] + law.origin, law.step, law.lower.data(), law.lower.size()});
+    slack += law.slack;
+  }
+  return std::max(best, expected_maximum(terms) - slack);
+}
+
+std::string fulkerson_note(const Dag& dag) {
+  std::size_t points = 1;
+  for (const TaskLaw& law : dag.laws) points = std::max(points, law.lower.size());
+  std::string note = format("lattices of up to %.0f points", static_cast<double>(points));
+  if (dag.unresolved_tasks > 0) {
+    note += format("; %.0f tasks with the critical-path step (transitive search over budget)",
+                   static_cast<double>(dag.unresolved_tasks));
+  }
+  return note;
+}
+
+}  // namespace
+
 Outcome fulkerson(const Dag& dag, bool parallel) {
   // s_v = E[max_{u in P} (s_u + X_u)] <= E[S_v] when P holds no two tasks of which one
   // precedes the other: then (X_u) is independent of (S_u), and max is convex and increasing
@@ -147,25 +177,7 @@ Outcome fulkerson(const Dag& dag, bool parallel) {
     }
   }
   // The makespan: the maximum over the sinks (no sink precedes another).
-  std::vector<ShiftedLattice> terms;
-  double best = 0.0;
-  double slack = 0.0;
-  for (std::size_t v = 0; v < dag.n; ++v) {
-    if (dag.succs_of(v) != 0) continue;
-    const TaskLaw& law = dag.law_of(v);
-    best = std::max(best, start[v] + law.mean_low);
-    terms.push_back({start[v] + law.origin, law.step, law.lower.data(), law.lower.size()});
-    slack += law.slack;
-  }
-  best = std::max(best, expected_maximum(terms) - slack);
-  std::size_t points = 1;
-  for (const TaskLaw& law : dag.laws) points = std::max(points, law.lower.size());
-  std::string note = format("lattices of up to %.0f points", static_cast<double>(points));
-  if (dag.unresolved_tasks > 0) {
-    note += format("; %.0f tasks with the critical-path step (transitive search over budget)",
-                   static_cast<double>(dag.unresolved_tasks));
-  }
-  return {true, best, note};
+  return {true, makespan_over_sinks(dag, start), fulkerson_note(dag)};
 }
 
 // ---- Kleindorfer ------------------------------------------------------------------------------
@@ -265,23 +277,21 @@ double trim(Window& w, double copies, double tolerance, double h) {
   return copies * transport * h;
 }
 
-// Kleindorfer's recursion on the grid of step h; not computed (with `why`) when a limit is hit.
-Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double h, double window_bytes,
-                            std::string& why) {
-  // Runtimes: the upper lattices, each atom split between the two grid points around it in
-  // proportions that keep its mean. That is a mean-preserving spread (larger in the convex
-  // order), and Kleindorfer's value is the mean of a maximum of sums of independent copies of
-  // the runtimes, convex and increasing in each: the bound only grows, without the half-step
-  // bias per task that rounding up would add.
-  // Grid positions are 64-bit indices: a step far below the runtimes' size (a spread below
-  // 1e-15 of the position, e.g. a histogram with a weight of 1e-40) would overflow them and
-  // give a garbage bound (issue 12). Every finish time is at most the sum of all maxima.
+// Grid positions are 64-bit indices: a step far below the runtimes' size (a spread below
+// 1e-15 of the position, e.g. a histogram with a weight of 1e-40) would overflow them and
+// give a garbage bound (issue 12). Every finish time is at most the sum of all maxima.
+double finish_time_reach(const Dag& dag) {
   double reach = 0.0;
   for (std::size_t v = 0; v < dag.n; ++v) reach += std::abs(dag.law_of(v).support_max) + std::abs(dag.law_of(v).origin);
-  if (!(reach / h < 0x1p53)) {
-    why = "grid positions beyond 2^53 steps (runtimes whose spread is far below their size)";
-    return {};
-  }
+  return reach;
+}
+
+// Runtimes: the upper lattices, each atom split between the two grid points around it in
+// proportions that keep its mean. That is a mean-preserving spread (larger in the convex
+// order), and Kleindorfer's value is the mean of a maximum of sums of independent copies of
+// the runtimes, convex and increasing in each: the bound only grows, without the half-step
+// bias per task that rounding up would add.
+std::vector<Window> runtime_windows(const Dag& dag, double h) {
   std::vector<Window> task(dag.laws.size());
   for (std::size_t i = 0; i < dag.laws.size(); ++i) {
     const TaskLaw& law = dag.laws[i];
@@ -299,12 +309,13 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
     while (task[i].pmf.size() > 1 && task[i].pmf.back() == 0.0) task[i].pmf.pop_back();
     normalise(task[i]);
   }
-  double law_slack = 0.0;
-  for (std::size_t v = 0; v < dag.n; ++v) law_slack += dag.law_of(v).slack;
+  return task;
+}
 
-  // How many times each finish time is used when the graph is unfolded into the tree the
-  // recursion actually evaluates (the number of paths to the end): a cut of the right tail at
-  // v counts that many times.
+// How many times each finish time is used when the graph is unfolded into the tree the
+// recursion actually evaluates (the number of paths to the end): a cut of the right tail at
+// v counts that many times.
+std::vector<double> unfolded_copies(const Dag& dag) {
   std::vector<double> copies(dag.n, 1.0);
   for (std::size_t v = dag.n; v-- > 0;) {
     if (dag.succs_of(v) == 0) continue;
@@ -312,6 +323,38 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
     for (std::uint32_t k = dag.succ_begin[v]; k < dag.succ_begin[v + 1]; ++k) total += copies[dag.succ[k]];
     copies[v] = total;
   }
+  return copies;
+}
+
+// The mean of the makespan on the grid of step h: the maximum of the sinks' finish times.
+double makespan_mean(const Dag& dag, const std::vector<Window>& finish, double h) {
+  std::vector<const Window*> parts;
+  for (std::size_t v = 0; v < dag.n; ++v) {
+    if (dag.succs_of(v) == 0) parts.push_back(&finish[v]);
+  }
+  const Window makespan = maximum_of(parts);
+  double mean = 0.0;
+  double total = 0.0;
+  for (std::size_t i = 0; i < makespan.pmf.size(); ++i) {
+    mean += makespan.pmf[i] * static_cast<double>(makespan.offset + static_cast<std::int64_t>(i));
+    total += makespan.pmf[i];
+  }
+  // Mass lost to rounding is put on the last point (safe for an upper bound).
+  if (total < 1.0) mean += (1.0 - total) * static_cast<double>(makespan.end() - 1);
+  return mean * h;
+}
+
+// Kleindorfer's recursion on the grid of step h; not computed (with `why`) when a limit is hit.
+Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double h, double window_bytes,
+                            std::string& why) {
+  if (!(finish_time_reach(dag) / h < 0x1p53)) {
+    why = "grid positions beyond 2^53 steps (runtimes whose spread is far below their size)";
+    return {};
+  }
+  const std::vector<Window> task = runtime_windows(dag, h);
+  double law_slack = 0.0;
+  for (std::size_t v = 0; v < dag.n; ++v) law_slack += dag.law_of(v).slack;
+  const std::vector<double> copies = unfolded_copies(dag);
   double scale = 0.0;
   for (const TaskLaw& law : dag.laws) scale = std::max(scale, law.mean_high);
   const double tolerance = 1e-9 * std::max(scale, 1e-300) / static_cast<double>(dag.n);
@@ -358,21 +401,7 @@ Outcome kleindorfer_on_grid(const Dag& dag, const BoundsOptions& options, double
       }
     }
   }
-  parts.clear();
-  for (std::size_t v = 0; v < dag.n; ++v) {
-    if (dag.succs_of(v) == 0) parts.push_back(&finish[v]);
-  }
-  const Window makespan = maximum_of(parts);
-  double mean = 0.0;
-  double total = 0.0;
-  for (std::size_t i = 0; i < makespan.pmf.size(); ++i) {
-    mean += makespan.pmf[i] * static_cast<double>(makespan.offset + static_cast<std::int64_t>(i));
-    total += makespan.pmf[i];
-  }
-  // Mass lost to rounding is put on the last point (safe for an upper bound).
-  if (total < 1.0) mean += (1.0 - total) * static_cast<double>(makespan.end() - 1);
-  mean *= h;
-  return {true, mean + cut + law_slack,
+  return {true, makespan_mean(dag, finish, h) + cut + law_slack,
           format("grid step %.4g, widest window %.0f points", h, static_cast<double>(widest))};
 }
 
