@@ -291,100 +291,138 @@ std::string unusable(const PhaseTask& t) {
 
 int bit_width_of(std::uint64_t largest_value) { return std::max(1, static_cast<int>(std::bit_width(largest_value))); }
 
-}  // namespace
+// The tasks left once the instantaneous nodes are contracted, in topological order: what the
+// successors, chains and bounds are built from.
+struct ContractedTasks {
+  std::vector<std::vector<int>> predecessors;  // per task, sorted and without repeats
+  std::vector<int> processor;                  // per task
+};
 
-Conversion to_phase_task(const d::Distribution& runtime, double fit_cv2_tolerance) {
-  return convert(runtime, fit_cv2_tolerance);
-}
-
-CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
-  const std::vector<graph::NodeId> order = graph::topological_order(g);
-  const std::size_t n = g.node_count();
-  CompiledGraph out;
-
-  // Convert every node; contract the instantaneous ones (their successors depend directly on
-  // their nearest non-instantaneous predecessors).
-  std::vector<int> new_id(n, -1);
-  std::vector<std::vector<int>> through(n);  // instantaneous node -> the tasks it stands for
-  std::vector<std::vector<int>> task_predecessors;
-  std::vector<int> processor;
-  std::vector<std::string> fitted_examples;
+// Each distinct runtime converted once.
+struct ConversionTable {
   std::map<solvers::detail::LawKey, int> law_index;  // into conversions
   std::vector<Conversion> conversions;
   std::vector<int> law_of_conversion;  // conversion -> out.laws, once a task uses it
-  for (graph::NodeId v : order) {
-    const graph::TaskNode& node = g.node(v);
-    if (node.kind == graph::NodeKind::DynamicPool) {
-      throw std::invalid_argument("state space: node '" + node.label +
-                                  "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
+};
+
+// The index in table.conversions of node's runtime, converting it when first seen.
+std::size_t conversion_of(const graph::TaskNode& node, double fit_cv2_tolerance, ConversionTable& table) {
+  // One conversion per distinct runtime; the tasks that share it share its phase table.
+  const auto [known, is_new] = table.law_index.try_emplace(solvers::detail::law_key(node.runtime), -1);
+  if (is_new) {
+    Conversion converted = to_phase_task(node.runtime, fit_cv2_tolerance);
+    if (const std::string why = unusable(converted.task); !why.empty()) {
+      throw UnusableRuntime("state space: the runtime of task '" + node.label + "' (" + d::describe(node.runtime) +
+                            ") has no usable phase-type form" +
+                            (converted.fitted ? " (fitted as " + converted.fit + ")" : "") + ": " + why);
     }
-    // One conversion per distinct runtime; the tasks that share it share its phase table.
-    const auto [known, is_new] = law_index.try_emplace(solvers::detail::law_key(node.runtime), -1);
-    if (is_new) {
-      Conversion converted = to_phase_task(node.runtime, fit_cv2_tolerance);
-      if (const std::string why = unusable(converted.task); !why.empty()) {
-        throw UnusableRuntime("state space: the runtime of task '" + node.label + "' (" + d::describe(node.runtime) +
-                              ") has no usable phase-type form" +
-                              (converted.fitted ? " (fitted as " + converted.fit + ")" : "") + ": " + why);
-      }
-      known->second = static_cast<int>(conversions.size());
-      conversions.push_back(std::move(converted));
-    }
-    const Conversion& c = conversions[static_cast<std::size_t>(known->second)];
-    std::vector<int> preds;
-    for (graph::NodeId u : g.predecessors(v)) {
-      if (new_id[u] >= 0) {
-        preds.push_back(new_id[u]);
-      } else {
-        preds.insert(preds.end(), through[u].begin(), through[u].end());
-      }
-    }
-    std::sort(preds.begin(), preds.end());
-    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
-    if (c.task.size == 0) {
-      through[v] = std::move(preds);
-      continue;
-    }
-    if (c.fitted) {
-      ++out.fitted_tasks;
-      out.fitted_only_deterministic = out.fitted_only_deterministic && c.deterministic;
-      if (fitted_examples.size() < 3) {
-        fitted_examples.push_back("'" + node.label + "' " + d::describe(node.runtime) + " as " + c.fit);
-      }
-    }
-    new_id[v] = static_cast<int>(out.law_of.size());
-    const auto conversion = static_cast<std::size_t>(known->second);
-    if (law_of_conversion.size() <= conversion) law_of_conversion.resize(conversion + 1, -1);
-    if (law_of_conversion[conversion] < 0) {
-      law_of_conversion[conversion] = static_cast<int>(out.laws.size());
-      out.laws.push_back(c.task);
-    }
-    out.law_of.push_back(law_of_conversion[conversion]);
-    out.labels.push_back(node.label);
-    processor.push_back(node.processor);
-    task_predecessors.push_back(std::move(preds));
+    known->second = static_cast<int>(table.conversions.size());
+    table.conversions.push_back(std::move(converted));
   }
+  return static_cast<std::size_t>(known->second);
+}
+
+// The tasks v depends on: its task predecessors and, through each contracted predecessor, the
+// tasks that one stands for.
+std::vector<int> contracted_predecessors(const graph::TaskGraph& g, graph::NodeId v, const std::vector<int>& new_id,
+                                         const std::vector<std::vector<int>>& through) {
+  std::vector<int> preds;
+  for (graph::NodeId u : g.predecessors(v)) {
+    if (new_id[u] >= 0) {
+      preds.push_back(new_id[u]);
+    } else {
+      preds.insert(preds.end(), through[u].begin(), through[u].end());
+    }
+  }
+  std::sort(preds.begin(), preds.end());
+  preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+  return preds;
+}
+
+void count_fitted_task(const Conversion& c, const graph::TaskNode& node, CompiledGraph& out,
+                       std::vector<std::string>& fitted_examples) {
+  ++out.fitted_tasks;
+  out.fitted_only_deterministic = out.fitted_only_deterministic && c.deterministic;
+  if (fitted_examples.size() < 3) {
+    fitted_examples.push_back("'" + node.label + "' " + d::describe(node.runtime) + " as " + c.fit);
+  }
+}
+
+// The index in out.laws of a conversion; only the conversions some task uses become laws.
+int law_of_conversion(std::size_t conversion, ConversionTable& table, CompiledGraph& out) {
+  std::vector<int>& law_of = table.law_of_conversion;
+  if (law_of.size() <= conversion) law_of.resize(conversion + 1, -1);
+  if (law_of[conversion] < 0) {
+    law_of[conversion] = static_cast<int>(out.laws.size());
+    out.laws.push_back(table.conversions[conversion].task);
+  }
+  return law_of[conversion];
+}
+
+void describe_fits(const std::vector<std::string>& fitted_examples, CompiledGraph& out) {
   if (out.fitted_tasks > 0) {
     out.fit_detail = std::to_string(out.fitted_tasks) + " task(s) fitted by moment matching, e.g. ";
     for (std::size_t i = 0; i < fitted_examples.size(); ++i) {
       out.fit_detail += (i > 0 ? "; " : "") + fitted_examples[i];
     }
   }
+}
 
-  const std::size_t tasks = out.law_of.size();
-  out.successors.assign(tasks, {});
-  for (std::size_t v = 0; v < tasks; ++v) {
-    for (int u : task_predecessors[v]) out.successors[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+// Fills out's laws, law_of, labels and fitting report.
+ContractedTasks convert_and_contract(const graph::TaskGraph& g, double fit_cv2_tolerance, CompiledGraph& out) {
+  const std::vector<graph::NodeId> order = graph::topological_order(g);
+  const std::size_t n = g.node_count();
+
+  // Convert every node; contract the instantaneous ones (their successors depend directly on
+  // their nearest non-instantaneous predecessors).
+  std::vector<int> new_id(n, -1);
+  std::vector<std::vector<int>> through(n);  // instantaneous node -> the tasks it stands for
+  ContractedTasks tasks;
+  std::vector<std::string> fitted_examples;
+  ConversionTable table;
+  for (graph::NodeId v : order) {
+    const graph::TaskNode& node = g.node(v);
+    if (node.kind == graph::NodeKind::DynamicPool) {
+      throw std::invalid_argument("state space: node '" + node.label +
+                                  "' is a dynamic pool (dynamic scheduling is simulated by Monte Carlo)");
+    }
+    const std::size_t conversion = conversion_of(node, fit_cv2_tolerance, table);
+    const Conversion& c = table.conversions[conversion];
+    std::vector<int> preds = contracted_predecessors(g, v, new_id, through);
+    if (c.task.size == 0) {
+      through[v] = std::move(preds);
+      continue;
+    }
+    if (c.fitted) count_fitted_task(c, node, out, fitted_examples);
+    new_id[v] = static_cast<int>(out.law_of.size());
+    out.law_of.push_back(law_of_conversion(conversion, table, out));
+    out.labels.push_back(node.label);
+    tasks.processor.push_back(node.processor);
+    tasks.predecessors.push_back(std::move(preds));
   }
+  describe_fits(fitted_examples, out);
+  return tasks;
+}
 
-  // Chains: paths of arcs, built in topological order; a task continues the chain of a
-  // predecessor that is still a chain's end, preferring its own processor's.
-  out.chain_of.assign(tasks, -1);
-  out.position_of.assign(tasks, -1);
-  std::vector<bool> has_next(tasks, false);
-  for (std::size_t v = 0; v < tasks; ++v) {
+void link_successors(const ContractedTasks& tasks, CompiledGraph& out) {
+  const std::size_t count = out.law_of.size();
+  out.successors.assign(count, {});
+  for (std::size_t v = 0; v < count; ++v) {
+    for (int u : tasks.predecessors[v]) out.successors[static_cast<std::size_t>(u)].push_back(static_cast<int>(v));
+  }
+}
+
+// Chains: paths of arcs, built in topological order; a task continues the chain of a
+// predecessor that is still a chain's end, preferring its own processor's.
+void cover_with_chains(const ContractedTasks& tasks, CompiledGraph& out) {
+  const std::size_t count = out.law_of.size();
+  const std::vector<int>& processor = tasks.processor;
+  out.chain_of.assign(count, -1);
+  out.position_of.assign(count, -1);
+  std::vector<bool> has_next(count, false);
+  for (std::size_t v = 0; v < count; ++v) {
     int chosen = -1;
-    for (int u : task_predecessors[v]) {
+    for (int u : tasks.predecessors[v]) {
       const auto uu = static_cast<std::size_t>(u);
       if (has_next[uu]) continue;
       if (chosen < 0 || (processor[uu] == processor[v] && processor[v] >= 0 &&
@@ -405,17 +443,24 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
       out.chains.push_back({static_cast<int>(v)});
     }
   }
-  out.predecessors.assign(tasks, {});
-  for (std::size_t v = 0; v < tasks; ++v) {
-    for (int u : task_predecessors[v]) {
+}
+
+// Predecessors as (chain, position), and the sources.
+void locate_predecessors(const ContractedTasks& tasks, CompiledGraph& out) {
+  const std::size_t count = out.law_of.size();
+  out.predecessors.assign(count, {});
+  for (std::size_t v = 0; v < count; ++v) {
+    for (int u : tasks.predecessors[v]) {
       const auto uu = static_cast<std::size_t>(u);
       out.predecessors[v].push_back({out.chain_of[uu], out.position_of[uu]});
     }
-    if (task_predecessors[v].empty()) out.sources.push_back(static_cast<int>(v));
+    if (tasks.predecessors[v].empty()) out.sources.push_back(static_cast<int>(v));
   }
+}
 
-  // Packed layout: per chain a progress field (0..length) and a phase field (0..largest size);
-  // a field never straddles two words.
+// Packed layout: per chain a progress field (0..length) and a phase field (0..largest size);
+// a field never straddles two words. Also sums the chains' fastest rates.
+void pack_state_layout(CompiledGraph& out) {
   int word = 0, used = 0;
   auto place = [&](int width) {
     if (used + width > 64) {
@@ -447,9 +492,12 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
     out.largest_total_rate += fastest;
   }
   out.words = out.chains.empty() ? 1 : word + 1;
+}
 
+// The largest level rise of one transition: one move or completion plus one start.
+int largest_level_jump(const std::vector<PhaseTask>& laws) {
   int largest_rise = 1, largest_start = 0;
-  for (const PhaseTask& t : out.laws) {
+  for (const PhaseTask& t : laws) {
     for (std::size_t i = 0; i < t.potential.size(); ++i) {
       if (t.absorb_rate[i] > 0.0) largest_rise = std::max(largest_rise, t.done_potential - t.potential[i]);
       for (const auto& [j, rate] : t.moves[i]) {
@@ -459,16 +507,37 @@ CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
     }
     if (t.atom > 0.0) largest_start = std::max(largest_start, t.done_potential);
   }
-  std::vector<double> finish_time(tasks, 0.0);
-  for (std::size_t v = 0; v < tasks; ++v) {
+  return largest_rise + largest_start;
+}
+
+void sum_potentials_and_critical_path(const ContractedTasks& tasks, CompiledGraph& out) {
+  const std::size_t count = out.law_of.size();
+  std::vector<double> finish_time(count, 0.0);
+  for (std::size_t v = 0; v < count; ++v) {
     const PhaseTask& t = out.task(v);
     out.total_potential += t.done_potential;
     double start = 0.0;
-    for (int u : task_predecessors[v]) start = std::max(start, finish_time[static_cast<std::size_t>(u)]);
+    for (int u : tasks.predecessors[v]) start = std::max(start, finish_time[static_cast<std::size_t>(u)]);
     finish_time[v] = start + t.mean;
     out.critical_path_of_means = std::max(out.critical_path_of_means, finish_time[v]);
   }
-  out.largest_jump = largest_rise + largest_start;
+}
+
+}  // namespace
+
+Conversion to_phase_task(const d::Distribution& runtime, double fit_cv2_tolerance) {
+  return convert(runtime, fit_cv2_tolerance);
+}
+
+CompiledGraph compile(const graph::TaskGraph& g, double fit_cv2_tolerance) {
+  CompiledGraph out;
+  const ContractedTasks tasks = convert_and_contract(g, fit_cv2_tolerance, out);
+  link_successors(tasks, out);
+  cover_with_chains(tasks, out);
+  locate_predecessors(tasks, out);
+  pack_state_layout(out);
+  out.largest_jump = largest_level_jump(out.laws);
+  sum_potentials_and_critical_path(tasks, out);
   return out;
 }
 
