@@ -38,38 +38,16 @@ class Sweeper {
     tbb::task_arena arena(s_.threads > 0 ? s_.threads : tbb::task_arena::automatic);
     const Ownership own =
         s_.communicator == nullptr ? Ownership{} : Ownership{s_.communicator->rank(), s_.communicator->size()};
-    std::optional<RoundExchange<W>> exchange;
-    if (own.ranks > 1) exchange.emplace(*s_.communicator, own, s_.width);
+    std::optional<RoundExchange<W>> exchange_storage;
+    if (own.ranks > 1) exchange_storage.emplace(*s_.communicator, own, s_.width);
+    RoundExchange<W>* const exchange = exchange_storage ? &*exchange_storage : nullptr;
     SweepOutcome out;
     out.end_payload.assign(s_.width, 0.0);
     std::deque<Level<W>> window;
-    // The initial states: every source task starts. Every rank computes them all and keeps
-    // those of its shards, in the same order as one process would insert them.
-    {
-      std::vector<Contribution<W>> initial;
-      auto emit = [&](const Key<W>& key, double fraction, std::uint32_t rise) {
-        initial.push_back({key, hash_of(key), fraction, 0, rise});
-      };
-      enable(Key<W>{}, m_.sources, 0, 1.0, 0, emit);
-      for (const Contribution<W>& c : initial) {
-        while (window.size() <= c.rise) window.emplace_back();
-        if (!own.owns(shard_of(c.hash))) continue;
-        Shard<W>& shard = window[c.rise].shards[shard_of(c.hash)];
-        const std::size_t i = shard.find_or_insert(c.key, c.hash, s_.width);
-        shard.prob[i] += c.fraction;
-        if (s_.payload == Payload::Uniformised) shard.payload[i * s_.width] += c.fraction;
-      }
-    }
+    seed_initial_states(own, window);
     const std::size_t chunk_states = 2048;
-    // States per batch (a rank's chunks of a round): the successor buffers of a batch take
-    // about a sixteenth of the budget.
-    const double per_state = static_cast<double>(m_.chains.size() * 2 * sizeof(Contribution<W>)) +
-                             static_cast<double>(s_.width * sizeof(double) * 2);
-    const auto batch_states = static_cast<std::size_t>(
-        std::clamp(static_cast<double>(s_.budget) / 16.0 / per_state, 4096.0, static_cast<double>(1 << 20)));
-    std::vector<std::size_t> mine;   // this rank's chunks of the round (indices in the level's list)
-    std::vector<ChunkWork<W>> work;  // their processing, work[k] of chunk mine[k]
-    std::vector<std::pair<int, std::uint32_t>> origins;  // each chunk of the round: its rank, its index there
+    const std::size_t batch_states = states_per_batch();
+    RoundWork round;
     std::vector<double> chunk_means;
     // The levels are swept in order; a complete estimate counts the states exactly, a better
     // measure of the work than the levels (the middle ones hold most states).
@@ -80,82 +58,18 @@ class Sweeper {
 
     while (!window.empty()) {
       Level<W>& level = window.front();
-      std::array<std::size_t, kShards> sizes{};
-      if (exchange) {
-        sizes = exchange->shard_sizes(level);
-      } else {
-        for (std::size_t sh = 0; sh < kShards; ++sh) sizes[sh] = level.shards[sh].keys.size();
-      }
-      const LevelPlan plan = plan_level(sizes, own, chunk_states, batch_states);
-      for (std::size_t round = 0; round < plan.rounds(); ++round) {
-        const std::size_t first = plan.round_start[round], end = plan.round_start[round + 1];
-        mine.clear();
-        origins.clear();
-        std::vector<std::uint32_t> taken(static_cast<std::size_t>(own.ranks), 0);
-        for (std::size_t g = first; g < end; ++g) {
-          const int owner = own.owner(plan.chunks[g].shard);
-          origins.emplace_back(owner, taken[static_cast<std::size_t>(owner)]++);
-          if (owner == own.rank) mine.push_back(g);
+      const LevelPlan plan = plan_level(shard_sizes(level, exchange), own, chunk_states, batch_states);
+      for (std::size_t r = 0; r < plan.rounds(); ++r) {
+        const std::size_t first = plan.round_start[r], end = plan.round_start[r + 1];
+        assign_round(plan, first, end, own, round);
+        process_round(plan, level, arena, round);
+        if (exchange) {
+          exchange->swap(std::span<const ChunkWork<W>>(round.work.data(), round.mine.size()), round.mine, arena);
         }
-        const std::size_t count = mine.size();
-        if (work.size() < count) work.resize(count);
-        arena.execute([&] {
-          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1),
-                            [&](const tbb::blocked_range<std::size_t>& r) {
-                              for (std::size_t k = r.begin(); k != r.end(); ++k) {
-                                ChunkWork<W>& w = work[k];
-                                const ChunkRange& chunk = plan.chunks[mine[k]];
-                                w.shard = chunk.shard;
-                                w.begin = chunk.begin;
-                                w.end = chunk.end;
-                                process_chunk(level.shards[w.shard], w);
-                              }
-                            });
-        });
-        if (exchange) exchange->swap(std::span<const ChunkWork<W>>(work.data(), count), mine, arena);
-        // The chunks' sums, folded in the order of the level's chunks on every rank.
-        std::uint32_t largest_rise = 0;
-        for (std::size_t g = first; g < end; ++g) {
-          const auto [owner, index] = origins[g - first];
-          out.states += static_cast<std::int64_t>(plan.chunks[g].end - plan.chunks[g].begin);
-          if (owner == own.rank) {
-            const ChunkWork<W>& w = work[index];
-            largest_rise = std::max(largest_rise, w.largest_rise);
-            chunk_means.push_back(w.mean);
-            out.fingerprint += w.fingerprint;
-            out.absorbed += w.absorbed;
-            for (std::size_t i = 0; i < s_.width && w.absorbed > 0.0; ++i) out.end_payload[i] += w.end_payload[i];
-          } else {
-            const ChunkSummary& theirs = exchange->summary(owner, index);
-            largest_rise = std::max(largest_rise, theirs.largest_rise);
-            chunk_means.push_back(theirs.mean);
-            out.fingerprint += theirs.fingerprint;
-            out.absorbed += theirs.absorbed;
-            exchange->add_end_payload(owner, index, out.end_payload);
-          }
-        }
+        const std::uint32_t largest_rise = fold_round(plan, first, end, own, exchange, round, chunk_means, out);
         while (window.size() <= largest_rise) window.emplace_back();
-        // Merge: one task per (rise, shard) bucket of this rank, each taking the chunks of the
-        // round in order, this rank's and the ones received alike.
-        const std::size_t shards = own.shards_of(own.rank);
-        const std::size_t buckets = largest_rise * shards;
-        arena.execute([&] {
-          tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 1),
-                            [&](const tbb::blocked_range<std::size_t>& r) {
-                              for (std::size_t b = r.begin(); b != r.end(); ++b) {
-                                const std::size_t rise = b / shards + 1;
-                                const std::size_t shard = own.shard_of(own.rank, b % shards);
-                                Shard<W>& target = window[rise].shards[shard];
-                                for (const auto& [owner, index] : origins) {
-                                  if (owner == own.rank)
-                                    merge_local(work[index], (rise - 1) * kShards + shard, target, s_.width);
-                                  else
-                                    exchange->merge(owner, index, rise, shard, target);
-                                }
-                              }
-                            });
-        });
-        check_memory(window, work, exchange ? &*exchange : nullptr, out);
+        merge_round(largest_rise, own, exchange, round, arena, window);
+        check_memory(window, round.work, exchange, out);
         if (reporter.active()) {
           reporter(std::min(0.999, by_states ? static_cast<double>(out.states) / estimate_.states
                                              : static_cast<double>(levels_done) / levels));
@@ -171,6 +85,132 @@ class Sweeper {
   }
 
  private:
+  // The chunks of one round of a level, kept from round to round so that their buffers are reused.
+  struct RoundWork {
+    std::vector<std::size_t> mine;   // this rank's chunks of the round (indices in the level's list)
+    std::vector<ChunkWork<W>> work;  // their processing, work[k] of chunk mine[k]
+    std::vector<std::pair<int, std::uint32_t>> origins;  // each chunk of the round: its rank, its index there
+  };
+
+  // The initial states: every source task starts. Every rank computes them all and keeps
+  // those of its shards, in the same order as one process would insert them.
+  void seed_initial_states(const Ownership& own, std::deque<Level<W>>& window) const {
+    std::vector<Contribution<W>> initial;
+    auto emit = [&](const Key<W>& key, double fraction, std::uint32_t rise) {
+      initial.push_back({key, hash_of(key), fraction, 0, rise});
+    };
+    enable(Key<W>{}, m_.sources, 0, 1.0, 0, emit);
+    for (const Contribution<W>& c : initial) {
+      while (window.size() <= c.rise) window.emplace_back();
+      if (!own.owns(shard_of(c.hash))) continue;
+      Shard<W>& shard = window[c.rise].shards[shard_of(c.hash)];
+      const std::size_t i = shard.find_or_insert(c.key, c.hash, s_.width);
+      shard.prob[i] += c.fraction;
+      if (s_.payload == Payload::Uniformised) shard.payload[i * s_.width] += c.fraction;
+    }
+  }
+
+  // States per batch (a rank's chunks of a round): the successor buffers of a batch take
+  // about a sixteenth of the budget.
+  std::size_t states_per_batch() const {
+    const double per_state = static_cast<double>(m_.chains.size() * 2 * sizeof(Contribution<W>)) +
+                             static_cast<double>(s_.width * sizeof(double) * 2);
+    return static_cast<std::size_t>(
+        std::clamp(static_cast<double>(s_.budget) / 16.0 / per_state, 4096.0, static_cast<double>(1 << 20)));
+  }
+
+  // The sizes of the level's shards, of every rank's when the ranks share the sweep.
+  static std::array<std::size_t, kShards> shard_sizes(const Level<W>& level, const RoundExchange<W>* exchange) {
+    std::array<std::size_t, kShards> sizes{};
+    if (exchange) {
+      sizes = exchange->shard_sizes(level);
+    } else {
+      for (std::size_t sh = 0; sh < kShards; ++sh) sizes[sh] = level.shards[sh].keys.size();
+    }
+    return sizes;
+  }
+
+  // Which chunks of the round [first, end) this rank processes, and where each is processed.
+  static void assign_round(const LevelPlan& plan, std::size_t first, std::size_t end, const Ownership& own,
+                           RoundWork& round) {
+    round.mine.clear();
+    round.origins.clear();
+    std::vector<std::uint32_t> taken(static_cast<std::size_t>(own.ranks), 0);
+    for (std::size_t g = first; g < end; ++g) {
+      const int owner = own.owner(plan.chunks[g].shard);
+      round.origins.emplace_back(owner, taken[static_cast<std::size_t>(owner)]++);
+      if (owner == own.rank) round.mine.push_back(g);
+    }
+  }
+
+  void process_round(const LevelPlan& plan, const Level<W>& level, tbb::task_arena& arena, RoundWork& round) const {
+    const std::size_t count = round.mine.size();
+    if (round.work.size() < count) round.work.resize(count);
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t k = r.begin(); k != r.end(); ++k) {
+          ChunkWork<W>& w = round.work[k];
+          const ChunkRange& chunk = plan.chunks[round.mine[k]];
+          w.shard = chunk.shard;
+          w.begin = chunk.begin;
+          w.end = chunk.end;
+          process_chunk(level.shards[w.shard], w);
+        }
+      });
+    });
+  }
+
+  // The chunks' sums, folded in the order of the level's chunks on every rank; returns the
+  // largest rise of the round's successors.
+  std::uint32_t fold_round(const LevelPlan& plan, std::size_t first, std::size_t end, const Ownership& own,
+                           const RoundExchange<W>* exchange, const RoundWork& round, std::vector<double>& chunk_means,
+                           SweepOutcome& out) const {
+    std::uint32_t largest_rise = 0;
+    for (std::size_t g = first; g < end; ++g) {
+      const auto [owner, index] = round.origins[g - first];
+      out.states += static_cast<std::int64_t>(plan.chunks[g].end - plan.chunks[g].begin);
+      if (owner == own.rank) {
+        const ChunkWork<W>& w = round.work[index];
+        largest_rise = std::max(largest_rise, w.largest_rise);
+        chunk_means.push_back(w.mean);
+        out.fingerprint += w.fingerprint;
+        out.absorbed += w.absorbed;
+        for (std::size_t i = 0; i < s_.width && w.absorbed > 0.0; ++i) out.end_payload[i] += w.end_payload[i];
+      } else {
+        const ChunkSummary& theirs = exchange->summary(owner, index);
+        largest_rise = std::max(largest_rise, theirs.largest_rise);
+        chunk_means.push_back(theirs.mean);
+        out.fingerprint += theirs.fingerprint;
+        out.absorbed += theirs.absorbed;
+        exchange->add_end_payload(owner, index, out.end_payload);
+      }
+    }
+    return largest_rise;
+  }
+
+  // Merge: one task per (rise, shard) bucket of this rank, each taking the chunks of the
+  // round in order, this rank's and the ones received alike.
+  void merge_round(std::uint32_t largest_rise, const Ownership& own, const RoundExchange<W>* exchange,
+                   const RoundWork& round, tbb::task_arena& arena, std::deque<Level<W>>& window) const {
+    const std::size_t shards = own.shards_of(own.rank);
+    const std::size_t buckets = largest_rise * shards;
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, buckets, 1), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t b = r.begin(); b != r.end(); ++b) {
+          const std::size_t rise = b / shards + 1;
+          const std::size_t shard = own.shard_of(own.rank, b % shards);
+          Shard<W>& target = window[rise].shards[shard];
+          for (const auto& [owner, index] : round.origins) {
+            if (owner == own.rank)
+              merge_local(round.work[index], (rise - 1) * kShards + shard, target, s_.width);
+            else
+              exchange->merge(owner, index, rise, shard, target);
+          }
+        }
+      });
+    });
+  }
+
   bool ready(const Key<W>& key, int v) const {
     const auto vv = static_cast<std::size_t>(v);
     const auto c = static_cast<std::size_t>(m_.chain_of[vv]);
@@ -222,16 +262,7 @@ class Sweeper {
   }
 
   void process_chunk(const Shard<W>& shard, ChunkWork<W>& w) const {
-    w.raw.clear();
-    w.largest_rise = 0;
-    w.mean = 0.0;
-    w.absorbed = 0.0;
-    w.fingerprint = 0;
-    w.states = static_cast<std::int64_t>(w.end - w.begin);
-    w.end_payload.assign(s_.width, 0.0);
-    w.exit_prob.resize(w.end - w.begin);
-    w.exit_payload.resize((w.end - w.begin) * s_.width);
-    const std::size_t chains = m_.chains.size();
+    clear_chunk_work(w);
     std::uint32_t source = 0;
     auto emit = [&](const Key<W>& key, double fraction, std::uint32_t rise) {
       w.raw.push_back({key, hash_of(key), fraction, source, rise});
@@ -241,13 +272,7 @@ class Sweeper {
       const Key<W>& key = shard.keys[i];
       const double p = shard.prob[i];
       const double* entry = shard.payload.data() + i * s_.width;
-      double q = 0.0;
-      for (std::size_t c = 0; c < chains; ++c) {
-        const std::uint64_t phase = get(key, m_.phase_field[c]);
-        if (phase == 0) continue;
-        const auto t = static_cast<std::size_t>(m_.chains[c][get(key, m_.progress_field[c])]);
-        q += m_.task(t).exit_rate[phase - 1];
-      }
+      const double q = total_exit_rate(key);
       w.exit_prob[source] = p;
       w.fingerprint += state_fingerprint(key, p, entry, s_.width);
       if (q == 0.0) {  // the absorbing state: every task done
@@ -257,56 +282,96 @@ class Sweeper {
       }
       w.mean += p / q;
       double* exit = w.exit_payload.data() + static_cast<std::size_t>(source) * s_.width;
-      if (s_.payload == Payload::Moments) {
-        exit[0] = entry[0] + p / q;
-        exit[1] = entry[1] + 2.0 * entry[0] / q + 2.0 * p / (q * q);
-      } else if (s_.payload == Payload::Uniformised) {
-        // u(n) = v(n) + (1 - q/L) u(n-1): in the state at jump n; leaves at jump n + 1.
-        const double stay = 1.0 - q / s_.uniform_rate;
-        const double leave = q / s_.uniform_rate;
-        double u = 0.0;
-        exit[0] = 0.0;
-        for (std::size_t n = 0; n + 1 < s_.width; ++n) {
-          u = entry[n] + stay * u;
-          exit[n + 1] = leave * u;
-        }
-      }
+      leave_with_payload(entry, p, q, exit);
       const double inverse = 1.0 / q;
-      for (std::size_t c = 0; c < chains; ++c) {
-        const std::uint64_t phase = get(key, m_.phase_field[c]);
-        if (phase == 0) continue;
-        const std::uint64_t progress = get(key, m_.progress_field[c]);
-        const auto t = static_cast<std::size_t>(m_.chains[c][progress]);
-        const PhaseTask& task = m_.task(t);
-        const int here = task.potential[phase - 1];
-        for (const auto& [to, rate] : task.moves[phase - 1]) {
-          Key<W> next = key;
-          put(next, m_.phase_field[c], static_cast<std::uint64_t>(to));
-          emit(next, rate * inverse,
-               static_cast<std::uint32_t>(task.potential[static_cast<std::size_t>(to - 1)] - here));
-        }
-        const double absorb = task.absorb_rate[phase - 1];
-        if (absorb > 0.0) {
-          Key<W> next = key;
-          put(next, m_.progress_field[c], progress + 1);
-          put(next, m_.phase_field[c], 0);
-          enable(next, m_.successors[t], 0, absorb * inverse, static_cast<std::uint32_t>(task.done_potential - here),
-                 emit);
-        }
+      emit_successors(key, inverse, emit);
+    }
+    sort_successors(w);
+  }
+
+  // Readies w, reused from an earlier chunk, for the chunk [w.begin, w.end).
+  void clear_chunk_work(ChunkWork<W>& w) const {
+    w.raw.clear();
+    w.largest_rise = 0;
+    w.mean = 0.0;
+    w.absorbed = 0.0;
+    w.fingerprint = 0;
+    w.states = static_cast<std::int64_t>(w.end - w.begin);
+    w.end_payload.assign(s_.width, 0.0);
+    w.exit_prob.resize(w.end - w.begin);
+    w.exit_payload.resize((w.end - w.begin) * s_.width);
+  }
+
+  // The per-state steps of process_chunk, always inlined into its loop (a hot path).
+  [[gnu::always_inline]] double total_exit_rate(const Key<W>& key) const {
+    const std::size_t chains = m_.chains.size();
+    double q = 0.0;
+    for (std::size_t c = 0; c < chains; ++c) {
+      const std::uint64_t phase = get(key, m_.phase_field[c]);
+      if (phase == 0) continue;
+      const auto t = static_cast<std::size_t>(m_.chains[c][get(key, m_.progress_field[c])]);
+      q += m_.task(t).exit_rate[phase - 1];
+    }
+    return q;
+  }
+
+  // The payload a state of entry payload `entry`, probability p and exit rate q leaves with.
+  [[gnu::always_inline]] void leave_with_payload(const double* entry, double p, double q, double* exit) const {
+    if (s_.payload == Payload::Moments) {
+      exit[0] = entry[0] + p / q;
+      exit[1] = entry[1] + 2.0 * entry[0] / q + 2.0 * p / (q * q);
+    } else if (s_.payload == Payload::Uniformised) {
+      // u(n) = v(n) + (1 - q/L) u(n-1): in the state at jump n; leaves at jump n + 1.
+      const double stay = 1.0 - q / s_.uniform_rate;
+      const double leave = q / s_.uniform_rate;
+      double u = 0.0;
+      exit[0] = 0.0;
+      for (std::size_t n = 0; n + 1 < s_.width; ++n) {
+        u = entry[n] + stay * u;
+        exit[n + 1] = leave * u;
       }
     }
-    // Counting sort of the successors by (rise, shard).
+  }
+
+  // Emits the successors of a state: each running task moving to a later phase, or completing
+  // and enabling its successors; `inverse` is 1 / the state's exit rate.
+  template <class Emit>
+  [[gnu::always_inline]] void emit_successors(const Key<W>& key, double inverse, Emit& emit) const {
+    const std::size_t chains = m_.chains.size();
+    for (std::size_t c = 0; c < chains; ++c) {
+      const std::uint64_t phase = get(key, m_.phase_field[c]);
+      if (phase == 0) continue;
+      const std::uint64_t progress = get(key, m_.progress_field[c]);
+      const auto t = static_cast<std::size_t>(m_.chains[c][progress]);
+      const PhaseTask& task = m_.task(t);
+      const int here = task.potential[phase - 1];
+      for (const auto& [to, rate] : task.moves[phase - 1]) {
+        Key<W> next = key;
+        put(next, m_.phase_field[c], static_cast<std::uint64_t>(to));
+        emit(next, rate * inverse, static_cast<std::uint32_t>(task.potential[static_cast<std::size_t>(to - 1)] - here));
+      }
+      const double absorb = task.absorb_rate[phase - 1];
+      if (absorb > 0.0) {
+        Key<W> next = key;
+        put(next, m_.progress_field[c], progress + 1);
+        put(next, m_.phase_field[c], 0);
+        enable(next, m_.successors[t], 0, absorb * inverse, static_cast<std::uint32_t>(task.done_potential - here),
+               emit);
+      }
+    }
+  }
+
+  // Counting sort of the successors by (rise, shard).
+  static void sort_successors(ChunkWork<W>& w) {
     const std::size_t buckets = static_cast<std::size_t>(w.largest_rise) * kShards;
     w.bucket_start.assign(buckets + 1, 0);
     for (const Contribution<W>& c : w.raw) ++w.bucket_start[(c.rise - 1) * kShards + shard_of(c.hash) + 1];
     for (std::size_t b = 0; b < buckets; ++b) w.bucket_start[b + 1] += w.bucket_start[b];
     w.sorted.resize(w.raw.size());
-    {
-      std::vector<std::uint32_t>& fill = w.bucket_start;  // advanced, then restored below
-      for (const Contribution<W>& c : w.raw) w.sorted[fill[(c.rise - 1) * kShards + shard_of(c.hash)]++] = c;
-      for (std::size_t b = buckets; b > 0; --b) fill[b] = fill[b - 1];
-      fill[0] = 0;
-    }
+    std::vector<std::uint32_t>& fill = w.bucket_start;  // advanced, then restored below
+    for (const Contribution<W>& c : w.raw) w.sorted[fill[(c.rise - 1) * kShards + shard_of(c.hash)]++] = c;
+    for (std::size_t b = buckets; b > 0; --b) fill[b] = fill[b - 1];
+    fill[0] = 0;
   }
 
   // Throws StateSpaceTooLarge, on every rank alike, when the live levels and buffers outgrow
