@@ -85,41 +85,64 @@ void RoundExchange<W>::swap(std::span<const ChunkWork<W>> work, std::span<const 
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& range) {
       for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        const ChunkWork<W>& w = work[k];
-        const std::size_t states = w.end - w.begin;
-        std::vector<std::uint32_t>& row_of = rows_of_[k];
-        if (width_ > 0) row_of.assign(ranks * states, kNoRow);
-        for (int to = 0; to < own_.ranks; ++to) {
-          if (to == own_.rank) continue;
-          ChunkSummary& s = summaries[k * ranks + static_cast<std::size_t>(to)];
-          s.chunk = chunks[k];
-          s.mean = w.mean;
-          s.absorbed = w.absorbed;
-          s.fingerprint = w.fingerprint;
-          s.largest_rise = w.largest_rise;
-          s.buckets = static_cast<std::uint32_t>(w.largest_rise * own_.shards_of(to));
-          s.end_payload = w.absorbed > 0.0 ? width_ : 0;
-          std::uint32_t* rows = width_ > 0 ? row_of.data() + static_cast<std::size_t>(to) * states : nullptr;
-          for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
-            s.successors += last - first;
-            for (std::uint32_t i = first; rows != nullptr && i < last; ++i) rows[w.sorted[i].source] = 0;
-          });
-          for (std::size_t source = 0; rows != nullptr && source < states; ++source) {
-            if (rows[source] != kNoRow) rows[source] = static_cast<std::uint32_t>(s.rows++);
-          }
-          segment_bytes[k * ranks + static_cast<std::size_t>(to)] =
-              sizeof(ChunkSummary) + (s.end_payload + s.rows * width_) * sizeof(double) +
-              (s.buckets + std::size_t{1}) * sizeof(std::uint32_t) +
-              s.successors * (sizeof(Sent<W>) + (width_ > 0 ? sizeof(PayloadReference) : 0));
-        }
+        summarise_chunk(work[k], chunks[k], k, summaries, segment_bytes);
       }
     });
   });
-  // Each rank's message: the segments of the chunks in order. The strings received last round
-  // carry them, so that their memory is reused rather than allocated (and paged in) anew.
+  std::vector<std::size_t> offset(count * ranks, 0);
+  std::vector<std::string> parts = allocate_messages(segment_bytes, count, offset);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& range) {
+      for (std::size_t k = range.begin(); k != range.end(); ++k) pack_chunk(work[k], k, summaries, offset, parts);
+    });
+  });
+  messages_ = communicator_.all_to_all(std::move(parts));
+  view_received();
+  for (const std::vector<std::uint32_t>& rows : rows_of_) sent_bytes_ += static_cast<double>(rows.capacity() * 4);
+}
+
+// Chunk k of the round (`chunk` in the level's list): its summary and segment size for every
+// other rank, and with a payload its rows_of_[k].
+template <int W>
+void RoundExchange<W>::summarise_chunk(const ChunkWork<W>& w, std::size_t chunk, std::size_t k,
+                                       std::span<ChunkSummary> summaries, std::span<std::size_t> segment_bytes) {
+  const auto ranks = static_cast<std::size_t>(own_.ranks);
+  const std::size_t states = w.end - w.begin;
+  std::vector<std::uint32_t>& row_of = rows_of_[k];
+  if (width_ > 0) row_of.assign(ranks * states, kNoRow);
+  for (int to = 0; to < own_.ranks; ++to) {
+    if (to == own_.rank) continue;
+    ChunkSummary& s = summaries[k * ranks + static_cast<std::size_t>(to)];
+    s.chunk = chunk;
+    s.mean = w.mean;
+    s.absorbed = w.absorbed;
+    s.fingerprint = w.fingerprint;
+    s.largest_rise = w.largest_rise;
+    s.buckets = static_cast<std::uint32_t>(w.largest_rise * own_.shards_of(to));
+    s.end_payload = w.absorbed > 0.0 ? width_ : 0;
+    std::uint32_t* rows = width_ > 0 ? row_of.data() + static_cast<std::size_t>(to) * states : nullptr;
+    for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
+      s.successors += last - first;
+      for (std::uint32_t i = first; rows != nullptr && i < last; ++i) rows[w.sorted[i].source] = 0;
+    });
+    for (std::size_t source = 0; rows != nullptr && source < states; ++source) {
+      if (rows[source] != kNoRow) rows[source] = static_cast<std::uint32_t>(s.rows++);
+    }
+    segment_bytes[k * ranks + static_cast<std::size_t>(to)] =
+        sizeof(ChunkSummary) + (s.end_payload + s.rows * width_) * sizeof(double) +
+        (s.buckets + std::size_t{1}) * sizeof(std::uint32_t) +
+        s.successors * (sizeof(Sent<W>) + (width_ > 0 ? sizeof(PayloadReference) : 0));
+  }
+}
+
+// Each rank's message: the segments of the chunks in order. The strings received last round
+// carry them, so that their memory is reused rather than allocated (and paged in) anew.
+template <int W>
+std::vector<std::string> RoundExchange<W>::allocate_messages(std::span<const std::size_t> segment_bytes,
+                                                             std::size_t count, std::vector<std::size_t>& offset) {
+  const auto ranks = static_cast<std::size_t>(own_.ranks);
   std::vector<std::string> parts = std::move(messages_);
   parts.resize(ranks);
-  std::vector<std::size_t> offset(count * ranks, 0);
   sent_bytes_ = 0.0;
   for (std::size_t to = 0; to < ranks; ++to) {
     std::size_t total = 0;
@@ -131,51 +154,56 @@ void RoundExchange<W>::swap(std::span<const ChunkWork<W>> work, std::span<const 
     parts[to].resize(total);
     sent_bytes_ += static_cast<double>(parts[to].capacity());
   }
-  arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1), [&](const tbb::blocked_range<std::size_t>& range) {
-      for (std::size_t k = range.begin(); k != range.end(); ++k) {
-        const ChunkWork<W>& w = work[k];
-        const std::size_t states = w.end - w.begin;
-        for (int to = 0; to < own_.ranks; ++to) {
-          if (to == own_.rank) continue;
-          const ChunkSummary& s = summaries[k * ranks + static_cast<std::size_t>(to)];
-          char* at = parts[static_cast<std::size_t>(to)].data() + offset[k * ranks + static_cast<std::size_t>(to)];
-          at = put(at, s);
-          if (s.end_payload > 0) {
-            std::memcpy(at, w.end_payload.data(), width_ * sizeof(double));
-            at += width_ * sizeof(double);
-          }
-          std::uint32_t start = 0;
-          at = put(at, start);
-          for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
-            start += last - first;
-            at = put(at, start);
-          });
-          const std::uint32_t* rows = width_ > 0 ? rows_of_[k].data() + static_cast<std::size_t>(to) * states : nullptr;
-          for (std::size_t source = 0; rows != nullptr && source < states; ++source) {
-            if (rows[source] == kNoRow) continue;
-            std::memcpy(at, w.exit_payload.data() + source * width_, width_ * sizeof(double));
-            at += width_ * sizeof(double);
-          }
-          for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t i = first; i < last; ++i) {
-              const Contribution<W>& c = w.sorted[i];
-              at = put(at, Sent<W>{c.key, c.fraction * w.exit_prob[c.source]});
-            }
-          });
-          if (rows == nullptr) continue;
-          for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
-            for (std::uint32_t i = first; i < last; ++i) {
-              const Contribution<W>& c = w.sorted[i];
-              at = put(at, PayloadReference{c.fraction, rows[c.source]});
-            }
-          });
-        }
+  return parts;
+}
+
+// Writes the segments of chunk k of the round into the messages to every other rank.
+template <int W>
+void RoundExchange<W>::pack_chunk(const ChunkWork<W>& w, std::size_t k, std::span<const ChunkSummary> summaries,
+                                  std::span<const std::size_t> offset, std::vector<std::string>& parts) const {
+  const auto ranks = static_cast<std::size_t>(own_.ranks);
+  const std::size_t states = w.end - w.begin;
+  for (int to = 0; to < own_.ranks; ++to) {
+    if (to == own_.rank) continue;
+    const ChunkSummary& s = summaries[k * ranks + static_cast<std::size_t>(to)];
+    char* at = parts[static_cast<std::size_t>(to)].data() + offset[k * ranks + static_cast<std::size_t>(to)];
+    at = put(at, s);
+    if (s.end_payload > 0) {
+      std::memcpy(at, w.end_payload.data(), width_ * sizeof(double));
+      at += width_ * sizeof(double);
+    }
+    std::uint32_t start = 0;
+    at = put(at, start);
+    for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
+      start += last - first;
+      at = put(at, start);
+    });
+    const std::uint32_t* rows = width_ > 0 ? rows_of_[k].data() + static_cast<std::size_t>(to) * states : nullptr;
+    for (std::size_t source = 0; rows != nullptr && source < states; ++source) {
+      if (rows[source] == kNoRow) continue;
+      std::memcpy(at, w.exit_payload.data() + source * width_, width_ * sizeof(double));
+      at += width_ * sizeof(double);
+    }
+    for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
+      for (std::uint32_t i = first; i < last; ++i) {
+        const Contribution<W>& c = w.sorted[i];
+        at = put(at, Sent<W>{c.key, c.fraction * w.exit_prob[c.source]});
       }
     });
-  });
-  messages_ = communicator_.all_to_all(std::move(parts));
-  // Views of the received segments.
+    if (rows == nullptr) continue;
+    for_each_bucket_of(w, own_, to, [&](std::uint32_t first, std::uint32_t last) {
+      for (std::uint32_t i = first; i < last; ++i) {
+        const Contribution<W>& c = w.sorted[i];
+        at = put(at, PayloadReference{c.fraction, rows[c.source]});
+      }
+    });
+  }
+}
+
+// Views of the received segments.
+template <int W>
+void RoundExchange<W>::view_received() {
+  const auto ranks = static_cast<std::size_t>(own_.ranks);
   received_.resize(ranks);
   received_bytes_ = 0.0;
   for (std::size_t from = 0; from < ranks; ++from) {
@@ -206,7 +234,6 @@ void RoundExchange<W>::swap(std::span<const ChunkWork<W>> work, std::span<const 
     }
     received_bytes_ += static_cast<double>(segments.capacity() * sizeof(Segment));
   }
-  for (const std::vector<std::uint32_t>& rows : rows_of_) sent_bytes_ += static_cast<double>(rows.capacity() * 4);
 }
 
 template <int W>

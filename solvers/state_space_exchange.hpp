@@ -80,6 +80,14 @@ class RoundExchange {
   std::size_t local_bucket(std::size_t rise, std::size_t shard) const {
     return (rise - 1) * own_.shards_of(own_.rank) + shard / static_cast<std::size_t>(own_.ranks);
   }
+  // The steps of swap.
+  void summarise_chunk(const ChunkWork<W>& w, std::size_t chunk, std::size_t k, std::span<ChunkSummary> summaries,
+                       std::span<std::size_t> segment_bytes);
+  std::vector<std::string> allocate_messages(std::span<const std::size_t> segment_bytes, std::size_t count,
+                                             std::vector<std::size_t>& offset);
+  void pack_chunk(const ChunkWork<W>& w, std::size_t k, std::span<const ChunkSummary> summaries,
+                  std::span<const std::size_t> offset, std::vector<std::string>& parts) const;
+  void view_received();
 
   const distributed::Communicator& communicator_;
   Ownership own_;
