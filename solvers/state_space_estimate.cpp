@@ -61,15 +61,9 @@ double reachable_phases(const PhaseTask& task) {
   return static_cast<double>(std::count(reached.begin(), reached.end(), true));
 }
 
-template <int W>
-StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes,
-                                     double stop_states) {
-  StateSpaceEstimate e;
-  e.tasks = static_cast<std::int64_t>(m.task_count());
-  e.chains = static_cast<std::int64_t>(m.chains.size());
-  e.key_bits = m.key_bits;
-  // Phases of each runtime by potential: the generating polynomial of its running states
-  // (by_potential[m.law_of[t]] for task t).
+// Phases of each runtime by potential: the generating polynomial of its running states
+// (by_potential[m.law_of[t]] for task t).
+std::vector<std::vector<double>> phases_by_potential(const CompiledGraph& m) {
   std::vector<std::vector<double>> by_potential(m.laws.size());
   for (std::size_t law = 0; law < m.laws.size(); ++law) {
     const PhaseTask& task = m.laws[law];
@@ -81,15 +75,69 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
       by_potential[law][static_cast<std::size_t>(p)] += 1.0;
     }
   }
-  // Potential of the completed prefix of each chain (64-bit: the sums reach past 2^31).
+  return by_potential;
+}
+
+// Potential of the completed prefix of each chain (64-bit: the sums reach past 2^31).
+std::vector<std::vector<std::int64_t>> completed_prefix_potentials(const CompiledGraph& m) {
   std::vector<std::vector<std::int64_t>> prefix(m.chains.size());
   for (std::size_t c = 0; c < m.chains.size(); ++c) {
     prefix[c].push_back(0);
     for (int t : m.chains[c])
       prefix[c].push_back(prefix[c].back() + m.task(static_cast<std::size_t>(t)).done_potential);
   }
-  // States per level, for the levels the enumeration reaches: grown on demand rather than
-  // sized by the absorbing level up front, which may be billions of levels away.
+  return prefix;
+}
+
+// The tables a downset's states are counted from.
+struct DownsetTables {
+  std::vector<std::vector<double>> by_potential;
+  std::vector<std::vector<std::int64_t>> prefix;
+};
+
+// Sets poly to the generating polynomial of the running states of the downset `key` by level
+// above its completed tasks' potential, which it returns; adds to `next` the downsets that
+// start one more task. Always inlined: it runs once per downset, in count_states_by_level's loop.
+template <int W>
+[[gnu::always_inline]] inline std::int64_t expand_downset(const Key<W>& key, const CompiledGraph& m,
+                                                          const DownsetTables& tables, std::vector<double>& poly,
+                                                          std::vector<double>& next_poly, double& work,
+                                                          Shard<W>& next) {
+  std::int64_t base = 0;
+  poly.assign(1, 1.0);
+  for (std::size_t c = 0; c < m.chains.size(); ++c) {
+    const auto progress = static_cast<std::size_t>(get(key, m.progress_field[c]));
+    base += tables.prefix[c][progress];
+    if (progress == m.chains[c].size()) continue;
+    const auto v = static_cast<std::size_t>(m.chains[c][progress]);
+    bool ready = true;
+    for (const auto& [chain, position] : m.predecessors[v]) {
+      if (get(key, m.progress_field[static_cast<std::size_t>(chain)]) <= static_cast<std::uint64_t>(position)) {
+        ready = false;
+        break;
+      }
+    }
+    if (!ready) continue;
+    const std::vector<double>& g = tables.by_potential[static_cast<std::size_t>(m.law_of[v])];
+    next_poly.assign(poly.size() + g.size() - 1, 0.0);
+    for (std::size_t i = 0; i < poly.size(); ++i) {
+      for (std::size_t j = 0; j < g.size(); ++j) next_poly[i + j] += poly[i] * g[j];
+    }
+    work += static_cast<double>(poly.size() * g.size());
+    poly.swap(next_poly);
+    Key<W> successor = key;
+    put(successor, m.progress_field[c], progress + 1);
+    next.find_or_insert(successor, hash_of(successor), 0);
+  }
+  return base;
+}
+
+// States per level, for the levels the enumeration reaches: grown on demand rather than
+// sized by the absorbing level up front, which may be billions of levels away. Counts e's
+// downsets and states, and clears e.complete when the enumeration is cut short.
+template <int W>
+std::vector<double> count_states_by_level(const CompiledGraph& m, double stop_states, StateSpaceEstimate& e) {
+  const DownsetTables tables{phases_by_potential(m), completed_prefix_potentials(m)};
   std::vector<double> histogram;
   double work = 0.0;
   std::vector<double> poly, next_poly;
@@ -102,32 +150,7 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
         break;
       }
       e.downsets += 1.0;
-      std::int64_t base = 0;
-      poly.assign(1, 1.0);
-      for (std::size_t c = 0; c < m.chains.size(); ++c) {
-        const auto progress = static_cast<std::size_t>(get(key, m.progress_field[c]));
-        base += prefix[c][progress];
-        if (progress == m.chains[c].size()) continue;
-        const auto v = static_cast<std::size_t>(m.chains[c][progress]);
-        bool ready = true;
-        for (const auto& [chain, position] : m.predecessors[v]) {
-          if (get(key, m.progress_field[static_cast<std::size_t>(chain)]) <= static_cast<std::uint64_t>(position)) {
-            ready = false;
-            break;
-          }
-        }
-        if (!ready) continue;
-        const std::vector<double>& g = by_potential[static_cast<std::size_t>(m.law_of[v])];
-        next_poly.assign(poly.size() + g.size() - 1, 0.0);
-        for (std::size_t i = 0; i < poly.size(); ++i) {
-          for (std::size_t j = 0; j < g.size(); ++j) next_poly[i + j] += poly[i] * g[j];
-        }
-        work += static_cast<double>(poly.size() * g.size());
-        poly.swap(next_poly);
-        Key<W> successor = key;
-        put(successor, m.progress_field[c], progress + 1);
-        next.find_or_insert(successor, hash_of(successor), 0);
-      }
+      const std::int64_t base = expand_downset(key, m, tables, poly, next_poly, work, next);
       const auto top = static_cast<std::size_t>(base) + poly.size();
       if (top > kEstimateLevels) {
         e.complete = false;
@@ -146,16 +169,29 @@ StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload
     std::swap(current, next);
     next = Shard<W>{};
   }
-  if (!e.complete) {
-    // Every reachable phase of every task is in a state of its own (the task's chain progress
-    // and phase tell them apart): a floor for an enumeration cut short, which on a long chain
-    // of many-phase tasks (1e5 tasks of 4096 phases) sees only its first levels.
-    std::vector<double> reachable_of_law(m.laws.size());
-    for (std::size_t law = 0; law < m.laws.size(); ++law) reachable_of_law[law] = reachable_phases(m.laws[law]);
-    double floor = 1.0;
-    for (const int law : m.law_of) floor += reachable_of_law[static_cast<std::size_t>(law)];
-    e.states = std::max(e.states, floor);
-  }
+  return histogram;
+}
+
+// Every reachable phase of every task is in a state of its own (the task's chain progress
+// and phase tell them apart): a floor for an enumeration cut short, which on a long chain
+// of many-phase tasks (1e5 tasks of 4096 phases) sees only its first levels.
+double reachable_states_floor(const CompiledGraph& m) {
+  std::vector<double> reachable_of_law(m.laws.size());
+  for (std::size_t law = 0; law < m.laws.size(); ++law) reachable_of_law[law] = reachable_phases(m.laws[law]);
+  double floor = 1.0;
+  for (const int law : m.law_of) floor += reachable_of_law[static_cast<std::size_t>(law)];
+  return floor;
+}
+
+template <int W>
+StateSpaceEstimate estimate_compiled(const CompiledGraph& m, std::size_t payload_width, std::size_t batch_bytes,
+                                     double stop_states) {
+  StateSpaceEstimate e;
+  e.tasks = static_cast<std::int64_t>(m.task_count());
+  e.chains = static_cast<std::int64_t>(m.chains.size());
+  e.key_bits = m.key_bits;
+  const std::vector<double> histogram = count_states_by_level<W>(m, stop_states, e);
+  if (!e.complete) e.states = std::max(e.states, reachable_states_floor(m));
   // The sweep holds the level it processes and the levels its successors can reach.
   const auto window = static_cast<std::size_t>(m.largest_jump) + 1;
   double live = 0.0;
