@@ -67,6 +67,88 @@ void refuse_if_too_large(const StateSpaceEstimate& e, const StateSpaceOptions& o
       "state space too large: " + e.BriefReport() + "; " + why + "; use bounds or Monte Carlo instead", e);
 }
 
+Result refused(std::string explanation) {
+  Result result;
+  result.method = Method::StateSpace;
+  Unsolved& refusal = result.unsolved.emplace();
+  refusal.reason = Unsolved::Reason::NotSupported;
+  refusal.explanation = std::move(explanation);
+  return result;
+}
+
+// Empty when the sweep may solve m; otherwise why it is refused.
+std::string why_not_swept(const CompiledGraph& m, const StateSpaceOptions& options) {
+  if (m.fitted_tasks > 0 && !options.fit_non_phase_type) {
+    return "state space: not every task is of phase type (" + m.fit_detail +
+           "); it would give the mean of that fitted model, not of this one";
+  }
+  // The packed encoding is checked before the size: a graph whose state needs more bits than
+  // the encoding holds is refused for that reason, not with an estimate of its memory.
+  if (m.words > kMostWords) {
+    return "state space: a state of this graph needs " + std::to_string(m.key_bits) + " bits (" +
+           std::to_string(m.chains.size()) + " chains of tasks, each with its progress and phase), more than the " +
+           std::to_string(64 * kMostWords) + " bits of the state encoding; bounds and mc apply at any size";
+  }
+  return {};
+}
+
+// The first sweep: the mean, and the first two moments when the distribution is kept.
+SweepSettings first_sweep_settings(const StateSpaceOptions& options) {
+  SweepSettings settings;
+  settings.budget = options.memory_budget_bytes;
+  settings.max_states = options.max_states;
+  settings.threads = options.threads;
+  if (options.communicator != nullptr && !options.communicator->alone()) settings.communicator = options.communicator;
+  settings.payload = options.keep_distribution ? Payload::Moments : Payload::None;
+  settings.width = options.keep_distribution ? 2 : 0;
+  return settings;
+}
+
+// Sets result.distribution, for a graph of tasks by a second sweep, uniformised, whose width
+// the first sweep's mean and variance size; returns the note on it for result.detail.
+std::string add_distribution(const CompiledGraph& m, const StateSpaceOptions& options, const SweepOutcome& first,
+                             SweepSettings settings, const ProgressFunction& progress, double first_share,
+                             Result& result) {
+  if (m.law_of.empty()) {
+    result.distribution = distributions::deterministic(0.0);
+    return {};
+  }
+  const double variance = std::max(0.0, first.end_payload[1] - first.mean * first.mean);
+  const double sd = std::sqrt(variance);
+  settings.payload = Payload::Uniformised;
+  settings.uniform_rate = m.largest_total_rate;
+  settings.width = jumps_for(settings.uniform_rate, first.mean + 12.0 * sd);
+  StateSpaceEstimate second = estimate_model(m, options, settings.width);
+  refuse_if_too_large(second, options);
+  const ProgressFunction second_part = progress_part(progress, first_share, 1.0);
+  const SweepOutcome jumps = sweep(m, settings, second, second_part);
+  double beyond = 0.0;
+  result.distribution = distribution_from_jumps(jumps.end_payload, settings.uniform_rate, first.mean + 8.0 * sd,
+                                                options.distribution_points, &beyond);
+  char buffer[160];
+  std::snprintf(buffer, sizeof buffer,
+                "; distribution by uniformisation (%zu jumps, %d points, mass beyond %.2g: %.1e)", settings.width,
+                options.distribution_points, first.mean + 8.0 * sd, beyond);
+  return buffer;
+}
+
+// The bounds and the detail of a result whose mean is set.
+void describe_result(const CompiledGraph& m, const std::string& distribution_note, Result& result) {
+  const std::string states_text = std::to_string(result.statistics.states) + " states";
+  if (m.fitted_tasks == 0) {
+    result.lower = result.upper = result.mean;
+    result.detail = "state space: exact, " + states_text + distribution_note;
+  } else {
+    result.lower = std::min(m.critical_path_of_means, result.mean);
+    result.upper = m.fitted_only_deterministic ? result.mean : std::numeric_limits<double>::infinity();
+    result.detail =
+        "state space: mean of a fitted model, " + states_text + "; " + m.fit_detail +
+        (m.fitted_only_deterministic ? "; an upper bound (deterministic tasks replaced by Erlangs of the same mean)"
+                                     : "; not a bound") +
+        distribution_note;
+  }
+}
+
 }  // namespace
 
 StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const StateSpaceOptions& options) {
@@ -83,14 +165,6 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
   const auto start = std::chrono::steady_clock::now();
-  const auto refused = [](std::string explanation) {
-    Result result;
-    result.method = Method::StateSpace;
-    Unsolved& refusal = result.unsolved.emplace();
-    refusal.reason = Unsolved::Reason::NotSupported;
-    refusal.explanation = std::move(explanation);
-    return result;
-  };
   std::optional<CompiledGraph> compiled;
   try {
     compiled.emplace(state_space_detail::compile(graph, options.fit_cv2_tolerance));
@@ -98,18 +172,7 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
     return refused(unusable.what());
   }
   const CompiledGraph& m = *compiled;
-  if (m.fitted_tasks > 0 && !options.fit_non_phase_type) {
-    return refused("state space: not every task is of phase type (" + m.fit_detail +
-                   "); it would give the mean of that fitted model, not of this one");
-  }
-  // The packed encoding is checked before the size: a graph whose state needs more bits than
-  // the encoding holds is refused for that reason, not with an estimate of its memory.
-  if (m.words > kMostWords) {
-    return refused("state space: a state of this graph needs " + std::to_string(m.key_bits) + " bits (" +
-                   std::to_string(m.chains.size()) +
-                   " chains of tasks, each with its progress and phase), more than the " +
-                   std::to_string(64 * kMostWords) + " bits of the state encoding; bounds and mc apply at any size");
-  }
+  if (std::string why_not = why_not_swept(m, options); !why_not.empty()) return refused(std::move(why_not));
   // A first guess of the uniformisation width (the second pass checks again with the real one).
   const std::size_t guessed_width =
       options.keep_distribution ? jumps_for(m.largest_total_rate, 3.0 * m.critical_path_of_means) : 0;
@@ -118,13 +181,7 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
 
   Result result;
   result.method = Method::StateSpace;
-  SweepSettings settings;
-  settings.budget = options.memory_budget_bytes;
-  settings.max_states = options.max_states;
-  settings.threads = options.threads;
-  if (options.communicator != nullptr && !options.communicator->alone()) settings.communicator = options.communicator;
-  settings.payload = options.keep_distribution ? Payload::Moments : Payload::None;
-  settings.width = options.keep_distribution ? 2 : 0;
+  const SweepSettings settings = first_sweep_settings(options);
   const double first_share = options.keep_distribution ? 0.5 : 1.0;
   const ProgressFunction first_part = progress_part(progress, 0.0, first_share);
   SweepOutcome first =
@@ -136,41 +193,9 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   result.statistics.states = first.states;
   std::string distribution_note;
   if (options.keep_distribution) {
-    if (m.law_of.empty()) {
-      result.distribution = distributions::deterministic(0.0);
-    } else {
-      const double variance = std::max(0.0, first.end_payload[1] - first.mean * first.mean);
-      const double sd = std::sqrt(variance);
-      settings.payload = Payload::Uniformised;
-      settings.uniform_rate = m.largest_total_rate;
-      settings.width = jumps_for(settings.uniform_rate, first.mean + 12.0 * sd);
-      StateSpaceEstimate second = estimate_model(m, options, settings.width);
-      refuse_if_too_large(second, options);
-      const ProgressFunction second_part = progress_part(progress, first_share, 1.0);
-      const SweepOutcome jumps = sweep(m, settings, second, second_part);
-      double beyond = 0.0;
-      result.distribution = distribution_from_jumps(jumps.end_payload, settings.uniform_rate, first.mean + 8.0 * sd,
-                                                    options.distribution_points, &beyond);
-      char buffer[160];
-      std::snprintf(buffer, sizeof buffer,
-                    "; distribution by uniformisation (%zu jumps, %d points, mass beyond %.2g: %.1e)", settings.width,
-                    options.distribution_points, first.mean + 8.0 * sd, beyond);
-      distribution_note = buffer;
-    }
+    distribution_note = add_distribution(m, options, first, settings, progress, first_share, result);
   }
-  const std::string states_text = std::to_string(result.statistics.states) + " states";
-  if (m.fitted_tasks == 0) {
-    result.lower = result.upper = result.mean;
-    result.detail = "state space: exact, " + states_text + distribution_note;
-  } else {
-    result.lower = std::min(m.critical_path_of_means, result.mean);
-    result.upper = m.fitted_only_deterministic ? result.mean : std::numeric_limits<double>::infinity();
-    result.detail =
-        "state space: mean of a fitted model, " + states_text + "; " + m.fit_detail +
-        (m.fitted_only_deterministic ? "; an upper bound (deterministic tasks replaced by Erlangs of the same mean)"
-                                     : "; not a bound") +
-        distribution_note;
-  }
+  describe_result(m, distribution_note, result);
   result.statistics.represented_tasks = static_cast<std::int64_t>(graph.node_count());
   if (result.distribution)
     result.statistics.grid_points = static_cast<std::int64_t>(distributions::grid_size(*result.distribution));
