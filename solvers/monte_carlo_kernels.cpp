@@ -41,6 +41,53 @@ struct Kernel {
     for (int j = 0; j < N; ++j) finish[j] = V::load(lanes + j * W);
   }
 
+  // finish = the latest finish of a node's predecessors predecessor[begin..end) (0 for none).
+  [[gnu::always_inline]] static void latest_predecessor(const double* slots, const std::uint32_t* predecessor,
+                                                        std::uint32_t begin, std::uint32_t end, D* finish) {
+    for (int j = 0; j < N; ++j) finish[j] = V::splat(0.0);
+    for (std::uint32_t k = begin; k < end; ++k) {
+      const double* from = slots + static_cast<std::size_t>(predecessor[k]) * kLanes;
+      for (int j = 0; j < N; ++j) {
+        const D other = V::load(from + j * W);
+        finish[j] = finish[j] > other ? finish[j] : other;
+      }
+    }
+  }
+
+  // finish += a draw of the task's runtime for every lane.
+  [[gnu::always_inline]] static void add_runtime(const LaneSampler& s,
+                                                 const std::vector<distributions::Sampler>& generals,
+                                                 typename V::Rng& rng, LaneState& state, D* finish) {
+    switch (s.kind) {
+      case LaneSampler::Kind::Constant:
+        for (int j = 0; j < N; ++j) finish[j] += s.a;
+        break;
+      case LaneSampler::Kind::Exponential:
+        for (int j = 0; j < N; ++j) finish[j] += -V::log(rng.uniform(j)) * s.a;
+        break;
+      case LaneSampler::Kind::ErlangProduct:
+        for (int j = 0; j < N; ++j) {
+          D product = rng.uniform(j);
+          for (int phase = 1; phase < s.phases; ++phase) product *= rng.uniform(j);
+          finish[j] += -V::log(product) * s.a;
+        }
+        break;
+      case LaneSampler::Kind::Uniform:
+        for (int j = 0; j < N; ++j) finish[j] += s.a + s.b * (1.0 - rng.uniform(j));
+        break;
+      case LaneSampler::Kind::General: {
+        rng.save(state);
+        const distributions::Sampler& sampler = generals[static_cast<std::size_t>(s.general)];
+        add_per_lane(finish, [&](int l) {
+          LaneUrbg urbg{&state, l};
+          return sampler(urbg);
+        });
+        rng.load(state);
+        break;
+      }
+    }
+  }
+
   [[gnu::always_inline]] static void run(const FlatGraph& flat, LaneState& state, Scratch& scratch,
                                          double* makespan_out) {
     if (scratch.slots.size() < static_cast<std::size_t>(flat.slots) * kLanes) {
@@ -60,44 +107,9 @@ struct Kernel {
     for (int j = 0; j < N; ++j) makespan[j] = V::splat(0.0);
     for (std::size_t i = 0; i < n; ++i) {
       D finish[N];
-      for (int j = 0; j < N; ++j) finish[j] = V::splat(0.0);
-      for (std::uint32_t k = first[i]; k < first[i + 1]; ++k) {
-        const double* from = slots + static_cast<std::size_t>(predecessor[k]) * kLanes;
-        for (int j = 0; j < N; ++j) {
-          const D other = V::load(from + j * W);
-          finish[j] = finish[j] > other ? finish[j] : other;
-        }
-      }
+      latest_predecessor(slots, predecessor, first[i], first[i + 1], finish);
       if (operation[i] >= 0) {
-        const LaneSampler& s = samplers[operation[i]];
-        switch (s.kind) {
-          case LaneSampler::Kind::Constant:
-            for (int j = 0; j < N; ++j) finish[j] += s.a;
-            break;
-          case LaneSampler::Kind::Exponential:
-            for (int j = 0; j < N; ++j) finish[j] += -V::log(rng.uniform(j)) * s.a;
-            break;
-          case LaneSampler::Kind::ErlangProduct:
-            for (int j = 0; j < N; ++j) {
-              D product = rng.uniform(j);
-              for (int phase = 1; phase < s.phases; ++phase) product *= rng.uniform(j);
-              finish[j] += -V::log(product) * s.a;
-            }
-            break;
-          case LaneSampler::Kind::Uniform:
-            for (int j = 0; j < N; ++j) finish[j] += s.a + s.b * (1.0 - rng.uniform(j));
-            break;
-          case LaneSampler::Kind::General: {
-            rng.save(state);
-            const distributions::Sampler& sampler = generals[static_cast<std::size_t>(s.general)];
-            add_per_lane(finish, [&](int l) {
-              LaneUrbg urbg{&state, l};
-              return sampler(urbg);
-            });
-            rng.load(state);
-            break;
-          }
-        }
+        add_runtime(samplers[operation[i]], generals, rng, state, finish);
       } else {
         rng.save(state);
         const Pool& pool = flat.pools[static_cast<std::size_t>(-operation[i] - 1)];
