@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <stdexcept>
 #include <vector>
@@ -94,6 +95,119 @@ struct Histogram {
   std::vector<std::int64_t> counts;
 };
 
+std::int64_t blocks_for(std::int64_t samples) { return (samples + kMonteCarloBlock - 1) / kMonteCarloBlock; }
+
+// The samples drawn of those planned. In precision mode the first round (min_samples) is a
+// pilot whose variance plans the rest: it counts as the first tenth, the rounds it plans as
+// the other nine, short of 1 until the last round is folded (a round may plan another).
+// wanted and blocks_done are read as they are when the blocks are done.
+std::function<void(std::int64_t)> report_blocks(ProgressReporter& reporter, bool fixed, const std::int64_t& wanted,
+                                                const std::int64_t& blocks_done, std::int64_t min_samples) {
+  std::function<void(std::int64_t)> on_blocks;
+  if (reporter.active()) {
+    on_blocks = [&reporter, fixed, &wanted, &blocks_done, min_samples](std::int64_t in_round) {
+      const double share = static_cast<double>(blocks_done + in_round) / static_cast<double>(blocks_for(wanted));
+      if (fixed)
+        reporter(share);
+      else if (wanted == min_samples)
+        reporter(0.1 * share);
+      else
+        reporter(std::min(0.999, 0.1 + 0.9 * share));
+    };
+  }
+  return on_blocks;
+}
+
+// Folds the round's first `count` samples, the first of them sample `first` of the run, into
+// the moments; keeps those among the run's first summary_samples and counts the others in the
+// histogram.
+void fold_round(const std::vector<double>& round, std::int64_t first, std::int64_t count, std::int64_t summary_samples,
+                RunningMoments& moments, std::vector<double>& kept, Histogram& histogram) {
+  for (std::int64_t b = 0; b * kMonteCarloBlock < count; ++b) {
+    moments.add(round.data() + b * kMonteCarloBlock, std::min(kMonteCarloBlock, count - b * kMonteCarloBlock));
+  }
+  const std::int64_t keep = std::clamp<std::int64_t>(summary_samples - first, 0, count);
+  kept.insert(kept.end(), round.begin(), round.begin() + keep);
+  if (keep < count) {
+    if (histogram.empty()) histogram.span(kept);
+    for (std::int64_t i = keep; i < count; ++i) histogram.add(round[static_cast<std::size_t>(i)]);
+  }
+}
+
+// In precision mode, after the rounds planned: the samples the next rounds should reach, or
+// nothing when the confidence interval is narrow enough or max_samples are drawn.
+std::optional<std::int64_t> samples_wanted_next(const RunningMoments& moments, const MonteCarloOptions& options) {
+  const double half_width = kZ95 * std::sqrt(moments.variance() / static_cast<double>(moments.samples));
+  const double target = options.relative_precision * std::abs(moments.mean);
+  const std::int64_t have = moments.samples;
+  if (half_width <= target || have >= options.max_samples) return std::nullopt;
+  // The count the observed variance asks for, 10% more, at least 1.5 times what we have.
+  const double needed = target > 0.0 ? static_cast<double>(have) * (half_width / target) * (half_width / target) * 1.1
+                                     : static_cast<double>(options.max_samples);
+  const std::int64_t wanted =
+      std::min(options.max_samples, std::max(have + have / 2, static_cast<std::int64_t>(std::min(needed, 9e15))));
+  return std::max(wanted, have + kMonteCarloBlock);
+}
+
+// The summary of the samples; sorts `kept`.
+MonteCarloSummary summarise(const RunningMoments& moments, std::vector<double>& kept, Histogram& histogram, int threads,
+                            std::int64_t blocks_done, std::int64_t task_samples_per_sample,
+                            std::chrono::steady_clock::time_point start) {
+  MonteCarloSummary s;
+  s.samples = moments.samples;
+  s.mean = moments.mean;
+  s.variance = moments.variance();
+  s.standard_error = std::sqrt(s.variance / static_cast<double>(s.samples));
+  s.half_width = kZ95 * s.standard_error;
+  s.threads = threads;
+  s.minimum = moments.minimum;
+  s.maximum = moments.maximum;
+  s.summarised_samples = static_cast<std::int64_t>(kept.size());
+  if (histogram.empty()) histogram.span(kept);
+  for (double v : kept) histogram.add(v);
+  s.histogram_low = histogram.low;
+  s.histogram_width = histogram.width;
+  s.histogram = std::move(histogram.counts);
+  std::sort(kept.begin(), kept.end());
+  for (std::size_t q = 0; q < s.quantiles.size(); ++q) {
+    const double at = MonteCarloSummary::kQuantileLevels[q] * static_cast<double>(kept.size() - 1);
+    const auto below = static_cast<std::size_t>(at);
+    const std::size_t above = std::min(below + 1, kept.size() - 1);
+    s.quantiles[q] = kept[below] + (at - static_cast<double>(below)) * (kept[above] - kept[below]);
+  }
+  s.task_samples = s.samples * task_samples_per_sample;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  s.task_samples_per_second =
+      s.seconds > 0.0 ? static_cast<double>(blocks_done * kMonteCarloBlock * task_samples_per_sample) / s.seconds : 0.0;
+  return s;
+}
+
+// The result of the method MonteCarlo from the summary and the sorted kept samples.
+Result monte_carlo_result(const MonteCarloSummary& s, const std::vector<double>& sorted_kept,
+                          const MonteCarloOptions& options, std::string detail) {
+  Result result;
+  result.method = Method::MonteCarlo;
+  result.mean = s.mean;
+  result.lower = s.mean - s.half_width;
+  result.upper = s.mean + s.half_width;
+  result.detail = std::move(detail) + ", " + std::to_string(s.samples) + " samples, 95% confidence interval";
+  // Stopped at max_samples before the precision asked: said, not left to be noticed.
+  if (options.relative_precision > 0.0 && s.half_width > options.relative_precision * std::abs(s.mean)) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "stopped at %lld samples, the most it takes, before its 95%% half-width reached %.3g of the mean",
+                  static_cast<long long>(options.max_samples), options.relative_precision);
+    result.note = text;
+    std::snprintf(text, sizeof text, "; %s: it is %.3g of the mean, %.3g times wider than asked", result.note.c_str(),
+                  s.half_width / std::abs(s.mean), s.half_width / (options.relative_precision * std::abs(s.mean)));
+    result.detail += text;
+  }
+  result.statistics.samples = s.samples;
+  result.quantiles = order_statistic_quantiles(sorted_kept, options.quantiles);
+  result.statistics.seconds = s.seconds;
+  return result;
+}
+
 }  // namespace
 
 void RunningMoments::add(const double* x, std::int64_t count) {
@@ -132,7 +246,6 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   // Chunks of about a million task-samples keep scheduling overhead low and load balanced.
   const std::int64_t grain =
       std::max<std::int64_t>(1, (std::int64_t{1} << 20) / std::max<std::int64_t>(1, cost_per_block));
-  auto blocks_for = [](std::int64_t samples) { return (samples + kMonteCarloBlock - 1) / kMonteCarloBlock; };
 
   // Samples are drawn a round of blocks at a time into one buffer and folded into the running
   // moments; only the first summary_samples are kept (quantiles, histogram). Memory does not
@@ -146,100 +259,27 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
   std::int64_t wanted = fixed ? options.samples : options.min_samples;
   std::int64_t blocks_done = 0;
   ProgressReporter reporter(progress);
-  // The samples drawn of those planned. In precision mode the first round (min_samples) is a
-  // pilot whose variance plans the rest: it counts as the first tenth, the rounds it plans as
-  // the other nine, short of 1 until the last round is folded (a round may plan another).
-  std::function<void(std::int64_t)> on_blocks;
-  if (reporter.active()) {
-    on_blocks = [&](std::int64_t in_round) {
-      const double share = static_cast<double>(blocks_done + in_round) / static_cast<double>(blocks_for(wanted));
-      if (fixed)
-        reporter(share);
-      else if (wanted == options.min_samples)
-        reporter(0.1 * share);
-      else
-        reporter(std::min(0.999, 0.1 + 0.9 * share));
-    };
-  }
+  const std::function<void(std::int64_t)> on_blocks =
+      report_blocks(reporter, fixed, wanted, blocks_done, options.min_samples);
   for (;;) {
     while (blocks_done < blocks_for(wanted)) {
       const std::int64_t blocks = std::min(kRoundBlocks, blocks_for(wanted) - blocks_done);
       draw_round(sampler, blocks_done, blocks, round, arena, grain, on_blocks, options.communicator);
       const std::int64_t first = blocks_done * kMonteCarloBlock;
       const std::int64_t count = std::min(blocks * kMonteCarloBlock, limit - first);
-      for (std::int64_t b = 0; b * kMonteCarloBlock < count; ++b) {
-        moments.add(round.data() + b * kMonteCarloBlock, std::min(kMonteCarloBlock, count - b * kMonteCarloBlock));
-      }
-      const std::int64_t keep = std::clamp<std::int64_t>(options.summary_samples - first, 0, count);
-      kept.insert(kept.end(), round.begin(), round.begin() + keep);
-      if (keep < count) {
-        if (histogram.empty()) histogram.span(kept);
-        for (std::int64_t i = keep; i < count; ++i) histogram.add(round[static_cast<std::size_t>(i)]);
-      }
+      fold_round(round, first, count, options.summary_samples, moments, kept, histogram);
       blocks_done += blocks;
     }
     if (fixed) break;
-    const double half_width = kZ95 * std::sqrt(moments.variance() / static_cast<double>(moments.samples));
-    const double target = options.relative_precision * std::abs(moments.mean);
-    const std::int64_t have = moments.samples;
-    if (half_width <= target || have >= options.max_samples) break;
-    // The count the observed variance asks for, 10% more, at least 1.5 times what we have.
-    const double needed = target > 0.0 ? static_cast<double>(have) * (half_width / target) * (half_width / target) * 1.1
-                                       : static_cast<double>(options.max_samples);
-    wanted =
-        std::min(options.max_samples, std::max(have + have / 2, static_cast<std::int64_t>(std::min(needed, 9e15))));
-    wanted = std::max(wanted, have + kMonteCarloBlock);
+    const std::optional<std::int64_t> more = samples_wanted_next(moments, options);
+    if (!more) break;
+    wanted = *more;
   }
 
   reporter.finish();
 
-  MonteCarloSummary s;
-  s.samples = moments.samples;
-  s.mean = moments.mean;
-  s.variance = moments.variance();
-  s.standard_error = std::sqrt(s.variance / static_cast<double>(s.samples));
-  s.half_width = kZ95 * s.standard_error;
-  s.threads = threads;
-  s.minimum = moments.minimum;
-  s.maximum = moments.maximum;
-  s.summarised_samples = static_cast<std::int64_t>(kept.size());
-  if (histogram.empty()) histogram.span(kept);
-  for (double v : kept) histogram.add(v);
-  s.histogram_low = histogram.low;
-  s.histogram_width = histogram.width;
-  s.histogram = std::move(histogram.counts);
-  std::sort(kept.begin(), kept.end());
-  for (std::size_t q = 0; q < s.quantiles.size(); ++q) {
-    const double at = MonteCarloSummary::kQuantileLevels[q] * static_cast<double>(kept.size() - 1);
-    const auto below = static_cast<std::size_t>(at);
-    const std::size_t above = std::min(below + 1, kept.size() - 1);
-    s.quantiles[q] = kept[below] + (at - static_cast<double>(below)) * (kept[above] - kept[below]);
-  }
-  s.task_samples = s.samples * task_samples_per_sample;
-  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  s.task_samples_per_second =
-      s.seconds > 0.0 ? static_cast<double>(blocks_done * kMonteCarloBlock * task_samples_per_sample) / s.seconds : 0.0;
-
-  Result result;
-  result.method = Method::MonteCarlo;
-  result.mean = s.mean;
-  result.lower = s.mean - s.half_width;
-  result.upper = s.mean + s.half_width;
-  result.detail = std::move(detail) + ", " + std::to_string(s.samples) + " samples, 95% confidence interval";
-  // Stopped at max_samples before the precision asked: said, not left to be noticed.
-  if (options.relative_precision > 0.0 && s.half_width > options.relative_precision * std::abs(s.mean)) {
-    char text[256];
-    std::snprintf(text, sizeof text,
-                  "stopped at %lld samples, the most it takes, before its 95%% half-width reached %.3g of the mean",
-                  static_cast<long long>(options.max_samples), options.relative_precision);
-    result.note = text;
-    std::snprintf(text, sizeof text, "; %s: it is %.3g of the mean, %.3g times wider than asked", result.note.c_str(),
-                  s.half_width / std::abs(s.mean), s.half_width / (options.relative_precision * std::abs(s.mean)));
-    result.detail += text;
-  }
-  result.statistics.samples = s.samples;
-  result.quantiles = order_statistic_quantiles(kept, options.quantiles);
-  result.statistics.seconds = s.seconds;
+  MonteCarloSummary s = summarise(moments, kept, histogram, threads, blocks_done, task_samples_per_sample, start);
+  Result result = monte_carlo_result(s, kept, options, std::move(detail));
   if (summary != nullptr) *summary = std::move(s);
   return result;
 }
