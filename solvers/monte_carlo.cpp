@@ -50,6 +50,80 @@ double compiled_bytes(std::span<const WeightedGraph> mixture) {
   return bytes;
 }
 
+// The scenarios compiled, with their cumulative probabilities.
+struct CompiledMixture {
+  std::vector<FlatGraph> flats;
+  std::vector<double> cumulative;
+  double total = 0.0;
+  std::int64_t largest = 0;  // task-samples per sample of the largest scenario
+};
+
+CompiledMixture compile_mixture(std::span<const WeightedGraph> mixture) {
+  CompiledMixture m;
+  for (std::size_t i = 0; i < mixture.size(); ++i) {
+    const WeightedGraph& scenario = mixture[i];
+    if (scenario.graph == nullptr)
+      throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has no graph");
+    if (!(scenario.probability >= 0.0) || !std::isfinite(scenario.probability)) {
+      throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has probability " +
+                                  std::to_string(scenario.probability));
+    }
+    m.flats.push_back(monte_carlo_detail::compile(*scenario.graph));
+    m.largest = std::max(m.largest, m.flats.back().task_samples_per_sample);
+    m.total += scenario.probability;
+    m.cumulative.push_back(m.total);
+  }
+  if (std::abs(m.total - 1.0) > 1e-9) {
+    throw std::invalid_argument("Monte Carlo: scenario probabilities sum to " + std::to_string(m.total) + ", not 1");
+  }
+  return m;
+}
+
+// The largest scratch a worker needs for any of the scenarios.
+double worker_scratch_bytes(const std::vector<FlatGraph>& flats) {
+  double worker_scratch = 0.0;
+  for (const FlatGraph& flat : flats) {
+    double pool_heap = 0.0;
+    for (const auto& pool : flat.pools) pool_heap = std::max(pool_heap, 8.0 * pool.processors);
+    worker_scratch = std::max(worker_scratch, kScratchPerSlot * static_cast<double>(flat.slots) + pool_heap);
+  }
+  return worker_scratch;
+}
+
+// Expected task-samples per sample, for the throughput figure.
+double expected_task_samples(std::span<const WeightedGraph> mixture, const std::vector<FlatGraph>& flats) {
+  double expected_tasks = 0.0;
+  for (std::size_t i = 0; i < flats.size(); ++i) {
+    expected_tasks += mixture[i].probability * static_cast<double>(flats[i].task_samples_per_sample);
+  }
+  return expected_tasks;
+}
+
+// The samples of one block of a mixture of several scenarios, from the lanes' streams in rng.
+void sample_mixture_block(const CompiledMixture& m, Pass pass, std::uint64_t seed, std::uint64_t block, LaneState& rng,
+                          double* out, Scratch& scratch) {
+  // Each sample's scenario from the block's own choice stream (separate from the lanes').
+  distributions::Xoshiro256pp choice(seed ^ 0x6d69787475726573ULL, block);
+  std::vector<std::size_t> scenario(kMonteCarloBlock);
+  for (auto& s : scenario) {
+    const double u = distributions::uniform_closed_open(choice) * m.total;
+    s = static_cast<std::size_t>(std::upper_bound(m.cumulative.begin(), m.cumulative.end(), u) - m.cumulative.begin());
+    s = std::min(s, m.flats.size() - 1);
+  }
+  // Every scenario a round needs runs for all 8 lanes; each lane keeps its own scenario's value.
+  for (std::int64_t round = 0; round < kRounds; ++round) {
+    const std::size_t* chosen = scenario.data() + round * kLanes;
+    for (std::size_t f = 0; f < m.flats.size(); ++f) {
+      if (std::find(chosen, chosen + kLanes, f) == chosen + kLanes) continue;
+      double makespan[kLanes];
+      pass(m.flats[f], rng, scratch, makespan);
+      for (int l = 0; l < kLanes; ++l) {
+        if (chosen[l] == f) out[round * kLanes + l] = makespan[l];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 double estimate_monte_carlo_memory(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options,
@@ -109,33 +183,9 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   const auto budget = static_cast<double>(options.memory_budget_bytes);
   const double fixed = compiled_bytes(mixture) + monte_carlo_detail::simulation_bytes(options);
   if (fixed > budget) throw MemoryBudgetExceeded("Monte Carlo: the compiled task graph", fixed, budget);
-  std::vector<FlatGraph> flats;
-  std::vector<double> cumulative;
-  double total = 0.0;
-  std::int64_t largest = 0;
-  for (std::size_t i = 0; i < mixture.size(); ++i) {
-    const WeightedGraph& scenario = mixture[i];
-    if (scenario.graph == nullptr)
-      throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has no graph");
-    if (!(scenario.probability >= 0.0) || !std::isfinite(scenario.probability)) {
-      throw std::invalid_argument("Monte Carlo: scenario " + std::to_string(i) + " has probability " +
-                                  std::to_string(scenario.probability));
-    }
-    flats.push_back(monte_carlo_detail::compile(*scenario.graph));
-    largest = std::max(largest, flats.back().task_samples_per_sample);
-    total += scenario.probability;
-    cumulative.push_back(total);
-  }
-  if (std::abs(total - 1.0) > 1e-9) {
-    throw std::invalid_argument("Monte Carlo: scenario probabilities sum to " + std::to_string(total) + ", not 1");
-  }
+  const CompiledMixture compiled = compile_mixture(mixture);
   // One worker's scratch must fit; more workers run while theirs fit too.
-  double worker_scratch = 0.0;
-  for (const FlatGraph& flat : flats) {
-    double pool_heap = 0.0;
-    for (const auto& pool : flat.pools) pool_heap = std::max(pool_heap, 8.0 * pool.processors);
-    worker_scratch = std::max(worker_scratch, kScratchPerSlot * static_cast<double>(flat.slots) + pool_heap);
-  }
+  const double worker_scratch = worker_scratch_bytes(compiled.flats);
   if (fixed + worker_scratch > budget) {
     throw MemoryBudgetExceeded("Monte Carlo: the compiled task graph and a worker's scratch", fixed + worker_scratch,
                                budget);
@@ -143,45 +193,24 @@ Result solve_monte_carlo(std::span<const WeightedGraph> mixture, const MonteCarl
   const int thread_limit =
       worker_scratch > 0.0 ? static_cast<int>(std::min(1024.0, std::floor((budget - fixed) / worker_scratch))) : 0;
   const std::uint64_t seed = options.seed;
-  const bool single = flats.size() == 1;
-  // Expected task-samples per sample, for the throughput figure.
-  double expected_tasks = 0.0;
-  for (std::size_t i = 0; i < flats.size(); ++i) {
-    expected_tasks += mixture[i].probability * static_cast<double>(flats[i].task_samples_per_sample);
-  }
+  const bool single = compiled.flats.size() == 1;
+  const double expected_tasks = expected_task_samples(mixture, compiled.flats);
   const Pass pass = monte_carlo_detail::choose_pass(options.isa);
   BlockSampler sampler = [&](std::uint64_t block, double* out, Scratch& scratch) {
     LaneState rng;
     rng.seed(seed, block);
     if (single) {
-      for (std::int64_t round = 0; round < kRounds; ++round) pass(flats.front(), rng, scratch, out + round * kLanes);
+      for (std::int64_t round = 0; round < kRounds; ++round) {
+        pass(compiled.flats.front(), rng, scratch, out + round * kLanes);
+      }
       return;
     }
-    // Each sample's scenario from the block's own choice stream (separate from the lanes').
-    distributions::Xoshiro256pp choice(seed ^ 0x6d69787475726573ULL, block);
-    std::vector<std::size_t> scenario(kMonteCarloBlock);
-    for (auto& s : scenario) {
-      const double u = distributions::uniform_closed_open(choice) * total;
-      s = static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
-      s = std::min(s, flats.size() - 1);
-    }
-    // Every scenario a round needs runs for all 8 lanes; each lane keeps its own scenario's value.
-    for (std::int64_t round = 0; round < kRounds; ++round) {
-      const std::size_t* chosen = scenario.data() + round * kLanes;
-      for (std::size_t f = 0; f < flats.size(); ++f) {
-        if (std::find(chosen, chosen + kLanes, f) == chosen + kLanes) continue;
-        double makespan[kLanes];
-        pass(flats[f], rng, scratch, makespan);
-        for (int l = 0; l < kLanes; ++l) {
-          if (chosen[l] == f) out[round * kLanes + l] = makespan[l];
-        }
-      }
-    }
+    sample_mixture_block(compiled, pass, seed, block, rng, out, scratch);
   };
-  std::string detail = single
-                           ? "Monte Carlo simulation of the task graph"
-                           : "Monte Carlo simulation of a mixture of " + std::to_string(flats.size()) + " task graphs";
-  return monte_carlo_detail::simulate(sampler, monte_carlo_detail::block_cost(largest),
+  std::string detail =
+      single ? "Monte Carlo simulation of the task graph"
+             : "Monte Carlo simulation of a mixture of " + std::to_string(compiled.flats.size()) + " task graphs";
+  return monte_carlo_detail::simulate(sampler, monte_carlo_detail::block_cost(compiled.largest),
                                       static_cast<std::int64_t>(std::llround(expected_tasks)), options,
                                       std::move(detail), summary, thread_limit, progress);
 }
