@@ -101,4 +101,42 @@ std::size_t display_length(const std::string& text);
 // counted ("3 machines"), and at last cut with "…".
 std::string chart_title(const ReportInputs& inputs, std::size_t most);
 
+// ---- the drawing of a chart of one panel (the tail and validation charts) ----------------
+
+// A panel's rectangle in the document and the axes that place values in it.
+struct PlotArea {
+  double left, top, width, height;
+  Axis x_axis, y_axis;
+  double x(double value) const { return left + x_axis.fraction(value) * width; }
+  double y(double value) const { return top + height - y_axis.fraction(value) * height; }
+};
+
+// The dashed grey stroke of a reference line (the tail chart's p95 = mean; the speedup chart's
+// ideal lines look the same), as attributes.
+inline constexpr std::string_view kReferenceStroke =
+    " stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"";
+
+// The opening of a chart of one panel: svg_opening, the panel's clip path `clip_id`, a white
+// background, the title (bold, `title_size` px) and the subtitle under it.
+std::string one_panel_opening(double width, double height, const std::string& title, double title_size,
+                              const std::string& subtitle, std::string_view clip_id, const PlotArea& area);
+// A light grey grid line across the panel at a tick of its y axis, or up it at one of its x axis.
+std::string grid_line_across(const PlotArea& area, double y_tick);
+std::string grid_line_up(const PlotArea& area, double x_tick);
+// A tick's label, left of the panel (y axis) or under it (x axis).
+std::string y_tick_label(const PlotArea& area, double tick);
+std::string x_tick_label(const PlotArea& area, double tick);
+// The panel's border.
+std::string area_frame(const PlotArea& area);
+// An axis' label, centred along its side of the panel: the x axis' `below` px under the
+// panel's bottom edge, the y axis' turned a quarter, `left_of` px left of its left edge.
+std::string x_axis_label(const PlotArea& area, double below, const std::string& text);
+std::string y_axis_label(const PlotArea& area, double left_of, const std::string& text);
+
+// A row of a legend: `sample` (a line, a marker, both) and then `label` at (text_x, y).
+std::string legend_entry(double font_size, const std::string& sample, double text_x, double y,
+                         const std::string& label);
+// A legend's sample of a line from x1 to x2 at height y; `attributes` give its stroke.
+std::string legend_line(double x1, double x2, double y, std::string_view attributes);
+
 }  // namespace report

@@ -44,56 +44,149 @@ std::array<double, 4> heights(const analysis::Breakdown& split) {
   return out;
 }
 
-std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs, std::size_t c, double top) {
-  const TimeUnit& unit = inputs.time_unit;
-  const std::vector<int>& processors = study.processors();
+// The splits of one case, a p each (none where the p has no split), and how far the share
+// axis reaches.
+struct PanelSplits {
   std::vector<std::optional<analysis::Breakdown>> splits;
+  double top_percent = 100.0;
+  bool any = false;  // a split with a runtime to draw
+};
+
+PanelSplits panel_splits(const analysis::StudyResult& study, std::size_t c) {
+  PanelSplits out;
   // Each bar is its p's runtime (the sum of the drawn parts) as 100%; the axis reaches the
   // highest end of an idle interval above that.
-  double top_percent = 100.0;
-  bool any = false;
-  for (int p : processors) {
-    splits.push_back(report_breakdown::of(study, c, p));
-    if (!splits.back()) continue;
-    const auto h = heights(*splits.back());
+  for (int p : study.processors()) {
+    out.splits.push_back(report_breakdown::of(study, c, p));
+    if (!out.splits.back()) continue;
+    const auto h = heights(*out.splits.back());
     const double total = h[0] + h[1] + h[2] + h[3];
     if (!(total > 0.0)) continue;
-    any = true;
-    top_percent =
-        std::max(top_percent, 100.0 * (h[0] + h[1] + h[2] + std::max(0.0, splits.back()->idle.upper)) / total);
+    out.any = true;
+    out.top_percent =
+        std::max(out.top_percent, 100.0 * (h[0] + h[1] + h[2] + std::max(0.0, out.splits.back()->idle.upper)) / total);
   }
-  top_percent = std::min(top_percent, 150.0);
+  out.top_percent = std::min(out.top_percent, 150.0);
+  return out;
+}
+
+// A panel's title: the case's key cells, or the program's name when they are none.
+std::string panel_title(const analysis::StudyResult& study, const ReportInputs& inputs, std::size_t c) {
   std::string title;
   for (const std::string& cell : report_text::key_cells(inputs, study.cases()[c]))
     title += (title.empty() ? "" : ", ") + cell;
   if (title.empty()) title = inputs.program_name;
+  return title;
+}
+
+// Where a share of the runtime (percent) is drawn in a panel whose base is at `bottom`.
+struct ShareScale {
+  double bottom, axis_top;
+  double y(double percent) const { return bottom - percent / axis_top * kPanelHeight; }
+};
+
+// The grid lines at 0, 25, ..., 100% with their labels, and the share axis' label.
+std::string share_axis(const ShareScale& scale, double top) {
+  std::string out;
+  for (double tick : {0.0, 25.0, 50.0, 75.0, 100.0}) {
+    out += fmt::format(R"(<line x1="{0}" y1="{1:.2f}" x2="{2}" y2="{1:.2f}" stroke="#e0e0e0"/>)"
+                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}%</text>)"
+                       "\n",
+                       kLeft, scale.y(tick), kWidth - kRight, kLeft - 6.0, scale.y(tick) + 4.0, tick_label(tick));
+  }
+  out += fmt::format(R"~(<text transform="translate({},{:.2f}) rotate(-90)" font-size="11" text-anchor="middle">)~"
+                     "share of the runtime</text>\n",
+                     kLeft - 50.0, top + kPanelHeight / 2.0);
+  return out;
+}
+
+// How a panel draws its bars.
+struct BarStyle {
+  ShareScale scale;
+  double top_percent;  // where the axis ends, and an idle interval's whisker with it
+  double width;
+  bool runtimes;  // the runtime above each bar
+};
+
+// A bar's parts stacked from the bottom, each `h` of its `total` runtime.
+std::string stacked_parts(const BarStyle& style, double x, int p, const std::array<double, 4>& h, double total,
+                          const TimeUnit& unit) {
+  std::string out;
+  double base = 0.0;
+  for (std::size_t k = 0; k < kParts.size(); ++k) {
+    const double percent = 100.0 * h[k] / total;
+    if (percent > 0.0) {
+      out += fmt::format(
+          R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {} ({:.1f}%)</title></rect>)"
+          "\n",
+          x - style.width / 2.0, style.scale.y(base + percent), style.width,
+          style.scale.y(base) - style.scale.y(base + percent), kParts[k].colour, p, kParts[k].name,
+          report_text::number(unit.of(h[k])), svg_escape(unit.symbol), percent);
+    }
+    base += percent;
+  }
+  return out;
+}
+
+// The bar of one p centred on x: its parts, the idle part's interval and the runtime above.
+std::string bar(const BarStyle& style, double x, int p, const analysis::Breakdown& split, const TimeUnit& unit) {
+  const auto h = heights(split);
+  const double total = h[0] + h[1] + h[2] + h[3];
+  if (!(total > 0.0)) return {};
+  std::string out = stacked_parts(style, x, p, h, total, unit);
+  // The idle part's interval, which is the prediction's.
+  const analysis::Share& idle = split.idle;
+  const double busy = h[0] + h[1] + h[2];
+  const double low = std::min(style.top_percent, 100.0 * (busy + std::max(0.0, idle.lower)) / total);
+  const double high = std::min(style.top_percent, 100.0 * (busy + std::max(0.0, idle.upper)) / total);
+  if (high > low) {
+    out +=
+        fmt::format(R"(<line x1="{0:.2f}" y1="{1:.2f}" x2="{0:.2f}" y2="{2:.2f}" stroke="#000000" stroke-width="1"/>)"
+                    "\n",
+                    x, style.scale.y(low), style.scale.y(high));
+  }
+  if (style.runtimes) {
+    out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="10" text-anchor="middle">{}</text>)"
+                       "\n",
+                       x, style.scale.y(std::max(100.0, high)) - 4.0, compact(unit.of(total)));
+  }
+  return out;
+}
+
+// The p axis under the bars and its label.
+std::string p_axis(double bottom, bool runtimes, const TimeUnit& unit) {
+  const double plot_width = kWidth - kLeft - kRight;
+  std::string out = fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)"
+                                "\n",
+                                kLeft, bottom, kWidth - kRight);
+  out +=
+      fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors){}</text>)"
+                  "\n",
+                  kLeft + plot_width / 2.0, bottom + 30.0,
+                  runtimes ? fmt::format("; above each bar its runtime [{}]", svg_escape(unit.symbol)) : std::string{});
+  return out;
+}
+
+std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs, std::size_t c, double top) {
+  const std::vector<int>& processors = study.processors();
+  const PanelSplits data = panel_splits(study, c);
   std::string out = fmt::format(R"(<text x="{}" y="{}" font-size="13" font-weight="bold">{}</text>)"
                                 "\n",
-                                kLeft, top - 8.0, svg_escape(title));
+                                kLeft, top - 8.0, svg_escape(panel_title(study, inputs, c)));
   const double plot_width = kWidth - kLeft - kRight;
   const double bottom = top + kPanelHeight;
-  if (!any) {
+  if (!data.any) {
     out += fmt::format(R"(<text x="{}" y="{}" font-size="12">no breakdown: no exact model or no prediction</text>)"
                        "\n",
                        kLeft + 10.0, top + kPanelHeight / 2.0);
     return out;
   }
-  const double axis_top = top_percent * 1.08;  // room for the runtimes above the bars
-  const auto y_of = [&](double percent) { return bottom - percent / axis_top * kPanelHeight; };
-  for (double tick : {0.0, 25.0, 50.0, 75.0, 100.0}) {
-    out += fmt::format(R"(<line x1="{0}" y1="{1:.2f}" x2="{2}" y2="{1:.2f}" stroke="#e0e0e0"/>)"
-                       R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}%</text>)"
-                       "\n",
-                       kLeft, y_of(tick), kWidth - kRight, kLeft - 6.0, y_of(tick) + 4.0, tick_label(tick));
-  }
-  out += fmt::format(R"~(<text transform="translate({},{:.2f}) rotate(-90)" font-size="11" text-anchor="middle">)~"
-                     "share of the runtime</text>\n",
-                     kLeft - 50.0, top + kPanelHeight / 2.0);
+  const ShareScale scale{bottom, data.top_percent * 1.08};  // room for the runtimes above the bars
+  out += share_axis(scale, top);
   const double slot = plot_width / static_cast<double>(processors.size());
-  const double bar = std::max(1.0, slot * 0.7);
   // Label at most about 20 of the p, evenly; the runtimes only where they fit.
   const std::size_t label_every = std::max<std::size_t>(1, (processors.size() + 19) / 20);
-  const bool runtimes = slot >= 44.0;
+  const BarStyle style{scale, data.top_percent, std::max(1.0, slot * 0.7), slot >= 44.0};
   for (std::size_t i = 0; i < processors.size(); ++i) {
     const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
     if (i % label_every == 0) {
@@ -101,48 +194,9 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
                          "\n",
                          x, bottom + 14.0, processors[i]);
     }
-    if (!splits[i]) continue;
-    const auto h = heights(*splits[i]);
-    const double total = h[0] + h[1] + h[2] + h[3];
-    if (!(total > 0.0)) continue;
-    double base = 0.0;
-    for (std::size_t k = 0; k < kParts.size(); ++k) {
-      const double percent = 100.0 * h[k] / total;
-      if (percent > 0.0) {
-        out += fmt::format(
-            R"(<rect x="{:.2f}" y="{:.2f}" width="{:.2f}" height="{:.2f}" fill="{}"><title>p = {}: {} {} {} ({:.1f}%)</title></rect>)"
-            "\n",
-            x - bar / 2.0, y_of(base + percent), bar, y_of(base) - y_of(base + percent), kParts[k].colour,
-            processors[i], kParts[k].name, report_text::number(unit.of(h[k])), svg_escape(unit.symbol), percent);
-      }
-      base += percent;
-    }
-    // The idle part's interval, which is the prediction's.
-    const analysis::Share& idle = splits[i]->idle;
-    const double busy = h[0] + h[1] + h[2];
-    const double low = std::min(top_percent, 100.0 * (busy + std::max(0.0, idle.lower)) / total);
-    const double high = std::min(top_percent, 100.0 * (busy + std::max(0.0, idle.upper)) / total);
-    if (high > low) {
-      out +=
-          fmt::format(R"(<line x1="{0:.2f}" y1="{1:.2f}" x2="{0:.2f}" y2="{2:.2f}" stroke="#000000" stroke-width="1"/>)"
-                      "\n",
-                      x, y_of(low), y_of(high));
-    }
-    if (runtimes) {
-      out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="10" text-anchor="middle">{}</text>)"
-                         "\n",
-                         x, y_of(std::max(100.0, high)) - 4.0, compact(unit.of(total)));
-    }
+    if (data.splits[i]) out += bar(style, x, processors[i], *data.splits[i], inputs.time_unit);
   }
-  out += fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)"
-                     "\n",
-                     kLeft, bottom, kWidth - kRight);
-  out +=
-      fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors){}</text>)"
-                  "\n",
-                  kLeft + plot_width / 2.0, bottom + 30.0,
-                  runtimes ? fmt::format("; above each bar its runtime [{}]", svg_escape(unit.symbol)) : std::string{});
-  return out;
+  return out + p_axis(bottom, style.runtimes, inputs.time_unit);
 }
 
 }  // namespace

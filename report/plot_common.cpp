@@ -1,4 +1,5 @@
-// What the charts share: styles, markers, axes, ticks, escapes and the title (plot.hpp).
+// What the charts share: styles, markers, axes, ticks, escapes, the title and the drawing of a
+// chart of one panel (plot.hpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -243,6 +244,72 @@ std::string chart_title(const ReportInputs& inputs, std::size_t most) {
       return title.substr(0, end) + "…";
     }
   }
+}
+
+std::string one_panel_opening(double width, double height, const std::string& title, double title_size,
+                              const std::string& subtitle, std::string_view clip_id, const PlotArea& area) {
+  std::string svg = svg_opening(width, height, title);
+  svg += fmt::format(
+      "<defs><clipPath id=\"{}\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>"
+      "</clipPath></defs>\n",
+      clip_id, area.left, area.top, area.width, area.height);
+  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, height);
+  svg += fmt::format(
+      "<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"{:g}\" "
+      "font-weight=\"bold\">{}</text>\n",
+      width / 2, title_size, svg_escape(title));
+  svg +=
+      fmt::format("<text class=\"subtitle\" x=\"{:.0f}\" y=\"56\" text-anchor=\"middle\" fill=\"#444444\">{}</text>\n",
+                  width / 2, svg_escape(subtitle));
+  return svg;
+}
+
+std::string grid_line_across(const PlotArea& area, double y_tick) {
+  return fmt::format("<line x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{2:.2f}\" y2=\"{1:.2f}\" stroke=\"#e0e0e0\"/>\n",
+                     area.left, area.y(y_tick), area.left + area.width);
+}
+
+std::string grid_line_up(const PlotArea& area, double x_tick) {
+  return fmt::format("<line x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{0:.2f}\" y2=\"{2:.2f}\" stroke=\"#e0e0e0\"/>\n",
+                     area.x(x_tick), area.top, area.top + area.height);
+}
+
+std::string y_tick_label(const PlotArea& area, double tick) {
+  return fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
+                     area.left - 8, area.y(tick) + 4, tick_label(tick));
+}
+
+std::string x_tick_label(const PlotArea& area, double tick) {
+  return fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
+                     area.x(tick), area.top + area.height + 18, tick_label(tick));
+}
+
+std::string area_frame(const PlotArea& area) {
+  return fmt::format(
+      "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" stroke=\"#333333\"/>\n",
+      area.left, area.top, area.width, area.height);
+}
+
+std::string x_axis_label(const PlotArea& area, double below, const std::string& text) {
+  return fmt::format("<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
+                     area.left + area.width / 2, area.top + area.height + below, svg_escape(text));
+}
+
+std::string y_axis_label(const PlotArea& area, double left_of, const std::string& text) {
+  return fmt::format(
+      "<text class=\"axis-label\" x=\"{0:.2f}\" y=\"{1:.2f}\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 {0:.2f} {1:.2f})\">{2}</text>\n",
+      area.left - left_of, area.top + area.height / 2, svg_escape(text));
+}
+
+std::string legend_entry(double font_size, const std::string& sample, double text_x, double y,
+                         const std::string& label) {
+  return fmt::format("<g class=\"legend-entry\" font-size=\"{:g}\">{}<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
+                     font_size, sample, text_x, y, svg_escape(label));
+}
+
+std::string legend_line(double x1, double x2, double y, std::string_view attributes) {
+  return fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\"{}/>", x1, y, x2, y, attributes);
 }
 
 }  // namespace report

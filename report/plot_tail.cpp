@@ -56,11 +56,11 @@ std::vector<TailLine> tail_lines(const analysis::StudyResult& study, const Repor
   return lines;
 }
 
-}  // namespace
+// The panel's place in the document; the legend is right of it.
+constexpr double kLeft = 90, kTop = 80, kWidth = 560, kHeight = 340;
 
-std::string render_tail_plot(const analysis::StudyResult& study, const ReportInputs& inputs,
-                             const ChartOptions& chart) {
-  const std::vector<TailLine> lines = tail_lines(study, inputs);
+// The ratio axis: round-number ticks over the lines' ratios and 1.
+Axis ratio_axis(const std::vector<TailLine>& lines) {
   double y_high = 1.0;
   double y_low = 1.0;
   for (const TailLine& line : lines) {
@@ -73,6 +73,11 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
   y_low = std::max(0.0, y_low - 0.05 * (y_high - y_low + 0.1));
   y_high += 0.05 * (y_high - y_low + 0.1);
   const std::vector<double> y_ticks = nice_ticks(y_low, y_high, 6, false);
+  return Axis{std::min(y_low, y_ticks.front()), std::max(y_high, y_ticks.back()), false, y_ticks};
+}
+
+// The p axis, log2 or linear as the speedup chart's.
+Axis p_axis(const analysis::StudyResult& study, const ChartOptions& chart) {
   Axis x_axis;
   const std::vector<double> ps(study.processors().begin(), study.processors().end());
   const double p_low = ps.front();
@@ -89,11 +94,15 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
     x_axis.high = std::max(std::max(p_high, p_low + 1), ticks.back());
     x_axis.ticks = ticks;
   }
-  const Axis y_axis{std::min(y_low, y_ticks.front()), std::max(y_high, y_ticks.back()), false, y_ticks};
-  constexpr double kLeft = 90, kTop = 80, kWidth = 560, kHeight = 340;
-  auto x_of = [&](double p) { return kLeft + x_axis.fraction(p) * kWidth; };
-  auto y_of = [&](double v) { return kTop + kHeight - y_axis.fraction(v) * kHeight; };
+  return x_axis;
+}
 
+// The document's size, and the height of a row of the legend.
+struct TailLayout {
+  double width, height, row_height;
+};
+
+TailLayout tail_layout(const std::vector<TailLine>& lines) {
   std::size_t longest = 24;
   for (const TailLine& line : lines) longest = std::max(longest, display_length(line.label));
   const double width = kLeft + kWidth + 40 + 40 + 7.5 * static_cast<double>(longest);
@@ -101,91 +110,64 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
   // that is not enough.
   const double row_height = std::clamp(380.0 / static_cast<double>(lines.size() + 1), 11.0, 20.0);
   const double total_height = std::max(500.0, kTop + 10 + row_height * static_cast<double>(lines.size() + 3));
-  // About 11 px a character of the 18 px bold title, 9 px at 15 px: a long title is set
-  // smaller before it is shortened.
-  const std::string title = chart_title(inputs, static_cast<std::size_t>((width - 40) / 9));
-  const double title_size = static_cast<double>(display_length(title)) * 11 <= width - 40 ? 18 : 15;
-  std::string svg = svg_opening(width, total_height, title);
-  svg += fmt::format(
-      "<defs><clipPath id=\"clip-tail\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\"/>"
-      "</clipPath></defs>\n",
-      kLeft, kTop, kWidth, kHeight);
-  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, total_height);
-  svg += fmt::format(
-      "<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"{:g}\" "
-      "font-weight=\"bold\">{}</text>\n",
-      width / 2, title_size, svg_escape(title));
-  svg += fmt::format(
-      "<text class=\"subtitle\" x=\"{:.0f}\" y=\"56\" text-anchor=\"middle\" fill=\"#444444\">"
-      "runtime tail: the 95% quantile over the mean, against p</text>\n",
-      width / 2);
-  // Axes, grid and ticks.
-  svg += "<g class=\"axes\">\n";
-  for (double tick : y_ticks) {
-    svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n", kLeft,
-                       y_of(tick), kLeft + kWidth, y_of(tick));
-    svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
-                       kLeft - 8, y_of(tick) + 4, tick_label(tick));
+  return {width, total_height, row_height};
+}
+
+// Axes, grid and ticks.
+std::string tail_axes(const PlotArea& area) {
+  std::string svg = "<g class=\"axes\">\n";
+  for (double tick : area.y_axis.ticks) svg += grid_line_across(area, tick) + y_tick_label(area, tick);
+  for (double tick : area.x_axis.ticks) svg += grid_line_up(area, tick) + x_tick_label(area, tick);
+  svg += area_frame(area);
+  svg += x_axis_label(area, 40, fmt::format("processors p{}", area.x_axis.log ? " (log scale)" : ""));
+  svg += y_axis_label(area, 52, "95% quantile / mean runtime");
+  return svg + "</g>\n";
+}
+
+std::string tail_line_svg(const PlotArea& area, const TailLine& line) {
+  std::string points;
+  for (const auto& [p, ratio] : line.points) points += fmt::format("{:.2f},{:.2f} ", area.x(p), area.y(ratio));
+  if (!points.empty()) points.pop_back();
+  std::string svg = "<g class=\"line\">";
+  if (line.points.size() > 1) {
+    svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n",
+                       points, stroke_attributes(line.style, 2), svg_escape(line.label));
   }
-  for (double tick : x_axis.ticks) {
-    svg += fmt::format("<line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"#e0e0e0\"/>\n",
-                       x_of(tick), kTop, x_of(tick), kTop + kHeight);
-    svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
-                       x_of(tick), kTop + kHeight + 18, tick_label(tick));
+  // A marker on every point up to 24, else on points a twentieth of the width apart (and the
+  // last), as the speedup chart's.
+  double last_marker = -1e300;
+  for (std::size_t i = 0; i < line.points.size(); ++i) {
+    const double x = area.x(line.points[i].first);
+    if (line.points.size() > 24 && i + 1 != line.points.size() && x - last_marker < area.width / 20) continue;
+    svg += marker_svg(line.style.marker, x, area.y(line.points[i].second), line.style.colour) + "\n";
+    last_marker = x;
   }
-  svg += fmt::format(
-      "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" "
-      "stroke=\"#333333\"/>\n",
-      kLeft, kTop, kWidth, kHeight);
-  svg +=
-      fmt::format("<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">processors p{}</text>\n",
-                  kLeft + kWidth / 2, kTop + kHeight + 40, x_axis.log ? " (log scale)" : "");
-  svg += fmt::format(
-      "<text class=\"axis-label\" x=\"{0:.2f}\" y=\"{1:.2f}\" text-anchor=\"middle\" "
-      "transform=\"rotate(-90 {0:.2f} {1:.2f})\">95% quantile / mean runtime</text>\n",
-      kLeft - 52, kTop + kHeight / 2);
-  svg += "</g>\n<g class=\"curves\" clip-path=\"url(#clip-tail)\">\n";
-  svg += fmt::format(
-      "<line class=\"reference\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" "
-      "stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/>\n",
-      kLeft, y_of(1.0), kLeft + kWidth, y_of(1.0));
-  for (const TailLine& line : lines) {
-    std::string points;
-    for (const auto& [p, ratio] : line.points) points += fmt::format("{:.2f},{:.2f} ", x_of(p), y_of(ratio));
-    if (!points.empty()) points.pop_back();
-    svg += "<g class=\"line\">";
-    if (line.points.size() > 1) {
-      svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n",
-                         points, stroke_attributes(line.style, 2), svg_escape(line.label));
-    }
-    // A marker on every point up to 24, else on points a twentieth of the width apart (and the
-    // last), as the speedup chart's.
-    double last_marker = -1e300;
-    for (std::size_t i = 0; i < line.points.size(); ++i) {
-      const double x = x_of(line.points[i].first);
-      if (line.points.size() > 24 && i + 1 != line.points.size() && x - last_marker < kWidth / 20) continue;
-      svg += marker_svg(line.style.marker, x, y_of(line.points[i].second), line.style.colour) + "\n";
-      last_marker = x;
-    }
-    svg += "</g>\n";
-  }
-  svg += "</g>\n<g class=\"legend\">\n";
+  return svg + "</g>\n";
+}
+
+// The reference at 1, then the lines, clipped to the panel.
+std::string tail_curves(const PlotArea& area, const std::vector<TailLine>& lines) {
+  std::string svg = "<g class=\"curves\" clip-path=\"url(#clip-tail)\">\n";
+  svg += fmt::format("<line class=\"reference\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\"{}/>\n",
+                     area.left, area.y(1.0), area.left + area.width, area.y(1.0), kReferenceStroke);
+  for (const TailLine& line : lines) svg += tail_line_svg(area, line);
+  return svg + "</g>\n";
+}
+
+// The legend, right of the panel: a row per line, then the reference; a note where the styles
+// repeat, and in the panel why it is empty.
+std::string tail_legend(const std::vector<TailLine>& lines, double row_height) {
+  std::string svg = "<g class=\"legend\">\n";
   const double font = std::min(13.0, row_height - 2.0);
   double y = kTop + 10;
   const double x = kLeft + kWidth + 30;
   for (const TailLine& line : lines) {
-    svg += fmt::format(
-        "<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
-        "y2=\"{:.0f}\"{}/>{}<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
-        font, x, y - 4, x + 30, y - 4, stroke_attributes(line.style, 2),
-        marker_svg(line.style.marker, x + 15, y - 4, line.style.colour), x + 38, y, svg_escape(line.label));
+    const std::string sample = legend_line(x, x + 30, y - 4, stroke_attributes(line.style, 2)) +
+                               marker_svg(line.style.marker, x + 15, y - 4, line.style.colour);
+    svg += legend_entry(font, sample, x + 38, y, line.label);
     y += row_height;
   }
-  svg += fmt::format(
-      "<g class=\"legend-entry\" font-size=\"{:g}\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
-      "y2=\"{:.0f}\" stroke=\"#888888\" stroke-width=\"1.5\" stroke-dasharray=\"4,4\"/><text x=\"{:.0f}\" "
-      "y=\"{:.0f}\">p95 = mean</text></g>\n",
-      font, x, y - 4, x + 30, y - 4, x + 38, y);
+  svg += legend_entry(font, legend_line(x, x + 30, y - 4, kReferenceStroke), x + 38, y, "p95 = mean");
   if (lines.size() > kDistinctLineStyles) {
     svg += fmt::format(
         "<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">styles repeat "
@@ -197,7 +179,25 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
         fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no method of this run gives quantiles (approx and mc do)</text>\n",
                     kLeft + 20, kTop + 30);
   }
-  return svg + "</g>\n</svg>\n";
+  return svg + "</g>\n";
+}
+
+}  // namespace
+
+std::string render_tail_plot(const analysis::StudyResult& study, const ReportInputs& inputs,
+                             const ChartOptions& chart) {
+  const std::vector<TailLine> lines = tail_lines(study, inputs);
+  const PlotArea area{kLeft, kTop, kWidth, kHeight, p_axis(study, chart), ratio_axis(lines)};
+  const TailLayout layout = tail_layout(lines);
+  // About 11 px a character of the 18 px bold title, 9 px at 15 px: a long title is set
+  // smaller before it is shortened.
+  const std::string title = chart_title(inputs, static_cast<std::size_t>((layout.width - 40) / 9));
+  const double title_size = static_cast<double>(display_length(title)) * 11 <= layout.width - 40 ? 18 : 15;
+  std::string svg = one_panel_opening(layout.width, layout.height, title, title_size,
+                                      "runtime tail: the 95% quantile over the mean, against p", "clip-tail", area);
+  svg += tail_axes(area);
+  svg += tail_curves(area, lines);
+  return svg + tail_legend(lines, layout.row_height) + "</svg>\n";
 }
 
 }  // namespace report

@@ -41,19 +41,28 @@ std::vector<std::string> group_labels(const ValidationPart& part) {
   return labels;
 }
 
-}  // namespace
+// The groups of the legend, in the order of their first run.
+std::vector<std::string> groups_in_order(const std::vector<std::string>& labels) {
+  std::vector<std::string> groups;
+  for (const std::string& label : labels) {
+    if (std::find(groups.begin(), groups.end(), label) == groups.end()) groups.push_back(label);
+  }
+  return groups;
+}
 
-std::string render_validation_plot(const CalibrationReport& report) {
-  const ValidationPart& part = *report.validation;
-  const std::vector<std::string> labels = group_labels(part);
-  std::vector<std::string> groups;  // in order of first appearance
+// The lowest and the highest time drawn: measured, predicted or an end of an interval.
+std::pair<double, double> time_range(const ValidationPart& part) {
   double low = std::numeric_limits<double>::infinity(), high = 0.0;
-  for (std::size_t r = 0; r < part.validated.size(); ++r) {
-    const analysis::ValidatedRun& one = part.validated[r];
-    if (std::find(groups.begin(), groups.end(), labels[r]) == groups.end()) groups.push_back(labels[r]);
+  for (const analysis::ValidatedRun& one : part.validated) {
     low = std::min({low, one.run.time, one.prediction.mean, one.prediction.low});
     high = std::max({high, one.run.time, one.prediction.mean, one.prediction.high});
   }
+  return {low, high};
+}
+
+// Both axes' scale: log2 from a power of two to a power of two when the times span more than a
+// factor of 8, else linear with a margin.
+Axis time_axis(double low, double high) {
   Axis axis;
   if (high > 8.0 * low && low > 0.0) {
     axis.log = true;
@@ -66,96 +75,97 @@ std::string render_validation_plot(const CalibrationReport& report) {
     axis.low = std::min(std::max(0.0, low - margin), axis.ticks.front());
     axis.high = std::max(high + margin, axis.ticks.back());
   }
-  constexpr double kLeft = 100, kTop = 80, kSide = 440;
-  std::size_t longest = 8;
-  for (const std::string& group : groups) longest = std::max(longest, display_length(group));
-  auto x_of = [&](double v) { return kLeft + axis.fraction(v) * kSide; };
-  auto y_of = [&](double v) { return kTop + kSide - axis.fraction(v) * kSide; };
-  const double width = kLeft + kSide + 70 + 7.5 * static_cast<double>(longest);
-  const double height = std::max(kTop + kSide + 70, kTop + 20.0 * static_cast<double>(groups.size() + 2));
-  const std::string title =
-      fmt::format("{} on {}: predicted against measured", report.program_name, report.machine_name);
-  std::string svg = svg_opening(width, height, title);
-  svg += fmt::format(
-      "<defs><clipPath id=\"clip-validation\"><rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" "
-      "height=\"{:.2f}\"/></clipPath></defs>\n",
-      kLeft, kTop, kSide, kSide);
-  svg += fmt::format("<rect width=\"{:.0f}\" height=\"{:.0f}\" fill=\"#ffffff\"/>\n", width, height);
-  svg += fmt::format(
-      "<text class=\"title\" x=\"{:.0f}\" y=\"34\" text-anchor=\"middle\" font-size=\"16\" "
-      "font-weight=\"bold\">{}</text>\n",
-      width / 2, svg_escape(title));
-  svg += fmt::format(
-      "<text class=\"subtitle\" x=\"{:.0f}\" y=\"56\" text-anchor=\"middle\" fill=\"#444444\">{}: {} "
-      "runs, mean |error| {:.1f}%, {} of {} inside their {:g}% interval</text>\n",
-      width / 2, svg_escape(part.runs_file), part.summary.runs, 100.0 * part.summary.mean_absolute_error,
-      part.summary.inside, part.summary.runs, 100.0 * report.level);
-  svg += "<g class=\"axes\">\n";
-  for (double tick : axis.ticks) {
-    svg += fmt::format("<line x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{2:.2f}\" y2=\"{1:.2f}\" stroke=\"#e0e0e0\"/>\n",
-                       kLeft, y_of(tick), kLeft + kSide);
-    svg += fmt::format("<line x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{0:.2f}\" y2=\"{2:.2f}\" stroke=\"#e0e0e0\"/>\n",
-                       x_of(tick), kTop, kTop + kSide);
-    svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"end\">{}</text>\n",
-                       kLeft - 8, y_of(tick) + 4, tick_label(tick));
-    svg += fmt::format("<text class=\"tick-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">{}</text>\n",
-                       x_of(tick), kTop + kSide + 18, tick_label(tick));
+  return axis;
+}
+
+// The square panel's place in the document; the legend is right of it.
+constexpr double kLeft = 100, kTop = 80, kSide = 440;
+
+std::string validation_axes(const PlotArea& area, double level) {
+  std::string svg = "<g class=\"axes\">\n";
+  for (double tick : area.x_axis.ticks) {
+    svg +=
+        grid_line_across(area, tick) + grid_line_up(area, tick) + y_tick_label(area, tick) + x_tick_label(area, tick);
   }
-  svg += fmt::format(
-      "<rect x=\"{:.2f}\" y=\"{:.2f}\" width=\"{:.2f}\" height=\"{:.2f}\" fill=\"none\" "
-      "stroke=\"#333333\"/>\n",
-      kLeft, kTop, kSide, kSide);
-  const std::string scale = axis.log ? " (log scale)" : "";
-  svg += fmt::format(
-      "<text class=\"axis-label\" x=\"{:.2f}\" y=\"{:.2f}\" text-anchor=\"middle\">measured time{}</text>\n",
-      kLeft + kSide / 2, kTop + kSide + 42, scale);
-  svg += fmt::format(
-      "<text class=\"axis-label\" x=\"{0:.2f}\" y=\"{1:.2f}\" text-anchor=\"middle\" "
-      "transform=\"rotate(-90 {0:.2f} {1:.2f})\">predicted mean and {2:g}% interval{3}</text>\n",
-      kLeft - 62, kTop + kSide / 2, 100.0 * report.level, scale);
-  svg += "</g>\n<g class=\"points\" clip-path=\"url(#clip-validation)\">\n";
-  // The diagonal and the ±20% lines, drawn as polylines over many points so that they are
-  // straight on either scale.
+  svg += area_frame(area);
+  const std::string scale = area.x_axis.log ? " (log scale)" : "";
+  svg += x_axis_label(area, 42, "measured time" + scale);
+  svg += y_axis_label(area, 62, fmt::format("predicted mean and {:g}% interval{}", 100.0 * level, scale));
+  return svg + "</g>\n";
+}
+
+// The diagonal and the ±20% lines, drawn as polylines over many points so that they are
+// straight on either scale.
+std::string error_lines(const PlotArea& area) {
+  const Axis& axis = area.x_axis;
+  std::string svg;
   for (const double factor : {1.0, 0.8, 1.2}) {
     std::string points;
     for (int i = 0; i <= 64; ++i) {
       const double v =
           axis.log ? axis.low * std::pow(axis.high / axis.low, i / 64.0) : axis.low + (axis.high - axis.low) * i / 64.0;
-      points += fmt::format("{:.2f},{:.2f} ", x_of(v), y_of(v * factor));
+      points += fmt::format("{:.2f},{:.2f} ", area.x(v), area.y(v * factor));
     }
     points.pop_back();
     svg +=
         fmt::format("<polyline class=\"{}\" points=\"{}\" fill=\"none\" stroke=\"#888888\" stroke-width=\"1.2\"{}/>\n",
                     factor == 1.0 ? "diagonal" : "band", points, factor == 1.0 ? "" : " stroke-dasharray=\"4,4\"");
   }
-  for (std::size_t r = 0; r < part.validated.size(); ++r) {
-    const analysis::ValidatedRun& one = part.validated[r];
-    const auto index = static_cast<std::size_t>(std::find(groups.begin(), groups.end(), labels[r]) - groups.begin());
-    const LineStyle style = line_style(index);
-    const double x = x_of(one.run.time);
-    svg += fmt::format(
-        "<g class=\"run\"><title>line {}: p = {}, measured {:.6g}, predicted {:.6g} [{:.6g}, {:.6g}]{}"
-        "</title><line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"{}\" "
-        "stroke-width=\"1.5\" opacity=\"0.6\"/>{}</g>\n",
-        one.run.location.line, one.run.p, one.run.time, one.prediction.mean, one.prediction.low, one.prediction.high,
-        one.inside ? "" : ", outside its interval", x, y_of(one.prediction.low), x, y_of(one.prediction.high),
-        style.colour, marker_svg(style.marker, x, y_of(one.prediction.mean), style.colour));
-  }
-  svg += "</g>\n<g class=\"legend\">\n";
+  return svg;
+}
+
+// A run: its prediction interval as a bar at its measured time, its predicted mean as a marker.
+std::string run_svg(const PlotArea& area, const analysis::ValidatedRun& one, const LineStyle& style) {
+  const double x = area.x(one.run.time);
+  return fmt::format(
+      "<g class=\"run\"><title>line {}: p = {}, measured {:.6g}, predicted {:.6g} [{:.6g}, {:.6g}]{}"
+      "</title><line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"{}\" "
+      "stroke-width=\"1.5\" opacity=\"0.6\"/>{}</g>\n",
+      one.run.location.line, one.run.p, one.run.time, one.prediction.mean, one.prediction.low, one.prediction.high,
+      one.inside ? "" : ", outside its interval", x, area.y(one.prediction.low), x, area.y(one.prediction.high),
+      style.colour, marker_svg(style.marker, x, area.y(one.prediction.mean), style.colour));
+}
+
+std::string validation_legend(const std::vector<std::string>& groups) {
+  std::string svg = "<g class=\"legend\">\n";
   double y = kTop + 10;
   const double x = kLeft + kSide + 30;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     const LineStyle style = line_style(i);
-    svg += fmt::format("<g class=\"legend-entry\" font-size=\"13\">{}<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text></g>\n",
-                       marker_svg(style.marker, x + 8, y - 4, style.colour), x + 22, y, svg_escape(groups[i]));
+    svg += legend_entry(13, marker_svg(style.marker, x + 8, y - 4, style.colour), x + 22, y, groups[i]);
     y += 20;
   }
-  svg += fmt::format(
-      "<g class=\"legend-entry\" font-size=\"13\"><line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" "
-      "y2=\"{:.0f}\" stroke=\"#888888\" stroke-dasharray=\"4,4\"/><text x=\"{:.0f}\" y=\"{:.0f}\">±20%</text>"
-      "</g>\n",
-      x, y - 4, x + 16, y - 4, x + 22, y);
-  return svg + "</g>\n</svg>\n";
+  svg += legend_entry(13, legend_line(x, x + 16, y - 4, " stroke=\"#888888\" stroke-dasharray=\"4,4\""), x + 22, y,
+                      "±20%");
+  return svg + "</g>\n";
+}
+
+}  // namespace
+
+std::string render_validation_plot(const CalibrationReport& report) {
+  const ValidationPart& part = *report.validation;
+  const std::vector<std::string> labels = group_labels(part);
+  const std::vector<std::string> groups = groups_in_order(labels);
+  const auto [low, high] = time_range(part);
+  const Axis axis = time_axis(low, high);
+  const PlotArea area{kLeft, kTop, kSide, kSide, axis, axis};
+  std::size_t longest = 8;
+  for (const std::string& group : groups) longest = std::max(longest, display_length(group));
+  const double width = kLeft + kSide + 70 + 7.5 * static_cast<double>(longest);
+  const double height = std::max(kTop + kSide + 70, kTop + 20.0 * static_cast<double>(groups.size() + 2));
+  const std::string title =
+      fmt::format("{} on {}: predicted against measured", report.program_name, report.machine_name);
+  const std::string subtitle = fmt::format("{}: {} runs, mean |error| {:.1f}%, {} of {} inside their {:g}% interval",
+                                           part.runs_file, part.summary.runs, 100.0 * part.summary.mean_absolute_error,
+                                           part.summary.inside, part.summary.runs, 100.0 * report.level);
+  std::string svg = one_panel_opening(width, height, title, 16, subtitle, "clip-validation", area);
+  svg += validation_axes(area, report.level);
+  svg += "<g class=\"points\" clip-path=\"url(#clip-validation)\">\n" + error_lines(area);
+  for (std::size_t r = 0; r < part.validated.size(); ++r) {
+    const auto index = static_cast<std::size_t>(std::find(groups.begin(), groups.end(), labels[r]) - groups.begin());
+    svg += run_svg(area, part.validated[r], line_style(index));
+  }
+  return svg + "</g>\n" + validation_legend(groups) + "</svg>\n";
 }
 
 }  // namespace report

@@ -39,12 +39,66 @@ std::string interval_words(solvers::Method method) {
   return "an interval";
 }
 
+// The header of the quantiles' table: the key columns, p, the method, n where a method samples,
+// then a column per level.
+std::vector<std::string> quantile_header(const ReportInputs& inputs, bool sampled) {
+  std::vector<std::string> header = key_header(inputs);
+  header.insert(header.end(), {"p", "method"});
+  if (sampled) header.emplace_back("n");
+  for (double level : levels_of(inputs)) header.push_back(level_name(level));
+  return header;
+}
+
+// A line of the quantiles' table: a case, its p and one method's quantiles ("-" where it has none).
+std::vector<std::string> quantile_line(const ReportInputs& inputs, const analysis::CaseLabel& label, int p,
+                                       solvers::Method method, const solvers::Result& result, bool sampled) {
+  const TimeUnit& unit = inputs.time_unit;
+  const std::vector<double>& levels = levels_of(inputs);
+  std::vector<std::string> line = key_cells(inputs, label);
+  line.push_back(std::to_string(p));
+  line.emplace_back(solvers::to_string(method));
+  const bool has = result.solved() && result.quantiles.size() == levels.size();
+  if (sampled) {
+    line.push_back(has && result.quantiles.front().samples > 0 ? std::to_string(result.quantiles.front().samples)
+                                                               : std::string{"-"});
+  }
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    if (!has) {
+      line.emplace_back("-");
+      continue;
+    }
+    const solvers::Quantile& q = result.quantiles[k];
+    line.push_back(fmt::format("{} [{}, {}]", number(unit.of(q.estimate)), end_text(unit.of(q.lower)),
+                               end_text(unit.of(q.upper))));
+  }
+  return line;
+}
+
+// The table of the methods `with` quantiles: a line per whole-program case, p and method.
+std::string quantile_table(const analysis::StudyResult& study, const ReportInputs& inputs,
+                           const std::vector<solvers::Method>& with) {
+  // The sample count column only where a method samples.
+  const bool sampled = std::any_of(with.begin(), with.end(), [](solvers::Method method) {
+    return solvers::info(method).interval == solvers::IntervalKind::Confidence95;
+  });
+  std::vector<std::vector<std::string>> cells;
+  cells.push_back(quantile_header(inputs, sampled));
+  for (std::size_t c = 0; c < study.cases().size(); ++c) {
+    if (!study.cases()[c].phase.empty()) continue;
+    for (int p : study.processors()) {
+      for (solvers::Method method : with) {
+        cells.push_back(quantile_line(inputs, study.cases()[c], p, method, study.at(c, p, method).result, sampled));
+      }
+    }
+  }
+  return align(cells, key_header(inputs).size(), name_columns(inputs));
+}
+
 }  // namespace
 
 std::string level_name(double level) { return fmt::format("q{:.10g}", level * 100.0); }
 
 std::string table_block(const analysis::StudyResult& study, const ReportInputs& inputs) {
-  const TimeUnit& unit = inputs.time_unit;
   const std::vector<double>& levels = levels_of(inputs);
   if (levels.empty()) return {};
   std::vector<solvers::Method> with, without;
@@ -57,44 +111,7 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
     out += fmt::format(": estimate [interval], in {}\n", inputs.time_unit.symbol);
     for (solvers::Method method : with)
       out += fmt::format("  {}: {}\n", solvers::to_string(method), interval_words(method));
-    std::vector<std::vector<std::string>> cells;
-    std::vector<std::string> header = key_header(inputs);
-    // The sample count column only where a method samples.
-    const bool sampled = std::any_of(with.begin(), with.end(), [](solvers::Method method) {
-      return solvers::info(method).interval == solvers::IntervalKind::Confidence95;
-    });
-    header.insert(header.end(), {"p", "method"});
-    if (sampled) header.emplace_back("n");
-    for (double level : levels) header.push_back(level_name(level));
-    cells.push_back(std::move(header));
-    for (std::size_t c = 0; c < study.cases().size(); ++c) {
-      if (!study.cases()[c].phase.empty()) continue;
-      for (int p : study.processors()) {
-        for (solvers::Method method : with) {
-          const solvers::Result& result = study.at(c, p, method).result;
-          std::vector<std::string> line = key_cells(inputs, study.cases()[c]);
-          line.push_back(std::to_string(p));
-          line.emplace_back(solvers::to_string(method));
-          const bool has = result.solved() && result.quantiles.size() == levels.size();
-          if (sampled) {
-            line.push_back(has && result.quantiles.front().samples > 0
-                               ? std::to_string(result.quantiles.front().samples)
-                               : std::string{"-"});
-          }
-          for (std::size_t k = 0; k < levels.size(); ++k) {
-            if (!has) {
-              line.emplace_back("-");
-              continue;
-            }
-            const solvers::Quantile& q = result.quantiles[k];
-            line.push_back(fmt::format("{} [{}, {}]", number(unit.of(q.estimate)), end_text(unit.of(q.lower)),
-                                       end_text(unit.of(q.upper))));
-          }
-          cells.push_back(std::move(line));
-        }
-      }
-    }
-    out += align(cells, key_header(inputs).size(), name_columns(inputs));
+    out += quantile_table(study, inputs, with);
     if (without.empty()) return out;
     out += "no quantiles from ";
   }
