@@ -185,15 +185,16 @@ Outcome<CalibrationResult> refuse(std::string message) {
   return outcome;
 }
 
-}  // namespace
+Outcome<CalibrationResult> refused(Failure failure) {
+  Outcome<CalibrationResult> outcome;
+  outcome.failure = std::move(failure);
+  return outcome;
+}
 
-Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Runs& runs,
-                                     const CalibrationOptions& options) {
-  std::string why;
-  if (!options.IsValid(&why)) return refuse(why);
-  const std::size_t k = options.parameters.size();
-  std::vector<double> logs;
-  std::vector<FittedParameter> starts;
+// Each parameter's starting value and its logarithm, where the fit starts; why not when a name is
+// not declared or its value is not > 0.
+std::optional<std::string> start_from_input(const MachineInput& input, const CalibrationOptions& options,
+                                            std::vector<double>& logs, std::vector<FittedParameter>& starts) {
   // A variable starts from its value as the input binds it: --set, else its default.
   const models::Binding binding = models::bind(*input.program, input.machine, input.values);
   for (const std::string& name : options.parameters) {
@@ -202,123 +203,147 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     if (models::declares_variable(*input.program, name)) {
       const auto bound = binding.ok() ? binding.environment.values.find(name) : binding.environment.values.end();
       if (!binding.ok() || bound == binding.environment.values.end()) {
-        return refuse(fmt::format("'{}' has no value to start the fit from: give one with --set", name));
+        return fmt::format("'{}' has no value to start the fit from: give one with --set", name);
       }
       start = bound->second;
     } else if (models::declares_constant(input.machine, name)) {
       start = input.machine.constants.at(name);
     } else {
-      return refuse(fmt::format("'{}' is neither a variable of the program nor a constant of machine '{}'", name,
-                                input.machine.name));
+      return fmt::format("'{}' is neither a variable of the program nor a constant of machine '{}'", name,
+                         input.machine.name);
     }
     if (!(start > 0.0) || !std::isfinite(start)) {
-      return refuse(fmt::format("the fit of '{}' starts from its value, which must be > 0, got {}", name, start));
+      return fmt::format("the fit of '{}' starts from its value, which must be > 0, got {}", name, start);
     }
     logs.push_back(std::log(start));
     starts.push_back({name, start, std::nullopt, start, is_constant});
   }
-  if (runs.runs.size() < k) {
-    return refuse(
-        fmt::format("{} run(s) cannot determine {} parameter(s): give at least {} (and {} for their standard "
-                    "errors)",
-                    runs.runs.size(), k, k, k + 1));
-  }
+  return std::nullopt;
+}
 
-  Predictor predictor(input, runs, options);
-  auto failed = [&predictor]() {
-    Outcome<CalibrationResult> outcome;
-    outcome.failure = predictor.failure();
-    return outcome;
-  };
-  // Stage 1: every run weighs alike. Stage 2 (docs/calibration.md, "Weights"): each run's
-  // residual divided by the standard deviation its own law and the unexplained spread give it.
-  const std::size_t n = runs.runs.size();
-  std::vector<double> deviations(n, 1.0), times(n), spreads(n, 0.0), log_residuals(n);
-  Fit fit = solve(predictor, runs, deviations, options, logs);
-  if (predictor.failure()) return failed();
-  if (!fit.summary.IsSolutionUsable()) return refuse("the fit did not converge: " + fit.summary.message);
+// Per run: the standard deviation its residual is divided by, and what it comes from.
+struct Weights {
+  explicit Weights(std::size_t runs) : deviations(runs, 1.0), times(runs), spreads(runs, 0.0), log_residuals(runs) {}
+  std::vector<double> deviations, times, spreads, log_residuals;
   double unexplained = 0.0;
-  const auto weigh = [&]() {
-    if (!predictor.predict(logs.data(), times.data(), spreads.data())) return false;
-    for (std::size_t r = 0; r < n; ++r) log_residuals[r] = std::log(runs.runs[r].time / times[r]);
-    unexplained = unexplained_variance(log_residuals, spreads, static_cast<double>(n - k));
-    // A floor keeps runs that fit to the last digit from weighing infinitely.
-    for (std::size_t r = 0; r < n; ++r) deviations[r] = std::sqrt(std::max(spreads[r] + unexplained, 1e-30));
-    return true;
-  };
-  int iterations = static_cast<int>(fit.summary.iterations.size());
-  if (n > k) {
-    if (!weigh()) return failed();
-    fit = solve(predictor, runs, deviations, options, logs);
-    iterations += static_cast<int>(fit.summary.iterations.size());
-    if (predictor.failure()) return failed();
-    if (!fit.summary.IsSolutionUsable()) return refuse("the weighted fit did not converge: " + fit.summary.message);
-    if (!weigh()) return failed();
+};
+
+// The weights at the fit `logs`; false (with the predictor's failure) when a run cannot be solved.
+bool weigh(Predictor& predictor, const models::Runs& runs, std::size_t k, const std::vector<double>& logs,
+           Weights& weights) {
+  const std::size_t n = runs.runs.size();
+  if (!predictor.predict(logs.data(), weights.times.data(), weights.spreads.data())) return false;
+  for (std::size_t r = 0; r < n; ++r) weights.log_residuals[r] = std::log(runs.runs[r].time / weights.times[r]);
+  weights.unexplained = unexplained_variance(weights.log_residuals, weights.spreads, static_cast<double>(n - k));
+  // A floor keeps runs that fit to the last digit from weighing infinitely.
+  for (std::size_t r = 0; r < n; ++r) {
+    weights.deviations[r] = std::sqrt(std::max(weights.spreads[r] + weights.unexplained, 1e-30));
   }
-  const ceres::Solver::Summary& summary = fit.summary;
-  ceres::Problem& problem = *fit.problem;
-  // A parameter pushed off towards 0 or infinity means the model cannot take the runs' shape with
-  // these parameters free: refused rather than reported as a fit.
+  return true;
+}
+
+// The last fit with the weights of both stages. Neither copied nor moved: the fit's problem reads
+// weights.deviations at its address (the covariance evaluates it again with the last weights).
+struct TwoStageFit {
+  explicit TwoStageFit(std::size_t runs) : weights(runs) {}
+  TwoStageFit(const TwoStageFit&) = delete;
+  TwoStageFit& operator=(const TwoStageFit&) = delete;
+  Weights weights;
+  Fit fit;
+  int iterations = 0;
+};
+
+// Stage 1: every run weighs alike. Stage 2 (docs/calibration.md, "Weights"): each run's
+// residual divided by the standard deviation its own law and the unexplained spread give it.
+// The failure of a run or of a fit, if any.
+std::optional<Failure> fit_in_two_stages(Predictor& predictor, const models::Runs& runs,
+                                         const CalibrationOptions& options, std::vector<double>& logs,
+                                         TwoStageFit& stages) {
+  const std::size_t n = runs.runs.size();
+  const std::size_t k = options.parameters.size();
+  stages.fit = solve(predictor, runs, stages.weights.deviations, options, logs);
+  if (predictor.failure()) return predictor.failure();
+  if (!stages.fit.summary.IsSolutionUsable()) {
+    return Failure::of_value(0, "the fit did not converge: " + stages.fit.summary.message);
+  }
+  stages.iterations = static_cast<int>(stages.fit.summary.iterations.size());
+  if (n > k) {
+    if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
+    stages.fit = solve(predictor, runs, stages.weights.deviations, options, logs);
+    stages.iterations += static_cast<int>(stages.fit.summary.iterations.size());
+    if (predictor.failure()) return predictor.failure();
+    if (!stages.fit.summary.IsSolutionUsable()) {
+      return Failure::of_value(0, "the weighted fit did not converge: " + stages.fit.summary.message);
+    }
+    if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
+  }
+  return std::nullopt;
+}
+
+// A parameter pushed off towards 0 or infinity means the model cannot take the runs' shape with
+// these parameters free: refused rather than reported as a fit.
+std::optional<std::string> runaway_parameter(const CalibrationOptions& options, const std::vector<double>& logs,
+                                             const std::vector<FittedParameter>& starts) {
+  const std::size_t k = options.parameters.size();
   for (std::size_t i = 0; i < k; ++i) {
     if (!(std::abs(logs[i] - std::log(starts[i].start)) < 230.0)) {
-      return refuse(
-          fmt::format("the fit drove '{}' towards {} (from {:g}): the model does not fit these runs with {} "
-                      "free; fit other or more parameters, or check the model against the runs",
-                      options.parameters[i], logs[i] < std::log(starts[i].start) ? "0" : "infinity", starts[i].start,
-                      k == 1 ? "it alone" : "these parameters"));
+      return fmt::format(
+          "the fit drove '{}' towards {} (from {:g}): the model does not fit these runs with {} "
+          "free; fit other or more parameters, or check the model against the runs",
+          options.parameters[i], logs[i] < std::log(starts[i].start) ? "0" : "infinity", starts[i].start,
+          k == 1 ? "it alone" : "these parameters");
     }
   }
+  return std::nullopt;
+}
 
-  CalibrationResult result;
-  result.runs = runs.runs.size();
-  result.degrees_of_freedom = runs.runs.size() - k;
-  result.parameters = std::move(starts);
-  for (std::size_t i = 0; i < k; ++i) result.parameters[i].value = std::exp(logs[i]);
-  if (result.degrees_of_freedom > 0) {
-    ceres::Covariance::Options covariance_options;
-    covariance_options.algorithm_type = ceres::DENSE_SVD;
-    ceres::Covariance covariance(covariance_options);
-    const std::vector<std::pair<const double*, const double*>> blocks{{logs.data(), logs.data()}};
-    if (!covariance.Compute(blocks, &problem)) {
-      return refuse(
-          "the runs do not determine every parameter (the model's times do not change independently with "
-          "each): fit fewer, or add runs where they matter");
-    }
-    std::vector<double> inverse(k * k);
-    covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
-    for (std::size_t i = 0; i < k; ++i) {
-      if (!(inverse[i * k + i] > 0.0) || !std::isfinite(inverse[i * k + i])) {
-        return refuse(
-            fmt::format("the runs do not determine '{}' (the model's times do not change with it at the "
-                        "fit): fit fewer, or add runs where it matters",
-                        options.parameters[i]));
-      }
-    }
-    // The residuals are divided by their standard deviations, so (J^T J)^-1 is the covariance
-    // itself, without the usual factor s^2.
-    const double s2 = 1.0;
-    double squares = 0.0;
-    for (std::size_t r = 0; r < n; ++r)
-      squares += (times[r] / runs.runs[r].time - 1.0) * (times[r] / runs.runs[r].time - 1.0);
-    result.residual_standard_error = std::sqrt(squares / static_cast<double>(result.degrees_of_freedom));
-    result.unexplained = std::sqrt(unexplained);
-    result.correlation.assign(k, std::vector<double>(k, 0.0));
-    result.log_covariance.assign(k, std::vector<double>(k, 0.0));
-    for (std::size_t i = 0; i < k; ++i) {
-      result.parameters[i].standard_error = result.parameters[i].value * std::sqrt(s2 * inverse[i * k + i]);
-      for (std::size_t j = 0; j < k; ++j) {
-        result.log_covariance[i][j] = s2 * inverse[i * k + j];
-        result.correlation[i][j] = inverse[i * k + j] / std::sqrt(inverse[i * k + i] * inverse[j * k + j]);
-      }
+// The standard errors, correlations and log covariance of the parameters from the covariance of the
+// fit, with s and the unexplained spread; why not when the runs do not determine them.
+std::optional<std::string> add_covariance(ceres::Problem& problem, const std::vector<double>& logs,
+                                          const CalibrationOptions& options, const models::Runs& runs,
+                                          const Weights& weights, CalibrationResult& result) {
+  const std::size_t k = options.parameters.size();
+  const std::size_t n = runs.runs.size();
+  ceres::Covariance::Options covariance_options;
+  covariance_options.algorithm_type = ceres::DENSE_SVD;
+  ceres::Covariance covariance(covariance_options);
+  const std::vector<std::pair<const double*, const double*>> blocks{{logs.data(), logs.data()}};
+  if (!covariance.Compute(blocks, &problem)) {
+    return "the runs do not determine every parameter (the model's times do not change independently with "
+           "each): fit fewer, or add runs where they matter";
+  }
+  std::vector<double> inverse(k * k);
+  covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
+  for (std::size_t i = 0; i < k; ++i) {
+    if (!(inverse[i * k + i] > 0.0) || !std::isfinite(inverse[i * k + i])) {
+      return fmt::format(
+          "the runs do not determine '{}' (the model's times do not change with it at the "
+          "fit): fit fewer, or add runs where it matters",
+          options.parameters[i]);
     }
   }
-  // R^2 on the times themselves.
-  std::vector<double> fitted(runs.runs.size());
-  if (!predictor.predict(logs.data(), fitted.data())) {
-    Outcome<CalibrationResult> outcome;
-    outcome.failure = predictor.failure();
-    return outcome;
+  // The residuals are divided by their standard deviations, so (J^T J)^-1 is the covariance
+  // itself, without the usual factor s^2.
+  const double s2 = 1.0;
+  double squares = 0.0;
+  for (std::size_t r = 0; r < n; ++r)
+    squares += (weights.times[r] / runs.runs[r].time - 1.0) * (weights.times[r] / runs.runs[r].time - 1.0);
+  result.residual_standard_error = std::sqrt(squares / static_cast<double>(result.degrees_of_freedom));
+  result.unexplained = std::sqrt(weights.unexplained);
+  result.correlation.assign(k, std::vector<double>(k, 0.0));
+  result.log_covariance.assign(k, std::vector<double>(k, 0.0));
+  for (std::size_t i = 0; i < k; ++i) {
+    result.parameters[i].standard_error = result.parameters[i].value * std::sqrt(s2 * inverse[i * k + i]);
+    for (std::size_t j = 0; j < k; ++j) {
+      result.log_covariance[i][j] = s2 * inverse[i * k + j];
+      result.correlation[i][j] = inverse[i * k + j] / std::sqrt(inverse[i * k + i] * inverse[j * k + j]);
+    }
   }
+  return std::nullopt;
+}
+
+// R^2 on the times themselves.
+double r_squared(const models::Runs& runs, const std::vector<double>& fitted) {
   double mean = 0.0;
   for (const models::Run& run : runs.runs) mean += run.time;
   mean /= static_cast<double>(runs.runs.size());
@@ -327,7 +352,14 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     residual += (fitted[r] - runs.runs[r].time) * (fitted[r] - runs.runs[r].time);
     total += (runs.runs[r].time - mean) * (runs.runs[r].time - mean);
   }
-  result.r_squared = total > 0.0 ? 1.0 - residual / total : 1.0;
+  return total > 0.0 ? 1.0 - residual / total : 1.0;
+}
+
+// The repetition spread and the settings it comes from, when there are repetitions and degrees of
+// freedom; `spreads` are the runs' own log spreads.
+void add_repetitions(const models::Runs& runs, const std::vector<double>& spreads, std::size_t k,
+                     CalibrationResult& result) {
+  const std::size_t n = runs.runs.size();
   // Repetitions: the runs grouped by setting (p and column values), in order of appearance.
   std::vector<double> squares, degrees, group_spreads;
   std::vector<bool> grouped(n, false);
@@ -354,9 +386,47 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
     result.repeated_settings = squares.size();
     result.repetition_spread = std::sqrt(repetition_variance(squares, degrees, group_spreads));
   }
+}
+
+}  // namespace
+
+Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Runs& runs,
+                                     const CalibrationOptions& options) {
+  std::string why;
+  if (!options.IsValid(&why)) return refuse(why);
+  const std::size_t k = options.parameters.size();
+  std::vector<double> logs;
+  std::vector<FittedParameter> starts;
+  if (const auto refusal = start_from_input(input, options, logs, starts)) return refuse(*refusal);
+  if (runs.runs.size() < k) {
+    return refuse(
+        fmt::format("{} run(s) cannot determine {} parameter(s): give at least {} (and {} for their standard "
+                    "errors)",
+                    runs.runs.size(), k, k, k + 1));
+  }
+
+  Predictor predictor(input, runs, options);
+  TwoStageFit stages(runs.runs.size());
+  if (auto failure = fit_in_two_stages(predictor, runs, options, logs, stages)) return refused(std::move(*failure));
+  if (const auto refusal = runaway_parameter(options, logs, starts)) return refuse(*refusal);
+
+  CalibrationResult result;
+  result.runs = runs.runs.size();
+  result.degrees_of_freedom = runs.runs.size() - k;
+  result.parameters = std::move(starts);
+  for (std::size_t i = 0; i < k; ++i) result.parameters[i].value = std::exp(logs[i]);
+  if (result.degrees_of_freedom > 0) {
+    if (const auto refusal = add_covariance(*stages.fit.problem, logs, options, runs, stages.weights, result)) {
+      return refuse(*refusal);
+    }
+  }
+  std::vector<double> fitted(runs.runs.size());
+  if (!predictor.predict(logs.data(), fitted.data())) return refused(*predictor.failure());
+  result.r_squared = r_squared(runs, fitted);
+  add_repetitions(runs, stages.weights.spreads, k, result);
   result.fitted = std::move(fitted);
-  result.iterations = iterations;
-  result.termination = summary.BriefReport();
+  result.iterations = stages.iterations;
+  result.termination = stages.fit.summary.BriefReport();
   Outcome<CalibrationResult> outcome;
   outcome.value = std::move(result);
   return outcome;

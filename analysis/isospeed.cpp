@@ -35,6 +35,74 @@ void set_work(IsospeedPoint& point, double efficiency, double mean, double rt_fa
   point.work = point.speed * static_cast<double>(point.p) * mean;
 }
 
+// The point of the smallest p at the size the input binds, and its efficiency (at most 1): the
+// fraction of one processor's speed to hold when none is given.
+struct BasePoint {
+  IsospeedPoint point;
+  double fraction = 0.0;
+};
+Outcome<BasePoint> base_point(const MachineInput& input, std::size_t m, int p, const IsospeedOptions& options) {
+  Outcome<BasePoint> outcome;
+  const models::Binding binding = models::bind(*input.program, input.machine, input.values);
+  if (!binding.ok()) {
+    outcome.failure = Failure::of_binding(m, binding.errors.front());
+    return outcome;
+  }
+  const auto value = binding.environment.values.find(options.variable);
+  if (value == binding.environment.values.end()) {
+    // The variable depends on P, or has no value: there is no base size.
+    outcome.failure = Failure::of_binding(m, {models::BindError::Code::NoValue, options.variable, "", {}});
+    return outcome;
+  }
+  BasePoint base;
+  base.point.machine_index = m;
+  base.point.p = p;
+  base.point.size = value->second;
+  base.point.evaluations = 1;
+  try {
+    const auto [efficiency, mean] = approximate_efficiency(*input.program, input.machine, binding.environment,
+                                                           base.point.p, options.series_parallel);
+    set_work(base.point, efficiency, mean, input.machine.rt_factor);
+    base.fraction = std::min(efficiency, 1.0);
+  } catch (const scaling::ScalingError& error) {
+    Failure failure;
+    failure.machine = m;
+    failure.message = error.what();
+    failure.location = error.location();
+    outcome.failure = std::move(failure);
+    return outcome;
+  }
+  outcome.value = std::move(base);
+  return outcome;
+}
+
+// The sizes at which the processor counts hold the efficiency `fraction` on machine m.
+Outcome<std::vector<IsoefficiencyPoint>> sizes_holding(const MachineInput& input, std::size_t m,
+                                                       const std::vector<int>& processors, double fraction,
+                                                       const IsospeedOptions& options, int threads) {
+  IsoefficiencyOptions iso;
+  iso.target = fraction;
+  iso.variable = options.variable;
+  iso.max_size = options.max_size;
+  iso.series_parallel = options.series_parallel;
+  auto searched = run_isoefficiency({input}, processors, iso, threads);
+  if (!searched.ok()) searched.failure->machine = m;
+  return searched;
+}
+
+// The isoefficiency points found on machine m as isospeed points.
+void add_points(const std::vector<IsoefficiencyPoint>& found, std::size_t m, double rt_factor, IsospeedResult& result) {
+  for (const IsoefficiencyPoint& one : found) {
+    IsospeedPoint point;
+    point.machine_index = m;
+    point.p = one.p;
+    point.size = one.size;
+    point.evaluations = one.evaluations;
+    set_work(point, one.efficiency, one.mean, rt_factor);
+    result.points.push_back(point);
+  }
+}
+
 }  // namespace
 
 Outcome<IsospeedResult> run_isospeed(const std::vector<MachineInput>& machines, const std::vector<int>& processors,
@@ -50,47 +118,19 @@ Outcome<IsospeedResult> run_isospeed(const std::vector<MachineInput>& machines, 
     std::optional<IsospeedPoint> base;
     double fraction = options.fraction.value_or(0.0);
     if (!options.fraction) {
-      const models::Binding binding = models::bind(*input.program, input.machine, input.values);
-      if (!binding.ok()) {
-        outcome.failure = Failure::of_binding(m, binding.errors.front());
+      const Outcome<BasePoint> measured = base_point(input, m, processors.front(), options);
+      if (!measured.ok()) {
+        outcome.failure = measured.failure;
         return outcome;
       }
-      const auto value = binding.environment.values.find(options.variable);
-      if (value == binding.environment.values.end()) {
-        // The variable depends on P, or has no value: there is no base size.
-        outcome.failure = Failure::of_binding(m, {models::BindError::Code::NoValue, options.variable, "", {}});
-        return outcome;
-      }
-      base.emplace();
-      base->machine_index = m;
-      base->p = processors.front();
-      base->size = value->second;
-      base->evaluations = 1;
-      try {
-        const auto [efficiency, mean] = approximate_efficiency(*input.program, input.machine, binding.environment,
-                                                               base->p, options.series_parallel);
-        set_work(*base, efficiency, mean, rt_factor);
-        fraction = std::min(efficiency, 1.0);
-      } catch (const scaling::ScalingError& error) {
-        Failure failure;
-        failure.machine = m;
-        failure.message = error.what();
-        failure.location = error.location();
-        outcome.failure = std::move(failure);
-        return outcome;
-      }
+      base = measured.value->point;
+      fraction = measured.value->fraction;
     }
-    IsoefficiencyOptions iso;
-    iso.target = fraction;
-    iso.variable = options.variable;
-    iso.max_size = options.max_size;
-    iso.series_parallel = options.series_parallel;
     std::vector<int> rest(processors.begin() + (base ? 1 : 0), processors.end());
     std::vector<IsoefficiencyPoint> found;
     if (!rest.empty()) {
-      auto searched = run_isoefficiency({input}, rest, iso, threads);
+      auto searched = sizes_holding(input, m, rest, fraction, options, threads);
       if (!searched.ok()) {
-        searched.failure->machine = m;
         outcome.failure = searched.failure;
         return outcome;
       }
@@ -99,15 +139,7 @@ Outcome<IsospeedResult> run_isospeed(const std::vector<MachineInput>& machines, 
     result.speed.push_back(fraction / rt_factor);
     result.fraction.push_back(fraction);
     if (base) result.points.push_back(*base);
-    for (const IsoefficiencyPoint& one : found) {
-      IsospeedPoint point;
-      point.machine_index = m;
-      point.p = one.p;
-      point.size = one.size;
-      point.evaluations = one.evaluations;
-      set_work(point, one.efficiency, one.mean, rt_factor);
-      result.points.push_back(point);
-    }
+    add_points(found, m, rt_factor, result);
   }
   outcome.value = std::move(result);
   return outcome;

@@ -94,6 +94,58 @@ double mixture_quantile(const std::vector<distributions::CdfTable>& laws, const 
   return 0.5 * (low + high);
 }
 
+// The runtime laws at options.parameter_draws values of the parameters drawn from their log
+// covariance, and the parameters' part of the interval from the draws' means; the failure of a
+// draw, if any.
+std::optional<Failure> draw_parameters(const MachineInput& setting, std::int64_t p,
+                                       const ParameterUncertainty& uncertainty,
+                                       const PredictionIntervalOptions& options, std::uint64_t stream, double tail,
+                                       std::vector<distributions::CdfTable>& laws, PredictionInterval& interval) {
+  const Eigen::MatrixXd root = square_root(uncertainty.log_covariance);
+  const auto k = static_cast<Eigen::Index>(uncertainty.values.size());
+  std::seed_seq seeds{static_cast<std::uint32_t>(options.seed), static_cast<std::uint32_t>(options.seed >> 32),
+                      static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32)};
+  std::mt19937_64 random(seeds);
+  std::normal_distribution<double> normal;
+  std::vector<double> means;
+  for (int draw = 0; draw < options.parameter_draws; ++draw) {
+    Eigen::VectorXd z(k);
+    for (Eigen::Index i = 0; i < k; ++i) z(i) = normal(random);
+    const Eigen::VectorXd shift = root * z;
+    std::vector<double> values = uncertainty.values;
+    for (Eigen::Index i = 0; i < k; ++i) values[static_cast<std::size_t>(i)] *= std::exp(shift(i));
+    const Outcome<solvers::Result> solved = solve_with(setting, p, uncertainty, values, options.series_parallel);
+    if (!solved.ok()) return *solved.failure;
+    means.push_back(solved.value->mean);
+    laws.emplace_back(*solved.value->distribution);
+  }
+  double sum = 0.0, squares = 0.0;
+  for (const double mean : means) sum += mean;
+  const double average = sum / static_cast<double>(means.size());
+  for (const double mean : means) squares += (mean - average) * (mean - average);
+  interval.parameter_standard_error = std::sqrt(squares / static_cast<double>(means.size() - 1));
+  std::sort(means.begin(), means.end());
+  interval.parameter_low = sample_quantile(means, tail);
+  interval.parameter_high = sample_quantile(means, 1.0 - tail);
+  return std::nullopt;
+}
+
+// The factors exp(u z - u^2/2) at `points` normal points z for the unexplained spread u; {1}
+// without one.
+std::vector<double> spread_factors(double unexplained, int points) {
+  std::vector<double> factors{1.0};
+  if (unexplained > 0.0) {
+    const boost::math::normal standard;
+    const double u = unexplained;
+    factors.clear();
+    for (int point = 0; point < points; ++point) {
+      const double z = boost::math::quantile(standard, (point + 0.5) / points);
+      factors.push_back(std::exp(u * z - u * u / 2.0));
+    }
+  }
+  return factors;
+}
+
 }  // namespace
 
 std::uint64_t setting_stream(std::int64_t p, const std::vector<double>& values) {
@@ -140,44 +192,10 @@ Outcome<PredictionInterval> predict_interval(const MachineInput& setting, std::i
   std::vector<distributions::CdfTable> laws;
   if (uncertainty.log_covariance.empty()) {
     laws.emplace_back(law);
-  } else {
-    const Eigen::MatrixXd root = square_root(uncertainty.log_covariance);
-    const auto k = static_cast<Eigen::Index>(uncertainty.values.size());
-    std::seed_seq seeds{static_cast<std::uint32_t>(options.seed), static_cast<std::uint32_t>(options.seed >> 32),
-                        static_cast<std::uint32_t>(stream), static_cast<std::uint32_t>(stream >> 32)};
-    std::mt19937_64 random(seeds);
-    std::normal_distribution<double> normal;
-    std::vector<double> means;
-    for (int draw = 0; draw < options.parameter_draws; ++draw) {
-      Eigen::VectorXd z(k);
-      for (Eigen::Index i = 0; i < k; ++i) z(i) = normal(random);
-      const Eigen::VectorXd shift = root * z;
-      std::vector<double> values = uncertainty.values;
-      for (Eigen::Index i = 0; i < k; ++i) values[static_cast<std::size_t>(i)] *= std::exp(shift(i));
-      const Outcome<solvers::Result> solved = solve_with(setting, p, uncertainty, values, options.series_parallel);
-      if (!solved.ok()) return refused<PredictionInterval>(*solved.failure);
-      means.push_back(solved.value->mean);
-      laws.emplace_back(*solved.value->distribution);
-    }
-    double sum = 0.0, squares = 0.0;
-    for (const double mean : means) sum += mean;
-    const double average = sum / static_cast<double>(means.size());
-    for (const double mean : means) squares += (mean - average) * (mean - average);
-    interval.parameter_standard_error = std::sqrt(squares / static_cast<double>(means.size() - 1));
-    std::sort(means.begin(), means.end());
-    interval.parameter_low = sample_quantile(means, tail);
-    interval.parameter_high = sample_quantile(means, 1.0 - tail);
+  } else if (const auto failure = draw_parameters(setting, p, uncertainty, options, stream, tail, laws, interval)) {
+    return refused<PredictionInterval>(*failure);
   }
-  std::vector<double> factors{1.0};
-  if (uncertainty.unexplained > 0.0) {
-    const boost::math::normal standard;
-    const double u = uncertainty.unexplained;
-    factors.clear();
-    for (int point = 0; point < options.spread_points; ++point) {
-      const double z = boost::math::quantile(standard, (point + 0.5) / options.spread_points);
-      factors.push_back(std::exp(u * z - u * u / 2.0));
-    }
-  }
+  const std::vector<double> factors = spread_factors(uncertainty.unexplained, options.spread_points);
   if (laws.size() == 1 && factors.size() == 1) {
     interval.low = interval.task_low;
     interval.high = interval.task_high;

@@ -220,6 +220,59 @@ bool declared_by(const Loaded& loaded, const std::string& name) {
   return models::declares_variable(*loaded.program, name) || models::declares_constant(loaded.machine, name);
 }
 
+// "OPTION NAME: ..." for a name no program and no machine declares, with what each declares and
+// the names it may mean.
+std::string declared_nowhere_text(const std::string& option, const std::string& name,
+                                  const std::vector<Loaded>& machines, const std::vector<const Loaded*>& programs,
+                                  std::size_t machine_count) {
+  std::vector<std::string> every;
+  std::string declared;
+  for (const Loaded* program : programs) {
+    std::string list;
+    for (const models::Variable& variable : program->program->variables) {
+      every.push_back(variable.name);
+      list += (list.empty() ? "" : ", ") + variable.name;
+    }
+    declared += fmt::format("{}{} declares {}", declared.empty() ? "" : "; ",
+                            program->program_label.empty() ? std::string("the program") : program->program_label,
+                            list.empty() ? std::string("none") : list);
+  }
+  std::string constants;
+  for (std::size_t m = 0; m < machine_count; ++m) {
+    std::string list;
+    for (const auto& [constant, value] : machines[m].machine.constants) {
+      every.push_back(constant);
+      list += (list.empty() ? "" : ", ") + constant;
+    }
+    if (!list.empty()) constants += fmt::format("; machine '{}' has {}", machines[m].machine.name, list);
+  }
+  std::sort(every.begin(), every.end());
+  every.erase(std::unique(every.begin(), every.end()), every.end());
+  const std::vector<std::string> meant = nearest(name, every);
+  return fmt::format("{} {}: {} variable '{}'{}{} ({}{})", option, name,
+                     programs.size() > 1 ? "no program declares a" : "the program declares no", name,
+                     constants.empty() ? std::string() : fmt::format(" nor a machine a constant '{}'", name),
+                     meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?", declared,
+                     constants);
+}
+
+// A note for each (program, machine) in `ignoring` that it ignores the name.
+void note_ignored(const std::string& option, const std::string& name, const std::vector<const Loaded*>& ignoring,
+                  std::size_t machine_count, std::ostream& err) {
+  for (const Loaded* loaded : ignoring) {
+    if (machine_count == 1) {
+      err << fmt::format("pdl-scale: note: {} {}: {} declares no variable '{}' and ignores it\n", option, name,
+                         loaded->program_label, name);
+    } else {
+      err << fmt::format(
+          "pdl-scale: note: {} {}: {}machine '{}' has no constant '{}' (nor the program a variable "
+          "of that name) and ignores it\n",
+          option, name, loaded->program_label.empty() ? "" : loaded->program_label + " on ", loaded->machine.name,
+          name);
+    }
+  }
+}
+
 // Every --set and --sweep name must be a variable of a program or a constant of a machine: an
 // error naming what each declares when none has it; a note for each (program, machine) that
 // lacks one that another has, and ignores it.
@@ -240,50 +293,10 @@ bool names_declared_somewhere(const Options& options, const std::vector<Loaded>&
       return false;
     }
     if (ignoring.size() == machines.size()) {
-      std::vector<std::string> every;
-      std::string declared;
-      for (const Loaded* program : programs) {
-        std::string list;
-        for (const models::Variable& variable : program->program->variables) {
-          every.push_back(variable.name);
-          list += (list.empty() ? "" : ", ") + variable.name;
-        }
-        declared += fmt::format("{}{} declares {}", declared.empty() ? "" : "; ",
-                                program->program_label.empty() ? std::string("the program") : program->program_label,
-                                list.empty() ? std::string("none") : list);
-      }
-      std::string constants;
-      for (std::size_t m = 0; m < machine_count; ++m) {
-        std::string list;
-        for (const auto& [constant, value] : machines[m].machine.constants) {
-          every.push_back(constant);
-          list += (list.empty() ? "" : ", ") + constant;
-        }
-        if (!list.empty()) constants += fmt::format("; machine '{}' has {}", machines[m].machine.name, list);
-      }
-      std::sort(every.begin(), every.end());
-      every.erase(std::unique(every.begin(), every.end()), every.end());
-      const std::vector<std::string> meant = nearest(name, every);
-      usage_error(err,
-                  fmt::format("{} {}: {} variable '{}'{}{} ({}{})", option, name,
-                              programs.size() > 1 ? "no program declares a" : "the program declares no", name,
-                              constants.empty() ? std::string() : fmt::format(" nor a machine a constant '{}'", name),
-                              meant.empty() ? std::string() : "; did you mean " + quoted_alternatives(meant) + "?",
-                              declared, constants));
+      usage_error(err, declared_nowhere_text(option, name, machines, programs, machine_count));
       return false;
     }
-    for (const Loaded* loaded : ignoring) {
-      if (machine_count == 1) {
-        err << fmt::format("pdl-scale: note: {} {}: {} declares no variable '{}' and ignores it\n", option, name,
-                           loaded->program_label, name);
-      } else {
-        err << fmt::format(
-            "pdl-scale: note: {} {}: {}machine '{}' has no constant '{}' (nor the program a variable "
-            "of that name) and ignores it\n",
-            option, name, loaded->program_label.empty() ? "" : loaded->program_label + " on ", loaded->machine.name,
-            name);
-      }
-    }
+    note_ignored(option, name, ignoring, machine_count, err);
   }
   return true;
 }

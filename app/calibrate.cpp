@@ -164,6 +164,155 @@ bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUn
   return true;
 }
 
+// The analysis request of the options, with the methods and the methods' options this command
+// takes; nothing with the error printed.
+std::optional<analysis::Request> calibration_request(const Options& options, std::ostream& err) {
+  if (const auto problem = calibration_usage(options)) {
+    usage_error(err, *problem);
+    return std::nullopt;
+  }
+  std::string error;
+  auto request = analysis_request(options, &error);
+  if (!request) {
+    usage_error(err, error);
+    return std::nullopt;
+  }
+  if (options.given.count("--method") != 0) {
+    for (const solvers::Method method : request->methods) {
+      if (method != solvers::Method::SeriesParallel && method != solvers::Method::Bounds) {
+        usage_error(err, fmt::format("--method {}: --calibrate and --validate use approx (the fit, the "
+                                     "predictions) and bounds (RatioLB and RatioUB); give those",
+                                     solvers::to_string(method)));
+        return std::nullopt;
+      }
+    }
+  }
+  // The options of methods this command does not run are refused as the analysis refuses them;
+  // --seed is not a no-op here (it fixes the parameter draws), so its note is not printed.
+  std::vector<std::string> notes;
+  if (const auto problem = method_option_problems(options, request->methods, &notes)) {
+    usage_error(err, *problem);
+    return std::nullopt;
+  }
+  for (const std::string& note : notes) {
+    if (!note.starts_with("--seed")) err << "pdl-scale: note: " << note << '\n';
+  }
+  return request;
+}
+
+// The loaded program and machine as this command needs them: every --set name declared, every
+// constant a single value, every --fit name declared; false with the error printed.
+bool check_names_and_ranges(const Options& options, const Loaded& loaded, std::ostream& err) {
+  // A variable without a default is fine here when the runs give it (a column); a --set of a
+  // name nobody declares is not.
+  const models::Binding binding = models::bind(*loaded.program, loaded.machine, loaded.sets);
+  for (const models::BindError& problem : binding.errors) {
+    if (problem.code == models::BindError::Code::UnknownVariable) {
+      print_bind_errors({problem}, err);
+      return false;
+    }
+  }
+  // A constant given as a range would stand at its lower end: one machine is predicted here.
+  for (const auto& [name, range] : loaded.machine.constant_ranges) {
+    if (loaded.machine_sets.count(name) != 0 ||
+        std::find(options.fit.begin(), options.fit.end(), name) != options.fit.end()) {
+      continue;
+    }
+    usage_error(err, fmt::format("machine '{}' gives {} as a range ({:g} .. {:g}): --calibrate and --validate "
+                                 "predict with one machine; give it a value (--set {}=…) or fit it (--fit)",
+                                 loaded.machine.name, name, range.first, range.second, name));
+    return false;
+  }
+  for (const std::string& name : options.fit) {
+    if (!models::declares_variable(*loaded.program, name) && !models::declares_constant(loaded.machine, name)) {
+      usage_error(err, unknown_variable_text(*loaded.program, loaded.machine, name, "--fit"));
+      return false;
+    }
+  }
+  return true;
+}
+
+// --calibrate: the fit to its runs file into the report and `uncertainty`; false with the error
+// printed.
+bool fit_calibration_runs(const Options& options, const analysis::MachineInput& input, const pdl::RunsNames& names,
+                          const analysis::Request& request, report::CalibrationReport& outcome,
+                          analysis::ParameterUncertainty& uncertainty, std::ostream& err) {
+  const auto runs = load_runs(*options.calibrate, names, err, options.read_file);
+  if (!runs) return false;
+  analysis::CalibrationOptions calibration;
+  calibration.parameters = options.fit;
+  calibration.series_parallel = request.solver_options.series_parallel;
+  const auto fit = analysis::calibrate(input, runs->runs, calibration);
+  if (!fit.ok()) {
+    const analysis::Failure& failure = *fit.failure;
+    if (failure.location.line > 0) return runs_failure(failure, *runs, err) == kExitSuccess;
+    // Refusals about the request as a whole point at the runs file's header.
+    analysis::Failure located = failure;
+    located.location = runs->runs.header;
+    return runs_failure(located, *runs, err) == kExitSuccess;
+  }
+  uncertainty = analysis::uncertainty_of(*fit.value);
+  outcome.calibration = report::CalibrationPart{*options.calibrate, *fit.value, runs->runs};
+  return true;
+}
+
+// Predictions at the processor counts asked for (--p, --pmax), at the input's values, into the
+// report; false with the error printed.
+bool predict_at_processors(const analysis::MachineInput& input, const Loaded& loaded, const analysis::Request& request,
+                           const analysis::ParameterUncertainty& uncertainty,
+                           const analysis::PredictionIntervalOptions& intervals, report::CalibrationReport& outcome,
+                           std::ostream& err) {
+  for (const int p : request.processors) {
+    const auto interval = analysis::predict_interval(input, p, uncertainty, intervals, analysis::setting_stream(p, {}));
+    if (!interval.ok()) {
+      analysis::Failure failure = *interval.failure;
+      print_failure(failure, {loaded}, err);
+      return false;
+    }
+    outcome.predictions.push_back({p, *interval.value});
+  }
+  return true;
+}
+
+// --validate: the runs of its file scored against the predictions, into the report; false with
+// the error printed.
+bool score_validation_runs(const Options& options, const analysis::MachineInput& input, const pdl::RunsNames& names,
+                           const analysis::Request& request, const analysis::ParameterUncertainty& uncertainty,
+                           const analysis::PredictionIntervalOptions& intervals, report::CalibrationReport& outcome,
+                           std::ostream& err) {
+  const auto runs = load_runs(*options.validate, names, err, options.read_file);
+  if (!runs) return false;
+  // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
+  auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);
+  if (!validated.ok()) return runs_failure(*validated.failure, *runs, err) == kExitSuccess;
+  const bool bounds =
+      std::find(request.methods.begin(), request.methods.end(), solvers::Method::Bounds) != request.methods.end();
+  if (bounds && options.given.count("--method") != 0 &&
+      !bound_runs(input, uncertainty, runs->runs, request, *validated.value, *runs, err)) {
+    return false;
+  }
+  outcome.validation =
+      report::ValidationPart{*options.validate, runs->runs, *validated.value, analysis::summarize(*validated.value)};
+  return true;
+}
+
+// The fit and the validation chart, on the rank that writes; the exit status.
+int write_files(const Options& options, const Loaded& loaded, const report::CalibrationReport& outcome,
+                std::ostream& err) {
+  // The fit is written once everything else has succeeded: a failed run leaves no file behind.
+  if (options.write_fit && options.output_rank) {
+    if (const int status = write_fit(*options.write_fit, loaded, outcome.calibration->fit, *options.calibrate, err)) {
+      return status;
+    }
+  }
+  if (options.validation_plot && options.output_rank) {
+    if (const auto failure = write_output_file(*options.validation_plot, report::render_validation_plot(outcome))) {
+      return usage_error(err, "--validation-plot: " + *failure);
+    }
+  }
+  return kExitSuccess;
+}
+
 }  // namespace
 
 int run_check_runs(const Options& options, std::ostream& out, std::ostream& err) {
@@ -174,52 +323,11 @@ int run_check_runs(const Options& options, std::ostream& out, std::ostream& err)
 }
 
 int run_calibration(const Options& options, std::ostream& out, std::ostream& err) {
-  if (const auto problem = calibration_usage(options)) return usage_error(err, *problem);
-  std::string error;
-  auto request = analysis_request(options, &error);
-  if (!request) return usage_error(err, error);
-  if (options.given.count("--method") != 0) {
-    for (const solvers::Method method : request->methods) {
-      if (method != solvers::Method::SeriesParallel && method != solvers::Method::Bounds) {
-        return usage_error(err, fmt::format("--method {}: --calibrate and --validate use approx (the fit, the "
-                                            "predictions) and bounds (RatioLB and RatioUB); give those",
-                                            solvers::to_string(method)));
-      }
-    }
-  }
-  // The options of methods this command does not run are refused as the analysis refuses them;
-  // --seed is not a no-op here (it fixes the parameter draws), so its note is not printed.
-  std::vector<std::string> notes;
-  if (const auto problem = method_option_problems(options, request->methods, &notes)) return usage_error(err, *problem);
-  for (const std::string& note : notes) {
-    if (!note.starts_with("--seed")) err << "pdl-scale: note: " << note << '\n';
-  }
+  const auto request = calibration_request(options, err);
+  if (!request) return kExitInput;
   const auto loaded = load_one(options, err);
   if (!loaded) return kExitInput;
-  // A variable without a default is fine here when the runs give it (a column); a --set of a
-  // name nobody declares is not.
-  const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
-  for (const models::BindError& problem : binding.errors) {
-    if (problem.code == models::BindError::Code::UnknownVariable) {
-      print_bind_errors({problem}, err);
-      return kExitInput;
-    }
-  }
-  // A constant given as a range would stand at its lower end: one machine is predicted here.
-  for (const auto& [name, range] : loaded->machine.constant_ranges) {
-    if (loaded->machine_sets.count(name) != 0 ||
-        std::find(options.fit.begin(), options.fit.end(), name) != options.fit.end()) {
-      continue;
-    }
-    return usage_error(err, fmt::format("machine '{}' gives {} as a range ({:g} .. {:g}): --calibrate and --validate "
-                                        "predict with one machine; give it a value (--set {}=…) or fit it (--fit)",
-                                        loaded->machine.name, name, range.first, range.second, name));
-  }
-  for (const std::string& name : options.fit) {
-    if (!models::declares_variable(*loaded->program, name) && !models::declares_constant(loaded->machine, name)) {
-      return usage_error(err, unknown_variable_text(*loaded->program, loaded->machine, name, "--fit"));
-    }
-  }
+  if (!check_names_and_ranges(options, *loaded, err)) return kExitInput;
   // Before any work: no output replaces an input or another output, and each can be written.
   if (!check_destinations(options, {*loaded}, err)) return kExitInput;
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};
@@ -237,65 +345,18 @@ int run_calibration(const Options& options, std::ostream& out, std::ostream& err
   intervals.series_parallel = request->solver_options.series_parallel;
   analysis::ParameterUncertainty uncertainty;
 
-  if (options.calibrate) {
-    const auto runs = load_runs(*options.calibrate, names, err, options.read_file);
-    if (!runs) return kExitInput;
-    analysis::CalibrationOptions calibration;
-    calibration.parameters = options.fit;
-    calibration.series_parallel = request->solver_options.series_parallel;
-    const auto fit = analysis::calibrate(input, runs->runs, calibration);
-    if (!fit.ok()) {
-      const analysis::Failure& failure = *fit.failure;
-      if (failure.location.line > 0) return runs_failure(failure, *runs, err);
-      // Refusals about the request as a whole point at the runs file's header.
-      analysis::Failure located = failure;
-      located.location = runs->runs.header;
-      return runs_failure(located, *runs, err);
-    }
-    uncertainty = analysis::uncertainty_of(*fit.value);
-    outcome.calibration = report::CalibrationPart{*options.calibrate, *fit.value, runs->runs};
+  if (options.calibrate && !fit_calibration_runs(options, input, names, *request, outcome, uncertainty, err)) {
+    return kExitInput;
   }
-
-  // Predictions at the processor counts asked for (--p, --pmax), at the input's values.
-  if (options.pmax || !options.processors.empty()) {
-    for (const int p : request->processors) {
-      const auto interval =
-          analysis::predict_interval(input, p, uncertainty, intervals, analysis::setting_stream(p, {}));
-      if (!interval.ok()) {
-        analysis::Failure failure = *interval.failure;
-        print_failure(failure, {*loaded}, err);
-        return kExitInput;
-      }
-      outcome.predictions.push_back({p, *interval.value});
-    }
+  if ((options.pmax || !options.processors.empty()) &&
+      !predict_at_processors(input, *loaded, *request, uncertainty, intervals, outcome, err)) {
+    return kExitInput;
   }
-
-  if (options.validate) {
-    const auto runs = load_runs(*options.validate, names, err, options.read_file);
-    if (!runs) return kExitInput;
-    // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
-    auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);
-    if (!validated.ok()) return runs_failure(*validated.failure, *runs, err);
-    const bool bounds =
-        std::find(request->methods.begin(), request->methods.end(), solvers::Method::Bounds) != request->methods.end();
-    if (bounds && options.given.count("--method") != 0 &&
-        !bound_runs(input, uncertainty, runs->runs, *request, *validated.value, *runs, err)) {
-      return kExitInput;
-    }
-    outcome.validation =
-        report::ValidationPart{*options.validate, runs->runs, *validated.value, analysis::summarize(*validated.value)};
+  if (options.validate &&
+      !score_validation_runs(options, input, names, *request, uncertainty, intervals, outcome, err)) {
+    return kExitInput;
   }
-  // The fit is written once everything else has succeeded: a failed run leaves no file behind.
-  if (options.write_fit && options.output_rank) {
-    if (const int status = write_fit(*options.write_fit, *loaded, outcome.calibration->fit, *options.calibrate, err)) {
-      return status;
-    }
-  }
-  if (options.validation_plot && options.output_rank) {
-    if (const auto failure = write_output_file(*options.validation_plot, report::render_validation_plot(outcome))) {
-      return usage_error(err, "--validation-plot: " + *failure);
-    }
-  }
+  if (const int status = write_files(options, *loaded, outcome, err)) return status;
   return emit(options, report::render_calibration(outcome, options.format), out, err);
 }
 

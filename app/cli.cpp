@@ -408,8 +408,8 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
   return true;
 }
 
-// The values CLI11 could not put into place, moved into the options; false on a usage error.
-bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream& err) {
+// The programs, the options given, the searches asked for and the outputs' files.
+void take_files_and_outputs(const CLI::App& cli, const Raw& raw, Options& options) {
   options.time_unit = *report::time_unit_named(raw.time_unit);  // CLI11 checked the name
   for (const CLI::Option* option : cli.get_options()) {
     if (option->count() > 0 && !option->get_lnames().empty()) options.given.insert("--" + option->get_lnames().front());
@@ -428,6 +428,11 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream&
     options.breakdown = true;
   }
   if (!raw.output.empty()) options.output = raw.output;
+}
+
+// --calibrate, --validate and their files, the names to fit, and the --set files read into the
+// --set values; false on a usage error.
+bool take_calibration(const Raw& raw, Options& options, std::ostream& err) {
   if (!raw.calibrate.empty()) options.calibrate = raw.calibrate;
   if (!raw.validate.empty()) options.validate = raw.validate;
   if (!raw.write_fit.empty()) options.write_fit = raw.write_fit;
@@ -441,6 +446,11 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream&
   for (const std::string& file : raw.set_files) {
     if (!read_set_file(file, options.sets, options.read_file, err)) return false;
   }
+  return true;
+}
+
+// The counts, the methods, the durations and the memory size; false on a usage error.
+bool take_durations_and_sizes(const Raw& raw, Options& options, std::ostream& err) {
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;
   if (raw.graph_option->count() > 0) options.graph = raw.graph;
@@ -474,6 +484,13 @@ bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream&
     }
     options.request.memory_budget_bytes = *bytes;
   }
+  return true;
+}
+
+// The values CLI11 could not put into place, moved into the options; false on a usage error.
+bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream& err) {
+  take_files_and_outputs(cli, raw, options);
+  if (!take_calibration(raw, options, err) || !take_durations_and_sizes(raw, options, err)) return false;
   if (options.log_axes && !options.plot && !options.tail_plot) {
     err << fmt::format(
         "pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");

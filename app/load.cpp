@@ -77,33 +77,32 @@ std::optional<Loaded> load(const Options& options, const std::optional<std::stri
   return load(options, options.file, machine_file, check_values, false, err);
 }
 
-std::optional<Loaded> load(const Options& options, const std::string& file,
-                           const std::optional<std::string>& machine_file,
-                           const std::map<std::string, double>& given_check_values, bool tolerate_undeclared,
+namespace {
+
+// The --set values and the machine (the ideal one without a file) into `loaded`; false with the
+// error printed.
+bool read_sets_and_machine(const Options& options, const std::optional<std::string>& machine_file, Loaded& loaded,
                            std::ostream& err) {
-  std::map<std::string, double> check_values = given_check_values;
-  Loaded loaded;
   std::string error;
   const auto sets = parse_sets(options.sets, &error, &loaded.set_expressions);
   if (!sets) {
     usage_error(err, error);
-    return std::nullopt;
+    return false;
   }
   loaded.sets = *sets;
   loaded.machine = models::ideal_machine();
   if (machine_file) {
     auto machine = load_machine(*machine_file, err, &loaded.machine_source, options.read_file);
-    if (!machine) return std::nullopt;
+    if (!machine) return false;
     loaded.machine = std::move(*machine);
     loaded.machine_file = *machine_file;
   }
-  const auto text = read_source(file, err, options.read_file);
-  if (!text) return std::nullopt;
-  const pdl::ParseResult parsed = pdl::parse(*text, file);
-  print(parsed.diagnostics, err);
-  if (!parsed.ast) return std::nullopt;
-  std::set<std::string> program_names;
-  for (const auto& decl : parsed.ast->variables) program_names.insert(decl.name.name);
+  return true;
+}
+
+// The --set values of the machine's constants moved from loaded.sets into the machine; false
+// with the error printed.
+bool set_machine_constants(const std::set<std::string>& program_names, Loaded& loaded, std::ostream& err) {
   // A name the program does not declare but the machine has as a constant sets the constant.
   std::map<std::string, double> constants;
   for (auto it = loaded.sets.begin(); it != loaded.sets.end();) {
@@ -119,51 +118,55 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
       usage_error(err, fmt::format("--set {}={}: '{}' is a constant of machine '{}', which takes a number, not an "
                                    "expression of P",
                                    name, expression, name, loaded.machine.name));
-      return std::nullopt;
+      return false;
     }
   }
-  if (!constants.empty()) {
-    models::MachineWithConstants changed = models::with_constants(loaded.machine, constants);
-    if (!changed.machine) {
-      // At the constant's declaration in the machine file, where the value lands.
-      const auto& [name, value] = *constants.begin();
-      const std::string message = fmt::format("--set {}={}: {}", name, value, changed.error);
-      const models::SourceLocation where = models::constant_location(loaded.machine, name);
-      if (loaded.machine_source && where.line > 0) {
-        err << pdl::format(
-            loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where), message));
-      } else {
-        usage_error(err, message);
-      }
-      return std::nullopt;
+  if (constants.empty()) return true;
+  models::MachineWithConstants changed = models::with_constants(loaded.machine, constants);
+  if (!changed.machine) {
+    // At the constant's declaration in the machine file, where the value lands.
+    const auto& [name, value] = *constants.begin();
+    const std::string message = fmt::format("--set {}={}: {}", name, value, changed.error);
+    const models::SourceLocation where = models::constant_location(loaded.machine, name);
+    if (loaded.machine_source && where.line > 0) {
+      err << pdl::format(
+          loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where), message));
+    } else {
+      usage_error(err, message);
     }
-    loaded.machine = std::move(*changed.machine);
-    loaded.machine_sets = std::move(constants);
+    return false;
   }
-  for (auto it = check_values.begin(); it != check_values.end();) {
-    const bool constant = program_names.count(it->first) == 0 && models::declares_constant(loaded.machine, it->first);
-    it = constant ? check_values.erase(it) : std::next(it);
-  }
-  if (tolerate_undeclared) {
-    // Names this program does not declare are another program's or another machine's: left out
-    // here, not refused.
-    std::set<std::string> declared = program_names, ignored;
-    for (const auto& [name, value] : loaded.machine.constants) declared.insert(name);
-    const auto drop = [&](auto& values) {
-      for (auto it = values.begin(); it != values.end();) {
-        if (declared.count(it->first) != 0) {
-          ++it;
-          continue;
-        }
-        ignored.insert(it->first);
-        it = values.erase(it);
+  loaded.machine = std::move(*changed.machine);
+  loaded.machine_sets = std::move(constants);
+  return true;
+}
+
+// Names this program does not declare are another program's or another machine's: left out
+// here, not refused.
+void leave_out_undeclared(const std::set<std::string>& program_names, Loaded& loaded,
+                          std::map<std::string, double>& check_values) {
+  std::set<std::string> declared = program_names, ignored;
+  for (const auto& [name, value] : loaded.machine.constants) declared.insert(name);
+  const auto drop = [&](auto& values) {
+    for (auto it = values.begin(); it != values.end();) {
+      if (declared.count(it->first) != 0) {
+        ++it;
+        continue;
       }
-    };
-    drop(loaded.sets);
-    drop(loaded.set_expressions);
-    drop(check_values);
-    loaded.ignored.assign(ignored.begin(), ignored.end());
-  }
+      ignored.insert(it->first);
+      it = values.erase(it);
+    }
+  };
+  drop(loaded.sets);
+  drop(loaded.set_expressions);
+  drop(check_values);
+  loaded.ignored.assign(ignored.begin(), ignored.end());
+}
+
+// The parsed program checked on loaded.machine with the values given, into `loaded`; false with
+// the diagnostics or the error printed.
+bool check_program(const pdl::ParseResult& parsed, const Options& options,
+                   const std::map<std::string, double>& check_values, Loaded& loaded, std::ostream& err) {
   pdl::CheckOptions check_options;
   check_options.machine = &loaded.machine;
   check_options.sets = loaded.sets;
@@ -172,11 +175,11 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   for (const auto& [name, value] : check_values) check_options.sets[name] = value;
   pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
   print(checked.diagnostics, err);
-  if (!checked.program) return std::nullopt;
+  if (!checked.program) return false;
   for (const auto& [name, expression] : loaded.set_expressions) {
     if (!models::declares_variable(*checked.program, name)) {
       usage_error(err, unknown_variable_text(*checked.program, loaded.machine, name, "--set"));
-      return std::nullopt;
+      return false;
     }
   }
   loaded.program = std::make_shared<const models::Program>(std::move(*checked.program));
@@ -185,9 +188,35 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
   for (const auto& [name, value] : loaded.sets) {
     if (!models::declares_variable(*loaded.program, name)) {
       usage_error(err, unknown_variable_text(*loaded.program, loaded.machine, name, "--set"));
-      return std::nullopt;
+      return false;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Loaded> load(const Options& options, const std::string& file,
+                           const std::optional<std::string>& machine_file,
+                           const std::map<std::string, double>& given_check_values, bool tolerate_undeclared,
+                           std::ostream& err) {
+  std::map<std::string, double> check_values = given_check_values;
+  Loaded loaded;
+  if (!read_sets_and_machine(options, machine_file, loaded, err)) return std::nullopt;
+  const auto text = read_source(file, err, options.read_file);
+  if (!text) return std::nullopt;
+  const pdl::ParseResult parsed = pdl::parse(*text, file);
+  print(parsed.diagnostics, err);
+  if (!parsed.ast) return std::nullopt;
+  std::set<std::string> program_names;
+  for (const auto& decl : parsed.ast->variables) program_names.insert(decl.name.name);
+  if (!set_machine_constants(program_names, loaded, err)) return std::nullopt;
+  for (auto it = check_values.begin(); it != check_values.end();) {
+    const bool constant = program_names.count(it->first) == 0 && models::declares_constant(loaded.machine, it->first);
+    it = constant ? check_values.erase(it) : std::next(it);
+  }
+  if (tolerate_undeclared) leave_out_undeclared(program_names, loaded, check_values);
+  if (!check_program(parsed, options, check_values, loaded, err)) return std::nullopt;
   return loaded;
 }
 

@@ -171,6 +171,72 @@ std::optional<double> parse_number(std::string_view text) {
 // A range's last value is taken when it is within rounding of the end: 0.1..0.3:0.1 ends at 0.3.
 bool not_past(double value, double end) { return value <= end + 1e-9 * std::max(1.0, std::abs(end)); }
 
+// A sweep's values in the order given, each once.
+class SweepValues {
+ public:
+  explicit SweepValues(std::vector<double>& values) : values_(values) {}
+
+  // False once there are more than kMaxSweepValues.
+  bool add(double value) {
+    if (seen_.insert(value).second) values_.push_back(value);
+    return values_.size() <= kMaxSweepValues;
+  }
+
+ private:
+  std::vector<double>& values_;
+  std::set<double> seen_;
+};
+
+// The values of the range `item` (a..b, a..b:step or a..b*factor, `dots` at its ".."), added;
+// why the item is refused, if it is.
+std::optional<std::string> add_range(std::string_view item, std::size_t dots, SweepValues& values) {
+  const std::string_view from_text = item.substr(0, dots);
+  std::string_view to_text = item.substr(dots + 2);
+  const std::size_t op = to_text.find_first_of(":*");
+  const char kind = op == std::string_view::npos ? ':' : to_text[op];
+  const std::string_view step_text = op == std::string_view::npos ? "1" : to_text.substr(op + 1);
+  to_text = to_text.substr(0, op);
+  const auto from = parse_number(from_text);
+  const auto to = parse_number(to_text);
+  const auto step = parse_number(step_text);
+  if (!from || !to || !step) return "is not a range of finite numbers";
+  if (*from > *to) return "runs backwards (the start is above the end)";
+  if (kind == ':' && *step <= 0) return "needs a step > 0";
+  if (kind == '*' && (*step <= 1 || *from <= 0)) return "needs a factor > 1 and a start > 0";
+  double previous = 0.0;
+  for (std::size_t k = 0;; ++k) {
+    // From the start each time, not by accumulation: no drift over long ranges.
+    const double value =
+        kind == ':' ? *from + static_cast<double>(k) * *step : *from * std::pow(*step, static_cast<double>(k));
+    if (!not_past(value, *to)) break;
+    // A step below the precision of the values (1 + 1e-300 is 1) would repeat one value
+    // forever; every value of a range must exceed the one before.
+    if (k > 0 && !(value > previous)) {
+      return fmt::format(
+          "does not advance: {} {} {} is {} again (the {} is below the precision of "
+          "the values)",
+          previous, kind == ':' ? "+" : "*", *step, value, kind == ':' ? "step" : "factor");
+    }
+    if (k >= kMaxSweepValues || !values.add(value)) {
+      return fmt::format("makes more than {} values", kMaxSweepValues);
+    }
+    previous = value;
+  }
+  return std::nullopt;
+}
+
+// The values of one item of a sweep's list (v or a range), added; why the item is refused, if
+// it is.
+std::optional<std::string> add_item(std::string_view item, SweepValues& values) {
+  const std::size_t dots = item.find("..");
+  if (item.empty()) return "is empty";
+  if (dots != std::string_view::npos) return add_range(item, dots, values);
+  const auto value = parse_number(item);
+  if (!value) return "is not a finite number";
+  if (!values.add(*value)) return fmt::format("makes more than {} values", kMaxSweepValues);
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std::string* error) {
@@ -182,58 +248,14 @@ std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std:
     *error = fmt::format("--sweep '{}': expected NAME=LIST, e.g. columns=10,20,40..160*2", text);
     return std::nullopt;
   }
-  auto fail = [&](std::string_view item, std::string why) {
-    *error = fmt::format("--sweep {}: '{}' {} (items are v, a..b, a..b:step or a..b*factor)", text, item, why);
-    return std::nullopt;
-  };
-  std::set<double> seen;
-  auto add = [&](double value) {
-    if (seen.insert(value).second) variable.values.push_back(value);
-    return variable.values.size() <= kMaxSweepValues;
-  };
+  SweepValues values(variable.values);
   std::string_view rest = list;
   while (true) {
     const std::size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
-    const std::size_t dots = item.find("..");
-    if (item.empty()) return fail(item, "is empty");
-    if (dots == std::string_view::npos) {
-      const auto value = parse_number(item);
-      if (!value) return fail(item, "is not a finite number");
-      if (!add(*value)) return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
-    } else {
-      const std::string_view from_text = item.substr(0, dots);
-      std::string_view to_text = item.substr(dots + 2);
-      const std::size_t op = to_text.find_first_of(":*");
-      const char kind = op == std::string_view::npos ? ':' : to_text[op];
-      const std::string_view step_text = op == std::string_view::npos ? "1" : to_text.substr(op + 1);
-      to_text = to_text.substr(0, op);
-      const auto from = parse_number(from_text);
-      const auto to = parse_number(to_text);
-      const auto step = parse_number(step_text);
-      if (!from || !to || !step) return fail(item, "is not a range of finite numbers");
-      if (*from > *to) return fail(item, "runs backwards (the start is above the end)");
-      if (kind == ':' && *step <= 0) return fail(item, "needs a step > 0");
-      if (kind == '*' && (*step <= 1 || *from <= 0)) return fail(item, "needs a factor > 1 and a start > 0");
-      double previous = 0.0;
-      for (std::size_t k = 0;; ++k) {
-        // From the start each time, not by accumulation: no drift over long ranges.
-        const double value =
-            kind == ':' ? *from + static_cast<double>(k) * *step : *from * std::pow(*step, static_cast<double>(k));
-        if (!not_past(value, *to)) break;
-        // A step below the precision of the values (1 + 1e-300 is 1) would repeat one value
-        // forever; every value of a range must exceed the one before.
-        if (k > 0 && !(value > previous)) {
-          return fail(item,
-                      fmt::format("does not advance: {} {} {} is {} again (the {} is below the precision of "
-                                  "the values)",
-                                  previous, kind == ':' ? "+" : "*", *step, value, kind == ':' ? "step" : "factor"));
-        }
-        if (k >= kMaxSweepValues || !add(value)) {
-          return fail(item, fmt::format("makes more than {} values", kMaxSweepValues));
-        }
-        previous = value;
-      }
+    if (const auto why = add_item(item, values)) {
+      *error = fmt::format("--sweep {}: '{}' {} (items are v, a..b, a..b:step or a..b*factor)", text, item, *why);
+      return std::nullopt;
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);

@@ -42,6 +42,62 @@ Evaluation call_function(const std::string& function, const std::vector<double>&
   return failure(fmt::format("unknown function '{}'", function));
 }
 
+// A sum or a product: the operands joined left to right by their operators.
+Evaluation evaluate_chain(const Expr& expr, const Environment& environment) {
+  double total = expr.kind == Expr::Kind::Sum ? 0.0 : 1.0;
+  for (std::size_t i = 0; i < expr.operands.size(); ++i) {
+    const Evaluation operand = evaluate(expr.operands[i], environment);
+    if (!operand.ok()) return operand;
+    const char op = i < expr.ops.size() ? expr.ops[i] : '+';
+    switch (op) {
+      case '-': total -= operand.value; break;
+      case '*': total *= operand.value; break;
+      case '/':
+        if (operand.value == 0.0) return failure("division by zero");
+        total /= operand.value;
+        break;
+      default: total += operand.value; break;
+    }
+    if (!std::isfinite(total)) return failure("the value is not finite (overflow)");
+  }
+  return success(total);
+}
+
+Evaluation evaluate_power(const Expr& expr, const Environment& environment) {
+  if (expr.operands.empty()) return failure("empty power");
+  Evaluation result = evaluate(expr.operands.back(), environment);
+  if (!result.ok()) return result;
+  // Right associative: fold from the last exponent towards the base.
+  for (std::size_t i = expr.operands.size() - 1; i-- > 0;) {
+    const Evaluation base = evaluate(expr.operands[i], environment);
+    if (!base.ok()) return base;
+    const double value = std::pow(base.value, result.value);
+    if (std::isnan(value)) {
+      return failure(fmt::format("{}^{} is undefined", base.value, result.value));
+    }
+    result = success(value);
+    if (!result.ok()) return result;
+  }
+  return result;
+}
+
+Evaluation evaluate_call(const Expr& expr, const Environment& environment) {
+  std::vector<double> args;
+  args.reserve(expr.operands.size());
+  for (const Expr& operand : expr.operands) {
+    const Evaluation arg = evaluate(operand, environment);
+    if (!arg.ok()) return arg;
+    args.push_back(arg.value);
+  }
+  const FunctionInfo* info = find_function(expr.name);
+  if (info == nullptr) return failure(fmt::format("unknown function '{}'", expr.name));
+  if (static_cast<int>(args.size()) < info->min_arguments ||
+      (info->max_arguments >= 0 && static_cast<int>(args.size()) > info->max_arguments)) {
+    return failure(fmt::format("wrong number of arguments to {}", expr.name));
+  }
+  return call_function(expr.name, args);
+}
+
 }  // namespace
 
 Evaluation evaluate(const Expr& expr, const Environment& environment) {
@@ -67,58 +123,9 @@ Evaluation evaluate(const Expr& expr, const Environment& environment) {
       return operand;
     }
     case Expr::Kind::Sum:
-    case Expr::Kind::Product: {
-      double total = expr.kind == Expr::Kind::Sum ? 0.0 : 1.0;
-      for (std::size_t i = 0; i < expr.operands.size(); ++i) {
-        const Evaluation operand = evaluate(expr.operands[i], environment);
-        if (!operand.ok()) return operand;
-        const char op = i < expr.ops.size() ? expr.ops[i] : '+';
-        switch (op) {
-          case '-': total -= operand.value; break;
-          case '*': total *= operand.value; break;
-          case '/':
-            if (operand.value == 0.0) return failure("division by zero");
-            total /= operand.value;
-            break;
-          default: total += operand.value; break;
-        }
-        if (!std::isfinite(total)) return failure("the value is not finite (overflow)");
-      }
-      return success(total);
-    }
-    case Expr::Kind::Power: {
-      if (expr.operands.empty()) return failure("empty power");
-      Evaluation result = evaluate(expr.operands.back(), environment);
-      if (!result.ok()) return result;
-      // Right associative: fold from the last exponent towards the base.
-      for (std::size_t i = expr.operands.size() - 1; i-- > 0;) {
-        const Evaluation base = evaluate(expr.operands[i], environment);
-        if (!base.ok()) return base;
-        const double value = std::pow(base.value, result.value);
-        if (std::isnan(value)) {
-          return failure(fmt::format("{}^{} is undefined", base.value, result.value));
-        }
-        result = success(value);
-        if (!result.ok()) return result;
-      }
-      return result;
-    }
-    case Expr::Kind::Call: {
-      std::vector<double> args;
-      args.reserve(expr.operands.size());
-      for (const Expr& operand : expr.operands) {
-        const Evaluation arg = evaluate(operand, environment);
-        if (!arg.ok()) return arg;
-        args.push_back(arg.value);
-      }
-      const FunctionInfo* info = find_function(expr.name);
-      if (info == nullptr) return failure(fmt::format("unknown function '{}'", expr.name));
-      if (static_cast<int>(args.size()) < info->min_arguments ||
-          (info->max_arguments >= 0 && static_cast<int>(args.size()) > info->max_arguments)) {
-        return failure(fmt::format("wrong number of arguments to {}", expr.name));
-      }
-      return call_function(expr.name, args);
-    }
+    case Expr::Kind::Product: return evaluate_chain(expr, environment);
+    case Expr::Kind::Power: return evaluate_power(expr, environment);
+    case Expr::Kind::Call: return evaluate_call(expr, environment);
   }
   return failure("unknown expression kind");
 }

@@ -31,6 +31,14 @@ const char* role_name(ast::MachineRole role) {
   return "?";
 }
 
+// What the statements of a machine file have declared so far: each may appear once.
+struct SeenStatements {
+  std::array<bool, 5> role{};
+  bool kind = false;
+  bool topology = false;
+  std::map<std::string, bool> size;
+};
+
 class MachineChecker {
  public:
   MachineChecker(const Source& source, std::vector<Diagnostic>& out) : reporter_(source, out) {}
@@ -47,78 +55,36 @@ class MachineChecker {
     Scope constants;
     constants.context = "in a constant, which may use the constants declared before it";
     for (const ast::MachineStatement& statement : machine.statements) {
-      const auto* decl = boost::get<ast::VariableDecl>(&statement);
-      if (decl == nullptr) continue;
-      const std::string& name = decl->name.name;
-      if (name == "P" || name == "L" || name == "T" || name == "S" || detail::canonical_name(name) == "RTFactor") {
-        reporter_.error(decl->name, fmt::format("'{}' is built in and cannot be declared as a constant", name));
-        continue;
-      }
-      if (constants.names.count(name) != 0) {
-        reporter_.error(decl->name, fmt::format("duplicate constant '{}'", name));
-        continue;
-      }
-      if (!decl->value) {
-        reporter_.error(decl->name,
-                        fmt::format("machine constant '{}' needs a value: VARIABLE {} = value;", name, name));
-        continue;
-      }
-      const models::Expr expr = detail::convert(decl->value->value, constants, reporter_, nullptr);
-      if (const auto value = detail::constant_value(expr, environment_, decl->value->value, reporter_)) {
-        environment_.values[name] = *value;
-        model.constants[name] = *value;
-        model.constant_definitions.push_back({name, expr, reporter_.location(decl->name)});
-        if (decl->upper) range(*decl, *value, constants, model);
-      }
-      constants.names.insert(name);
+      if (const auto* decl = boost::get<ast::VariableDecl>(&statement)) declare_constant(*decl, constants, model);
     }
 
-    std::array<bool, 5> seen_role{};
-    bool seen_kind = false;
-    bool seen_topology = false;
-    std::map<std::string, bool> seen_size;
+    SeenStatements seen;
     for (const ast::MachineStatement& statement : machine.statements) {
       if (const auto* e = boost::get<ast::MachineExpr>(&statement)) {
         const auto role = static_cast<std::size_t>(e->role);
-        if (seen_role[role]) {
+        if (seen.role[role]) {
           reporter_.error(*e, fmt::format("duplicate {}", role_name(e->role)));
           continue;
         }
-        seen_role[role] = true;
+        seen.role[role] = true;
         expression(*e, constants, model);
       } else if (const auto* s = boost::get<ast::SizeofDecl>(&statement)) {
-        const std::string type = detail::upper(s->type.name);
-        if (seen_size[type]) {
-          reporter_.error(*s, fmt::format("duplicate SIZEOF {}", type));
-          continue;
-        }
-        seen_size[type] = true;
-        const models::Expr bytes = detail::convert(s->bytes, constants, reporter_, nullptr);
-        if (const auto value = detail::constant_value(bytes, environment_, s->bytes, reporter_)) {
-          if (*value <= 0)
-            reporter_.error(s->bytes, fmt::format("SIZEOF {} must be > 0 bytes, got {}", type, *value));
-          else if (*value > models::kLargestMagnitude) {
-            reporter_.error(s->bytes, fmt::format("SIZEOF {} must be at most {:g} bytes, got {}", type,
-                                                  models::kLargestMagnitude, *value));
-          }
-          model.sizes[type] = *value;
-          model.size_definitions[type] = bytes;
-        }
+        sizeof_statement(*s, constants, seen, model);
       } else if (const auto* k = boost::get<ast::CommKindDecl>(&statement)) {
-        if (seen_kind) {
+        if (seen.kind) {
           reporter_.error(*k, "duplicate COMMUNICATION IS ...;");
           continue;
         }
-        seen_kind = true;
+        seen.kind = true;
         model.communication = k->kind;
       } else if (const auto* c = boost::get<ast::CollectiveDecl>(&statement)) {
         collective(*c, model);
       } else if (const auto* t = boost::get<ast::TopologyDecl>(&statement)) {
-        if (seen_topology) {
+        if (seen.topology) {
           reporter_.error(*t, "duplicate TOPOLOGY IS ...;");
           continue;
         }
-        seen_topology = true;
+        seen.topology = true;
         model.topology = t->topology;
       }
     }
@@ -126,6 +92,54 @@ class MachineChecker {
   }
 
  private:
+  // VARIABLE name = value;: a constant joins the scope unless its declaration is refused
+  // outright (a built-in name, a duplicate, no value).
+  void declare_constant(const ast::VariableDecl& decl, Scope& constants, models::Machine& model) {
+    const std::string& name = decl.name.name;
+    if (name == "P" || name == "L" || name == "T" || name == "S" || detail::canonical_name(name) == "RTFactor") {
+      reporter_.error(decl.name, fmt::format("'{}' is built in and cannot be declared as a constant", name));
+      return;
+    }
+    if (constants.names.count(name) != 0) {
+      reporter_.error(decl.name, fmt::format("duplicate constant '{}'", name));
+      return;
+    }
+    if (!decl.value) {
+      reporter_.error(decl.name, fmt::format("machine constant '{}' needs a value: VARIABLE {} = value;", name, name));
+      return;
+    }
+    const models::Expr expr = detail::convert(decl.value->value, constants, reporter_, nullptr);
+    if (const auto value = detail::constant_value(expr, environment_, decl.value->value, reporter_)) {
+      environment_.values[name] = *value;
+      model.constants[name] = *value;
+      model.constant_definitions.push_back({name, expr, reporter_.location(decl.name)});
+      if (decl.upper) range(decl, *value, constants, model);
+    }
+    constants.names.insert(name);
+  }
+
+  // SIZEOF type = bytes;: once per type.
+  void sizeof_statement(const ast::SizeofDecl& s, const Scope& constants, SeenStatements& seen,
+                        models::Machine& model) {
+    const std::string type = detail::upper(s.type.name);
+    if (seen.size[type]) {
+      reporter_.error(s, fmt::format("duplicate SIZEOF {}", type));
+      return;
+    }
+    seen.size[type] = true;
+    const models::Expr bytes = detail::convert(s.bytes, constants, reporter_, nullptr);
+    if (const auto value = detail::constant_value(bytes, environment_, s.bytes, reporter_)) {
+      if (*value <= 0)
+        reporter_.error(s.bytes, fmt::format("SIZEOF {} must be > 0 bytes, got {}", type, *value));
+      else if (*value > models::kLargestMagnitude) {
+        reporter_.error(s.bytes, fmt::format("SIZEOF {} must be at most {:g} bytes, got {}", type,
+                                             models::kLargestMagnitude, *value));
+      }
+      model.sizes[type] = *value;
+      model.size_definitions[type] = bytes;
+    }
+  }
+
   // COLLECTIVE op IS algorithm;: once per operation, an algorithm that implements it.
   void collective(const ast::CollectiveDecl& decl, models::Machine& model) {
     if (model.collectives.count(decl.operation) != 0) {
@@ -161,12 +175,14 @@ class MachineChecker {
     model.constant_ranges[decl.name.name] = {lower, *upper};
   }
 
-  void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
+  using Samples = std::vector<std::pair<const char*, std::array<double, 3>>>;  // name, sample values
+
+  // The names an expression of this role may use, and the points at which a cost is tried.
+  static Scope role_scope(ast::MachineRole role, const Scope& constants, Samples& samples) {
     Scope scope = constants;
-    std::vector<std::pair<const char*, std::array<double, 3>>> samples;  // name, sample values
     // S, the bandwidth-sharing factor, is sampled at 1, 2 and 1024 with P at 1, 2 and 1024
     // (docs/machine.md, "Topology and bandwidth sharing").
-    switch (e.role) {
+    switch (role) {
       case ast::MachineRole::RTFactor: scope.context = "in RTFACTOR, which may use the machine's constants"; break;
       case ast::MachineRole::CommunicationTime:
         scope.names.insert({"L", "P", "S"});
@@ -193,6 +209,12 @@ class MachineChecker {
         samples = {{"T", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
         break;
     }
+    return scope;
+  }
+
+  void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
+    Samples samples;
+    const Scope scope = role_scope(e.role, constants, samples);
     const std::size_t errors = reporter_.errors();
     models::Expr expr = detail::convert(e.value, scope, reporter_, nullptr);
     if (reporter_.errors() != errors) return;
@@ -203,19 +225,35 @@ class MachineChecker {
       std::erase_if(samples, [](const auto& sample) { return std::string_view{sample.first} == "S"; });
     }
     if (e.role == ast::MachineRole::RTFactor) {
-      if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
-        if (*value <= 0)
-          reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));
-        else if (*value < models::kSmallestMagnitude || *value > models::kLargestMagnitude) {
-          reporter_.error(e.value, fmt::format("RTFACTOR must lie in [{:g}, {:g}], got {}", models::kSmallestMagnitude,
-                                               models::kLargestMagnitude, *value));
-        }
-        model.rt_factor = *value;
-        model.rt_factor_definition = std::move(expr);
-      }
+      rt_factor(e, std::move(expr), model);
       return;
     }
-    // A cost must be a finite, non-negative time wherever it will be used: try a few points.
+    if (!valid_cost(e, expr, samples)) return;
+    switch (e.role) {
+      case ast::MachineRole::CommunicationTime: model.communication_time = std::move(expr); break;
+      case ast::MachineRole::MessageOverhead: model.message_overhead = std::move(expr); break;
+      case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
+      case ast::MachineRole::Contention: model.contention = std::move(expr); break;
+      case ast::MachineRole::RTFactor: break;
+    }
+  }
+
+  void rt_factor(const ast::MachineExpr& e, models::Expr expr, models::Machine& model) {
+    if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
+      if (*value <= 0)
+        reporter_.error(e.value, fmt::format("RTFACTOR must be > 0, got {}", *value));
+      else if (*value < models::kSmallestMagnitude || *value > models::kLargestMagnitude) {
+        reporter_.error(e.value, fmt::format("RTFACTOR must lie in [{:g}, {:g}], got {}", models::kSmallestMagnitude,
+                                             models::kLargestMagnitude, *value));
+      }
+      model.rt_factor = *value;
+      model.rt_factor_definition = std::move(expr);
+    }
+  }
+
+  // A cost must be a finite, non-negative time wherever it will be used: try a few points.
+  // Reports the first point where it is not and returns false there.
+  bool valid_cost(const ast::MachineExpr& e, const models::Expr& expr, const Samples& samples) {
     for (std::size_t i = 0; i < 3; ++i) {
       models::Environment at = environment_;
       std::string point;
@@ -227,26 +265,20 @@ class MachineChecker {
       if (!value.ok()) {
         reporter_.error(e.value,
                         fmt::format("{} cannot be evaluated at {}: {}", role_name(e.role), point, value.error));
-        return;
+        return false;
       }
       if (value.value < 0) {
         reporter_.error(e.value, fmt::format("{} is negative ({}) at {}", role_name(e.role), value.value, point));
-        return;
+        return false;
       }
       if (value.value != 0.0 && !(value.value >= models::kSmallestTime && value.value <= models::kLargestTime)) {
         reporter_.error(e.value,
                         fmt::format("{} is {} at {}: a time must be 0 or lie in [{:g}, {:g}]", role_name(e.role),
                                     value.value, point, models::kSmallestTime, models::kLargestTime));
-        return;
+        return false;
       }
     }
-    switch (e.role) {
-      case ast::MachineRole::CommunicationTime: model.communication_time = std::move(expr); break;
-      case ast::MachineRole::MessageOverhead: model.message_overhead = std::move(expr); break;
-      case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
-      case ast::MachineRole::Contention: model.contention = std::move(expr); break;
-      case ast::MachineRole::RTFactor: break;
-    }
+    return true;
   }
 
   Reporter reporter_;

@@ -165,15 +165,7 @@ class PhaseChecker {
     model.volume = models::Expr::constant(0.0);
 
     // The scheme decides what the other clauses may be.
-    const ast::SchemeClause* scheme = nullptr;
-    for (const ast::Clause& clause : phase.clauses) {
-      if (const auto* s = boost::get<ast::SchemeClause>(&clause)) {
-        if (scheme != nullptr)
-          reporter_.error(*s, fmt::format("duplicate PARALLELIZATION SCHEME in phase '{}'", model.name));
-        else
-          scheme = s;
-      }
-    }
+    const ast::SchemeClause* scheme = scheme_clause(phase, model.name);
     if (scheme == nullptr) {
       reporter_.error(
           phase.head,
@@ -186,39 +178,7 @@ class PhaseChecker {
     const SchemeRules rules = rules_for(model.scheme);
     const char* scheme_name = models::to_string(model.scheme);
 
-    std::set<std::string_view> seen;
-    for (const ast::Clause& clause : phase.clauses) {
-      const std::string_view name = clause_name(clause);
-      if (name == kScheme) continue;
-      const auto& node = clause_node(clause);
-      const bool allowed = std::find(rules.required.begin(), rules.required.end(), name) != rules.required.end() ||
-                           std::find(rules.optional.begin(), rules.optional.end(), name) != rules.optional.end();
-      if (!allowed) {
-        if (name == kRuntime) {
-          reporter_.error(node, fmt::format("a work phase gives SUBTASK RUNTIME IS ...; (RUNTIME IS is for "
-                                            "sequential phases and subtask blocks)"));
-        } else {
-          std::vector<std::string_view> accepted = rules.required;
-          accepted.insert(accepted.end(), rules.optional.begin(), rules.optional.end());
-          reporter_.error(node, fmt::format("{} is not used by {} phases; phase '{}' may give {}", name, scheme_name,
-                                            model.name, join_names(accepted)));
-        }
-        continue;
-      }
-      if (name != kTask && name != kArc && !seen.insert(name).second) {
-        reporter_.error(node, fmt::format("duplicate {} in phase '{}'", name, model.name));
-        continue;
-      }
-      seen.insert(name);
-      work_clause(clause, model);
-      if (name == kVolume && model.scheme == models::Scheme::Paired) {
-        // The paper's Figure 12 gives one, so it is accepted; what crosses processors is the
-        // dependent subtask's volume.
-        reporter_.warning(node, fmt::format("the COMMUNICATION VOLUME of PAIRED phase '{}' is not used: a PAIRED phase "
-                                            "sends its DEPENDENT SUBTASK's volume between dependent iterations",
-                                            model.name));
-      }
-    }
+    const std::set<std::string_view> seen = scheme_clauses(phase, rules, model);
     for (std::string_view required : rules.required) {
       if (seen.count(required) == 0) {
         reporter_.error(phase.head,
@@ -235,6 +195,65 @@ class PhaseChecker {
     return model;
   }
 
+  // The first PARALLELIZATION SCHEME of the phase (later ones are reported), or null.
+  const ast::SchemeClause* scheme_clause(const ast::Phase& phase, const std::string& phase_name) {
+    const ast::SchemeClause* scheme = nullptr;
+    for (const ast::Clause& clause : phase.clauses) {
+      if (const auto* s = boost::get<ast::SchemeClause>(&clause)) {
+        if (scheme != nullptr)
+          reporter_.error(*s, fmt::format("duplicate PARALLELIZATION SCHEME in phase '{}'", phase_name));
+        else
+          scheme = s;
+      }
+    }
+    return scheme;
+  }
+
+  // Checks the clauses other than the scheme against its rules and adds the accepted ones to
+  // the model; returns the names of the clauses the phase gives.
+  std::set<std::string_view> scheme_clauses(const ast::Phase& phase, const SchemeRules& rules,
+                                            models::WorkPhase& model) {
+    std::set<std::string_view> seen;
+    for (const ast::Clause& clause : phase.clauses) {
+      const std::string_view name = clause_name(clause);
+      if (name == kScheme) continue;
+      const auto& node = clause_node(clause);
+      const bool allowed = std::find(rules.required.begin(), rules.required.end(), name) != rules.required.end() ||
+                           std::find(rules.optional.begin(), rules.optional.end(), name) != rules.optional.end();
+      if (!allowed) {
+        report_not_allowed(node, name, rules, model);
+        continue;
+      }
+      if (name != kTask && name != kArc && !seen.insert(name).second) {
+        reporter_.error(node, fmt::format("duplicate {} in phase '{}'", name, model.name));
+        continue;
+      }
+      seen.insert(name);
+      work_clause(clause, model);
+      if (name == kVolume && model.scheme == models::Scheme::Paired) {
+        // The paper's Figure 12 gives one, so it is accepted; what crosses processors is the
+        // dependent subtask's volume.
+        reporter_.warning(node, fmt::format("the COMMUNICATION VOLUME of PAIRED phase '{}' is not used: a PAIRED phase "
+                                            "sends its DEPENDENT SUBTASK's volume between dependent iterations",
+                                            model.name));
+      }
+    }
+    return seen;
+  }
+
+  void report_not_allowed(const x3::position_tagged& node, std::string_view name, const SchemeRules& rules,
+                          const models::WorkPhase& model) {
+    if (name == kRuntime) {
+      reporter_.error(node, fmt::format("a work phase gives SUBTASK RUNTIME IS ...; (RUNTIME IS is for "
+                                        "sequential phases and subtask blocks)"));
+    } else {
+      std::vector<std::string_view> accepted = rules.required;
+      accepted.insert(accepted.end(), rules.optional.begin(), rules.optional.end());
+      reporter_.error(node, fmt::format("{} is not used by {} phases; phase '{}' may give {}", name,
+                                        models::to_string(model.scheme), model.name, join_names(accepted)));
+    }
+  }
+
   void work_clause(const ast::Clause& clause, models::WorkPhase& model) {
     if (const auto* c = boost::get<ast::DistClause>(&clause)) {
       models::RuntimeSpec spec = check_distribution(c->distribution, context_);
@@ -245,54 +264,14 @@ class PhaseChecker {
         case ast::DistRole::Runtime: break;
       }
     } else if (const auto* e = boost::get<ast::ExprClause>(&clause)) {
-      switch (e->role) {
-        case ast::ExprRole::CommunicationVolume:
-          model.volume = context_.quantity(e->value, Requirement::NonNegative, "the COMMUNICATION VOLUME");
-          break;
-        case ast::ExprRole::Jobs:
-          model.jobs = context_.quantity(e->value, Requirement::PositiveInteger, "the number of JOBS");
-          break;
-        case ast::ExprRole::Stages:
-          model.stages = context_.quantity(e->value, Requirement::PositiveInteger, "the number of STAGES");
-          break;
-        case ast::ExprRole::TasksPerJob:
-          model.tasks_per_job = context_.quantity(e->value, Requirement::PositiveInteger, "TASKS PER JOB");
-          break;
-      }
+      expression_clause(*e, model);
     } else if (const auto* s = boost::get<ast::SchedulingClause>(&clause)) {
-      model.scheduling = s->scheduling;
-      if (model.scheme == models::Scheme::Paired && model.scheduling == models::Scheduling::Dynamic) {
-        reporter_.error(*s,
-                        "PAIRED phases keep every iteration on its processor: SCHEDULING IS BLOCK or CYCLIC "
-                        "(dynamic scheduling of dependent iterations is not modelled)");
-      }
-      if ((model.scheme == models::Scheme::Neighbor || model.scheme == models::Scheme::NeighborTorus) &&
-          model.scheduling != models::Scheduling::Block) {
-        reporter_.error(*s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "
-                                        "BLOCK is possible",
-                                        models::to_string(model.scheme)));
-      }
+      scheduling_clause(*s, model);
     } else if (const auto* d = boost::get<ast::DecompositionClause>(&clause)) {
       model.decomposition = d->decomposition;
       if (d->decomposition == models::Decomposition::TwoD) decomposition_ = d;
     } else if (const auto* p = boost::get<ast::ProblemSizeClause>(&clause)) {
-      models::ProblemSize size;
-      size.shape = p->shape;
-      size.name = p->name.name;
-      size.location = reporter_.location(*p);
-      const std::size_t expected = size.shape == models::Shape::Vector ? 1 : 2;
-      if (p->extents.size() != expected) {
-        reporter_.error(*p, size.shape == models::Shape::Vector
-                                ? fmt::format("VECTOR {} takes one extent, VECTOR {}(n); got {}", size.name, size.name,
-                                              p->extents.size())
-                                : fmt::format("GRID {} takes two extents, GRID {}(height, width); got {}", size.name,
-                                              size.name, p->extents.size()));
-        return;
-      }
-      for (const ast::Expression& extent : p->extents) {
-        size.extents.push_back(context_.quantity(extent, Requirement::PositiveInteger, "a problem-size extent"));
-      }
-      model.problem_size = std::move(size);
+      problem_size_clause(*p, model);
     } else if (const auto* dep = boost::get<ast::DependencyClause>(&clause)) {
       for (const ast::Expression& distance : *dep) {
         model.dependencies.push_back(
@@ -301,31 +280,91 @@ class PhaseChecker {
     } else if (const auto* block = boost::get<x3::forward_ast<ast::SubtaskBlock>>(&clause)) {
       subtask_block(block->get(), model);
     } else if (const auto* task = boost::get<ast::TaskClause>(&clause)) {
-      models::Task t;
-      t.name = task->name.name;
-      t.runtime = check_distribution(task->runtime, context_);
-      if (task->processor) {
-        t.processor =
-            context_.quantity(task->processor->value, Requirement::NonNegativeInteger, "the processor of a task");
-      }
-      t.location = reporter_.location(*task);
-      model.tasks.push_back(std::move(t));
+      task_clause(*task, model);
     } else if (const auto* arc = boost::get<ast::ArcClause>(&clause)) {
-      if (arc->chain.size() < 2) {
-        reporter_.error(*arc, "an ARC joins at least two tasks: ARC a -> b;");
-        return;
-      }
-      models::Expr volume = models::Expr::constant(0.0);
-      if (arc->volume) volume = context_.quantity(arc->volume->value, Requirement::NonNegative, "the VOLUME of an arc");
-      for (std::size_t i = 0; i + 1 < arc->chain.size(); ++i) {
-        models::Arc a;
-        a.from = arc->chain[i].name;
-        a.to = arc->chain[i + 1].name;
-        a.volume = volume;
-        a.location = reporter_.location(arc->chain[i + 1]);
-        model.arcs.push_back(std::move(a));
-        arc_nodes_.push_back({&arc->chain[i], &arc->chain[i + 1]});
-      }
+      arc_clause(*arc, model);
+    }
+  }
+
+  void expression_clause(const ast::ExprClause& e, models::WorkPhase& model) {
+    switch (e.role) {
+      case ast::ExprRole::CommunicationVolume:
+        model.volume = context_.quantity(e.value, Requirement::NonNegative, "the COMMUNICATION VOLUME");
+        break;
+      case ast::ExprRole::Jobs:
+        model.jobs = context_.quantity(e.value, Requirement::PositiveInteger, "the number of JOBS");
+        break;
+      case ast::ExprRole::Stages:
+        model.stages = context_.quantity(e.value, Requirement::PositiveInteger, "the number of STAGES");
+        break;
+      case ast::ExprRole::TasksPerJob:
+        model.tasks_per_job = context_.quantity(e.value, Requirement::PositiveInteger, "TASKS PER JOB");
+        break;
+    }
+  }
+
+  void scheduling_clause(const ast::SchedulingClause& s, models::WorkPhase& model) {
+    model.scheduling = s.scheduling;
+    if (model.scheme == models::Scheme::Paired && model.scheduling == models::Scheduling::Dynamic) {
+      reporter_.error(s,
+                      "PAIRED phases keep every iteration on its processor: SCHEDULING IS BLOCK or CYCLIC "
+                      "(dynamic scheduling of dependent iterations is not modelled)");
+    }
+    if ((model.scheme == models::Scheme::Neighbor || model.scheme == models::Scheme::NeighborTorus) &&
+        model.scheduling != models::Scheduling::Block) {
+      reporter_.error(s, fmt::format("{} phases distribute columns in contiguous blocks: only SCHEDULING IS "
+                                     "BLOCK is possible",
+                                     models::to_string(model.scheme)));
+    }
+  }
+
+  void problem_size_clause(const ast::ProblemSizeClause& p, models::WorkPhase& model) {
+    models::ProblemSize size;
+    size.shape = p.shape;
+    size.name = p.name.name;
+    size.location = reporter_.location(p);
+    const std::size_t expected = size.shape == models::Shape::Vector ? 1 : 2;
+    if (p.extents.size() != expected) {
+      reporter_.error(p, size.shape == models::Shape::Vector
+                             ? fmt::format("VECTOR {} takes one extent, VECTOR {}(n); got {}", size.name, size.name,
+                                           p.extents.size())
+                             : fmt::format("GRID {} takes two extents, GRID {}(height, width); got {}", size.name,
+                                           size.name, p.extents.size()));
+      return;
+    }
+    for (const ast::Expression& extent : p.extents) {
+      size.extents.push_back(context_.quantity(extent, Requirement::PositiveInteger, "a problem-size extent"));
+    }
+    model.problem_size = std::move(size);
+  }
+
+  void task_clause(const ast::TaskClause& task, models::WorkPhase& model) {
+    models::Task t;
+    t.name = task.name.name;
+    t.runtime = check_distribution(task.runtime, context_);
+    if (task.processor) {
+      t.processor =
+          context_.quantity(task.processor->value, Requirement::NonNegativeInteger, "the processor of a task");
+    }
+    t.location = reporter_.location(task);
+    model.tasks.push_back(std::move(t));
+  }
+
+  void arc_clause(const ast::ArcClause& arc, models::WorkPhase& model) {
+    if (arc.chain.size() < 2) {
+      reporter_.error(arc, "an ARC joins at least two tasks: ARC a -> b;");
+      return;
+    }
+    models::Expr volume = models::Expr::constant(0.0);
+    if (arc.volume) volume = context_.quantity(arc.volume->value, Requirement::NonNegative, "the VOLUME of an arc");
+    for (std::size_t i = 0; i + 1 < arc.chain.size(); ++i) {
+      models::Arc a;
+      a.from = arc.chain[i].name;
+      a.to = arc.chain[i + 1].name;
+      a.volume = volume;
+      a.location = reporter_.location(arc.chain[i + 1]);
+      model.arcs.push_back(std::move(a));
+      arc_nodes_.push_back({&arc.chain[i], &arc.chain[i + 1]});
     }
   }
 

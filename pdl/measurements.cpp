@@ -157,26 +157,42 @@ class Parser {
   }
 
   void row(const std::vector<Token>& tokens, std::size_t line_number) {
-    // value, with its unit attached ("12.5us") or as the next token ("12.5 us")
     double value = 0.0;
+    std::size_t next = 1;  // the token after the runtime and its unit
+    if (!runtime(tokens, line_number, value, next)) return;
+
+    // weight
+    const bool has_weight = tokens.size() > next;
+    if (!consistent_columns(tokens, next, line_number)) return;
+    if (has_weight) {
+      double weight = 1.0;
+      if (!weight_column(tokens[next], weight)) return;
+      measurements_.weights.push_back(weight);
+    }
+    measurements_.values.push_back(value);
+    ++rows_;
+  }
+
+  // Reads the runtime of a row into `value` and sets `next` past its unit; false after an error.
+  bool runtime(const std::vector<Token>& tokens, std::size_t line_number, double& value, std::size_t& next) {
+    // value, with its unit attached ("12.5us") or as the next token ("12.5 us")
     const Token& first = tokens.front();
     const std::size_t used = parse_data_number(first.text, value);
     if (used == 0) {
       const std::string hint =
           first.text.find(',') != std::string_view::npos ? " (separate the value and the weight by spaces)" : "";
       error(first.offset, fmt::format("expected a runtime (a number), got '{}'{}", shown(first.text), hint));
-      return;
+      return false;
     }
     std::string_view unit;
     std::size_t unit_offset = first.offset + used;
-    std::size_t next = 1;
     if (used < first.text.size()) {
       unit = first.text.substr(used);
       if (unit.find(',') != std::string_view::npos) {
         error(first.offset + used, fmt::format("expected a runtime (a number), got '{}' (separate the value and "
                                                "the weight by spaces)",
                                                shown(first.text)));
-        return;
+        return false;
       }
     } else if (tokens.size() > 1 && starts_alpha(tokens[1].text) &&
                parse_data_number(tokens[1].text, weight_probe_) == 0) {
@@ -185,35 +201,46 @@ class Parser {
       unit_offset = tokens[1].offset;
       next = 2;
     }
+    return valid_runtime(value, first, used, unit, unit_offset, line_number);
+  }
+
+  // `used` is the length of the number in the first token.
+  bool valid_runtime(double value, const Token& first, std::size_t used, std::string_view unit, std::size_t unit_offset,
+                     std::size_t line_number) {
     if (!std::isfinite(value)) {
       error(first.offset, fmt::format("the runtime '{}' is not a finite number", shown(first.text.substr(0, used))));
-      return;
+      return false;
     }
     if (value < 0.0) {
       error(first.offset, fmt::format("a runtime must be >= 0, got {}", shown(first.text.substr(0, used))));
-      return;
+      return false;
     }
-    if (!check_unit(unit, unit_offset, first.offset, line_number)) return;
+    if (!check_unit(unit, unit_offset, first.offset, line_number)) return false;
     if (!unit_.empty() && !std::isfinite(value * *models::microseconds_per(unit_))) {
       error(first.offset, fmt::format("the runtime '{}' {} overflows when converted to microseconds",
                                       shown(first.text.substr(0, used)), unit_));
-      return;
+      return false;
     }
     // The range of every runtime of a model (models/limits.hpp), in the unit the model uses.
     const double converted = unit_.empty() ? value : value * *models::microseconds_per(unit_);
     if (converted != 0.0 && !(converted >= models::kSmallestTime && converted <= models::kLargestTime)) {
       error(first.offset, fmt::format("a runtime must be 0 or lie in [{:g}, {:g}]{}, got {}", models::kSmallestTime,
                                       models::kLargestTime, unit_.empty() ? "" : " microseconds", converted));
-      return;
+      return false;
     }
+    return true;
+  }
 
-    // weight
+  // At most one column after the runtime, and either every row has a weight or none has;
+  // the first row decides.
+  bool consistent_columns(const std::vector<Token>& tokens, std::size_t next, std::size_t line_number) {
+    const Token& first = tokens.front();
     const bool has_weight = tokens.size() > next;
     if (tokens.size() > next + 1) {
       error(tokens[next + 1].offset,
             fmt::format("too many columns ({}): a row is 'value [unit]' or 'value [unit] weight'",
                         tokens.size() - (next == 2 ? 1 : 0)));
-      return;
+      return false;
     }
     if (rows_ == 0) {
       histogram_ = has_weight;
@@ -227,32 +254,30 @@ class Parser {
                        : fmt::format("this row has no weight, but the first row (line {}) has one: a file is one "
                                      "runtime per line or 'value weight' rows throughout",
                                      first_row_line_));
-      return;
+      return false;
     }
-    double weight = 1.0;
-    if (has_weight) {
-      const Token& w = tokens[next];
-      const std::size_t weight_used = parse_data_number(w.text, weight);
-      if (weight_used == 0 || weight_used != w.text.size()) {
-        error(w.offset, fmt::format("expected a weight (a number without a unit), got '{}'", shown(w.text)));
-        return;
-      }
-      if (!std::isfinite(weight)) {
-        error(w.offset, fmt::format("the weight '{}' is not a finite number", shown(w.text)));
-        return;
-      }
-      if (weight < 0.0) {
-        error(w.offset, fmt::format("a weight must be >= 0, got {}", shown(w.text)));
-        return;
-      }
-      if (weight > models::kLargestMagnitude) {
-        error(w.offset, fmt::format("a weight must be at most {:g}, got {}", models::kLargestMagnitude, shown(w.text)));
-        return;
-      }
-      measurements_.weights.push_back(weight);
+    return true;
+  }
+
+  bool weight_column(const Token& w, double& weight) {
+    const std::size_t weight_used = parse_data_number(w.text, weight);
+    if (weight_used == 0 || weight_used != w.text.size()) {
+      error(w.offset, fmt::format("expected a weight (a number without a unit), got '{}'", shown(w.text)));
+      return false;
     }
-    measurements_.values.push_back(value);
-    ++rows_;
+    if (!std::isfinite(weight)) {
+      error(w.offset, fmt::format("the weight '{}' is not a finite number", shown(w.text)));
+      return false;
+    }
+    if (weight < 0.0) {
+      error(w.offset, fmt::format("a weight must be >= 0, got {}", shown(w.text)));
+      return false;
+    }
+    if (weight > models::kLargestMagnitude) {
+      error(w.offset, fmt::format("a weight must be at most {:g}, got {}", models::kLargestMagnitude, shown(w.text)));
+      return false;
+    }
+    return true;
   }
 
   // Either every value has the file's one unit, or none has a unit.

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <type_traits>
 
 namespace pdl {
@@ -26,11 +27,8 @@ bool is_word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// Refuses what the grammar should never see: an empty or huge file, binary data, non-ASCII
-// outside comments and strings, unterminated comments or strings, and nesting deeper than
-// kMaxNesting (the grammar and the checker recurse once per level). One error at most:
-// the grammar would only add noise after it.
-bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
+// The checks of the file as a whole: an empty or huge file, or a NUL byte anywhere.
+bool whole_file_check(const Source& source, std::vector<Diagnostic>& out) {
   const std::string& text = source.text();
   if (text.empty()) {
     out.push_back(source.diagnose(Severity::Error, 0, "the file is empty"));
@@ -46,84 +44,124 @@ bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
     out.push_back(source.diagnose(Severity::Error, nul, "the file is binary, not PDL text: it contains a NUL byte"));
     return false;
   }
+  return true;
+}
+
+// The skip_* functions take the position where a token starts and return the position after
+// it, or std::nullopt once they have reported why the text is refused.
+
+std::optional<std::size_t> skip_line_comment(const Source& source, std::size_t i, std::vector<Diagnostic>& out) {
+  const std::string& text = source.text();
+  const std::size_t n = text.size();
+  while (i < n && text[i] != '\n') {
+    if (text[i] == '\0') {
+      out.push_back(source.diagnose(Severity::Error, i, "the file is not text: it contains a NUL byte"));
+      return std::nullopt;
+    }
+    ++i;
+  }
+  return i;
+}
+
+std::optional<std::size_t> skip_block_comment(const Source& source, std::size_t i, std::vector<Diagnostic>& out) {
+  const std::string& text = source.text();
+  const std::size_t close = text.find("*/", i + 2);
+  if (close == std::string::npos) {
+    out.push_back(source.diagnose(Severity::Error, i, "unterminated comment: '/*' without '*/'"));
+    return std::nullopt;
+  }
+  const std::size_t nul = text.find('\0', i);
+  if (nul < close) {
+    out.push_back(source.diagnose(Severity::Error, nul, "the file is not text: it contains a NUL byte"));
+    return std::nullopt;
+  }
+  return close + 2;
+}
+
+std::optional<std::size_t> skip_string(const Source& source, std::size_t i, std::vector<Diagnostic>& out) {
+  const std::string& text = source.text();
+  const std::size_t n = text.size();
+  std::size_t j = i + 1;
+  while (j < n && text[j] != '\'' && text[j] != '\n' && text[j] != '\0') ++j;
+  if (j >= n || text[j] != '\'') {
+    out.push_back(source.diagnose(Severity::Error, i, "unterminated string: a string ends with ' on the same line"));
+    return std::nullopt;
+  }
+  return j + 1;
+}
+
+std::optional<std::size_t> skip_number(const Source& source, std::size_t i, std::vector<Diagnostic>& out) {
+  const std::string& text = source.text();
+  // A number the grammar would refuse only by not matching it: say why.
+  const char* begin = text.c_str() + i;
+  char* end = nullptr;
+  const double value = std::strtod(begin, &end);
+  if (end != begin && !std::isfinite(value)) {
+    out.push_back(source.diagnose(
+        Severity::Error, i,
+        fmt::format("number out of range: {} is too large for a double",
+                    std::string(begin, std::min<std::size_t>(static_cast<std::size_t>(end - begin), 40)))));
+    return std::nullopt;
+  }
+  return i + static_cast<std::size_t>(std::max<std::ptrdiff_t>(end - begin, 1));
+}
+
+// Outside comments and strings: control bytes and non-ASCII. Reports the byte and returns
+// true when it is refused.
+bool refused_byte(const Source& source, std::size_t i, unsigned char c, std::vector<Diagnostic>& out) {
+  if (c == '\0' || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f) {
+    out.push_back(source.diagnose(Severity::Error, i,
+                                  fmt::format("the file is not text: it contains the control byte 0x{:02x}", c)));
+    return true;
+  }
+  if (c >= 0x80) {
+    out.push_back(source.diagnose(
+        Severity::Error, i,
+        fmt::format("unexpected byte 0x{:02x}: non-ASCII characters may appear only in comments and strings", c)));
+    return true;
+  }
+  return false;
+}
+
+// Refuses what the grammar should never see: an empty or huge file, binary data, non-ASCII
+// outside comments and strings, unterminated comments or strings, and nesting deeper than
+// kMaxNesting (the grammar and the checker recurse once per level). One error at most:
+// the grammar would only add noise after it.
+bool lexical_check(const Source& source, std::vector<Diagnostic>& out) {
+  if (!whole_file_check(source, out)) return false;
+  const std::string& text = source.text();
   std::size_t depth = 0;
   const std::size_t n = text.size();
   for (std::size_t i = 0; i < n;) {
     const auto c = static_cast<unsigned char>(text[i]);
+    std::optional<std::size_t> next;
     if (c == '/' && i + 1 < n && text[i + 1] == '/') {
-      while (i < n && text[i] != '\n') {
-        if (text[i] == '\0') {
-          out.push_back(source.diagnose(Severity::Error, i, "the file is not text: it contains a NUL byte"));
+      next = skip_line_comment(source, i, out);
+    } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
+      next = skip_block_comment(source, i, out);
+    } else if (c == '\'') {
+      next = skip_string(source, i, out);
+    } else if (refused_byte(source, i, c, out)) {
+      return false;
+    } else if (c >= '0' && c <= '9' && (i == 0 || !is_word_char(text[i - 1]))) {
+      next = skip_number(source, i, out);
+    } else {
+      if (c == '(' || c == '[' || c == '{') {
+        if (++depth > kMaxNesting) {
+          out.push_back(source.diagnose(
+              Severity::Error, i,
+              fmt::format("nesting too deep: more than {} levels of parentheses, brackets or braces", kMaxNesting)));
           return false;
         }
-        ++i;
+      } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+        --depth;
+      } else if (c == ';') {
+        depth = 0;  // nesting never spans statements; keeps one bad statement from poisoning the rest
       }
-      continue;
+      next = i + 1;
     }
-    if (c == '/' && i + 1 < n && text[i + 1] == '*') {
-      const std::size_t close = text.find("*/", i + 2);
-      if (close == std::string::npos) {
-        out.push_back(source.diagnose(Severity::Error, i, "unterminated comment: '/*' without '*/'"));
-        return false;
-      }
-      const std::size_t nul = text.find('\0', i);
-      if (nul < close) {
-        out.push_back(source.diagnose(Severity::Error, nul, "the file is not text: it contains a NUL byte"));
-        return false;
-      }
-      i = close + 2;
-      continue;
-    }
-    if (c == '\'') {
-      std::size_t j = i + 1;
-      while (j < n && text[j] != '\'' && text[j] != '\n' && text[j] != '\0') ++j;
-      if (j >= n || text[j] != '\'') {
-        out.push_back(
-            source.diagnose(Severity::Error, i, "unterminated string: a string ends with ' on the same line"));
-        return false;
-      }
-      i = j + 1;
-      continue;
-    }
-    if (c == '\0' || (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') || c == 0x7f) {
-      out.push_back(source.diagnose(Severity::Error, i,
-                                    fmt::format("the file is not text: it contains the control byte 0x{:02x}", c)));
-      return false;
-    }
-    if (c >= 0x80) {
-      out.push_back(source.diagnose(
-          Severity::Error, i,
-          fmt::format("unexpected byte 0x{:02x}: non-ASCII characters may appear only in comments and strings", c)));
-      return false;
-    }
-    if (c >= '0' && c <= '9' && (i == 0 || !is_word_char(text[i - 1]))) {
-      // A number the grammar would refuse only by not matching it: say why.
-      const char* begin = text.c_str() + i;
-      char* end = nullptr;
-      const double value = std::strtod(begin, &end);
-      if (end != begin && !std::isfinite(value)) {
-        out.push_back(source.diagnose(
-            Severity::Error, i,
-            fmt::format("number out of range: {} is too large for a double",
-                        std::string(begin, std::min<std::size_t>(static_cast<std::size_t>(end - begin), 40)))));
-        return false;
-      }
-      i += static_cast<std::size_t>(std::max<std::ptrdiff_t>(end - begin, 1));
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') {
-      if (++depth > kMaxNesting) {
-        out.push_back(source.diagnose(
-            Severity::Error, i,
-            fmt::format("nesting too deep: more than {} levels of parentheses, brackets or braces", kMaxNesting)));
-        return false;
-      }
-    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-      --depth;
-    } else if (c == ';') {
-      depth = 0;  // nesting never spans statements; keeps one bad statement from poisoning the rest
-    }
-    ++i;
+    if (!next) return false;
+    i = *next;
   }
   return true;
 }

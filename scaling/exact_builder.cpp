@@ -302,17 +302,8 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
   // The dependences wrap around when the concatenation does, or either instance is a torus
   // (a NEIGHBOR-TORUS instance's wrap-around boundary is exchanged like its others).
   const bool wrap = joint == Joint::NeighborTorus || joint == Joint::Torus || instance.torus || previous.torus;
-  const std::int64_t m = static_cast<std::int64_t>(previous.node.size());
   const std::int64_t n = instance.units;
-  Units units;
-  units.node.assign(static_cast<std::size_t>(n), kNone);
-  units.processor.assign(static_cast<std::size_t>(n), 0);
-  units.last_on.assign(last_.size(), kNone);
-  units.low.assign(last_.size(), -1);
-  units.high.assign(last_.size(), -1);
-  units.volume = instance.volume;
-  units.torus = instance.torus;
-  units.scheduling = instance.scheduling;
+  Units units = no_units_yet(instance);
   // The neighbour arcs' messages are the joint's step: one S for all of them.
   const double sharing =
       neighbour_arcs && shares_bandwidth() ? joint_sharing(previous, instance, joint == Joint::Torus, wrap) : 1.0;
@@ -334,20 +325,8 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
     const NodeId v = add(prefix + std::to_string(c) + suffix, NodeKind::Task, instance.task, k, step);
     const auto ku = static_cast<std::size_t>(k);
     if (neighbour_arcs) {
-      // Dependences on units of the previous instance; those on the same processor are
-      // implied by its order and left out.
-      if (m == n) {
-        if (joint == Joint::Torus) {
-          depend_on_unit(previous, c, wrap, k, v, phase.location, sharing);
-          depend_on_unit(previous, c - 1, wrap, k, v, phase.location, sharing);
-        } else {
-          depend_on_unit(previous, c - 1, wrap, k, v, phase.location, sharing);
-          depend_on_unit(previous, c, wrap, k, v, phase.location, sharing);
-          depend_on_unit(previous, c + 1, wrap, k, v, phase.location, sharing);
-        }
-      } else if (!started[ku]) {
-        depend_on_neighbour_processors(previous, wrap, k, v, phase.location, sharing);
-      }
+      depend_on_previous_units(previous, c, n, joint == Joint::Torus, wrap, !started[ku], k, v, phase.location,
+                               sharing);
     }
     started[ku] = 1;
     ++per_processor[ku];
@@ -361,6 +340,41 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
   after_units(phase, instance, per_processor, step);
   units_ = std::move(units);
   boundary_pending_ = instance.message == UnitMessage::Boundary && instance.volume > 0.0;
+}
+
+// The units of `instance` before any is placed: every unit kNone, every processor without units.
+ExactBuilder::Units ExactBuilder::no_units_yet(const UnitInstance& instance) const {
+  const std::int64_t n = instance.units;
+  Units units;
+  units.node.assign(static_cast<std::size_t>(n), kNone);
+  units.processor.assign(static_cast<std::size_t>(n), 0);
+  units.last_on.assign(last_.size(), kNone);
+  units.low.assign(last_.size(), -1);
+  units.high.assign(last_.size(), -1);
+  units.volume = instance.volume;
+  units.torus = instance.torus;
+  units.scheduling = instance.scheduling;
+  return units;
+}
+
+void ExactBuilder::depend_on_previous_units(const Units& previous, std::int64_t c, std::int64_t n, bool torus_joint,
+                                            bool wrap, bool first_on_processor, int k, NodeId v,
+                                            const models::SourceLocation& where, double sharing) {
+  const std::int64_t m = static_cast<std::int64_t>(previous.node.size());
+  // Dependences on units of the previous instance; those on the same processor are
+  // implied by its order and left out.
+  if (m == n) {
+    if (torus_joint) {
+      depend_on_unit(previous, c, wrap, k, v, where, sharing);
+      depend_on_unit(previous, c - 1, wrap, k, v, where, sharing);
+    } else {
+      depend_on_unit(previous, c - 1, wrap, k, v, where, sharing);
+      depend_on_unit(previous, c, wrap, k, v, where, sharing);
+      depend_on_unit(previous, c + 1, wrap, k, v, where, sharing);
+    }
+  } else if (first_on_processor) {
+    depend_on_neighbour_processors(previous, wrap, k, v, where, sharing);
+  }
 }
 
 // Unit u of the previous instance (wrapped around when `wrap`) before v on processor k.

@@ -201,6 +201,13 @@ class ExactBuilder {
   void send_grid_boundary(const models::SourceLocation& where, Exchange exchange);
   // The joint of enter(), before the 2-D boundary it did not deliver is dropped.
   bool enter_joint(const models::WorkPhase& phase, bool takes_neighbour_arcs);
+  Units no_units_yet(const UnitInstance& instance) const;
+  // Unit c of n, node v on processor k, after the units of the previous instance it depends
+  // on (its neighbours, or when the counts differ the neighbour processors' units when v is
+  // the first unit on its processor).
+  void depend_on_previous_units(const Units& previous, std::int64_t c, std::int64_t n, bool torus_joint, bool wrap,
+                                bool first_on_processor, int k, NodeId v, const models::SourceLocation& where,
+                                double sharing);
   void depend_on_unit(const Units& previous, std::int64_t u, bool wrap, int k, NodeId v,
                       const models::SourceLocation& where, double sharing);
   void depend_on_neighbour_processors(const Units& previous, bool wrap, int k, NodeId v,

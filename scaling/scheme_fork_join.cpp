@@ -15,6 +15,31 @@
 
 namespace scaling::detail {
 
+namespace {
+
+// Job j's tasks of a static schedule (at step job_step): each processor its tasks of the job
+// after `start`, then its results to the drain on processor 0, which receives them in
+// processor order after its own tasks. `done` is scratch space of one count per processor.
+void fork_on_processors(ExactBuilder& builder, const models::WorkPhase& phase, const distributions::Distribution& task,
+                        std::int64_t tasks, std::int64_t j, std::int64_t job_step, NodeId start, NodeId drain,
+                        double bytes, std::vector<std::int64_t>& done) {
+  builder.continue_after(start);
+  std::fill(done.begin(), done.end(), 0);
+  for (std::int64_t t = 0; t < tasks; ++t) {
+    const int k = builder.processor_of(t, tasks, phase.scheduling);
+    const auto ku = static_cast<std::size_t>(k);
+    builder.run_on(ku, builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t), NodeKind::Task,
+                                   task, k, job_step));
+    ++done[ku];
+  }
+  for (std::size_t k = 0; k < done.size(); ++k) {
+    if (done[k] > 0) builder.link(builder.last()[k], drain, bytes * static_cast<double>(done[k]), phase.location);
+  }
+  builder.run_on(0, drain);
+}
+
+}  // namespace
+
 // Job after job; a job's tasks are scheduled as in INDEPENDENT, each processor sends its
 // tasks' results to the drain on processor 0; job j+1 starts after job j's drain and its own
 // release (a chain of arrival nodes from the phase's start).
@@ -57,21 +82,7 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
       builder.arc(start, pool);
       builder.arc(pool, drain);
     } else {
-      // Each processor its tasks of the job, then its results to the drain on processor 0,
-      // which receives them in processor order after its own tasks.
-      builder.continue_after(start);
-      std::fill(done.begin(), done.end(), 0);
-      for (std::int64_t t = 0; t < tasks; ++t) {
-        const int k = builder.processor_of(t, tasks, phase.scheduling);
-        const auto ku = static_cast<std::size_t>(k);
-        builder.run_on(ku, builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t), NodeKind::Task,
-                                       task, k, step + j));
-        ++done[ku];
-      }
-      for (std::size_t k = 0; k < done.size(); ++k) {
-        if (done[k] > 0) builder.link(builder.last()[k], drain, bytes * static_cast<double>(done[k]), phase.location);
-      }
-      builder.run_on(0, drain);
+      fork_on_processors(builder, phase, task, tasks, j, step + j, start, drain, bytes, done);
     }
     previous = drain;
   }
