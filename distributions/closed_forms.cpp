@@ -11,6 +11,8 @@
 #include <boost/math/tools/roots.hpp>
 
 #include "distributions/internal.hpp"
+#include "distributions/boost_math_errors.hpp"
+#include "distributions/errors.hpp"
 #include "distributions/normal_tail.hpp"
 #include "distributions/phase_type.hpp"
 
@@ -106,79 +108,81 @@ double closed_variance(const Node& node) {
 }
 
 double closed_survival(const Node& node, double x) {
-  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (std::isnan(x)) throw InvalidDistribution("cdf: x must not be NaN");
   if (x == kInf) return 0.0;
   if (x == -kInf) return 1.0;
-  return std::visit(Overloaded{
-                        [x](const Deterministic& d) { return x < d.value ? 1.0 : 0.0; },
-                        [x](const Exponential& d) { return x <= 0.0 ? 1.0 : std::exp(-d.rate * x); },
-                        [x](const Erlang& d) {
-                          return x <= 0.0 ? 1.0 : boost::math::gamma_q(static_cast<double>(d.phases), d.rate * x);
-                        },
-                        [x](const Hypoexponential& d) { return hypoexponential_survival(d, x); },
-                        [x](const Hyperexponential& d) {
-                          if (x <= 0.0) return 1.0;
-                          double total = 0.0;
-                          for (std::size_t i = 0; i < d.rates.size(); ++i) {
-                            total += d.probabilities[i] * std::exp(-d.rates[i] * x);
-                          }
-                          return std::min(total, 1.0);
-                        },
-                        [x](const Uniform& d) {
-                          if (x <= d.low) return 1.0;
-                          if (x >= d.high) return 0.0;
-                          return (d.high - x) / (d.high - d.low);
-                        },
-                        [x](const TruncatedNormal& d) { return truncated_normal_survival(d, x); },
-                        [x](const PhaseType& d) {
-                          if (x < 0.0) return 1.0;
-                          return phase_type_survival(d, x);
-                        },
-                        [x](const Mixture& d) {
-                          double total = 0.0;
-                          for (std::size_t i = 0; i < d.weights.size(); ++i) {
-                            total += d.weights[i] * closed_survival(d.components[i].node(), x);
-                          }
-                          return std::clamp(total, 0.0, 1.0);
-                        },
-                        [x](const Shifted& d) { return closed_survival(d.base.node(), x - d.offset); },
-                        [](const Numerical&) -> double { throw std::logic_error("closed_survival of a grid"); },
-                    },
-                    node.value);
+  return std::visit(
+      Overloaded{
+          [x](const Deterministic& d) { return x < d.value ? 1.0 : 0.0; },
+          [x](const Exponential& d) { return x <= 0.0 ? 1.0 : std::exp(-d.rate * x); },
+          [x](const Erlang& d) {
+            return x <= 0.0 ? 1.0 : boost::math::gamma_q(static_cast<double>(d.phases), d.rate * x, kTypedErrors);
+          },
+          [x](const Hypoexponential& d) { return hypoexponential_survival(d, x); },
+          [x](const Hyperexponential& d) {
+            if (x <= 0.0) return 1.0;
+            double total = 0.0;
+            for (std::size_t i = 0; i < d.rates.size(); ++i) {
+              total += d.probabilities[i] * std::exp(-d.rates[i] * x);
+            }
+            return std::min(total, 1.0);
+          },
+          [x](const Uniform& d) {
+            if (x <= d.low) return 1.0;
+            if (x >= d.high) return 0.0;
+            return (d.high - x) / (d.high - d.low);
+          },
+          [x](const TruncatedNormal& d) { return truncated_normal_survival(d, x); },
+          [x](const PhaseType& d) {
+            if (x < 0.0) return 1.0;
+            return phase_type_survival(d, x);
+          },
+          [x](const Mixture& d) {
+            double total = 0.0;
+            for (std::size_t i = 0; i < d.weights.size(); ++i) {
+              total += d.weights[i] * closed_survival(d.components[i].node(), x);
+            }
+            return std::clamp(total, 0.0, 1.0);
+          },
+          [x](const Shifted& d) { return closed_survival(d.base.node(), x - d.offset); },
+          [](const Numerical&) -> double { throw std::logic_error("closed_survival of a grid"); },
+      },
+      node.value);
 }
 
 double closed_cdf(const Node& node, double x) {
-  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (std::isnan(x)) throw InvalidDistribution("cdf: x must not be NaN");
   if (x == kInf) return 1.0;
   if (x == -kInf) return 0.0;
   // Where the cdf is tiny, 1 - survival loses everything; use the direct form there.
-  return std::visit(Overloaded{
-                        [x](const Erlang& d) {
-                          return x <= 0.0 ? 0.0 : boost::math::gamma_p(static_cast<double>(d.phases), d.rate * x);
-                        },
-                        [x](const Exponential& d) { return x <= 0.0 ? 0.0 : -std::expm1(-d.rate * x); },
-                        [x, &node](const Hypoexponential& d) {
-                          if (x <= 0.0) return 0.0;
-                          if (d.max_of_exponentials_rate > 0.0) {
-                            const double p = static_cast<double>(d.rates.size());
-                            return std::exp(p * std::log(-std::expm1(-d.max_of_exponentials_rate * x)));
-                          }
-                          if (all_rates_equal(d.rates)) {
-                            return boost::math::gamma_p(static_cast<double>(d.rates.size()), d.rates.front() * x);
-                          }
-                          return 1.0 - closed_survival(node, x);
-                        },
-                        [x](const Mixture& d) {
-                          double total = 0.0;
-                          for (std::size_t i = 0; i < d.weights.size(); ++i) {
-                            total += d.weights[i] * closed_cdf(d.components[i].node(), x);
-                          }
-                          return std::clamp(total, 0.0, 1.0);
-                        },
-                        [x](const Shifted& d) { return closed_cdf(d.base.node(), x - d.offset); },
-                        [x, &node](const auto&) { return 1.0 - closed_survival(node, x); },
-                    },
-                    node.value);
+  return std::visit(
+      Overloaded{
+          [x](const Erlang& d) {
+            return x <= 0.0 ? 0.0 : boost::math::gamma_p(static_cast<double>(d.phases), d.rate * x, kTypedErrors);
+          },
+          [x](const Exponential& d) { return x <= 0.0 ? 0.0 : -std::expm1(-d.rate * x); },
+          [x, &node](const Hypoexponential& d) {
+            if (x <= 0.0) return 0.0;
+            if (d.max_of_exponentials_rate > 0.0) {
+              const double p = static_cast<double>(d.rates.size());
+              return std::exp(p * std::log(-std::expm1(-d.max_of_exponentials_rate * x)));
+            }
+            if (all_rates_equal(d.rates)) {
+              return boost::math::gamma_p(static_cast<double>(d.rates.size()), d.rates.front() * x, kTypedErrors);
+            }
+            return 1.0 - closed_survival(node, x);
+          },
+          [x](const Mixture& d) {
+            double total = 0.0;
+            for (std::size_t i = 0; i < d.weights.size(); ++i) {
+              total += d.weights[i] * closed_cdf(d.components[i].node(), x);
+            }
+            return std::clamp(total, 0.0, 1.0);
+          },
+          [x](const Shifted& d) { return closed_cdf(d.base.node(), x - d.offset); },
+          [x, &node](const auto&) { return 1.0 - closed_survival(node, x); },
+      },
+      node.value);
 }
 
 double closed_support_min(const Node& node) {
@@ -226,7 +230,9 @@ double closed_quantile(const Node& node, double q) {
   if (const auto* d = std::get_if<Exponential>(&node.value)) return -std::log1p(-q) / d->rate;
   if (const auto* d = std::get_if<Erlang>(&node.value)) {
     const auto k = static_cast<double>(d->phases);
-    return (q <= 0.5 ? boost::math::gamma_p_inv(k, q) : boost::math::gamma_q_inv(k, 1.0 - q)) / d->rate;
+    return (q <= 0.5 ? boost::math::gamma_p_inv(k, q, kTypedErrors)
+                     : boost::math::gamma_q_inv(k, 1.0 - q, kTypedErrors)) /
+           d->rate;
   }
   if (const auto* d = std::get_if<Uniform>(&node.value)) return d->low + q * (d->high - d->low);
   if (const auto* d = std::get_if<Shifted>(&node.value)) return d->offset + closed_quantile(d->base.node(), q);
@@ -237,7 +243,9 @@ double closed_quantile(const Node& node, double q) {
     }
     if (all_rates_equal(d->rates)) {
       const auto k = static_cast<double>(d->rates.size());
-      return (q <= 0.5 ? boost::math::gamma_p_inv(k, q) : boost::math::gamma_q_inv(k, 1.0 - q)) / d->rates.front();
+      return (q <= 0.5 ? boost::math::gamma_p_inv(k, q, kTypedErrors)
+                       : boost::math::gamma_q_inv(k, 1.0 - q, kTypedErrors)) /
+             d->rates.front();
     }
   }
   // Otherwise: bracket and solve F(x) = q (on the survival side for upper quantiles, where

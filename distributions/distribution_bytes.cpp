@@ -64,6 +64,35 @@ void put_node(Writer& out, const detail::Node& node) {
       node.value);
 }
 
+Distribution get_node(Reader& in);
+
+// The get_* functions read what put_node wrote for one kind of node, after its index.
+
+detail::PhaseType get_phase_type(Reader& in) {
+  const auto size = static_cast<std::size_t>(in.get<std::uint64_t>());
+  auto alpha = in.get_all<double>();
+  auto subgenerator = in.get_all<double>();
+  return detail::PhaseType{size, std::move(alpha), std::move(subgenerator), in.get<double>()};
+}
+
+detail::Mixture get_mixture(Reader& in) {
+  detail::Mixture mixture;
+  mixture.weights = in.get_all<double>();
+  const auto count = in.get<std::uint64_t>();
+  for (std::uint64_t i = 0; i < count; ++i) mixture.components.push_back(get_node(in));
+  return mixture;
+}
+
+detail::Numerical get_numerical(Reader& in) {
+  detail::Numerical numerical;
+  numerical.origin = in.get<double>();
+  numerical.step = in.get<double>();
+  numerical.lower = in.get_all<double>();
+  numerical.upper = in.get_all<double>();
+  numerical.slack = in.get<double>();
+  return numerical;
+}
+
 Distribution get_node(Reader& in) {
   auto node = std::make_shared<detail::Node>();
   switch (in.get<std::uint32_t>()) {
@@ -94,36 +123,14 @@ Distribution get_node(Reader& in) {
       node->value = detail::TruncatedNormal{mu, in.get<double>()};
       break;
     }
-    case 7: {
-      const auto size = static_cast<std::size_t>(in.get<std::uint64_t>());
-      auto alpha = in.get_all<double>();
-      auto subgenerator = in.get_all<double>();
-      node->value = detail::PhaseType{size, std::move(alpha), std::move(subgenerator), in.get<double>()};
-      break;
-    }
-    case 8: {
-      detail::Mixture mixture;
-      mixture.weights = in.get_all<double>();
-      const auto count = in.get<std::uint64_t>();
-      for (std::uint64_t i = 0; i < count; ++i) mixture.components.push_back(get_node(in));
-      node->value = std::move(mixture);
-      break;
-    }
+    case 7: node->value = get_phase_type(in); break;
+    case 8: node->value = get_mixture(in); break;
     case 9: {
       const double offset = in.get<double>();
       node->value = detail::Shifted{offset, get_node(in)};
       break;
     }
-    case 10: {
-      detail::Numerical numerical;
-      numerical.origin = in.get<double>();
-      numerical.step = in.get<double>();
-      numerical.lower = in.get_all<double>();
-      numerical.upper = in.get_all<double>();
-      numerical.slack = in.get<double>();
-      node->value = std::move(numerical);
-      break;
-    }
+    case 10: node->value = get_numerical(in); break;
     default: throw std::runtime_error("get_distribution: not a distribution's bytes");
   }
   return Distribution(std::move(node));

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "distributions/internal.hpp"
+#include "distributions/errors.hpp"
 #include "distributions/lattice.hpp"
 
 namespace distributions {
@@ -22,7 +23,7 @@ std::string format_number(double x) {
 
 void require_valid(std::string_view where, const GridOptions& options) {
   std::string why;
-  if (!options.IsValid(&why)) throw std::invalid_argument(std::string(where) + ": " + why);
+  if (!options.IsValid(&why)) throw InvalidDistribution(std::string(where) + ": " + why);
 }
 
 }  // namespace detail
@@ -51,7 +52,7 @@ Distribution::Distribution()
     : Distribution(std::make_shared<const detail::Node>(detail::Node{detail::Deterministic{0.0}})) {}
 
 Distribution::Distribution(std::shared_ptr<const detail::Node> node) : node_(std::move(node)) {
-  if (!node_) throw std::invalid_argument("Distribution: node must not be null");
+  if (!node_) throw InvalidDistribution("Distribution: node must not be null");
 }
 
 Distribution deterministic(double value) {
@@ -71,7 +72,7 @@ Distribution erlang(int phases, double rate) {
 }
 
 Distribution hypoexponential(std::vector<double> rates) {
-  if (rates.empty()) throw std::invalid_argument("hypoexponential: rates must not be empty");
+  if (rates.empty()) throw InvalidDistribution("hypoexponential: rates must not be empty");
   for (std::size_t i = 0; i < rates.size(); ++i) {
     detail::require_finite_positive("hypoexponential", "rates[" + std::to_string(i) + "]", rates[i]);
   }
@@ -95,10 +96,10 @@ void check_weights(std::string_view where, std::string_view name, std::vector<do
 
 Distribution hyperexponential(std::vector<double> probabilities, std::vector<double> rates) {
   if (probabilities.empty()) {
-    throw std::invalid_argument("hyperexponential: probabilities must not be empty");
+    throw InvalidDistribution("hyperexponential: probabilities must not be empty");
   }
   if (probabilities.size() != rates.size()) {
-    throw std::invalid_argument(
+    throw InvalidDistribution(
         "hyperexponential: probabilities and rates must have the same "
         "size, got " +
         std::to_string(probabilities.size()) + " and " + std::to_string(rates.size()));
@@ -128,25 +129,29 @@ Distribution truncated_normal(double mu, double sigma) {
   return make(detail::TruncatedNormal{mu, sigma});
 }
 
-Distribution phase_type(std::vector<double> alpha, std::vector<std::vector<double>> subgenerator) {
-  const std::size_t n = alpha.size();
-  if (n == 0) throw std::invalid_argument("phase_type: alpha must not be empty");
-  if (subgenerator.size() != n) {
-    throw std::invalid_argument("phase_type: subgenerator must have " + std::to_string(n) +
-                                " rows (the size of alpha), got " + std::to_string(subgenerator.size()));
-  }
+namespace {
+
+// The sum of alpha, each entry checked finite and >= 0 and the sum <= 1.
+double checked_alpha_total(const std::vector<double>& alpha) {
   double alpha_total = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < alpha.size(); ++i) {
     detail::require_finite_non_negative("phase_type", "alpha[" + std::to_string(i) + "]", alpha[i]);
     alpha_total += alpha[i];
   }
   if (alpha_total > 1.0 + 1e-9) fail("phase_type", "alpha must sum to <= 1", alpha_total);
+  return alpha_total;
+}
+
+// The subgenerator checked and flattened row by row; `exit_rate` receives each state's rate
+// of absorption.
+std::vector<double> checked_subgenerator(const std::vector<std::vector<double>>& subgenerator,
+                                         std::vector<double>& exit_rate) {
+  const std::size_t n = subgenerator.size();
   std::vector<double> flat(n * n);
-  std::vector<double> exit_rate(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (subgenerator[i].size() != n) {
-      throw std::invalid_argument("phase_type: subgenerator row " + std::to_string(i) + " must have " +
-                                  std::to_string(n) + " entries, got " + std::to_string(subgenerator[i].size()));
+      throw InvalidDistribution("phase_type: subgenerator row " + std::to_string(i) + " must have " +
+                                std::to_string(n) + " entries, got " + std::to_string(subgenerator[i].size()));
     }
     double row_sum = 0.0;
     double off_diagonal = 0.0;
@@ -166,8 +171,13 @@ Distribution phase_type(std::vector<double> alpha, std::vector<std::vector<doubl
     }
     exit_rate[i] = std::max(0.0, -subgenerator[i][i] - off_diagonal);
   }
-  // Absorption must be reachable from every state, otherwise the time is infinite with
-  // positive probability: walk backwards from the states with a positive exit rate.
+  return flat;
+}
+
+// Absorption must be reachable from every state, otherwise the time is infinite with
+// positive probability: walk backwards from the states with a positive exit rate.
+void require_absorption_reachable(const std::vector<double>& flat, const std::vector<double>& exit_rate) {
+  const std::size_t n = exit_rate.size();
   std::vector<bool> reaches_exit(n, false);
   bool changed = true;
   for (std::size_t i = 0; i < n; ++i) reaches_exit[i] = exit_rate[i] > 0.0;
@@ -186,19 +196,34 @@ Distribution phase_type(std::vector<double> alpha, std::vector<std::vector<doubl
   }
   for (std::size_t i = 0; i < n; ++i) {
     if (!reaches_exit[i]) {
-      throw std::invalid_argument("phase_type: subgenerator state " + std::to_string(i) +
-                                  " cannot reach absorption (the matrix is singular)");
+      throw InvalidDistribution("phase_type: subgenerator state " + std::to_string(i) +
+                                " cannot reach absorption (the matrix is singular)");
     }
   }
+}
+
+}  // namespace
+
+Distribution phase_type(std::vector<double> alpha, std::vector<std::vector<double>> subgenerator) {
+  const std::size_t n = alpha.size();
+  if (n == 0) throw InvalidDistribution("phase_type: alpha must not be empty");
+  if (subgenerator.size() != n) {
+    throw InvalidDistribution("phase_type: subgenerator must have " + std::to_string(n) +
+                              " rows (the size of alpha), got " + std::to_string(subgenerator.size()));
+  }
+  const double alpha_total = checked_alpha_total(alpha);
+  std::vector<double> exit_rate(n);
+  std::vector<double> flat = checked_subgenerator(subgenerator, exit_rate);
+  require_absorption_reachable(flat, exit_rate);
   const double atom = std::max(0.0, 1.0 - alpha_total);
   return make(detail::PhaseType{n, std::move(alpha), std::move(flat), atom});
 }
 
 Distribution mixture(std::vector<double> weights, std::vector<Distribution> components) {
-  if (weights.empty()) throw std::invalid_argument("mixture: weights must not be empty");
+  if (weights.empty()) throw InvalidDistribution("mixture: weights must not be empty");
   if (weights.size() != components.size()) {
-    throw std::invalid_argument("mixture: weights and components must have the same size, got " +
-                                std::to_string(weights.size()) + " and " + std::to_string(components.size()));
+    throw InvalidDistribution("mixture: weights and components must have the same size, got " +
+                              std::to_string(weights.size()) + " and " + std::to_string(components.size()));
   }
   check_weights("mixture", "weights", weights);
   // Drop zero-weight branches; a single remaining branch is that branch.

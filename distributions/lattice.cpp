@@ -1,6 +1,7 @@
 // Numerical grids: their moments, trimming and coarsening, and the helpers shared by the
 // grid files (lattice_grid.hpp). See docs/distributions.md for the bracket argument.
 #include "distributions/lattice.hpp"
+#include "distributions/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -98,7 +99,7 @@ CommonGrid common_grid(std::span<const Numerical* const> parts, std::size_t max_
   // A support past the largest double (a sum of runtimes near 1e308) has no grid: every
   // coarsening below would multiply the step by inf or NaN and never fit.
   if (!std::isfinite(low) || !std::isfinite(high)) {
-    throw std::overflow_error("distributions: a support reaches beyond the largest finite number");
+    throw SupportOverflow("distributions: a support reaches beyond the largest finite number");
   }
   if (high <= low) return {low, 0.0, 1};
   double step = reference->step;
@@ -116,8 +117,7 @@ CommonGrid common_grid(std::span<const Numerical* const> parts, std::size_t max_
       return {origin, step, static_cast<std::size_t>(points)};
     }
     step *= std::ceil(points / static_cast<double>(max_points));
-    if (!std::isfinite(step))
-      throw std::overflow_error("distributions: a grid step is beyond the largest finite number");
+    if (!std::isfinite(step)) throw SupportOverflow("distributions: a grid step is beyond the largest finite number");
   }
 }
 
@@ -144,10 +144,12 @@ double lattice_variance(std::span<const double> pmf, double origin, double step)
   return step * step * (sum / total);
 }
 
-void compact(Numerical& n, const GridOptions& options) {
+namespace {
+
+// Cuts off each end of the grid where both lattices have at most `tau` of their mass and
+// moves that mass onto the new end points, the unsafe part of the move going into the slack.
+void trim_tails(Numerical& n, double tau) {
   const std::size_t size = n.lower.size();
-  if (size <= 1) return;
-  const double tau = options.tail_mass;
   // Left end: the first index such that both lattices have at most tau below it.
   std::size_t first = 0;
   {
@@ -191,22 +193,32 @@ void compact(Numerical& n, const GridOptions& options) {
                                   n.upper.begin() + static_cast<std::ptrdiff_t>(last + 1));
     n.origin += static_cast<double>(first) * n.step;
   }
+}
+
+// Coarsen by an integer factor to at most max_points: the new grid is a sub-grid of the old
+// one, lower mass goes down to the sub-grid point at or below, upper mass up to the one at or
+// above.
+void coarsen(Numerical& n, std::size_t max_points) {
   const std::size_t kept = n.lower.size();
-  if (kept > options.max_points) {
-    // Coarsen by an integer factor: the new grid is a sub-grid of the old one, lower mass
-    // goes down to the sub-grid point at or below, upper mass up to the one at or above.
-    const std::size_t factor = (kept - 1 + options.max_points - 2) / (options.max_points - 1);
-    const std::size_t new_size = (kept - 1 + factor - 1) / factor + 1;
-    std::vector<double> lower(new_size, 0.0);
-    std::vector<double> upper(new_size, 0.0);
-    for (std::size_t i = 0; i < kept; ++i) {
-      lower[i / factor] += n.lower[i];
-      upper[(i + factor - 1) / factor] += n.upper[i];
-    }
-    n.lower = std::move(lower);
-    n.upper = std::move(upper);
-    n.step *= static_cast<double>(factor);
+  const std::size_t factor = (kept - 1 + max_points - 2) / (max_points - 1);
+  const std::size_t new_size = (kept - 1 + factor - 1) / factor + 1;
+  std::vector<double> lower(new_size, 0.0);
+  std::vector<double> upper(new_size, 0.0);
+  for (std::size_t i = 0; i < kept; ++i) {
+    lower[i / factor] += n.lower[i];
+    upper[(i + factor - 1) / factor] += n.upper[i];
   }
+  n.lower = std::move(lower);
+  n.upper = std::move(upper);
+  n.step *= static_cast<double>(factor);
+}
+
+}  // namespace
+
+void compact(Numerical& n, const GridOptions& options) {
+  if (n.lower.size() <= 1) return;
+  trim_tails(n, options.tail_mass);
+  if (n.lower.size() > options.max_points) coarsen(n, options.max_points);
 }
 
 }  // namespace distributions::detail

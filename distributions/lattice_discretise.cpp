@@ -9,6 +9,7 @@
 #include <boost/math/special_functions/gamma.hpp>
 
 #include "distributions/internal.hpp"
+#include "distributions/boost_math_errors.hpp"
 #include "distributions/lattice.hpp"
 #include "distributions/lattice_grid.hpp"
 
@@ -71,9 +72,9 @@ Cumulative erlang_cumulative(const Erlang& erlang, std::size_t points, GridPoint
   }
   Cumulative at{std::vector<double>(points), std::vector<double>(points)};
   const double first = grid_point(0);
-  at.cdf[0] = first <= 0.0 ? 0.0 : boost::math::gamma_p(k, erlang.rate * first);
+  at.cdf[0] = first <= 0.0 ? 0.0 : boost::math::gamma_p(k, erlang.rate * first, kTypedErrors);
   for (std::size_t i = 1; i < points; ++i) at.cdf[i] = at.cdf[i - 1] + cell[i];
-  at.survival[points - 1] = boost::math::gamma_q(k, erlang.rate * grid_point(points - 1));
+  at.survival[points - 1] = boost::math::gamma_q(k, erlang.rate * grid_point(points - 1), kTypedErrors);
   for (std::size_t i = points - 1; i-- > 0;) at.survival[i] = at.survival[i + 1] + cell[i + 1];
   for (std::size_t i = 0; i < points; ++i) {
     at.cdf[i] = std::min(at.cdf[i], 1.0);
@@ -82,29 +83,27 @@ Cumulative erlang_cumulative(const Erlang& erlang, std::size_t points, GridPoint
   return at;
 }
 
-}  // namespace
+// The grid of a closed form's discretisation: `cells` cells of width `step` from `low`, its last
+// point exactly at `high` and, when atom_mass > 0, point atom_index exactly at the heaviest atom.
+struct ClosedGrid {
+  double low = 0.0;
+  double high = 0.0;
+  double step = 0.0;
+  std::size_t cells = 0;
+  std::size_t atom_index = 0;
+  double atom_mass = 0.0;
+  double atom_position = 0.0;
 
-Numerical discretise_closed(const Node& node, const GridOptions& options) {
-  if (const auto* d = std::get_if<Deterministic>(&node.value)) return single_point(d->value, 0.0);
-  if (const auto* d = std::get_if<Shifted>(&node.value)) {
-    Numerical base = discretise_closed(d->base.node(), options);
-    base.origin += d->offset;
-    return base;
+  double operator()(std::size_t i) const {
+    if (atom_mass > 0.0 && i == atom_index) return atom_position;
+    return i == cells ? high : low + static_cast<double>(i) * step;
   }
-  const double support_low = closed_support_min(node);
-  const double support_high = closed_support_max(node);
-  double x_low = closed_quantile(node, options.tail_mass);
-  double x_high = closed_quantile(node, 1.0 - options.tail_mass);
-  if (std::isfinite(support_high) && support_high - x_high <= 0.01 * (x_high - x_low)) {
-    x_high = support_high;  // a bounded support costs nothing to cover exactly
-  }
-  if (x_low - support_low <= 0.01 * (x_high - x_low)) x_low = support_low;
-  if (!(x_high > x_low)) {
-    const double slack = std::max(closed_lower_tail_transport(node, x_low), closed_upper_tail_transport(node, x_low));
-    return single_point(x_low, slack);
-  }
-  const std::size_t points = options.max_points;
-  const std::size_t cells = points - 1;
+};
+
+ClosedGrid closed_grid(const Node& node, double x_low, double x_high, std::size_t cells) {
+  ClosedGrid grid;
+  grid.low = x_low;
+  grid.cells = cells;
   double step = (x_high - x_low) / static_cast<double>(cells);
   // The heaviest point mass inside the range is put exactly on a grid point (by widening the
   // step slightly), where both lattices can hold it exactly: an atom inside a cell would
@@ -129,35 +128,44 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
       atom_mass = 0.0;  // within the first cell: left to the ordinary rounding
     }
   }
-  x_high = x_low + static_cast<double>(cells) * step;
-  auto grid_point = [&](std::size_t i) {
-    if (atom_mass > 0.0 && i == atom_index) return atom_position;
-    return i == cells ? x_high : x_low + static_cast<double>(i) * step;
-  };
-  // Cumulative probabilities at the grid points: the cdf below the median, the survival
-  // above (each accurate on its small side).
+  grid.high = x_low + static_cast<double>(cells) * step;
+  grid.step = step;
+  grid.atom_index = atom_index;
+  grid.atom_mass = atom_mass;
+  grid.atom_position = atom_position;
+  return grid;
+}
+
+// Cumulative probabilities at the grid points: the cdf below the median, the survival
+// above (each accurate on its small side).
+Cumulative closed_cumulative(const Node& node, std::size_t points, const ClosedGrid& grid_point) {
+  if (const auto* erlang = std::get_if<Erlang>(&node.value)) return erlang_cumulative(*erlang, points, grid_point);
   Cumulative at_points{std::vector<double>(points), std::vector<double>(points)};
-  if (const auto* erlang = std::get_if<Erlang>(&node.value)) {
-    at_points = erlang_cumulative(*erlang, points, grid_point);
-  } else {
-    for (std::size_t i = 0; i < points; ++i) {
-      const double x = grid_point(i);
-      const double survival = closed_survival(node, x);
-      at_points.survival[i] = survival;
-      at_points.cdf[i] = survival < 0.5 ? 1.0 - survival : closed_cdf(node, x);
-    }
+  for (std::size_t i = 0; i < points; ++i) {
+    const double x = grid_point(i);
+    const double survival = closed_survival(node, x);
+    at_points.survival[i] = survival;
+    at_points.cdf[i] = survival < 0.5 ? 1.0 - survival : closed_cdf(node, x);
   }
+  return at_points;
+}
+
+// The two lattices of the cell masses (without slack): the lower puts each cell's mass at its
+// left end, the upper at its right end.
+Numerical bracketing_lattices(const Cumulative& at_points, const ClosedGrid& grid, std::size_t points) {
+  const std::size_t cells = grid.cells;
+  const std::size_t atom_index = grid.atom_index;
   // Cell i = (x_i, x_{i+1}]; pmf_from gives mass(x_{i-1}, x_i] at i (and F(x_0) at 0).
   std::vector<double> cell_at_right_end = pmf_from(at_points);
-  Numerical result{x_low, step, std::vector<double>(points, 0.0), std::vector<double>(points, 0.0), 0.0};
+  Numerical result{grid.low, grid.step, std::vector<double>(points, 0.0), std::vector<double>(points, 0.0), 0.0};
   for (std::size_t i = 1; i < points; ++i) {
     result.lower[i - 1] = cell_at_right_end[i];  // left end of its cell: stochastically smaller
     result.upper[i] = cell_at_right_end[i];      // right end: stochastically larger
   }
-  if (atom_mass > 0.0) {
+  if (grid.atom_mass > 0.0) {
     // The atom is in cell (x_{k-1}, x_k] with k = atom_index; in the lower lattice it may sit
     // at its true position x_k instead of x_{k-1} (still not above the truth).
-    const double moved = std::min(atom_mass, result.lower[atom_index - 1]);
+    const double moved = std::min(grid.atom_mass, result.lower[atom_index - 1]);
     result.lower[atom_index - 1] -= moved;
     result.lower[atom_index] += moved;
   }
@@ -166,6 +174,35 @@ Numerical discretise_closed(const Node& node, const GridOptions& options) {
   result.upper[0] += at_points.cdf[0];
   result.lower[cells] += at_points.survival[cells];
   result.upper[cells] += at_points.survival[cells];
+  return result;
+}
+
+}  // namespace
+
+Numerical discretise_closed(const Node& node, const GridOptions& options) {
+  if (const auto* d = std::get_if<Deterministic>(&node.value)) return single_point(d->value, 0.0);
+  if (const auto* d = std::get_if<Shifted>(&node.value)) {
+    Numerical base = discretise_closed(d->base.node(), options);
+    base.origin += d->offset;
+    return base;
+  }
+  const double support_low = closed_support_min(node);
+  const double support_high = closed_support_max(node);
+  double x_low = closed_quantile(node, options.tail_mass);
+  double x_high = closed_quantile(node, 1.0 - options.tail_mass);
+  if (std::isfinite(support_high) && support_high - x_high <= 0.01 * (x_high - x_low)) {
+    x_high = support_high;  // a bounded support costs nothing to cover exactly
+  }
+  if (x_low - support_low <= 0.01 * (x_high - x_low)) x_low = support_low;
+  if (!(x_high > x_low)) {
+    const double slack = std::max(closed_lower_tail_transport(node, x_low), closed_upper_tail_transport(node, x_low));
+    return single_point(x_low, slack);
+  }
+  const std::size_t points = options.max_points;
+  const ClosedGrid grid = closed_grid(node, x_low, x_high, points - 1);
+  x_high = grid.high;
+  const Cumulative at_points = closed_cumulative(node, points, grid);
+  Numerical result = bracketing_lattices(at_points, grid, points);
   // Moving the lower tail up is unsafe for lower, moving the upper tail down unsafe for upper.
   const double lower_tail = x_low > support_low ? closed_lower_tail_transport(node, x_low) : 0.0;
   const double upper_tail = x_high < support_high ? closed_upper_tail_transport(node, x_high) : 0.0;

@@ -1,4 +1,5 @@
 #include "distributions/normal_tail.hpp"
+#include "distributions/boost_math_errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +22,7 @@ double mills_ratio(double z) {
 
 double log_phi(double z) { return -0.5 * z * z - 0.5 * std::log(2.0 * std::numbers::pi); }
 double log_upper_tail(double z) {
-  if (z < 5.0) return std::log(0.5 * boost::math::erfc(z / std::numbers::sqrt2));
+  if (z < 5.0) return std::log(0.5 * boost::math::erfc(z / std::numbers::sqrt2, kTypedErrors));
   return log_phi(z) + std::log(mills_ratio(z));
 }
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "distributions/internal.hpp"
+#include "distributions/errors.hpp"
 #include "distributions/lattice.hpp"
 
 namespace distributions {
@@ -67,8 +68,8 @@ Distribution stages_of(std::vector<double> rates) {
 
 void check_count(std::string_view where, std::string_view name, std::int64_t value, std::int64_t minimum) {
   if (value < minimum) {
-    throw std::invalid_argument(std::string(where) + ": " + std::string(name) +
-                                " must be >= " + std::to_string(minimum) + ", got " + std::to_string(value));
+    throw InvalidDistribution(std::string(where) + ": " + std::string(name) + " must be >= " + std::to_string(minimum) +
+                              ", got " + std::to_string(value));
   }
 }
 
@@ -81,7 +82,7 @@ Distribution discretise(const Distribution& d, const GridOptions& options) {
 
 Distribution from_samples(std::span<const double> samples, const GridOptions& options) {
   detail::require_valid("from_samples", options);
-  if (samples.empty()) throw std::invalid_argument("from_samples: samples must not be empty");
+  if (samples.empty()) throw InvalidDistribution("from_samples: samples must not be empty");
   for (std::size_t i = 0; i < samples.size(); ++i) {
     detail::require_finite_non_negative("from_samples", "samples[" + std::to_string(i) + "]", samples[i]);
   }
@@ -92,10 +93,10 @@ Distribution from_samples(std::span<const double> samples, const GridOptions& op
 Distribution from_histogram(std::span<const double> values, std::span<const double> weights,
                             const GridOptions& options) {
   detail::require_valid("from_histogram", options);
-  if (values.empty()) throw std::invalid_argument("from_histogram: values must not be empty");
+  if (values.empty()) throw InvalidDistribution("from_histogram: values must not be empty");
   if (values.size() != weights.size()) {
-    throw std::invalid_argument("from_histogram: values and weights must have the same size, got " +
-                                std::to_string(values.size()) + " and " + std::to_string(weights.size()));
+    throw InvalidDistribution("from_histogram: values and weights must have the same size, got " +
+                              std::to_string(values.size()) + " and " + std::to_string(weights.size()));
   }
   double total = 0.0;
   for (std::size_t i = 0; i < values.size(); ++i) {

@@ -1,4 +1,6 @@
 #include "distributions/phase_type.hpp"
+#include "distributions/boost_math_errors.hpp"
+#include "distributions/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -104,8 +106,7 @@ double long_hypoexponential_survival(const Hypoexponential& d, double x) {
   const double lx = rate * x;
   const auto terms = static_cast<std::size_t>(lx + 12.0 * std::sqrt(lx) + 40.0);
   if (terms > 20'000'000) {
-    throw std::invalid_argument("hypoexponential: cdf at x=" + format_number(x) +
-                                " needs too many uniformisation terms");
+    throw InvalidDistribution("hypoexponential: cdf at x=" + format_number(x) + " needs too many uniformisation terms");
   }
   // v_j = P^j 1, P = I + T/rate; survival = sum_j Poisson(j; lx) * v_j[0].
   std::vector<double> v(n, 1.0);
@@ -134,7 +135,7 @@ double hypoexponential_survival(const Hypoexponential& d, double x) {
     return -std::expm1(p * std::log1p(-std::exp(-d.max_of_exponentials_rate * x)));
   }
   if (all_rates_equal(d.rates)) {
-    return boost::math::gamma_q(static_cast<double>(d.rates.size()), d.rates.front() * x);
+    return boost::math::gamma_q(static_cast<double>(d.rates.size()), d.rates.front() * x, kTypedErrors);
   }
   if (d.rates.size() <= 64) return phase_type_survival(hypoexponential_as_phase_type(d), x);
   return long_hypoexponential_survival(d, x);

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "distributions/internal.hpp"
+#include "distributions/errors.hpp"
 #include "distributions/lattice.hpp"
 #include "distributions/queries.hpp"
 
@@ -99,6 +100,71 @@ double central_quantile(const Central& c, double q) {
   return central_quantile(c, q, [&c](double x) { return central_cdf(c, x); });
 }
 
+// Copies the parameters of a closed form into `p`; false for a grid, which has none.
+struct ClosedFormVisitor {
+  using Kind = ClosedFormParameters::Kind;
+  ClosedFormParameters& p;
+
+  bool operator()(const detail::Deterministic& x) const {
+    p.kind = Kind::Deterministic;
+    p.value = x.value;
+    return true;
+  }
+  bool operator()(const detail::Exponential& x) const {
+    p.kind = Kind::Exponential;
+    p.rate = x.rate;
+    return true;
+  }
+  bool operator()(const detail::Erlang& x) const {
+    p.kind = Kind::Erlang;
+    p.phases = x.phases;
+    p.rate = x.rate;
+    return true;
+  }
+  bool operator()(const detail::Hypoexponential& x) const {
+    p.kind = Kind::Hypoexponential;
+    p.rates = x.rates;
+    return true;
+  }
+  bool operator()(const detail::Hyperexponential& x) const {
+    p.kind = Kind::Hyperexponential;
+    p.probabilities = x.probabilities;
+    p.rates = x.rates;
+    return true;
+  }
+  bool operator()(const detail::Uniform& x) const {
+    p.kind = Kind::Uniform;
+    p.low = x.low;
+    p.high = x.high;
+    return true;
+  }
+  bool operator()(const detail::TruncatedNormal& x) const {
+    p.kind = Kind::TruncatedNormal;
+    p.mu = x.mu;
+    p.sigma = x.sigma;
+    return true;
+  }
+  bool operator()(const detail::PhaseType& x) const {
+    p.kind = Kind::PhaseType;
+    p.alpha = x.alpha;
+    p.subgenerator = x.subgenerator;
+    return true;
+  }
+  bool operator()(const detail::Mixture& x) const {
+    p.kind = Kind::Mixture;
+    p.weights = x.weights;
+    p.components = x.components;
+    return true;
+  }
+  bool operator()(const detail::Shifted& x) const {
+    p.kind = Kind::Shifted;
+    p.offset = x.offset;
+    p.base = &x.base;
+    return true;
+  }
+  bool operator()(const detail::Numerical&) const { return false; }
+};
+
 }  // namespace
 
 double mean(const Distribution& d) {
@@ -118,7 +184,7 @@ double variance(const Distribution& d) {
 }
 
 double cdf(const Distribution& d, double x) {
-  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (std::isnan(x)) throw InvalidDistribution("cdf: x must not be NaN");
   if (const auto* n = grid_of(d)) return central_cdf(central_of(*n), x);
   return detail::closed_cdf(d.node(), x);
 }
@@ -152,7 +218,7 @@ CdfTable::CdfTable(Distribution d) : d_(std::move(d)) {
 }
 
 double CdfTable::cdf(double x) const {
-  if (std::isnan(x)) throw std::invalid_argument("cdf: x must not be NaN");
+  if (std::isnan(x)) throw InvalidDistribution("cdf: x must not be NaN");
   if (const auto* n = grid_of(d_)) return central_cdf(Central{*n, half_gap_}, x, lower_below_, upper_below_);
   return detail::closed_cdf(d_.node(), x);
 }
@@ -173,7 +239,7 @@ std::string describe(const Distribution& d) { return detail::closed_describe(d.n
 LatticeView lattice(const Distribution& d) {
   const auto* n = grid_of(d);
   if (n == nullptr) {
-    throw std::invalid_argument("lattice: d must be a numerical distribution, got " + describe(d));
+    throw InvalidDistribution("lattice: d must be a numerical distribution, got " + describe(d));
   }
   return {n->origin, n->step, n->lower, n->upper, n->slack};
 }
@@ -184,70 +250,8 @@ std::size_t grid_size(const Distribution& d) {
 }
 
 std::optional<ClosedFormParameters> closed_form(const Distribution& d) {
-  using Kind = ClosedFormParameters::Kind;
   ClosedFormParameters p;
-  const bool closed = std::visit(detail::Overloaded{
-                                     [&](const detail::Deterministic& x) {
-                                       p.kind = Kind::Deterministic;
-                                       p.value = x.value;
-                                       return true;
-                                     },
-                                     [&](const detail::Exponential& x) {
-                                       p.kind = Kind::Exponential;
-                                       p.rate = x.rate;
-                                       return true;
-                                     },
-                                     [&](const detail::Erlang& x) {
-                                       p.kind = Kind::Erlang;
-                                       p.phases = x.phases;
-                                       p.rate = x.rate;
-                                       return true;
-                                     },
-                                     [&](const detail::Hypoexponential& x) {
-                                       p.kind = Kind::Hypoexponential;
-                                       p.rates = x.rates;
-                                       return true;
-                                     },
-                                     [&](const detail::Hyperexponential& x) {
-                                       p.kind = Kind::Hyperexponential;
-                                       p.probabilities = x.probabilities;
-                                       p.rates = x.rates;
-                                       return true;
-                                     },
-                                     [&](const detail::Uniform& x) {
-                                       p.kind = Kind::Uniform;
-                                       p.low = x.low;
-                                       p.high = x.high;
-                                       return true;
-                                     },
-                                     [&](const detail::TruncatedNormal& x) {
-                                       p.kind = Kind::TruncatedNormal;
-                                       p.mu = x.mu;
-                                       p.sigma = x.sigma;
-                                       return true;
-                                     },
-                                     [&](const detail::PhaseType& x) {
-                                       p.kind = Kind::PhaseType;
-                                       p.alpha = x.alpha;
-                                       p.subgenerator = x.subgenerator;
-                                       return true;
-                                     },
-                                     [&](const detail::Mixture& x) {
-                                       p.kind = Kind::Mixture;
-                                       p.weights = x.weights;
-                                       p.components = x.components;
-                                       return true;
-                                     },
-                                     [&](const detail::Shifted& x) {
-                                       p.kind = Kind::Shifted;
-                                       p.offset = x.offset;
-                                       p.base = &x.base;
-                                       return true;
-                                     },
-                                     [](const detail::Numerical&) { return false; },
-                                 },
-                                 d.node().value);
-  if (!closed) return std::nullopt;
+  if (!std::visit(ClosedFormVisitor{p}, d.node().value)) return std::nullopt;
   return p;
 }
 

@@ -1,4 +1,5 @@
 #include "models/make_distribution.hpp"
+#include "distributions/errors.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -9,37 +10,61 @@
 
 namespace models {
 
-distributions::Distribution make_distribution(const RuntimeSpec& spec, const Environment& environment,
-                                              const Machine& machine) {
-  namespace d = distributions;
-  if (spec.kind == DistKind::Numerical) {
-    // The data was read by pdl::check for one machine; $ARCH may name another file for this one.
-    if (!spec.measurements) {
-      throw std::invalid_argument("NUMERICAL('" + resolve_file(spec.file, machine.name) +
-                                  "'): the measured data was not read (the program was checked "
-                                  "without reading data files)");
-    }
-    if (spec.file.find("$ARCH") != std::string::npos && spec.measurements->machine != machine.name) {
-      throw std::invalid_argument("NUMERICAL('" + spec.file + "'): the data was read for machine '" +
-                                  spec.measurements->machine + "' (" + spec.measurements->file +
-                                  "), not for machine '" + machine.name +
-                                  "': check the program with this machine to read its file");
-    }
-    return measured_distribution(*spec.measurements, spec.smoothing);
+namespace {
+
+namespace d = distributions;
+
+d::Distribution numerical_distribution(const RuntimeSpec& spec, const Machine& machine) {
+  // The data was read by pdl::check for one machine; $ARCH may name another file for this one.
+  if (!spec.measurements) {
+    throw distributions::InvalidDistribution("NUMERICAL('" + resolve_file(spec.file, machine.name) +
+                                             "'): the measured data was not read (the program was checked "
+                                             "without reading data files)");
   }
+  if (spec.file.find("$ARCH") != std::string::npos && spec.measurements->machine != machine.name) {
+    throw distributions::InvalidDistribution("NUMERICAL('" + spec.file + "'): the data was read for machine '" +
+                                             spec.measurements->machine + "' (" + spec.measurements->file +
+                                             "), not for machine '" + machine.name +
+                                             "': check the program with this machine to read its file");
+  }
+  return measured_distribution(*spec.measurements, spec.smoothing);
+}
+
+// The values of the parameters, checked for the kind of distribution.
+std::vector<double> parameter_values(const RuntimeSpec& spec, const Environment& environment) {
   std::vector<double> v;
   v.reserve(spec.params.size());
   for (std::size_t i = 0; i < spec.params.size(); ++i) {
     const Evaluation result = evaluate(spec.params[i], environment);
     if (!result.ok()) {
-      throw std::invalid_argument(std::string{to_string(spec.kind)} + ": parameter " + std::to_string(i + 1) + ": " +
-                                  result.error);
+      throw distributions::InvalidDistribution(std::string{to_string(spec.kind)} + ": parameter " +
+                                               std::to_string(i + 1) + ": " + result.error);
     }
     v.push_back(result.value);
   }
   if (const std::string problem = check_parameters(spec.kind, spec.order, v); !problem.empty()) {
-    throw std::invalid_argument(problem);
+    throw distributions::InvalidDistribution(problem);
   }
+  return v;
+}
+
+// PHASETYPE's parameters are α (n values) and then S row by row.
+d::Distribution phase_type_distribution(std::size_t n, const std::vector<double>& v) {
+  std::vector<double> alpha(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+  std::vector<std::vector<double>> subgenerator(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto row = v.begin() + static_cast<std::ptrdiff_t>(n + r * n);
+    subgenerator[r].assign(row, row + static_cast<std::ptrdiff_t>(n));
+  }
+  return d::phase_type(std::move(alpha), std::move(subgenerator));
+}
+
+}  // namespace
+
+distributions::Distribution make_distribution(const RuntimeSpec& spec, const Environment& environment,
+                                              const Machine& machine) {
+  if (spec.kind == DistKind::Numerical) return numerical_distribution(spec, machine);
+  const std::vector<double> v = parameter_values(spec, environment);
   switch (spec.kind) {
     case DistKind::Deterministic: return d::deterministic(v[0]);
     case DistKind::Exponential: return d::exponential(1.0 / v[0]);
@@ -59,16 +84,7 @@ distributions::Distribution make_distribution(const RuntimeSpec& spec, const Env
     }
     case DistKind::Uniform: return d::uniform(v[0], v[1]);
     case DistKind::Normal: return d::truncated_normal(v[0], v[1]);
-    case DistKind::PhaseType: {
-      const std::size_t n = spec.order;
-      std::vector<double> alpha(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-      std::vector<std::vector<double>> subgenerator(n);
-      for (std::size_t r = 0; r < n; ++r) {
-        const auto row = v.begin() + static_cast<std::ptrdiff_t>(n + r * n);
-        subgenerator[r].assign(row, row + static_cast<std::ptrdiff_t>(n));
-      }
-      return d::phase_type(std::move(alpha), std::move(subgenerator));
-    }
+    case DistKind::PhaseType: return phase_type_distribution(spec.order, v);
     case DistKind::Mixture: {
       std::vector<d::Distribution> components;
       for (const RuntimeSpec& component : spec.components) {

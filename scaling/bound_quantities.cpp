@@ -1,4 +1,5 @@
 #include "scaling/bound_quantities.hpp"
+#include "distributions/errors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +52,7 @@ std::int64_t BoundQuantities::count(const models::Expr& expr, const models::Sour
 distributions::Distribution BoundQuantities::runtime(const models::RuntimeSpec& spec) const {
   try {
     return models::make_distribution(spec, environment_, machine_);
-  } catch (const std::invalid_argument& error) {
+  } catch (const distributions::InvalidDistribution& error) {
     throw ScalingError(spec.location, error.what());
   }
 }

@@ -1,4 +1,5 @@
 #include "solvers/series_parallel_solver.hpp"
+#include "distributions/errors.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -229,7 +230,7 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
     // sum of 10^12 iterations): then the mean stands without quantiles, and the detail says so.
     try {
       result.quantiles = distribution_quantiles(root_distribution(tree, options.grid, values), options.quantiles);
-    } catch (const std::overflow_error& error) {
+    } catch (const distributions::SupportOverflow& error) {
       result.detail +=
           std::string("; no quantiles: the runtime's distribution overflows the grid (") + error.what() + ")";
     }

@@ -1,4 +1,5 @@
 #include "solvers/solver.hpp"
+#include "distributions/errors.hpp"
 
 #include <algorithm>
 #include <array>
@@ -51,7 +52,7 @@ namespace {
 // Every method behind the factory, with its results through finite_or_unsolved: a figure
 // that is not finite (a sum past the largest double, which the model's limits should have
 // prevented) or an inverted interval becomes an unsolved result with its reason, and so does
-// an overflow a method's arithmetic detects (distributions throw std::overflow_error for a
+// an overflow a method's arithmetic detects (distributions throw SupportOverflow for a
 // support past the largest double).
 class FiniteResults final : public Solver {
  public:
@@ -72,7 +73,7 @@ class FiniteResults final : public Solver {
   Result solve(const ScaledModels& models) const override {
     try {
       return finite_or_unsolved(inner_->solve(models));
-    } catch (const std::overflow_error& overflow) {
+    } catch (const distributions::SupportOverflow& overflow) {
       Result result;
       result.method = info().method;
       Unsolved& why = result.unsolved.emplace();

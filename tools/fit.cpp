@@ -1,4 +1,5 @@
 #include "tools/fit.hpp"
+#include "distributions/errors.hpp"
 
 #include "models/measurements.hpp"
 
@@ -78,7 +79,10 @@ Fit make_fit(const Data& data, std::string family, std::string detail, std::stri
   Fit fit{std::move(family), std::move(detail), std::move(pdl), std::move(dist), 0.0};
   try {
     fit.ks = ks(data, fit.distribution);
-  } catch (const std::exception& error) {
+  } catch (const distributions::SupportOverflow& error) {
+    fit.ks = std::numeric_limits<double>::quiet_NaN();
+    fit.detail = error.what();
+  } catch (const distributions::EvaluationError& error) {
     fit.ks = std::numeric_limits<double>::quiet_NaN();
     fit.detail = error.what();
   }
