@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/parallel.hpp"
+#include "analysis/solve_case.hpp"
 #include "distributions/fingerprint.hpp"
 #include "graph/fingerprint.hpp"
 #include "scaling/approximate_model.hpp"
@@ -156,9 +157,7 @@ class ModelEstimates {
     } catch (const scaling::ScalingError&) {
       return {.refused = true};  // a value the model refuses: the study reports it, nothing is solved
     }
-    std::vector<solvers::WeightedGraph> mixture;
-    for (const scaling::Scenario& scenario : exact->scenarios)
-      mixture.push_back({scenario.probability, &scenario.graph});
+    const std::vector<solvers::WeightedGraph> mixture = weighted(*exact);
     solvers::ScaledModels models;
     models.exact = mixture;
     return solver.cost_of_models(models, sizes, costs);

@@ -11,13 +11,6 @@ namespace analysis {
 
 namespace {
 
-// The exact model's task graphs as the solvers take them.
-std::vector<solvers::WeightedGraph> weighted(const scaling::ExactModel& exact) {
-  std::vector<solvers::WeightedGraph> mixture;
-  for (const scaling::Scenario& scenario : exact.scenarios) mixture.push_back({scenario.probability, &scenario.graph});
-  return mixture;
-}
-
 solvers::Result exact_model_too_large(solvers::Method method, std::int64_t tasks, std::int64_t limit) {
   solvers::Result result;
   result.method = method;
@@ -163,6 +156,12 @@ solvers::Result solve_method(const CasePlan& plan, std::size_t j, const Request&
 }
 
 }  // namespace
+
+std::vector<solvers::WeightedGraph> weighted(const scaling::ExactModel& exact) {
+  std::vector<solvers::WeightedGraph> mixture;
+  for (const scaling::Scenario& scenario : exact.scenarios) mixture.push_back({scenario.probability, &scenario.graph});
+  return mixture;
+}
 
 bool exact_model_needed(int p, const Request& request) {
   // The prediction's own solve is on the exact model too.

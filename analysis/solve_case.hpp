@@ -19,6 +19,9 @@
 
 namespace analysis {
 
+// The exact model's task graphs as the solvers take them, pointing into `exact`.
+std::vector<solvers::WeightedGraph> weighted(const scaling::ExactModel& exact);
+
 // True when the exact model of p processors is needed: by a method, for T(1) (p = 1), for the
 // breakdown or for the prediction's own solve.
 bool exact_model_needed(int p, const Request& request);
