@@ -1,6 +1,7 @@
 // Foster's three parallelizations of a computation that scales like N + N^2
-// (../shared/seeds/quantitative-basis-for-design.txt, section 3.2.2; examples/studies/
-// foster_algorithm_{1,2,3}.pdl, docs/tutorial.md section 6), each against its formula:
+// (Designing and Building Parallel Programs, Addison-Wesley, 1995, section 3.2.2;
+// examples/studies/foster_algorithm_{1,2,3}.pdl, docs/tutorial.md section 6), each against
+// its formula:
 //   1. T = N + N^2/P            (the intense part partitioned, the easy part replicated)
 //   2. T = (N + N^2)/P + 100     (everything partitioned, a fixed overhead)
 //   3. T = (N + N^2)/P + 0.6 P^2 (everything partitioned, an overhead growing with P)
