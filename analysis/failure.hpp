@@ -46,11 +46,13 @@ struct Failure {
   }
 };
 
-// A value, or why there is none.
-template <typename T>
+// A value, or why there is none: the project's one way to return an error a user can cause
+// (docs/architecture.md, "Errors"); the analysis's failures by default, the command line's
+// refusals (app::UsageError) in the command layer.
+template <typename T, typename Error = Failure>
 struct Outcome {
   std::optional<T> value;
-  std::optional<Failure> failure;
+  std::optional<Error> failure;
 
   bool ok() const { return value.has_value(); }
 };

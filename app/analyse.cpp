@@ -1,16 +1,19 @@
-// The analysis command: the options made into a study, the study run by the analysis library,
-// its result rendered.
+// The analyses (the speedup study, isoefficiency, isospeed): their command's programs loaded on
+// every machine, the analysis library run, its result rendered.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <functional>
+#include <tuple>
 
 #include "analysis/cost.hpp"
 #include "analysis/isoefficiency.hpp"
 #include "analysis/isospeed.hpp"
 #include "analysis/study.hpp"
+#include "app/command.hpp"
 #include "app/commands.hpp"
 #include "app/destinations.hpp"
 #include "app/load.hpp"
@@ -29,121 +32,6 @@
 namespace app {
 
 namespace {
-
-// The --sweep options, checked against each other and --set (not yet against the program).
-std::optional<std::vector<analysis::SweepVariable>> parse_sweeps(const Options& options, std::string* error) {
-  std::vector<analysis::SweepVariable> sweeps;
-  std::size_t combinations = 1;
-  for (const std::string& text : options.sweeps) {
-    auto variable = parse_sweep(text, error);
-    if (!variable) return std::nullopt;
-    for (const analysis::SweepVariable& known : sweeps) {
-      if (known.name == variable->name) {
-        *error = fmt::format("--sweep {}: the variable is swept twice", variable->name);
-        return std::nullopt;
-      }
-    }
-    for (const std::string& set : options.sets) {
-      if (set.substr(0, set.find('=')) == variable->name) {
-        *error = fmt::format("--sweep {}: the variable is also bound by --set", variable->name);
-        return std::nullopt;
-      }
-    }
-    combinations *= variable->values.size();
-    if (combinations > kMaxSweepValues) {
-      *error = fmt::format("--sweep: more than {} combinations of values", kMaxSweepValues);
-      return std::nullopt;
-    }
-    sweeps.push_back(std::move(*variable));
-  }
-  return sweeps;
-}
-
-std::optional<double> fraction_of(const std::string& text) {
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
-
-// --iso-range LO..HI: both ends finite, 0 < LO < HI; empty when malformed.
-std::optional<std::pair<double, double>> iso_range(const std::string& text) {
-  const std::size_t dots = text.find("..");
-  if (dots == std::string::npos) return std::nullopt;
-  const auto low = fraction_of(text.substr(0, dots));
-  const auto high = fraction_of(text.substr(dots + 2));
-  if (!low || !high || !(*low > 0.0 && *low < *high)) return std::nullopt;
-  return std::pair{*low, *high};
-}
-
-// --isospeed A: the fraction of one processor's speed; empty for "base" (or no --isospeed).
-std::optional<double> isospeed_fraction(const Options& options) {
-  if (!options.isospeed || *options.isospeed == "base") return std::nullopt;
-  return fraction_of(*options.isospeed);
-}
-
-// The isospeed options against each other and the rest; empty when fine.
-std::optional<std::string> isospeed_usage(const Options& options, bool sweeps) {
-  if (options.isoefficiency) return "--isospeed and --isoefficiency each make their own table: give one";
-  if (*options.isospeed != "base") {
-    const std::optional<double> fraction = fraction_of(*options.isospeed);
-    if (!fraction || !(*fraction > 0.0 && *fraction <= 1.0)) {
-      return fmt::format("--isospeed {}: expected 'base' or a fraction of one processor's speed in (0, 1]",
-                         *options.isospeed);
-    }
-    for (const std::string& set : options.sets) {
-      if (set.substr(0, set.find('=')) == options.iso_variable) {
-        return fmt::format(
-            "--iso-variable {}: the variable is also bound by --set (with --isospeed A the search "
-            "sets it; with --isospeed base, --set gives the base size)",
-            options.iso_variable);
-      }
-    }
-  }
-  if (options.iso_variable.empty())
-    return "--isospeed needs --iso-variable NAME: the variable that sets the problem size";
-  if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
-    return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
-  }
-  if (sweeps || options.loss || options.plot || options.format == report::Format::Jsonl) {
-    return "--isospeed makes its own table: no --sweep, --loss, --plot or --format jsonl with it";
-  }
-  return std::nullopt;
-}
-
-// The isoefficiency options against each other and the rest; empty when fine.
-std::optional<std::string> isoefficiency_usage(const Options& options, bool sweeps) {
-  if (!options.iso_range.empty() && !options.isoefficiency) {
-    return "--iso-range needs --isoefficiency E with a machine constant as --iso-variable";
-  }
-  if (options.isospeed) return isospeed_usage(options, sweeps);
-  if (!options.isoefficiency) {
-    if (!options.iso_variable.empty()) return "--iso-variable needs --isoefficiency E or --isospeed";
-    return std::nullopt;
-  }
-  const double target = *options.isoefficiency;
-  if (!(target > 0.0 && target <= 1.0))
-    return fmt::format("--isoefficiency {}: the efficiency must be in (0, 1]", target);
-  if (options.iso_variable.empty())
-    return "--isoefficiency needs --iso-variable NAME: the variable that sets the problem size";
-  for (const std::string& set : options.sets) {
-    if (set.substr(0, set.find('=')) == options.iso_variable) {
-      return fmt::format("--iso-variable {}: the variable is also bound by --set", options.iso_variable);
-    }
-  }
-  if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
-    return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
-  }
-  if (!options.iso_range.empty() && !iso_range(options.iso_range)) {
-    return fmt::format("--iso-range {}: give LO..HI with finite numbers 0 < LO < HI", options.iso_range);
-  }
-  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot ||
-      options.format == report::Format::Jsonl) {
-    return "--isoefficiency makes its own table: no --sweep, --loss, --plot, --quantiles, --tail-plot or --format jsonl "
-           "with it";
-  }
-  return std::nullopt;
-}
 
 // The name of each program in the reports when there are several: its file name without the
 // directories; where two are equal, the path as given; where those are equal too (one file given
@@ -170,11 +58,11 @@ std::vector<std::string> program_labels(const std::vector<std::string>& files) {
 // Every program on every machine (program-major: the program is the cases' outermost
 // dimension), each checked there; two machines of one name are an error. With several
 // programs, each is labelled and ignores the --set and swept names it does not declare.
-std::optional<std::vector<Loaded>> load_machines(const Options& options,
+std::optional<std::vector<Loaded>> load_machines(const ProgramInputs& options,
                                                  const std::map<std::string, double>& check_values, std::ostream& err) {
   std::vector<std::optional<std::string>> files(options.machine_files.begin(), options.machine_files.end());
   if (files.empty()) files.emplace_back(std::nullopt);
-  const std::vector<std::string> programs = program_files(options);
+  const std::vector<std::string>& programs = options.programs;
   const bool several = programs.size() > 1;
   const std::vector<std::string> labels = program_labels(programs);
   std::vector<Loaded> machines;
@@ -276,7 +164,7 @@ void note_ignored(const std::string& option, const std::string& name, const std:
 // Every --set and --sweep name must be a variable of a program or a constant of a machine: an
 // error naming what each declares when none has it; a note for each (program, machine) that
 // lacks one that another has, and ignores it.
-bool names_declared_somewhere(const Options& options, const std::vector<Loaded>& machines,
+bool names_declared_somewhere(const ProgramInputs& options, const std::vector<Loaded>& machines,
                               const std::vector<analysis::SweepVariable>& sweeps, std::ostream& err) {
   const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
@@ -301,19 +189,27 @@ bool names_declared_somewhere(const Options& options, const std::vector<Loaded>&
   return true;
 }
 
-// An error unless `name` is a variable of the program (--isospeed), or of the program or a
-// constant of every machine (--isoefficiency).
-bool is_searchable(const Options& options, const std::vector<Loaded>& machines, std::ostream& err) {
-  const std::string& name = options.iso_variable;
+// The variable an isoefficiency or isospeed search sets.
+struct Searched {
+  std::string variable;
+  bool isoefficiency = false;  // else isospeed: a search over a program variable only
+  bool range_given = false;    // --iso-range
+  bool sets_variable = true;   // false for --isospeed base, which holds the variable's bound value
+};
+
+// An error unless the searched name is a variable of the program (--isospeed), or of the program
+// or a constant of every machine (--isoefficiency).
+bool is_searchable(const Searched& searched, const std::vector<Loaded>& machines, std::ostream& err) {
+  const std::string& name = searched.variable;
   const Loaded& first = machines.front();
   if (models::declares_variable(*first.program, name)) {
-    if (options.iso_range.empty()) return true;
+    if (!searched.range_given) return true;
     usage_error(err, fmt::format("--iso-range: {} is a program variable, searched over the integers up to --iso-max; "
                                  "--iso-range is for a machine constant",
                                  name));
     return false;
   }
-  if (options.isoefficiency) {
+  if (searched.isoefficiency) {
     const auto lacking = std::find_if(machines.begin(), machines.end(), [&](const Loaded& loaded) {
       return !models::declares_constant(loaded.machine, name);
     });
@@ -325,7 +221,7 @@ bool is_searchable(const Options& options, const std::vector<Loaded>& machines, 
       return false;
     }
   }
-  if (options.isospeed && models::declares_constant(first.machine, name)) {
+  if (!searched.isoefficiency && models::declares_constant(first.machine, name)) {
     usage_error(err,
                 fmt::format("--iso-variable {}: --isospeed searches a program variable (the problem size); '{}' is "
                             "a constant of machine '{}' (--isoefficiency can search it)",
@@ -333,7 +229,7 @@ bool is_searchable(const Options& options, const std::vector<Loaded>& machines, 
     return false;
   }
   usage_error(
-      err, unknown_variable_text(*first.program, options.isoefficiency ? first.machine : models::ideal_machine(), name,
+      err, unknown_variable_text(*first.program, searched.isoefficiency ? first.machine : models::ideal_machine(), name,
                                  "--iso-variable"));
   return false;
 }
@@ -342,7 +238,8 @@ bool is_searchable(const Options& options, const std::vector<Loaded>& machines, 
 // a variable that is swept or searched, which may have no default: those not swept into
 // `variables`, the expressions of P (weak scaling) into `per_processor`. False with the errors
 // printed (named with the program's label when there are several).
-bool bound_variables(const Options& options, const Loaded& loaded, const std::vector<analysis::SweepVariable>& sweeps,
+bool bound_variables(const std::optional<Searched>& search, const Loaded& loaded,
+                     const std::vector<analysis::SweepVariable>& sweeps,
                      const std::map<std::string, double>& check_values, std::map<std::string, double>& variables,
                      std::map<std::string, std::string>& per_processor, std::ostream& err) {
   const models::Program& program = *loaded.program;
@@ -351,9 +248,8 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
     // Not a machine constant, nor a name another program has.
     if (models::declares_variable(program, name)) values[name] = value;
   }
-  const bool searched =
-      (options.isoefficiency || isospeed_fraction(options)) && models::declares_variable(program, options.iso_variable);
-  if (searched) values[options.iso_variable] = 1;
+  const bool sets_searched = search && search->sets_variable;
+  if (sets_searched && models::declares_variable(program, search->variable)) values[search->variable] = 1;
   const models::Binding binding = models::bind(program, loaded.machine, values);
   if (!binding.ok()) {
     const std::string label = loaded.program_label.empty() ? std::string() : loaded.program_label + ": ";
@@ -369,34 +265,48 @@ bool bound_variables(const Options& options, const Loaded& loaded, const std::ve
     if (found != binding.environment.values.end()) variables[variable.name] = found->second;
   }
   for (const analysis::SweepVariable& sweep : sweeps) variables.erase(sweep.name);
-  if (options.isoefficiency || isospeed_fraction(options)) variables.erase(options.iso_variable);
+  if (sets_searched) variables.erase(search->variable);
   return true;
 }
+
+// What the study, isoefficiency and isospeed share: the programs on the machines, checked with
+// the names they are given, and what the reports echo.
+struct AnalysisSetup {
+  const ProgramInputs& inputs;
+  const ReportDestination& report;
+  const analysis::Request& request;
+  const std::vector<analysis::SweepVariable>& sweeps;
+  std::vector<OutputFile> outputs;  // checked against the inputs before any work
+  std::vector<RunInput> declared;   // the inputs besides the programs, machines and measured data
+  bool loss = false;
+  bool scaling_laws = false;
+  std::optional<Searched> search;  // --isoefficiency or --isospeed
+};
 
 // What the reports echo: the program(s), the machines and the variables as bound on the first
 // machine. With several programs each has its own variables (report::ReportInputs::programs), and the
 // weak-scaling expressions are those of every program (the first program's where two differ).
-std::optional<report::ReportInputs> report_inputs(const Options& options, const std::vector<Loaded>& machines,
-                                                  const std::vector<analysis::SweepVariable>& sweeps,
+std::optional<report::ReportInputs> report_inputs(const AnalysisSetup& setup, const std::vector<Loaded>& machines,
                                                   const std::map<std::string, double>& check_values,
                                                   std::ostream& err) {
+  const std::vector<analysis::SweepVariable>& sweeps = setup.sweeps;
   report::ReportInputs inputs;
   const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
-  const std::vector<std::string> files = program_files(options);
+  const std::vector<std::string>& files = setup.inputs.programs;
   for (std::size_t m = 0; m < machine_count; ++m) {
     inputs.machines.push_back(
         {machines[m].machine.name, machines[m].machine_file, machines[m].machine_sets, machines[m].band});
   }
   inputs.sweeps = sweeps;
-  inputs.loss = options.loss;
-  inputs.time_unit = options.time_unit;
-  inputs.command = options.command;
-  inputs.scaling_laws = options.scaling_laws;
+  inputs.loss = setup.loss;
+  inputs.time_unit = setup.report.time_unit;
+  inputs.command = setup.report.command;
+  inputs.scaling_laws = setup.scaling_laws;
   for (std::size_t k = 0; k < programs.size(); ++k) {
     report::ProgramInput program{programs[k]->program_label, programs[k]->program->name, files[k], {}};
-    if (!bound_variables(options, *programs[k], sweeps, check_values, program.variables, inputs.per_processor_variables,
-                         err)) {
+    if (!bound_variables(setup.search, *programs[k], sweeps, check_values, program.variables,
+                         inputs.per_processor_variables, err)) {
       return std::nullopt;
     }
     inputs.programs.push_back(std::move(program));
@@ -427,45 +337,29 @@ std::vector<analysis::MachineInput> machine_inputs(const std::vector<Loaded>& ma
   return inputs;
 }
 
-int run_isoefficiency(const Options& options, const std::vector<Loaded>& machines, const report::ReportInputs& inputs,
-                      std::ostream& out, std::ostream& err) {
-  analysis::IsoefficiencyOptions iso;
-  iso.target = *options.isoefficiency;
-  iso.variable = options.iso_variable;
-  iso.max_size = options.iso_max;
-  if (const auto range = iso_range(options.iso_range)) {
-    iso.constant_min = range->first;
-    iso.constant_max = range->second;
-  }
-  iso.series_parallel.grid = inputs.request.solver_options.series_parallel.grid;
-  const auto points =
-      analysis::run_isoefficiency(machine_inputs(machines), inputs.request.processors, iso, inputs.request.threads);
-  if (!points.ok()) {
-    print_failure(*points.failure, machines, err);
-    return kExitInput;
-  }
-  return emit(options, report::render_isoefficiency(*points.value, iso, inputs, options.format), out, err);
+struct Prepared {
+  std::vector<Loaded> machines;
+  report::ReportInputs inputs;
+};
+
+// Every program loaded on every machine, the outputs checked against them, the names checked,
+// and the reports' inputs; nothing with the errors printed.
+std::optional<Prepared> prepare(const AnalysisSetup& setup, std::ostream& err) {
+  std::map<std::string, double> check_values;
+  for (const analysis::SweepVariable& sweep : setup.sweeps) check_values[sweep.name] = sweep.values.front();
+  auto machines = load_machines(setup.inputs, check_values, err);
+  if (!machines) return std::nullopt;
+  if (!check_destinations(setup.outputs, setup.declared, setup.inputs.program(), *machines, err)) return std::nullopt;
+  if (!names_declared_somewhere(setup.inputs, *machines, setup.sweeps, err)) return std::nullopt;
+  if (setup.search && !is_searchable(*setup.search, *machines, err)) return std::nullopt;
+  auto inputs = report_inputs(setup, *machines, check_values, err);
+  if (!inputs) return std::nullopt;
+  inputs->request = setup.request;
+  return Prepared{std::move(*machines), std::move(*inputs)};
 }
 
-int run_isospeed(const Options& options, const std::vector<Loaded>& machines, const report::ReportInputs& inputs,
-                 std::ostream& out, std::ostream& err) {
-  if (!isospeed_fraction(options) && inputs.per_processor_variables.count(options.iso_variable) != 0) {
-    return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "
-                                        "to hold: give it with --set {}=N",
-                                        options.iso_variable, options.iso_variable));
-  }
-  analysis::IsospeedOptions iso;
-  iso.variable = options.iso_variable;
-  iso.fraction = isospeed_fraction(options);
-  iso.max_size = options.iso_max;
-  iso.series_parallel.grid = inputs.request.solver_options.series_parallel.grid;
-  std::vector<analysis::MachineInput> searched = machine_inputs(machines);
-  const auto result = analysis::run_isospeed(searched, inputs.request.processors, iso, inputs.request.threads);
-  if (!result.ok()) {
-    print_failure(*result.failure, machines, err);
-    return kExitInput;
-  }
-  return emit(options, report::render_isospeed(*result.value, iso, inputs, options.format), out, err);
+void print_notes(const std::vector<std::string>& notes, std::ostream& err) {
+  for (const std::string& note : notes) err << "pdl-scale: note: " << note << '\n';
 }
 
 // "10 min", "1 h", "90 s": --time-limit as given.
@@ -477,10 +371,10 @@ std::string limit_text(double seconds) {
 
 // The run's estimated wall time against --time-limit: false (with the message, exit 2) when
 // over it without --allow-long; said on stderr once when long and stderr is a terminal.
-bool within_time_limit(const Options& options, const std::vector<analysis::Case>& cases,
+bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Case>& cases,
                        const analysis::Request& request, std::ostream& err, bool terminal) {
-  const bool announce = terminal && !options.quiet;
-  if (options.allow_long && !announce) return true;
+  const bool announce = terminal && !budget.quiet;
+  if (budget.allow_long && !announce) return true;
   const auto cost = analysis::estimate_cost(cases, request);
   if (!cost) return true;  // a model cannot be built: the study says why
   std::string largest;
@@ -488,13 +382,13 @@ bool within_time_limit(const Options& options, const std::vector<analysis::Case>
     largest += (k == 0 ? "" : "; ") + analysis::describe(cost->parts[k]);
   }
   const std::string bound = cost->states_at_limit ? " (at most: some state spaces counted at --max-states)" : "";
-  if (cost->seconds > options.time_limit_seconds && !options.allow_long) {
+  if (cost->seconds > budget.limit_seconds && !budget.allow_long) {
     err << fmt::format(
         "pdl-scale: error: this analysis would take {}{} (estimated for {} distinct models on the "
         "reference machine of docs/performance.md), more than the limit of {}; the largest parts: "
         "{}. Give --allow-long to run it anyway, or --time-limit to raise the limit; fewer processor "
         "counts (--p) or methods (--method) make it shorter\n",
-        analysis::duration_text(cost->seconds), bound, cost->models, limit_text(options.time_limit_seconds), largest);
+        analysis::duration_text(cost->seconds), bound, cost->models, limit_text(budget.limit_seconds), largest);
     return false;
   }
   if (announce && cost->seconds > kAnnounceEstimateSeconds) {
@@ -505,84 +399,109 @@ bool within_time_limit(const Options& options, const std::vector<analysis::Case>
   return true;
 }
 
-// Every (machine, combination of swept values) and, for --loss, every phase alone, solved over
-// the processor counts; the report, and the chart first when asked (when it cannot be
-// written, the report is not written either).
-int run_speedups(const Options& options, const std::vector<Loaded>& machines, const report::ReportInputs& inputs,
-                 std::ostream& out, std::ostream& err, bool terminal) {
-  const auto cases = analysis::make_cases(machine_inputs(machines), inputs.sweeps, options.loss);
-  if (!cases.ok()) {
-    print_failure(*cases.failure, machines, err);
-    return kExitInput;
-  }
-  if (!within_time_limit(options, *cases.value, inputs.request, err, terminal)) return kExitInput;
-  ProgressBar bar(terminal && !options.quiet, stderr);
-  const auto study = analysis::run_study(*cases.value, inputs.request,
-                                         [&bar](double done, std::size_t total) { bar.update(done, total); });
-  bar.finish();
-  if (!study.ok()) {
-    print_failure(*study.failure, machines, err);
-    return kExitInput;
-  }
-  if (options.plot && options.output_rank) {
-    if (const auto error =
-            write_output_file(*options.plot, report::render_plot(*study.value, inputs, {options.log_axes}))) {
-      return usage_error(err, "--plot: " + *error);
+// The charts of the study, each whole or not at all; false with the error printed.
+bool write_charts(const ChartFiles& charts, const analysis::StudyResult& study, const report::ReportInputs& inputs,
+                  std::ostream& err) {
+  const std::tuple<const char*, const std::optional<std::string>*, std::function<std::string()>> drawn[] = {
+      {"--plot", &charts.speedup, [&] { return report::render_plot(study, inputs, {charts.log_axes}); }},
+      {"--tail-plot", &charts.tail, [&] { return report::render_tail_plot(study, inputs, {charts.log_axes}); }},
+      {"--breakdown-plot", &charts.breakdown, [&] { return report::render_breakdown_plot(study, inputs); }}};
+  for (const auto& [option, file, render] : drawn) {
+    if (!*file) continue;
+    if (const auto error = write_output_file(**file, render())) {
+      usage_error(err, fmt::format("{}: {}", option, *error));
+      return false;
     }
   }
-  if (options.tail_plot && options.output_rank) {
-    if (const auto error =
-            write_output_file(*options.tail_plot, report::render_tail_plot(*study.value, inputs, {options.log_axes}))) {
-      return usage_error(err, "--tail-plot: " + *error);
-    }
-  }
-  if (options.breakdown_plot && options.output_rank) {
-    if (const auto error =
-            write_output_file(*options.breakdown_plot, report::render_breakdown_plot(*study.value, inputs))) {
-      return usage_error(err, "--breakdown-plot: " + *error);
-    }
-  }
-  return emit(options, report::render(*study.value, inputs, options.format), out, err);
+  return true;
 }
 
 }  // namespace
 
-int run_analysis(const Options& options, std::ostream& out, std::ostream& err, bool terminal) {
-  if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
-  std::string error;
-  const auto request = analysis_request(options, &error);
-  if (!request) return usage_error(err, error);
-  std::vector<std::string> notes;
-  if (const auto problem = method_option_problems(options, request->methods, &notes)) return usage_error(err, *problem);
-  for (const std::string& note : notes) err << "pdl-scale: note: " << note << '\n';
-  const auto sweeps = parse_sweeps(options, &error);
-  if (!sweeps) return usage_error(err, error);
-  if (const auto iso_error = isoefficiency_usage(options, !sweeps->empty())) return usage_error(err, *iso_error);
-  if (options.scaling_laws && (options.isoefficiency || options.isospeed || options.format == report::Format::Csv ||
-                               options.format == report::Format::Jsonl)) {
-    return usage_error(err,
-                       "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
-                       "--isoefficiency or --isospeed)");
+int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, std::ostream& err) {
+  print_notes(command.notes, err);
+  const std::vector<analysis::SweepVariable> no_sweeps;
+  const AnalysisSetup setup{command.inputs,
+                            command.report,
+                            command.request,
+                            no_sweeps,
+                            outputs_of(command),
+                            inputs_of(command.inputs),
+                            false,
+                            false,
+                            Searched{command.search.variable, true, command.range_given, true}};
+  const auto prepared = prepare(setup, err);
+  if (!prepared) return kExitInput;
+  const auto points = analysis::run_isoefficiency(machine_inputs(prepared->machines), command.request.processors,
+                                                  command.search, command.request.threads);
+  if (!points.ok()) {
+    print_failure(*points.failure, prepared->machines, err);
+    return kExitInput;
   }
-  if (options.breakdown && (options.isoefficiency || options.isospeed || options.format == report::Format::Jsonl)) {
-    return usage_error(err, fmt::format("{}: the split of each p's prediction goes with the speedup table, its CSV and "
-                                        "JSON (not with jsonl, --isoefficiency or --isospeed)",
-                                        options.breakdown_plot ? "--breakdown-plot" : "--breakdown"));
-  }
+  return emit(command.report,
+              report::render_isoefficiency(*points.value, command.search, prepared->inputs, command.report.format), out,
+              err);
+}
 
-  std::map<std::string, double> check_values;
-  for (const analysis::SweepVariable& sweep : *sweeps) check_values[sweep.name] = sweep.values.front();
-  const auto machines = load_machines(options, check_values, err);
-  if (!machines) return kExitInput;
-  if (!check_destinations(options, *machines, err)) return kExitInput;
-  if (!names_declared_somewhere(options, *machines, *sweeps, err)) return kExitInput;
-  if ((options.isoefficiency || options.isospeed) && !is_searchable(options, *machines, err)) return kExitInput;
-  auto inputs = report_inputs(options, *machines, *sweeps, check_values, err);
-  if (!inputs) return kExitInput;
-  inputs->request = *request;
-  if (options.isoefficiency) return run_isoefficiency(options, *machines, *inputs, out, err);
-  if (options.isospeed) return run_isospeed(options, *machines, *inputs, out, err);
-  return run_speedups(options, *machines, *inputs, out, err, terminal);
+int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream& err) {
+  print_notes(command.notes, err);
+  const std::vector<analysis::SweepVariable> no_sweeps;
+  const std::string& variable = command.search.variable;
+  const AnalysisSetup setup{command.inputs,
+                            command.report,
+                            command.request,
+                            no_sweeps,
+                            outputs_of(command),
+                            inputs_of(command.inputs),
+                            false,
+                            false,
+                            Searched{variable, false, false, command.search.fraction.has_value()}};
+  const auto prepared = prepare(setup, err);
+  if (!prepared) return kExitInput;
+  if (!command.search.fraction && prepared->inputs.per_processor_variables.count(variable) != 0) {
+    return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "
+                                        "to hold: give it with --set {}=N",
+                                        variable, variable));
+  }
+  const auto result = analysis::run_isospeed(machine_inputs(prepared->machines), command.request.processors,
+                                             command.search, command.request.threads);
+  if (!result.ok()) {
+    print_failure(*result.failure, prepared->machines, err);
+    return kExitInput;
+  }
+  return emit(command.report,
+              report::render_isospeed(*result.value, command.search, prepared->inputs, command.report.format), out,
+              err);
+}
+
+// Every (machine, combination of swept values) and, for --loss, every phase alone, solved over
+// the processor counts; the report, and the charts first when asked (when one cannot be
+// written, the report is not written either).
+int run_study(const StudyCommand& command, std::ostream& out, std::ostream& err, bool terminal) {
+  print_notes(command.notes, err);
+  const AnalysisSetup setup{command.inputs, command.report,       command.request,
+                            command.sweeps, outputs_of(command),  inputs_of(command.inputs),
+                            command.loss,   command.scaling_laws, std::nullopt};
+  const auto prepared = prepare(setup, err);
+  if (!prepared) return kExitInput;
+  const auto cases = analysis::make_cases(machine_inputs(prepared->machines), command.sweeps, command.loss);
+  if (!cases.ok()) {
+    print_failure(*cases.failure, prepared->machines, err);
+    return kExitInput;
+  }
+  if (!within_time_limit(command.budget, *cases.value, command.request, err, terminal)) return kExitInput;
+  ProgressBar bar(terminal && !command.budget.quiet, stderr);
+  const auto study = analysis::run_study(*cases.value, command.request,
+                                         [&bar](double done, std::size_t total) { bar.update(done, total); });
+  bar.finish();
+  if (!study.ok()) {
+    print_failure(*study.failure, prepared->machines, err);
+    return kExitInput;
+  }
+  if (command.report.output_rank && !write_charts(command.charts, *study.value, prepared->inputs, err)) {
+    return kExitInput;
+  }
+  return emit(command.report, report::render(*study.value, prepared->inputs, command.report.format), out, err);
 }
 
 }  // namespace app

@@ -10,6 +10,7 @@
 #include "analysis/run_model.hpp"
 #include "analysis/study.hpp"
 #include "analysis/validation.hpp"
+#include "app/command_checks.hpp"
 #include "app/commands.hpp"
 #include "app/destinations.hpp"
 #include "app/load.hpp"
@@ -22,12 +23,6 @@
 #include "pdl/runs.hpp"
 
 namespace app {
-
-bool is_runs_file(const std::string& path) {
-  static constexpr std::string_view kExtension = ".csv";
-  return path.size() >= kExtension.size() &&
-         path.compare(path.size() - kExtension.size(), kExtension.size(), kExtension) == 0;
-}
 
 namespace {
 
@@ -58,44 +53,6 @@ int runs_failure(const analysis::Failure& failure, const LoadedRuns& runs, std::
     err << "pdl-scale: error: " << message << '\n';
   }
   return kExitInput;
-}
-
-// What --calibrate and --validate refuse among the other options; empty when fine.
-std::optional<std::string> calibration_usage(const Options& options) {
-  if (!options.calibrate && !options.fit.empty()) return "--fit names what --calibrate RUNS.csv fits: give the runs";
-  if (options.calibrate && options.fit.empty())
-    return "--calibrate needs --fit NAMES: the variables or constants to fit";
-  for (const std::string& name : options.fit) {
-    if (name.empty()) return "--fit: an empty name in the list";
-  }
-  if (options.write_fit && !options.calibrate) return "--write-fit writes what --calibrate fits: give --calibrate";
-  if (options.validation_plot && !options.validate)
-    return "--validation-plot draws what --validate scores: give --validate";
-  if (options.validation_plot && !(options.validation_plot->size() > 4 &&
-                                   options.validation_plot->substr(options.validation_plot->size() - 4) == ".svg")) {
-    return fmt::format("--validation-plot {}: the chart is an SVG file: name it FILE.svg", *options.validation_plot);
-  }
-  if (!(options.interval_percent > 0.0 && options.interval_percent < 100.0)) {
-    return fmt::format("--interval {}: the level is a percentage in (0, 100)", options.interval_percent);
-  }
-  if (options.draws < 10 || options.draws > 100000) {
-    return fmt::format("--draws {}: the parameter draws must be in [10, 100000]", options.draws);
-  }
-  if (!options.other_files.empty() || options.machine_files.size() > 1) {
-    return "--calibrate and --validate take one program and at most one machine";
-  }
-  if (options.format == report::Format::Csv || options.format == report::Format::Jsonl) {
-    return "--calibrate and --validate print a table or JSON (--format table|json)";
-  }
-  if (!options.sweeps.empty() || options.loss || options.isoefficiency || options.isospeed || options.plot ||
-      options.tail_plot || options.breakdown || options.scaling_laws || options.quantiles) {
-    return "--calibrate and --validate make their own report: no --sweep, --loss, --isoefficiency, --isospeed, "
-           "--plot, --tail-plot, --breakdown, --scaling-laws or --quantiles with them";
-  }
-  if (options.given.count("--time-unit") != 0) {
-    return "--time-unit: --calibrate and --validate show times in the runs file's unit (µs with a '# unit:' line)";
-  }
-  return std::nullopt;
 }
 
 // The fitted values as a machine file (every fitted name a constant of the machine) or as
@@ -164,45 +121,9 @@ bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUn
   return true;
 }
 
-// The analysis request of the options, with the methods and the methods' options this command
-// takes; nothing with the error printed.
-std::optional<analysis::Request> calibration_request(const Options& options, std::ostream& err) {
-  if (const auto problem = calibration_usage(options)) {
-    usage_error(err, *problem);
-    return std::nullopt;
-  }
-  std::string error;
-  auto request = analysis_request(options, &error);
-  if (!request) {
-    usage_error(err, error);
-    return std::nullopt;
-  }
-  if (options.given.count("--method") != 0) {
-    for (const solvers::Method method : request->methods) {
-      if (method != solvers::Method::SeriesParallel && method != solvers::Method::Bounds) {
-        usage_error(err, fmt::format("--method {}: --calibrate and --validate use approx (the fit, the "
-                                     "predictions) and bounds (RatioLB and RatioUB); give those",
-                                     solvers::to_string(method)));
-        return std::nullopt;
-      }
-    }
-  }
-  // The options of methods this command does not run are refused as the analysis refuses them;
-  // --seed is not a no-op here (it fixes the parameter draws), so its note is not printed.
-  std::vector<std::string> notes;
-  if (const auto problem = method_option_problems(options, request->methods, &notes)) {
-    usage_error(err, *problem);
-    return std::nullopt;
-  }
-  for (const std::string& note : notes) {
-    if (!note.starts_with("--seed")) err << "pdl-scale: note: " << note << '\n';
-  }
-  return request;
-}
-
 // The loaded program and machine as this command needs them: every --set name declared, every
 // constant a single value, every --fit name declared; false with the error printed.
-bool check_names_and_ranges(const Options& options, const Loaded& loaded, std::ostream& err) {
+bool check_names_and_ranges(const CalibrationCommand& options, const Loaded& loaded, std::ostream& err) {
   // A variable without a default is fine here when the runs give it (a column); a --set of a
   // name nobody declares is not.
   const models::Binding binding = models::bind(*loaded.program, loaded.machine, loaded.sets);
@@ -234,10 +155,11 @@ bool check_names_and_ranges(const Options& options, const Loaded& loaded, std::o
 
 // --calibrate: the fit to its runs file into the report and `uncertainty`; false with the error
 // printed.
-bool fit_calibration_runs(const Options& options, const analysis::MachineInput& input, const pdl::RunsNames& names,
-                          const analysis::Request& request, report::CalibrationReport& outcome,
-                          analysis::ParameterUncertainty& uncertainty, std::ostream& err) {
-  const auto runs = load_runs(*options.calibrate, names, err, options.read_file);
+bool fit_calibration_runs(const CalibrationCommand& options, const analysis::MachineInput& input,
+                          const pdl::RunsNames& names, const analysis::Request& request,
+                          report::CalibrationReport& outcome, analysis::ParameterUncertainty& uncertainty,
+                          std::ostream& err) {
+  const auto runs = load_runs(*options.calibrate, names, err, options.inputs.read_file);
   if (!runs) return false;
   analysis::CalibrationOptions calibration;
   calibration.parameters = options.fit;
@@ -276,19 +198,17 @@ bool predict_at_processors(const analysis::MachineInput& input, const Loaded& lo
 
 // --validate: the runs of its file scored against the predictions, into the report; false with
 // the error printed.
-bool score_validation_runs(const Options& options, const analysis::MachineInput& input, const pdl::RunsNames& names,
-                           const analysis::Request& request, const analysis::ParameterUncertainty& uncertainty,
+bool score_validation_runs(const CalibrationCommand& options, const analysis::MachineInput& input,
+                           const pdl::RunsNames& names, const analysis::Request& request,
+                           const analysis::ParameterUncertainty& uncertainty,
                            const analysis::PredictionIntervalOptions& intervals, report::CalibrationReport& outcome,
                            std::ostream& err) {
-  const auto runs = load_runs(*options.validate, names, err, options.read_file);
+  const auto runs = load_runs(*options.validate, names, err, options.inputs.read_file);
   if (!runs) return false;
   // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
   auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);
   if (!validated.ok()) return runs_failure(*validated.failure, *runs, err) == kExitSuccess;
-  const bool bounds =
-      std::find(request.methods.begin(), request.methods.end(), solvers::Method::Bounds) != request.methods.end();
-  if (bounds && options.given.count("--method") != 0 &&
-      !bound_runs(input, uncertainty, runs->runs, request, *validated.value, *runs, err)) {
+  if (options.bound_runs && !bound_runs(input, uncertainty, runs->runs, request, *validated.value, *runs, err)) {
     return false;
   }
   outcome.validation =
@@ -297,15 +217,15 @@ bool score_validation_runs(const Options& options, const analysis::MachineInput&
 }
 
 // The fit and the validation chart, on the rank that writes; the exit status.
-int write_files(const Options& options, const Loaded& loaded, const report::CalibrationReport& outcome,
+int write_files(const CalibrationCommand& options, const Loaded& loaded, const report::CalibrationReport& outcome,
                 std::ostream& err) {
   // The fit is written once everything else has succeeded: a failed run leaves no file behind.
-  if (options.write_fit && options.output_rank) {
+  if (options.write_fit && options.report.output_rank) {
     if (const int status = write_fit(*options.write_fit, loaded, outcome.calibration->fit, *options.calibrate, err)) {
       return status;
     }
   }
-  if (options.validation_plot && options.output_rank) {
+  if (options.validation_plot && options.report.output_rank) {
     if (const auto failure = write_output_file(*options.validation_plot, report::render_validation_plot(outcome))) {
       return usage_error(err, "--validation-plot: " + *failure);
     }
@@ -315,49 +235,50 @@ int write_files(const Options& options, const Loaded& loaded, const report::Cali
 
 }  // namespace
 
-int run_check_runs(const Options& options, std::ostream& out, std::ostream& err) {
-  const auto runs = load_runs(options.file, {}, err, options.read_file);
+int run_check_runs(const CheckRunsCommand& command, std::ostream& out, std::ostream& err) {
+  const auto runs = load_runs(command.runs_file, {}, err, command.read_file);
   if (!runs) return kExitInput;
-  out << fmt::format("{}: ok ({} runs)\n", options.file, runs->runs.runs.size());
+  out << fmt::format("{}: ok ({} runs)\n", command.runs_file, runs->runs.runs.size());
   return kExitSuccess;
 }
 
-int run_calibration(const Options& options, std::ostream& out, std::ostream& err) {
-  const auto request = calibration_request(options, err);
-  if (!request) return kExitInput;
-  const auto loaded = load_one(options, err);
+int run_calibration(const CalibrationCommand& command, std::ostream& out, std::ostream& err) {
+  for (const std::string& note : command.notes) err << "pdl-scale: note: " << note << '\n';
+  const analysis::Request& request = command.request;
+  const auto loaded = load_one(command.inputs, err);
   if (!loaded) return kExitInput;
-  if (!check_names_and_ranges(options, *loaded, err)) return kExitInput;
+  if (!check_names_and_ranges(command, *loaded, err)) return kExitInput;
   // Before any work: no output replaces an input or another output, and each can be written.
-  if (!check_destinations(options, {*loaded}, err)) return kExitInput;
+  if (!check_destinations(outputs_of(command), inputs_of(command), command.inputs.program(), {*loaded}, err)) {
+    return kExitInput;
+  }
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};
   const pdl::RunsNames names{loaded->program.get(), &loaded->machine};
 
   report::CalibrationReport outcome;
   outcome.program_name = loaded->program->name;
-  outcome.program_file = options.file;
+  outcome.program_file = command.inputs.program();
   outcome.machine_name = loaded->machine.name;
-  outcome.level = options.interval_percent / 100.0;
+  outcome.level = command.interval_level;
   analysis::PredictionIntervalOptions intervals;
   intervals.level = outcome.level;
-  intervals.parameter_draws = options.draws;
-  intervals.seed = request->solver_options.monte_carlo.seed;
-  intervals.series_parallel = request->solver_options.series_parallel;
+  intervals.parameter_draws = command.draws;
+  intervals.seed = request.solver_options.monte_carlo.seed;
+  intervals.series_parallel = request.solver_options.series_parallel;
   analysis::ParameterUncertainty uncertainty;
 
-  if (options.calibrate && !fit_calibration_runs(options, input, names, *request, outcome, uncertainty, err)) {
+  if (command.calibrate && !fit_calibration_runs(command, input, names, request, outcome, uncertainty, err)) {
     return kExitInput;
   }
-  if ((options.pmax || !options.processors.empty()) &&
-      !predict_at_processors(input, *loaded, *request, uncertainty, intervals, outcome, err)) {
+  if (command.predict && !predict_at_processors(input, *loaded, request, uncertainty, intervals, outcome, err)) {
     return kExitInput;
   }
-  if (options.validate &&
-      !score_validation_runs(options, input, names, *request, uncertainty, intervals, outcome, err)) {
+  if (command.validate &&
+      !score_validation_runs(command, input, names, request, uncertainty, intervals, outcome, err)) {
     return kExitInput;
   }
-  if (const int status = write_files(options, *loaded, outcome, err)) return status;
-  return emit(options, report::render_calibration(outcome, options.format), out, err);
+  if (const int status = write_files(command, *loaded, outcome, err)) return status;
+  return emit(command.report, report::render_calibration(outcome, command.report.format), out, err);
 }
 
 }  // namespace app

@@ -1,5 +1,7 @@
 #include "app/cli.hpp"
 
+#include "app/command.hpp"
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -509,28 +511,36 @@ void set_machine_defaults(Options& options) {
 
 }  // namespace
 
-std::optional<int> parse_command_line(int argc, char** argv, Options* options, std::ostream& out, std::ostream& err) {
+analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv, Options options) {
+  // `pdl-scale fit FILE`: the fitting tool as a subcommand. A program file named "fit" is still
+  // reachable as ./fit.
+  if (argc >= 2 && std::string_view(argv[1]) == "fit") {
+    FitCommand fit{{"pdl-scale fit"}};
+    fit.arguments.insert(fit.arguments.end(), argv + 2, argv + argc);
+    return {std::move(fit), std::nullopt};
+  }
   CLI::App cli{kDescription};
   Raw raw;
-  set_machine_defaults(*options);
-  build(cli, *options, raw);
+  set_machine_defaults(options);
+  build(cli, options, raw);
   // Left-over arguments are collected rather than refused, so that an unknown option is named
   // with the options it may mean (no_extras).
   cli.allow_extras();
+  std::ostringstream err;
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) {  // --help, --version
+      std::ostringstream out;
       cli.exit(error, out, err);
-      return kExitSuccess;
+      return {TextCommand{out.str()}, std::nullopt};
     }
     // A usage error, worded as every other error of an option is.
-    err << fmt::format("pdl-scale: error: {}\n", error.what());
-    return kExitInput;
+    return {std::nullopt, usage_error_of(error.what())};
   }
-  if (!no_extras(cli, err) || !finish(cli, raw, *options, err)) return kExitInput;
-  options->command.assign(argv, argv + argc);
-  return std::nullopt;
+  if (!no_extras(cli, err) || !finish(cli, raw, options, err)) return {std::nullopt, UsageError{err.str()}};
+  options.command.assign(argv, argv + argc);
+  return command_from(options);
 }
 
 std::string help_text() {

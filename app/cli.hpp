@@ -6,14 +6,16 @@
 #include <ostream>
 #include <string>
 
+#include "app/command.hpp"
 #include "app/options.hpp"
 
 namespace app {
 
-// Parses argv into *options. Returns an exit status when the command is already done (--help
-// and --version printed on `out`, a usage error on `err`), nothing when the command should run.
-// Prints nowhere else: through Python the streams are the exception's text.
-std::optional<int> parse_command_line(int argc, char** argv, Options* options, std::ostream& out, std::ostream& err);
+// The command argv asks for (argv[0] first): parsed into `options`, which may come with its
+// read_file and output_rank set, and made into one mode (command_from); --help and --version as
+// a TextCommand, `pdl-scale fit ...` as a FitCommand, or why the line is refused. Prints
+// nothing: the command's main() and Python print or raise with the refusal's text.
+analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv, Options options);
 
 // The help text (printed when no file is given).
 std::string help_text();

@@ -1,4 +1,5 @@
-// --check, --dump and --graph: one program on at most one machine.
+// --check, --dump and --graph (one program on at most one machine), and the visit that runs
+// every mode.
 #include "app/commands.hpp"
 
 #include <fmt/format.h>
@@ -8,12 +9,14 @@
 
 #include "app/cli.hpp"
 #include "app/destinations.hpp"
+#include "app/command.hpp"
 #include "app/load.hpp"
 #include "graph/dot.hpp"
 #include "models/bind.hpp"
 #include "models/dump.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
+#include "tools/fit_command.hpp"
 
 namespace app {
 
@@ -55,13 +58,14 @@ std::string dot_of(const Loaded& loaded, const models::Environment& environment,
 
 namespace {
 
-int check_one(const Options& options, std::ostream& out, std::ostream& err) {
-  if (is_machine_file(options.file)) {
-    if (!load_machine(options.file, err, nullptr, options.read_file)) return kExitInput;
-    out << options.file << ": ok\n";
+int check_one(const ProgramInputs& inputs, std::ostream& out, std::ostream& err) {
+  const std::string& file = inputs.program();
+  if (is_machine_file(file)) {
+    if (!load_machine(file, err, nullptr, inputs.read_file)) return kExitInput;
+    out << file << ": ok\n";
     return kExitSuccess;
   }
-  const auto loaded = load_one(options, err);
+  const auto loaded = load_one(inputs, err);
   if (!loaded) return kExitInput;
   // A variable without a default is fine for --check unless --set names something unknown.
   const models::Binding binding = models::bind(*loaded->program, loaded->machine, loaded->sets);
@@ -71,7 +75,7 @@ int check_one(const Options& options, std::ostream& out, std::ostream& err) {
       return kExitInput;
     }
   }
-  out << options.file << ": ok\n";
+  out << file << ": ok\n";
   return kExitSuccess;
 }
 
@@ -79,26 +83,25 @@ int check_one(const Options& options, std::ostream& out, std::ostream& err) {
 
 // Several files are checked one after the other, each with its diagnostics; the status is 2
 // when any of them fails.
-int run_check(const Options& options, std::ostream& out, std::ostream& err) {
+int run_check(const CheckCommand& command, std::ostream& out, std::ostream& err) {
   int status = kExitSuccess;
-  for (const std::string& file : program_files(options)) {
-    Options one = options;
-    one.file = file;
-    one.other_files.clear();
+  for (const std::string& file : command.inputs.programs) {
+    ProgramInputs one = command.inputs;
+    one.programs = {file};
     if (check_one(one, out, err) != kExitSuccess) status = kExitInput;
   }
   return status;
 }
 
-int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
-  if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
-  if (is_machine_file(options.file)) {
-    const auto machine = load_machine(options.file, err, nullptr, options.read_file);
+int run_dump(const DumpCommand& command, std::ostream& out, std::ostream& err) {
+  const std::string& file = command.inputs.program();
+  if (is_machine_file(file)) {
+    const auto machine = load_machine(file, err, nullptr, command.inputs.read_file);
     if (!machine) return kExitInput;
     out << models::dump(*machine);
     return kExitSuccess;
   }
-  const auto loaded = load_one(options, err);
+  const auto loaded = load_one(command.inputs, err);
   if (!loaded) return kExitInput;
   const auto binding = bind_variables(*loaded, err);
   if (!binding) return kExitInput;
@@ -107,21 +110,18 @@ int run_dump(const Options& options, std::ostream& out, std::ostream& err) {
   return kExitSuccess;
 }
 
-int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
-  if (const auto problem = several_programs_problem(options)) return usage_error(err, *problem);
-  const int p = options.graph.value_or(1);
-  if (p < 1 || p > scaling::kMaxProcessors) {
-    return usage_error(err,
-                       fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
-  }
-  const auto loaded = load_one(options, err);
+int run_graph(const GraphCommand& command, std::ostream& out, std::ostream& err) {
+  const int p = command.processors;
+  const auto loaded = load_one(command.inputs, err);
   if (!loaded) return kExitInput;
-  if (!check_destinations(options, {*loaded}, err)) return kExitInput;
+  if (!check_destinations(outputs_of(command), inputs_of(command.inputs), command.inputs.program(), {*loaded}, err)) {
+    return kExitInput;
+  }
   const auto binding = bind_variables(*loaded, err);
   if (!binding) return kExitInput;
   std::string dot;
   try {
-    dot = dot_of(*loaded, binding->environment, options.model, p);
+    dot = dot_of(*loaded, binding->environment, command.model, p);
   } catch (const scaling::ExactModelTooLarge& too_large) {
     return usage_error(err, fmt::format("--graph {} --model exact: the exact model has more than {} nodes, the most "
                                         "--graph draws; draw fewer processors, a smaller problem (--set), or the "
@@ -138,37 +138,49 @@ int run_graph(const Options& options, std::ostream& out, std::ostream& err) {
     print_failure(failure, {*loaded}, err);
     return kExitInput;
   }
-  return emit(options, dot, out, err);
+  return emit(command.report, dot, out, err);
 }
 
-int run_command(int argc, char** argv, Options options, std::ostream& out, std::ostream& err, bool terminal) {
-  if (const auto status = parse_command_line(argc, argv, &options, out, err)) return *status;
-  if (options.file.empty()) {
-    if (options.check || options.dump) {
-      err << "pdl-scale: error: --check and --dump need a FILE\n";
-      return kExitInput;
-    }
-    out << help_text();
+namespace {
+
+// The visit: each mode to its run function.
+struct Runner {
+  std::ostream& out;
+  std::ostream& err;
+  bool terminal;
+
+  int operator()(const TextCommand& command) const {
+    out << command.text;
     return kExitSuccess;
   }
-  if (options.dump) return run_dump(options, out, err);
-  if (options.check && is_runs_file(options.file) && options.other_files.empty())
-    return run_check_runs(options, out, err);
-  if (options.check) return run_check(options, out, err);
-  for (const std::string& file : program_files(options)) {
-    if (is_runs_file(file)) {
-      err << fmt::format(
-          "pdl-scale: error: {} is a runs file (docs/calibration.md): give it to --calibrate or "
-          "--validate with the PDL program, or --check it alone\n",
-          file);
-      return kExitInput;
-    }
+  int operator()(const FitCommand& command) const {
+    std::vector<const char*> argv;
+    for (const std::string& argument : command.arguments) argv.push_back(argument.c_str());
+    return fitting::fit_main(command.arguments.front(), static_cast<int>(argv.size()), argv.data(), out, err);
   }
-  if (options.calibrate || options.validate || !options.fit.empty() || options.write_fit || options.validation_plot) {
-    return run_calibration(options, out, err);
+  int operator()(const CheckCommand& command) const { return run_check(command, out, err); }
+  int operator()(const CheckRunsCommand& command) const { return run_check_runs(command, out, err); }
+  int operator()(const DumpCommand& command) const { return run_dump(command, out, err); }
+  int operator()(const GraphCommand& command) const { return run_graph(command, out, err); }
+  int operator()(const StudyCommand& command) const { return run_study(command, out, err, terminal); }
+  int operator()(const IsoefficiencyCommand& command) const { return run_isoefficiency(command, out, err); }
+  int operator()(const IsospeedCommand& command) const { return run_isospeed(command, out, err); }
+  int operator()(const CalibrationCommand& command) const { return run_calibration(command, out, err); }
+};
+
+}  // namespace
+
+int run(const Command& command, std::ostream& out, std::ostream& err, bool terminal) {
+  return std::visit(Runner{out, err, terminal}, command);
+}
+
+int run_command(int argc, char** argv, Options defaults, std::ostream& out, std::ostream& err, bool terminal) {
+  const auto command = parse_command_line(argc, argv, std::move(defaults));
+  if (!command.ok()) {
+    err << command.failure->text;
+    return kExitInput;
   }
-  if (options.graph) return run_graph(options, out, err);
-  return run_analysis(options, out, err, terminal);
+  return run(*command.value, out, err, terminal);
 }
 
 }  // namespace app

@@ -56,13 +56,8 @@ std::optional<FileIdentity> identity(const std::string& path) {
   return FileIdentity{status.st_dev, status.st_ino, status.st_mode & S_IFMT};
 }
 
-struct Destination {
-  const char* option;
-  std::string path;
-};
-
 // The input a destination would overwrite; nothing when none.
-std::optional<RunInput> overwritten_input(const Destination& destination, const std::vector<RunInput>& inputs) {
+std::optional<RunInput> overwritten_input(const OutputFile& destination, const std::vector<RunInput>& inputs) {
   const auto target = identity(destination.path);
   if (!target || !S_ISREG(target->type)) return std::nullopt;
   for (const RunInput& input : inputs) {
@@ -73,7 +68,7 @@ std::optional<RunInput> overwritten_input(const Destination& destination, const 
 
 // Whether two destinations would write one file: the same existing file, or the same place
 // for a new one (two names of a directory, or two links to one missing file).
-bool same_file(const Destination& a, const Destination& b) {
+bool same_file(const OutputFile& a, const OutputFile& b) {
   const auto first = identity(a.path), second = identity(b.path);
   if (first && second) return *first == *second && !S_ISCHR(first->type);
   if (first || second) return false;
@@ -93,49 +88,28 @@ std::vector<RunInput> run_inputs(const std::string& program_file, const std::vec
   return inputs;
 }
 
-bool check_destinations(const Options& options, const std::vector<Loaded>& machines, std::ostream& err) {
-  // Every file option the run writes: (its name as `given` records it, as messages write it, value).
-  const std::tuple<const char*, const char*, const std::optional<std::string>*> outputs[] = {
-      {"--output", "-o", &options.output},
-      {"--plot", "--plot", &options.plot},
-      {"--tail-plot", "--tail-plot", &options.tail_plot},
-      {"--breakdown-plot", "--breakdown-plot", &options.breakdown_plot},
-      {"--write-fit", "--write-fit", &options.write_fit},
-      {"--validation-plot", "--validation-plot", &options.validation_plot}};
-  std::vector<Destination> destinations;
-  for (const auto& [given, option, path] : outputs) {
-    if (*path) {
-      destinations.push_back({option, **path});
-    } else if (options.given.contains(given)) {
-      // Given as '': the run would write nothing where a file was asked for.
-      usage_error(err, fmt::format("{} '': expected a file name", option));
-      return false;
-    }
-  }
-  for (const Destination& destination : destinations) {
+bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                        const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err) {
+  for (const OutputFile& destination : outputs) {
     if (const auto problem = check_output_path(destination.path)) {
       usage_error(err, fmt::format("{}: {}", destination.option, *problem));
       return false;
     }
   }
-  std::vector<RunInput> inputs = run_inputs(options.file, machines);
-  for (const std::string& file : options.other_files) inputs.push_back({file, "the program"});
-  if (options.calibrate) inputs.push_back({*options.calibrate, "the runs of --calibrate"});
-  if (options.validate) inputs.push_back({*options.validate, "the runs of --validate"});
-  for (const std::string& file : options.set_files) inputs.push_back({file, "a --set-file"});
-  for (const Destination& destination : destinations) {
+  std::vector<RunInput> inputs = run_inputs(program_file, machines);
+  inputs.insert(inputs.end(), declared.begin(), declared.end());
+  for (const OutputFile& destination : outputs) {
     if (const auto input = overwritten_input(destination, inputs)) {
       usage_error(err, fmt::format("{} {} would overwrite an input of this run ({}, '{}')", destination.option,
                                    destination.path, input->role, input->path));
       return false;
     }
   }
-  for (std::size_t a = 0; a < destinations.size(); ++a) {
-    for (std::size_t b = a + 1; b < destinations.size(); ++b) {
-      if (!same_file(destinations[a], destinations[b])) continue;
-      usage_error(
-          err, fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
-                           destinations[a].option, destinations[a].path, destinations[b].option, destinations[b].path));
+  for (std::size_t a = 0; a < outputs.size(); ++a) {
+    for (std::size_t b = a + 1; b < outputs.size(); ++b) {
+      if (!same_file(outputs[a], outputs[b])) continue;
+      usage_error(err, fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
+                                   outputs[a].option, outputs[a].path, outputs[b].option, outputs[b].path));
       return false;
     }
   }

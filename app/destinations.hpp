@@ -7,29 +7,24 @@
 #include <vector>
 
 #include "app/load.hpp"
-#include "app/options.hpp"
+#include "app/command.hpp"
 
 namespace app {
-
-// A file the run reads, and how a message names it.
-struct RunInput {
-  std::string path;
-  std::string role;  // "the program", "the machine file", "measured data of NUMERICAL('times.$ARCH')"
-};
 
 // The program `program_file`, every machine file, and every measured data file the program
 // read on each machine (NUMERICAL, with $ARCH replaced by that machine's name).
 std::vector<RunInput> run_inputs(const std::string& program_file, const std::vector<Loaded>& machines);
 
-// Checks every file the run writes (-o, --plot, --tail-plot, --breakdown-plot, --write-fit,
-// --validation-plot): each is a name, not '' (given empty, it would write nothing), and can be
-// written (check_output_path); none lands on a regular file the run reads (the program, the
-// machine files, measured data, the runs of --calibrate and --validate, every --set-file; the
-// same device and inode, so that ./prog.pdl, a symbolic or a hard link to the program are
-// caught; a device or FIFO is written through, not replaced, so it may be both); and no two
-// are the same file (except a character device such as /dev/null,
-// which takes both one after the other). Prints "pdl-scale: error: ..." for the first problem
-// and returns false.
-bool check_destinations(const Options& options, const std::vector<Loaded>& machines, std::ostream& err);
+// Checks every file the run writes (`outputs`: -o, --plot, --tail-plot, --breakdown-plot,
+// --write-fit, --validation-plot, as the command declares them): each can be written
+// (check_output_path); none lands on a regular file the run reads (the program, the machine
+// files, measured data: run_inputs; and `declared`, the command's further inputs: other
+// programs, the runs of --calibrate and --validate, every --set-file; the same device and inode,
+// so that ./prog.pdl, a symbolic or a hard link to the program are caught; a device or FIFO is
+// written through, not replaced, so it may be both); and no two are the same file (except a
+// character device such as /dev/null, which takes both one after the other). Prints
+// "pdl-scale: error: ..." for the first problem and returns false.
+bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                        const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err);
 
 }  // namespace app

@@ -72,19 +72,19 @@ std::optional<models::Machine> load_machine(const std::string& file, std::ostrea
   return *checked.machine;
 }
 
-std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
+std::optional<Loaded> load(const ProgramInputs& inputs, const std::optional<std::string>& machine_file,
                            const std::map<std::string, double>& check_values, std::ostream& err) {
-  return load(options, options.file, machine_file, check_values, false, err);
+  return load(inputs, inputs.program(), machine_file, check_values, false, err);
 }
 
 namespace {
 
 // The --set values and the machine (the ideal one without a file) into `loaded`; false with the
 // error printed.
-bool read_sets_and_machine(const Options& options, const std::optional<std::string>& machine_file, Loaded& loaded,
+bool read_sets_and_machine(const ProgramInputs& inputs, const std::optional<std::string>& machine_file, Loaded& loaded,
                            std::ostream& err) {
   std::string error;
-  const auto sets = parse_sets(options.sets, &error, &loaded.set_expressions);
+  const auto sets = parse_sets(inputs.sets, &error, &loaded.set_expressions);
   if (!sets) {
     usage_error(err, error);
     return false;
@@ -92,7 +92,7 @@ bool read_sets_and_machine(const Options& options, const std::optional<std::stri
   loaded.sets = *sets;
   loaded.machine = models::ideal_machine();
   if (machine_file) {
-    auto machine = load_machine(*machine_file, err, &loaded.machine_source, options.read_file);
+    auto machine = load_machine(*machine_file, err, &loaded.machine_source, inputs.read_file);
     if (!machine) return false;
     loaded.machine = std::move(*machine);
     loaded.machine_file = *machine_file;
@@ -165,13 +165,13 @@ void leave_out_undeclared(const std::set<std::string>& program_names, Loaded& lo
 
 // The parsed program checked on loaded.machine with the values given, into `loaded`; false with
 // the diagnostics or the error printed.
-bool check_program(const pdl::ParseResult& parsed, const Options& options,
+bool check_program(const pdl::ParseResult& parsed, const ProgramInputs& inputs,
                    const std::map<std::string, double>& check_values, Loaded& loaded, std::ostream& err) {
   pdl::CheckOptions check_options;
   check_options.machine = &loaded.machine;
   check_options.sets = loaded.sets;
   check_options.set_expressions = loaded.set_expressions;
-  check_options.read_file = options.read_file;
+  check_options.read_file = inputs.read_file;
   for (const auto& [name, value] : check_values) check_options.sets[name] = value;
   pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, check_options);
   print(checked.diagnostics, err);
@@ -196,14 +196,14 @@ bool check_program(const pdl::ParseResult& parsed, const Options& options,
 
 }  // namespace
 
-std::optional<Loaded> load(const Options& options, const std::string& file,
+std::optional<Loaded> load(const ProgramInputs& inputs, const std::string& file,
                            const std::optional<std::string>& machine_file,
                            const std::map<std::string, double>& given_check_values, bool tolerate_undeclared,
                            std::ostream& err) {
   std::map<std::string, double> check_values = given_check_values;
   Loaded loaded;
-  if (!read_sets_and_machine(options, machine_file, loaded, err)) return std::nullopt;
-  const auto text = read_source(file, err, options.read_file);
+  if (!read_sets_and_machine(inputs, machine_file, loaded, err)) return std::nullopt;
+  const auto text = read_source(file, err, inputs.read_file);
   if (!text) return std::nullopt;
   const pdl::ParseResult parsed = pdl::parse(*text, file);
   print(parsed.diagnostics, err);
@@ -216,7 +216,7 @@ std::optional<Loaded> load(const Options& options, const std::string& file,
     it = constant ? check_values.erase(it) : std::next(it);
   }
   if (tolerate_undeclared) leave_out_undeclared(program_names, loaded, check_values);
-  if (!check_program(parsed, options, check_values, loaded, err)) return std::nullopt;
+  if (!check_program(parsed, inputs, check_values, loaded, err)) return std::nullopt;
   return loaded;
 }
 
@@ -254,14 +254,14 @@ std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::m
   return ends;
 }
 
-std::optional<Loaded> load_one(const Options& options, std::ostream& err) {
-  if (options.machine_files.size() > 1) {
+std::optional<Loaded> load_one(const ProgramInputs& inputs, std::ostream& err) {
+  if (inputs.machine_files.size() > 1) {
     usage_error(err, "--machine: give one machine file here (several only for the analysis)");
     return std::nullopt;
   }
   const std::optional<std::string> machine_file =
-      options.machine_files.empty() ? std::nullopt : std::optional<std::string>(options.machine_files.front());
-  return load(options, machine_file, {}, err);
+      inputs.machine_files.empty() ? std::nullopt : std::optional<std::string>(inputs.machine_files.front());
+  return load(inputs, machine_file, {}, err);
 }
 
 std::string unknown_variable_text(const models::Program& program, const models::Machine& machine,
@@ -311,13 +311,13 @@ void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& 
   err << pdl::format(source->diagnose(pdl::Severity::Error, source->offset(where), failure.message));
 }
 
-int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err) {
-  if (!options.output_rank) return kExitSuccess;  // rank 0 of the job prints and writes it
-  if (!options.output) {
+int emit(const ReportDestination& report, const std::string& text, std::ostream& out, std::ostream& err) {
+  if (!report.output_rank) return kExitSuccess;  // rank 0 of the job prints and writes it
+  if (!report.output) {
     out << text;
     return kExitSuccess;
   }
-  if (const auto error = write_output_file(*options.output, text)) return usage_error(err, "-o: " + *error);
+  if (const auto error = write_output_file(*report.output, text)) return usage_error(err, "-o: " + *error);
   return kExitSuccess;
 }
 

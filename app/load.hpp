@@ -13,7 +13,7 @@
 #include "analysis/failure.hpp"
 #include "analysis/study.hpp"
 #include "pdl/file_reader.hpp"
-#include "app/options.hpp"
+#include "app/command.hpp"
 #include "report/report.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
@@ -55,13 +55,13 @@ std::optional<models::Machine> load_machine(const std::string& file, std::ostrea
 
 // The program checked on `machine_file` (the ideal machine when empty). `check_values` are
 // the bindings the checker sees besides --set (for a sweep, the first swept values).
-std::optional<Loaded> load(const Options& options, const std::optional<std::string>& machine_file,
+std::optional<Loaded> load(const ProgramInputs& inputs, const std::optional<std::string>& machine_file,
                            const std::map<std::string, double>& check_values, std::ostream& err);
 
 // The program `file` checked on `machine_file`, as above. With `tolerate_undeclared` (one of
 // several programs), a --set or swept name that the program does not declare is left out of
 // its checking and binding and listed in Loaded::ignored, instead of being an error.
-std::optional<Loaded> load(const Options& options, const std::string& file,
+std::optional<Loaded> load(const ProgramInputs& inputs, const std::string& file,
                            const std::optional<std::string>& machine_file,
                            const std::map<std::string, double>& check_values, bool tolerate_undeclared,
                            std::ostream& err);
@@ -74,7 +74,7 @@ std::optional<std::vector<Loaded>> interval_machines(Loaded loaded, const std::m
                                                      std::ostream& err);
 
 // --check, --dump and --graph: the program on at most one machine.
-std::optional<Loaded> load_one(const Options& options, std::ostream& err);
+std::optional<Loaded> load_one(const ProgramInputs& inputs, std::ostream& err);
 
 // A name neither the program nor the machine declares, given to OPTION (--set, --sweep,
 // --iso-variable): "OPTION NAME: the program declares no variable 'NAME'; did you mean
@@ -92,7 +92,7 @@ void print_bind_errors(const std::vector<models::BindError>& errors, std::ostrea
 void print_failure(const analysis::Failure& failure, const std::vector<Loaded>& machines, std::ostream& err);
 
 // The command's output on `out`, or into -o FILE whole or not at all (write_output_file).
-int emit(const Options& options, const std::string& text, std::ostream& out, std::ostream& err);
+int emit(const ReportDestination& report, const std::string& text, std::ostream& out, std::ostream& err);
 
 // "pdl-scale: error: MESSAGE" and kExitInput.
 int usage_error(std::ostream& err, const std::string& message);

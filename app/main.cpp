@@ -18,14 +18,10 @@
 #include "app/commands.hpp"
 #include "app/shared_input.hpp"
 #include "distributed/world.hpp"
-#include "tools/fit_command.hpp"
 
 namespace {
 
 int run(int argc, char** argv, const distributed::Communicator& ranks) {
-  // `pdl-scale fit FILE`: the fitting tool (pdl-fit) as a subcommand. A program file named
-  // "fit" is still reachable as ./fit.
-  if (argc >= 2 && std::strcmp(argv[1], "fit") == 0) return fitting::fit_main("pdl-scale fit", argc - 1, argv + 1);
   app::Options options;
   options.read_file = app::rank_0_reads(ranks);
   options.request.communicator = &ranks;

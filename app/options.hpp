@@ -1,7 +1,7 @@
-// What the command line asked for, parsed by cli.cpp with CLI11 and executed by the app library
-// (commands.cpp, analyse.cpp), so that the commands are testable without a process. The
-// analysis's own knobs live in `request`, whose defaults are the analysis library's: none is
-// written here a second time.
+// What the command line says, as written: filled by cli.cpp with CLI11 (or by a test), then made
+// into one typed mode by command_from (command.hpp), which checks the options against each other
+// once. The analysis's own knobs live in `request`, whose defaults are the analysis library's:
+// none is written here a second time.
 #pragma once
 
 #include <cstdint>

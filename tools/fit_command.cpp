@@ -60,7 +60,7 @@ int fit_report(const std::string& file, std::string_view command, std::ostream& 
   return kExitSuccess;
 }
 
-int fit_main(std::string_view command, int argc, const char* const* argv) {
+int fit_main(std::string_view command, int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{fmt::format("{}: moments and best fitting PDL distributions of measured runtimes.\n"
                            "FILE has one runtime per line or 'value weight' rows, '#' comments and optional units "
                            "(docs/pdl.md, \"Measured data files\").",
@@ -72,13 +72,13 @@ int fit_main(std::string_view command, int argc, const char* const* argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
-      app.exit(e);
+      app.exit(e, out, err);
       return kExitSuccess;
     }
-    std::cerr << fmt::format("{}: error: {}\n", command, e.what());
+    err << fmt::format("{}: error: {}\n", command, e.what());
     return kExitInput;
   }
-  return fit_report(file, command, std::cout, std::cerr);
+  return fit_report(file, command, out, err);
 }
 
 }  // namespace fitting

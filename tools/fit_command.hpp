@@ -16,8 +16,8 @@ namespace fitting {
 int fit_report(const std::string& file, std::string_view command, std::ostream& out, std::ostream& err);
 
 // The whole command on argv (argv[0] is the command's name as it is shown in the help, e.g.
-// "pdl-scale fit"): its options, the report on standard output, and the exit status (0; 2 for
-// bad usage or input; 1 for an internal failure).
-int fit_main(std::string_view command, int argc, const char* const* argv);
+// "pdl-scale fit"): its options, the report on `out` and diagnostics on `err`, and the exit
+// status (0; 2 for bad usage or input).
+int fit_main(std::string_view command, int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace fitting

@@ -2,6 +2,7 @@
 // FILE` is the same command.
 #include <cstdio>
 #include <exception>
+#include <iostream>
 
 #include "tools/fit_command.hpp"
 
@@ -9,7 +10,7 @@
 // (exit 2).
 int main(int argc, char** argv) {
   try {
-    return fitting::fit_main("pdl-fit", argc, argv);
+    return fitting::fit_main("pdl-fit", argc, argv, std::cout, std::cerr);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "pdl-fit: internal error: %s\n", error.what());
     return 1;

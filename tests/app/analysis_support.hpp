@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "app/command.hpp"
 #include "app/commands.hpp"
 #include "app/options.hpp"
 
@@ -17,10 +18,20 @@ struct Outcome {
   std::string err;
 };
 
-// run_analysis as the command line runs it, without a terminal (no progress bar).
+// The options made into their command and run, as the command line runs them after parsing,
+// without a terminal (no progress bar).
+inline int run_options(const app::Options& options, std::ostream& out, std::ostream& err) {
+  const auto command = app::command_from(options);
+  if (!command.ok()) {
+    err << command.failure->text;
+    return app::kExitInput;
+  }
+  return app::run(*command.value, out, err, false);
+}
+
 inline Outcome analyse(const app::Options& options) {
   std::ostringstream out, err;
-  const int status = app::run_analysis(options, out, err, false);
+  const int status = run_options(options, out, err);
   return {status, out.str(), err.str()};
 }
 

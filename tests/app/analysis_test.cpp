@@ -210,7 +210,7 @@ TEST(Graph, ExactModelIsDrawnWithOneClusterPerProcessor) {
   options.graph = 2;
   options.model = app::GraphModel::Exact;
   std::ostringstream out, err;
-  ASSERT_EQ(app::run_graph(options, out, err), app::kExitSuccess) << err.str();
+  ASSERT_EQ(analysis_support::run_options(options, out, err), app::kExitSuccess) << err.str();
   const std::string dot = out.str();
   EXPECT_EQ(dot.rfind("digraph \"neighbor-5.1 on 2 processors (exact model, machine ideal)\"", 0), 0u);
   EXPECT_EQ(occurrences(dot, "shape=box,"), 20u);  // 10 columns x 2 iterations
@@ -225,7 +225,7 @@ TEST(Graph, ApproximateModelIsDrawnAsItsSeriesParallelGraph) {
   app::Options options = neighbor("");
   options.graph = 3;
   std::ostringstream out, err;
-  ASSERT_EQ(app::run_graph(options, out, err), app::kExitSuccess) << err.str();
+  ASSERT_EQ(analysis_support::run_options(options, out, err), app::kExitSuccess) << err.str();
   const std::string dot = out.str();
   EXPECT_EQ(occurrences(dot, "label=\"× 4 in series\""), 2u) << dot;
   EXPECT_EQ(occurrences(dot, "label=\"× 3 in series\""), 2u) << dot;
@@ -241,7 +241,7 @@ TEST(Graph, BadRequestsExitTwo) {
     app::Options options = neighbor("");
     options.graph = p;
     std::ostringstream out, err;
-    EXPECT_EQ(app::run_graph(options, out, err), app::kExitInput) << message;
+    EXPECT_EQ(analysis_support::run_options(options, out, err), app::kExitInput) << message;
     EXPECT_NE(err.str().find(message), std::string::npos) << err.str();
     EXPECT_TRUE(out.str().empty());
   }

@@ -14,9 +14,14 @@ struct Outcome {
   std::string err;
 };
 
+// --dump or --check of the options, through the command they make, as the command line runs it.
 Outcome run(Options options, bool dump) {
+  options.dump = dump;
+  options.check = !dump;
   std::ostringstream out, err;
-  const int status = dump ? run_dump(options, out, err) : run_check(options, out, err);
+  const auto command = command_from(options);
+  if (!command.ok()) return {kExitInput, "", command.failure->text};
+  const int status = app::run(*command.value, out, err, false);
   return {status, out.str(), err.str()};
 }
 

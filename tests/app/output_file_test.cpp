@@ -320,7 +320,7 @@ TEST_F(OutputFile, TheGraphCommandChecksItsDestinationToo) {
   options.graph = 2;
   options.output = program;
   std::ostringstream out, err;
-  EXPECT_EQ(app::run_graph(options, out, err), app::kExitInput);
+  EXPECT_EQ(analysis_support::run_options(options, out, err), app::kExitInput);
   EXPECT_NE(err.str().find("-o " + program + " would overwrite an input of this run (the program"), std::string::npos)
       << err.str();
   EXPECT_EQ(read(program), read("examples/paper/neighbor.pdl"));

@@ -173,14 +173,7 @@ TEST(Programs, OptionsForOneProgramAreRefusedNamingTheOption) {
     options.file = kPrecompute;
     options.other_files = {kRecompute};
     std::ostringstream out, err;
-    int status = 0;
-    if (options.dump) {
-      status = app::run_dump(options, out, err);
-    } else if (options.graph) {
-      status = app::run_graph(options, out, err);
-    } else {
-      status = app::run_analysis(options, out, err, false);
-    }
+    const int status = analysis_support::run_options(options, out, err);
     EXPECT_EQ(status, app::kExitInput) << option;
     EXPECT_EQ(err.str().rfind("pdl-scale: error: " + option + ": ", 0), 0u) << err.str();
     EXPECT_NE(err.str().find("one program, and 2 are given (examples/variants/precompute.pdl, "
@@ -210,14 +203,15 @@ TEST(Programs, OptionsForOneProgramAreRefusedNamingTheOption) {
 
 TEST(Programs, CheckTakesEveryFileAndFailsWhenOneFails) {
   app::Options options;
+  options.check = true;
   options.file = kPrecompute;
   options.other_files = {kRecompute};
   std::ostringstream out, err;
-  EXPECT_EQ(app::run_check(options, out, err), app::kExitSuccess) << err.str();
+  EXPECT_EQ(analysis_support::run_options(options, out, err), app::kExitSuccess) << err.str();
   EXPECT_EQ(out.str(), std::string(kPrecompute) + ": ok\n" + kRecompute + ": ok\n");
   options.other_files = {"no/such.pdl", kRecompute};
   std::ostringstream out2, err2;
-  EXPECT_EQ(app::run_check(options, out2, err2), app::kExitInput);
+  EXPECT_EQ(analysis_support::run_options(options, out2, err2), app::kExitInput);
   EXPECT_EQ(out2.str(), std::string(kPrecompute) + ": ok\n" + kRecompute + ": ok\n");
   EXPECT_NE(err2.str().find("cannot open 'no/such.pdl'"), std::string::npos) << err2.str();
 }

@@ -262,11 +262,13 @@ TEST(ProblemSize, OtherCommandsTakeOneMachine) {
   app::Options options = neighbor("2");
   options.machine_files = {kSmp, kCluster};
   std::ostringstream out, err;
-  EXPECT_EQ(app::run_dump(options, out, err), app::kExitInput);
+  options.dump = true;
+  EXPECT_EQ(analysis_support::run_options(options, out, err), app::kExitInput);
   EXPECT_NE(err.str().find("--machine: give one machine file here (several only for the analysis)"), std::string::npos)
       << err.str();
+  options.dump = false;
   options.graph = 2;
-  EXPECT_EQ(app::run_graph(options, out, err), app::kExitInput);
+  EXPECT_EQ(analysis_support::run_options(options, out, err), app::kExitInput);
   EXPECT_TRUE(out.str().empty());
 }
 

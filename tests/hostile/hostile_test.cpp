@@ -1,6 +1,6 @@
 // The hostile-input suite (issue 12): seeded programs and machines with extreme numbers
 // (hostile_cases.hpp), each analysed by every method on p = 1, 2, 3 through the entry points
-// the command uses (parse_command_line, then run_analysis, exceptions caught as main catches
+// the command uses (parse_command_line, then run, exceptions caught as main catches
 // them). Every run must end with exit status 0 and finite, ordered figures (lower <= mean <=
 // upper, speedup intervals ordered) or with exit status 2 and a located message
 // (file:line:col: error: ...); never status 1, never NaN or inf. A hang fails by the ctest
@@ -50,13 +50,7 @@ Run run_command(std::vector<std::string> args) {
   Run run;
   std::ostringstream out, err;
   try {
-    app::Options options;
-    if (const auto status = app::parse_command_line(static_cast<int>(argv.size()), argv.data(), &options, out, err)) {
-      run.status = *status;
-      run.err = err.str();
-      return run;
-    }
-    run.status = app::run_analysis(options, out, err, false);
+    run.status = app::run_command(static_cast<int>(argv.size()), argv.data(), {}, out, err, false);
   } catch (const std::exception& error) {
     err << "pdl-scale: internal error: " << error.what() << "\n";
     run.status = app::kExitInternal;

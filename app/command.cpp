@@ -1,0 +1,238 @@
+// The options made into one mode of Command, every check that needs no file done here, once.
+#include "app/command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "app/cli.hpp"
+#include "app/command_checks.hpp"
+#include "scaling/approximate_model.hpp"
+#include "solvers/solver.hpp"
+
+namespace app {
+
+UsageError usage_error_of(const std::string& message) { return {fmt::format("pdl-scale: error: {}\n", message)}; }
+
+namespace {
+
+using Made = analysis::Outcome<Command, UsageError>;
+
+Made refused(const std::string& message) { return {std::nullopt, usage_error_of(message)}; }
+
+ProgramInputs inputs_from(const Options& options) {
+  return {program_files(options), options.machine_files, options.sets, options.set_files, options.read_file};
+}
+
+ReportDestination destination_from(const Options& options) {
+  return {options.format, options.output, options.time_unit, options.command, options.output_rank};
+}
+
+// An output option given as '': the run would write nothing where a file was asked for.
+std::optional<std::string> empty_output_problem(const Options& options) {
+  const std::pair<const char*, const char*> outputs[] = {{"--output", "-o"},
+                                                         {"--plot", "--plot"},
+                                                         {"--tail-plot", "--tail-plot"},
+                                                         {"--breakdown-plot", "--breakdown-plot"},
+                                                         {"--write-fit", "--write-fit"},
+                                                         {"--validation-plot", "--validation-plot"}};
+  const std::optional<std::string>* paths[] = {&options.output,         &options.plot,      &options.tail_plot,
+                                               &options.breakdown_plot, &options.write_fit, &options.validation_plot};
+  for (std::size_t k = 0; k < std::size(outputs); ++k) {
+    if (!*paths[k] && options.given.contains(outputs[k].first)) {
+      return fmt::format("{} '': expected a file name", outputs[k].second);
+    }
+  }
+  return std::nullopt;
+}
+
+Made graph_command(const Options& options) {
+  if (const auto problem = several_programs_problem(options)) return refused(*problem);
+  const int p = options.graph.value_or(1);
+  if (p < 1 || p > scaling::kMaxProcessors) {
+    return refused(fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
+  }
+  if (const auto problem = empty_output_problem(options)) return refused(*problem);
+  return {GraphCommand{inputs_from(options), destination_from(options), p, options.model}, std::nullopt};
+}
+
+Made calibration_command(const Options& options) {
+  std::vector<std::string> notes;
+  std::string error;
+  const auto request = calibration_request(options, &notes, &error);
+  if (!request) return refused(error);
+  if (const auto problem = empty_output_problem(options)) return refused(*problem);
+  CalibrationCommand command{inputs_from(options), destination_from(options), *request};
+  command.calibrate = options.calibrate;
+  command.fit = options.fit;
+  command.write_fit = options.write_fit;
+  command.validate = options.validate;
+  command.validation_plot = options.validation_plot;
+  command.predict = options.pmax || !options.processors.empty();
+  command.bound_runs = options.given.contains("--method") &&
+                       std::ranges::find(request->methods, solvers::Method::Bounds) != request->methods.end();
+  command.interval_level = options.interval_percent / 100.0;
+  command.draws = options.draws;
+  command.notes = std::move(notes);
+  return {std::move(command), std::nullopt};
+}
+
+Made search_command(const Options& options, const analysis::Request& request, std::vector<std::string> notes) {
+  if (options.isoefficiency) {
+    IsoefficiencyCommand command{inputs_from(options), destination_from(options), request};
+    command.search.target = *options.isoefficiency;
+    command.search.variable = options.iso_variable;
+    command.search.max_size = options.iso_max;
+    if (const auto range = iso_range(options.iso_range)) {
+      command.search.constant_min = range->first;
+      command.search.constant_max = range->second;
+    }
+    command.search.series_parallel.grid = request.solver_options.series_parallel.grid;
+    command.range_given = !options.iso_range.empty();
+    command.notes = std::move(notes);
+    return {std::move(command), std::nullopt};
+  }
+  IsospeedCommand command{inputs_from(options), destination_from(options), request};
+  command.search.variable = options.iso_variable;
+  command.search.fraction = isospeed_fraction(options);
+  command.search.max_size = options.iso_max;
+  command.search.series_parallel.grid = request.solver_options.series_parallel.grid;
+  command.notes = std::move(notes);
+  return {std::move(command), std::nullopt};
+}
+
+// The speedup study, or the isoefficiency or isospeed search in its place.
+Made analysis_command(const Options& options) {
+  if (const auto problem = several_programs_problem(options)) return refused(*problem);
+  std::string error;
+  const auto request = analysis_request(options, &error);
+  if (!request) return refused(error);
+  std::vector<std::string> notes;
+  if (const auto problem = method_option_problems(options, request->methods, &notes)) return refused(*problem);
+  auto sweeps = parse_sweeps(options, &error);
+  if (!sweeps) return refused(error);
+  if (const auto problem = study_usage(options, !sweeps->empty())) return refused(*problem);
+  if (const auto problem = empty_output_problem(options)) return refused(*problem);
+  if (options.isoefficiency || options.isospeed) return search_command(options, *request, std::move(notes));
+  StudyCommand command{inputs_from(options), destination_from(options), *request, std::move(*sweeps)};
+  command.loss = options.loss;
+  command.scaling_laws = options.scaling_laws;
+  command.charts = {options.plot, options.tail_plot, options.breakdown_plot, options.log_axes};
+  command.budget = {options.time_limit_seconds, options.allow_long, options.quiet};
+  command.notes = std::move(notes);
+  return {std::move(command), std::nullopt};
+}
+
+// The modes that read one program file or a runs file: --dump, --check.
+std::optional<Made> checking_command(const Options& options) {
+  if (options.dump) {
+    if (const auto problem = several_programs_problem(options)) return refused(*problem);
+    return Made{DumpCommand{inputs_from(options)}, std::nullopt};
+  }
+  if (!options.check) return std::nullopt;
+  if (is_runs_file(options.file) && options.other_files.empty()) {
+    return Made{CheckRunsCommand{options.file, options.read_file}, std::nullopt};
+  }
+  return Made{CheckCommand{inputs_from(options)}, std::nullopt};
+}
+
+}  // namespace
+
+analysis::Outcome<Command, UsageError> command_from(const Options& options) {
+  if (options.log_axes && !options.plot && !options.tail_plot) {
+    return refused("--log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given");
+  }
+  if (options.file.empty()) {
+    if (options.check || options.dump) return refused("--check and --dump need a FILE");
+    return {TextCommand{help_text()}, std::nullopt};
+  }
+  if (auto checking = checking_command(options)) return std::move(*checking);
+  for (const std::string& file : program_files(options)) {
+    if (is_runs_file(file)) {
+      return refused(fmt::format(
+          "{} is a runs file (docs/calibration.md): give it to --calibrate or --validate with the PDL program, or "
+          "--check it alone",
+          file));
+    }
+  }
+  if (options.calibrate || options.validate || !options.fit.empty() || options.write_fit || options.validation_plot) {
+    return calibration_command(options);
+  }
+  if (options.graph) return graph_command(options);
+  return analysis_command(options);
+}
+
+namespace {
+
+void add(std::vector<OutputFile>& outputs, const char* option, const std::optional<std::string>& path) {
+  if (path) outputs.push_back({option, *path});
+}
+
+std::vector<OutputFile> report_only(const ReportDestination& report) {
+  std::vector<OutputFile> outputs;
+  add(outputs, "-o", report.output);
+  return outputs;
+}
+
+}  // namespace
+
+std::vector<OutputFile> outputs_of(const GraphCommand& command) { return report_only(command.report); }
+std::vector<OutputFile> outputs_of(const IsoefficiencyCommand& command) { return report_only(command.report); }
+std::vector<OutputFile> outputs_of(const IsospeedCommand& command) { return report_only(command.report); }
+
+std::vector<OutputFile> outputs_of(const StudyCommand& command) {
+  std::vector<OutputFile> outputs = report_only(command.report);
+  add(outputs, "--plot", command.charts.speedup);
+  add(outputs, "--tail-plot", command.charts.tail);
+  add(outputs, "--breakdown-plot", command.charts.breakdown);
+  return outputs;
+}
+
+std::vector<OutputFile> outputs_of(const CalibrationCommand& command) {
+  std::vector<OutputFile> outputs = report_only(command.report);
+  add(outputs, "--write-fit", command.write_fit);
+  add(outputs, "--validation-plot", command.validation_plot);
+  return outputs;
+}
+
+std::vector<OutputFile> outputs_of(const Command& command) {
+  return std::visit(
+      [](const auto& mode) -> std::vector<OutputFile> {
+        if constexpr (requires { mode.report; }) {  // the modes that write a report
+          return outputs_of(mode);
+        } else {
+          return {};  // --check, --dump, text and fit write nothing but their standard output
+        }
+      },
+      command);
+}
+
+std::vector<RunInput> inputs_of(const ProgramInputs& inputs) {
+  std::vector<RunInput> declared;
+  for (std::size_t k = 1; k < inputs.programs.size(); ++k) declared.push_back({inputs.programs[k], "the program"});
+  for (const std::string& file : inputs.set_files) declared.push_back({file, "a --set-file"});
+  return declared;
+}
+
+std::vector<RunInput> inputs_of(const CalibrationCommand& command) {
+  std::vector<RunInput> declared = inputs_of(command.inputs);
+  if (command.calibrate) declared.push_back({*command.calibrate, "the runs of --calibrate"});
+  if (command.validate) declared.push_back({*command.validate, "the runs of --validate"});
+  return declared;
+}
+
+std::vector<RunInput> inputs_of(const Command& command) {
+  return std::visit(
+      [](const auto& mode) -> std::vector<RunInput> {
+        if constexpr (std::is_same_v<std::decay_t<decltype(mode)>, CalibrationCommand>) {
+          return inputs_of(mode);
+        } else if constexpr (requires { mode.inputs; }) {
+          return inputs_of(mode.inputs);
+        } else {
+          return {};
+        }
+      },
+      command);
+}
+
+}  // namespace app

@@ -1,0 +1,227 @@
+// The checks that make Options into a Command, moved here from the modes' run functions so
+// that every one is done once, before anything is read.
+#include "app/command_checks.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+#include "solvers/solver.hpp"
+
+namespace app {
+
+bool is_runs_file(const std::string& path) {
+  static constexpr std::string_view kExtension = ".csv";
+  return path.size() >= kExtension.size() &&
+         path.compare(path.size() - kExtension.size(), kExtension.size(), kExtension) == 0;
+}
+
+namespace {
+
+std::optional<double> fraction_of(const std::string& text) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// The isospeed options against each other and the rest; empty when fine.
+std::optional<std::string> isospeed_usage(const Options& options, bool sweeps) {
+  if (options.isoefficiency) return "--isospeed and --isoefficiency each make their own table: give one";
+  if (*options.isospeed != "base") {
+    const std::optional<double> fraction = fraction_of(*options.isospeed);
+    if (!fraction || !(*fraction > 0.0 && *fraction <= 1.0)) {
+      return fmt::format("--isospeed {}: expected 'base' or a fraction of one processor's speed in (0, 1]",
+                         *options.isospeed);
+    }
+    for (const std::string& set : options.sets) {
+      if (set.substr(0, set.find('=')) == options.iso_variable) {
+        return fmt::format(
+            "--iso-variable {}: the variable is also bound by --set (with --isospeed A the search "
+            "sets it; with --isospeed base, --set gives the base size)",
+            options.iso_variable);
+      }
+    }
+  }
+  if (options.iso_variable.empty())
+    return "--isospeed needs --iso-variable NAME: the variable that sets the problem size";
+  if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
+    return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
+  }
+  if (sweeps || options.loss || options.plot || options.format == report::Format::Jsonl) {
+    return "--isospeed makes its own table: no --sweep, --loss, --plot or --format jsonl with it";
+  }
+  return std::nullopt;
+}
+
+// The isoefficiency options against each other and the rest; empty when fine.
+std::optional<std::string> isoefficiency_usage(const Options& options, bool sweeps) {
+  if (!options.iso_range.empty() && !options.isoefficiency) {
+    return "--iso-range needs --isoefficiency E with a machine constant as --iso-variable";
+  }
+  if (options.isospeed) return isospeed_usage(options, sweeps);
+  if (!options.isoefficiency) {
+    if (!options.iso_variable.empty()) return "--iso-variable needs --isoefficiency E or --isospeed";
+    return std::nullopt;
+  }
+  const double target = *options.isoefficiency;
+  if (!(target > 0.0 && target <= 1.0))
+    return fmt::format("--isoefficiency {}: the efficiency must be in (0, 1]", target);
+  if (options.iso_variable.empty())
+    return "--isoefficiency needs --iso-variable NAME: the variable that sets the problem size";
+  for (const std::string& set : options.sets) {
+    if (set.substr(0, set.find('=')) == options.iso_variable) {
+      return fmt::format("--iso-variable {}: the variable is also bound by --set", options.iso_variable);
+    }
+  }
+  if (!(options.iso_max >= 1.0 && options.iso_max <= 1e15)) {
+    return fmt::format("--iso-max {}: the largest size must be in [1, 1e15]", options.iso_max);
+  }
+  if (!options.iso_range.empty() && !iso_range(options.iso_range)) {
+    return fmt::format("--iso-range {}: give LO..HI with finite numbers 0 < LO < HI", options.iso_range);
+  }
+  if (sweeps || options.loss || options.plot || options.quantiles || options.tail_plot ||
+      options.format == report::Format::Jsonl) {
+    return "--isoefficiency makes its own table: no --sweep, --loss, --plot, --quantiles, --tail-plot or --format jsonl "
+           "with it";
+  }
+  return std::nullopt;
+}
+
+// What --calibrate and --validate refuse among the other options; empty when fine.
+std::optional<std::string> calibration_usage(const Options& options) {
+  if (!options.calibrate && !options.fit.empty()) return "--fit names what --calibrate RUNS.csv fits: give the runs";
+  if (options.calibrate && options.fit.empty())
+    return "--calibrate needs --fit NAMES: the variables or constants to fit";
+  for (const std::string& name : options.fit) {
+    if (name.empty()) return "--fit: an empty name in the list";
+  }
+  if (options.write_fit && !options.calibrate) return "--write-fit writes what --calibrate fits: give --calibrate";
+  if (options.validation_plot && !options.validate)
+    return "--validation-plot draws what --validate scores: give --validate";
+  if (options.validation_plot && !(options.validation_plot->size() > 4 &&
+                                   options.validation_plot->substr(options.validation_plot->size() - 4) == ".svg")) {
+    return fmt::format("--validation-plot {}: the chart is an SVG file: name it FILE.svg", *options.validation_plot);
+  }
+  if (!(options.interval_percent > 0.0 && options.interval_percent < 100.0)) {
+    return fmt::format("--interval {}: the level is a percentage in (0, 100)", options.interval_percent);
+  }
+  if (options.draws < 10 || options.draws > 100000) {
+    return fmt::format("--draws {}: the parameter draws must be in [10, 100000]", options.draws);
+  }
+  if (!options.other_files.empty() || options.machine_files.size() > 1) {
+    return "--calibrate and --validate take one program and at most one machine";
+  }
+  if (options.format == report::Format::Csv || options.format == report::Format::Jsonl) {
+    return "--calibrate and --validate print a table or JSON (--format table|json)";
+  }
+  if (!options.sweeps.empty() || options.loss || options.isoefficiency || options.isospeed || options.plot ||
+      options.tail_plot || options.breakdown || options.scaling_laws || options.quantiles) {
+    return "--calibrate and --validate make their own report: no --sweep, --loss, --isoefficiency, --isospeed, "
+           "--plot, --tail-plot, --breakdown, --scaling-laws or --quantiles with them";
+  }
+  if (options.given.count("--time-unit") != 0) {
+    return "--time-unit: --calibrate and --validate show times in the runs file's unit (µs with a '# unit:' line)";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// The --sweep options, checked against each other and --set (not yet against the program).
+std::optional<std::vector<analysis::SweepVariable>> parse_sweeps(const Options& options, std::string* error) {
+  std::vector<analysis::SweepVariable> sweeps;
+  std::size_t combinations = 1;
+  for (const std::string& text : options.sweeps) {
+    auto variable = parse_sweep(text, error);
+    if (!variable) return std::nullopt;
+    for (const analysis::SweepVariable& known : sweeps) {
+      if (known.name == variable->name) {
+        *error = fmt::format("--sweep {}: the variable is swept twice", variable->name);
+        return std::nullopt;
+      }
+    }
+    for (const std::string& set : options.sets) {
+      if (set.substr(0, set.find('=')) == variable->name) {
+        *error = fmt::format("--sweep {}: the variable is also bound by --set", variable->name);
+        return std::nullopt;
+      }
+    }
+    combinations *= variable->values.size();
+    if (combinations > kMaxSweepValues) {
+      *error = fmt::format("--sweep: more than {} combinations of values", kMaxSweepValues);
+      return std::nullopt;
+    }
+    sweeps.push_back(std::move(*variable));
+  }
+  return sweeps;
+}
+
+// --iso-range LO..HI: both ends finite, 0 < LO < HI; empty when malformed.
+std::optional<std::pair<double, double>> iso_range(const std::string& text) {
+  const std::size_t dots = text.find("..");
+  if (dots == std::string::npos) return std::nullopt;
+  const auto low = fraction_of(text.substr(0, dots));
+  const auto high = fraction_of(text.substr(dots + 2));
+  if (!low || !high || !(*low > 0.0 && *low < *high)) return std::nullopt;
+  return std::pair{*low, *high};
+}
+
+// --isospeed A: the fraction of one processor's speed; empty for "base" (or no --isospeed).
+std::optional<double> isospeed_fraction(const Options& options) {
+  if (!options.isospeed || *options.isospeed == "base") return std::nullopt;
+  return fraction_of(*options.isospeed);
+}
+
+std::optional<std::string> study_usage(const Options& options, bool sweeps) {
+  if (const auto iso_error = isoefficiency_usage(options, sweeps)) return iso_error;
+  if (options.scaling_laws && (options.isoefficiency || options.isospeed || options.format == report::Format::Csv ||
+                               options.format == report::Format::Jsonl)) {
+    return "--scaling-laws: shown under the speedup table and in its JSON only (not with csv, jsonl, "
+           "--isoefficiency or --isospeed)";
+  }
+  if (options.breakdown && (options.isoefficiency || options.isospeed || options.format == report::Format::Jsonl)) {
+    return fmt::format(
+        "{}: the split of each p's prediction goes with the speedup table, its CSV and "
+        "JSON (not with jsonl, --isoefficiency or --isospeed)",
+        options.breakdown_plot ? "--breakdown-plot" : "--breakdown");
+  }
+  return std::nullopt;
+}
+
+// The analysis request of the options, with the methods and the methods' options this command
+// takes.
+std::optional<analysis::Request> calibration_request(const Options& options, std::vector<std::string>* notes,
+                                                     std::string* error) {
+  if (const auto problem = calibration_usage(options)) {
+    *error = *problem;
+    return std::nullopt;
+  }
+  auto request = analysis_request(options, error);
+  if (!request) return std::nullopt;
+  if (options.given.count("--method") != 0) {
+    for (const solvers::Method method : request->methods) {
+      if (method != solvers::Method::SeriesParallel && method != solvers::Method::Bounds) {
+        *error = fmt::format(
+            "--method {}: --calibrate and --validate use approx (the fit, the "
+            "predictions) and bounds (RatioLB and RatioUB); give those",
+            solvers::to_string(method));
+        return std::nullopt;
+      }
+    }
+  }
+  // The options of methods this command does not run are refused as the analysis refuses them;
+  // --seed is not a no-op here (it fixes the parameter draws), so its note is not kept.
+  std::vector<std::string> all_notes;
+  if (const auto problem = method_option_problems(options, request->methods, &all_notes)) {
+    *error = *problem;
+    return std::nullopt;
+  }
+  for (std::string& note : all_notes) {
+    if (!note.starts_with("--seed")) notes->push_back(std::move(note));
+  }
+  return request;
+}
+
+}  // namespace app
