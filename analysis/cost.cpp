@@ -21,11 +21,15 @@ namespace analysis {
 namespace {
 
 // Time the estimates from built models may take in all; beyond it a method whose estimate needs
-// them (the state space) counts at its limit.
-constexpr double kModelEstimateSeconds = 0.25;
+// them counts from the sizes (the state space at its limit, Monte Carlo at the spread the last
+// pilot of its case measured).
+constexpr double kModelEstimateSeconds = 0.5;
 // The exact model of a model with more tasks is not built for an estimate (building it alone
 // would take a good part of that time): such a method counts at its limit.
 constexpr double kModelEstimateTasks = 50'000;
+// Time the estimate may spend building approximate models; a run whose models take longer is
+// long, and the estimate extrapolates the rest (count_unbuilt).
+constexpr double kBuildSeconds = 1.0;
 
 struct Item {
   distributions::Fingerprint print;
@@ -70,29 +74,86 @@ class Parts {
   std::map<std::pair<std::string, int>, CostPart> parts_;
 };
 
-// The approximate model of every (case, p): item k = p index * cases + case, as
-// find_shared_models in study.cpp; nothing when a model cannot be built.
-std::optional<std::vector<Item>> approximate_items(const std::vector<Case>& cases, const std::vector<int>& counts,
-                                                   const Request& request) {
-  std::vector<Item> built(counts.size() * cases.size());
+// The approximate model of every (case, p) that could be built within kBuildSeconds (the study
+// builds the same models, so building them is a floor of its time): item k = p index * cases +
+// case, as find_shared_models in study.cpp, largest p first; nothing when a model cannot be
+// built.
+struct Built {
+  std::vector<Item> items;
+  std::vector<bool> built;      // per item: false when the time for the estimate ran out first
+  std::vector<double> seconds;  // per item built: the time its building took
+  bool complete = true;
+};
+
+std::optional<Built> approximate_items(const std::vector<Case>& cases, const std::vector<int>& counts,
+                                       const Request& request) {
+  Built result;
+  result.items.resize(counts.size() * cases.size());
+  std::vector<char> built(result.items.size(), 0);
+  std::vector<double> seconds(result.items.size(), 0.0);
+  const auto start = std::chrono::steady_clock::now();
   const auto failure = run_items(
-      built.size(), request.threads,
-      [&](std::size_t k) -> std::optional<Failure> {
+      result.items.size(), request.threads,
+      [&](std::size_t reversed) -> std::optional<Failure> {
+        // run_items starts from the highest index; here the smallest p come first, so that the
+        // models in flight when the time runs out are those of the next p, not the largest.
+        const std::size_t k = result.items.size() - 1 - reversed;
+        const auto begin = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(begin - start).count() > kBuildSeconds) return std::nullopt;
         const Case& one = cases[k % cases.size()];
         const int p = counts[k / cases.size()];
         const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-        graph::add_to(built[k].print, tree);
-        built[k].print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-        built[k].sizes.tasks = static_cast<double>(tree.expanded_node_count());
+        Item& item = result.items[k];
+        graph::add_to(item.print, tree);
+        item.print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
+        item.sizes.tasks = static_cast<double>(tree.expanded_node_count());
         for (const graph::SpNode& node : tree.nodes()) {
-          built[k].sizes.tree_nodes += 1.0;
-          if (node.kind != graph::SpKind::Leaf) built[k].sizes.inner_tree_nodes += 1.0;
+          item.sizes.tree_nodes += 1.0;
+          if (node.kind != graph::SpKind::Leaf) item.sizes.inner_tree_nodes += 1.0;
         }
+        built[k] = 1;
+        seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         return std::nullopt;
       },
-      [&](std::size_t k) { return cases[k % cases.size()].label.machine_index; });
+      [&](std::size_t reversed) {
+        return cases[(result.items.size() - 1 - reversed) % cases.size()].label.machine_index;
+      });
   if (failure) return std::nullopt;
-  return built;
+  result.seconds.assign(seconds.begin(), seconds.end());
+  result.built.assign(built.begin(), built.end());
+  result.complete = std::all_of(built.begin(), built.end(), [](char b) { return b != 0; });
+  return result;
+}
+
+// The models the estimate had no time to build: their building, extrapolated from the largest
+// ones built as seconds = a p^b (b in [1, 3]: a layout walked per processor is linear in p, an
+// all-to-all's messages quadratic), into `parts`. Solving them is not counted: the estimate is
+// then a floor.
+void count_unbuilt(const Built& built, std::size_t cases, const std::vector<int>& counts, Parts& parts) {
+  int largest = 1;
+  for (std::size_t k = 0; k < built.items.size(); ++k) {
+    if (built.built[k]) largest = std::max(largest, counts[k / cases]);
+  }
+  // Least squares of log seconds on log p over the built models of p >= largest / 8.
+  double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (std::size_t k = 0; k < built.items.size(); ++k) {
+    const int p = counts[k / cases];
+    if (!built.built[k] || !(built.seconds[k] > 0.0) || p * 8 < largest) continue;
+    const double x = std::log(static_cast<double>(p)), y = std::log(built.seconds[k]);
+    n += 1;
+    sx += x;
+    sy += y;
+    sxx += x * x;
+    sxy += x * y;
+  }
+  if (n == 0) return;
+  const double spread = n * sxx - sx * sx;
+  const double b = spread > 1e-12 ? std::clamp((n * sxy - sx * sy) / spread, 1.0, 3.0) : 1.0;
+  const double log_a = (sy - b * sx) / n;
+  for (std::size_t k = 0; k < built.items.size(); ++k) {
+    const int p = counts[k / cases];
+    if (!built.built[k]) parts.add("models", p, std::exp(log_a + b * std::log(static_cast<double>(p))));
+  }
 }
 
 // The solvers of the estimate: the methods asked for, and those the prediction may solve
@@ -131,17 +192,27 @@ Solvers solvers_of(const Request& request) {
 // processors run more tasks at once, which only adds work).
 class ModelEstimates {
  public:
-  ModelEstimates(std::size_t cases, std::size_t methods) : refusals_(cases * methods), methods_(methods) {}
+  ModelEstimates(std::size_t cases, std::size_t methods)
+      : refusals_(cases * methods), ratios_(cases * methods, 1.0), methods_(methods) {}
 
   solvers::SolveCost cost(const solvers::Solver& solver, std::size_t method, std::size_t c, const Case& one, int p,
                           const solvers::ModelSizes& sizes, const Request& request, const UnitCosts& costs) {
     std::optional<solvers::SolveCost>& refusal = refusals_[c * methods_ + method];
     if (refusal) return *refusal;
-    if (spent_ >= kModelEstimateSeconds || sizes.tasks > kModelEstimateTasks) return solver.cost(sizes, costs);
+    double& ratio = ratios_[c * methods_ + method];
+    if (spent_ >= kModelEstimateSeconds || sizes.tasks > kModelEstimateTasks) {
+      // Beyond the time for estimates: from the sizes, but never below what the built models of
+      // this case showed (Monte Carlo's spread only grows with p, it does not vanish).
+      solvers::SolveCost cost = solver.cost(sizes, costs);
+      cost.seconds *= std::max(1.0, ratio);
+      return cost;
+    }
     const auto begin = std::chrono::steady_clock::now();
     const solvers::SolveCost cost = from_exact_model(solver, one, p, sizes, request, costs);
     spent_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (cost.refused) refusal = cost;
+    const double from_sizes = solver.cost(sizes, costs).seconds;
+    if (!cost.refused && from_sizes > 0.0) ratio = cost.seconds / from_sizes;
     return cost;
   }
 
@@ -164,16 +235,21 @@ class ModelEstimates {
   }
 
   std::vector<std::optional<solvers::SolveCost>> refusals_;
+  // Per case and method: the last built models' estimate over the one from their sizes.
+  std::vector<double> ratios_;
   std::size_t methods_;
   double spent_ = 0.0;
 };
 
 // Building the models: every approximate model, the exact models the run compares (those of
 // processor counts sharing an approximate model), one representative per group solved.
-std::vector<std::size_t> count_models(const std::vector<Item>& built, std::size_t cases, const std::vector<int>& counts,
+std::vector<std::size_t> count_models(const Built& made, std::size_t cases, const std::vector<int>& counts,
                                       bool exact_needed, const Request& request, const UnitCosts& costs, Parts& parts) {
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
-  for (std::size_t k = 0; k < built.size(); ++k) groups[{k % cases, built[k].print}].push_back(k);
+  const std::vector<Item>& built = made.items;
+  for (std::size_t k = 0; k < built.size(); ++k) {
+    if (made.built[k]) groups[{k % cases, built[k].print}].push_back(k);
+  }
   std::vector<std::size_t> representatives;
   for (const auto& [key, members] : groups) {
     representatives.push_back(members.front());
@@ -213,12 +289,14 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   Parts parts;
   const std::vector<std::size_t> representatives =
       count_models(*built, cases.size(), counts, made.exact_needed, request, costs, parts);
+  if (!built->complete) count_unbuilt(*built, cases.size(), counts, parts);
+  estimate.complete = built->complete;
   estimate.models = representatives.size();
   ModelEstimates from_models(cases.size(), made.asked.size());
   for (std::size_t k : representatives) {
     const Case& one = cases[k % cases.size()];
     const int p = counts[k / cases.size()];
-    const solvers::ModelSizes& sizes = (*built)[k].sizes;
+    const solvers::ModelSizes& sizes = built->items[k].sizes;
     const bool exact = (made.exact_needed || p == 1) && sizes.tasks <= static_cast<double>(request.max_exact_tasks);
     if (exact) parts.add("models", p, exact_cost(costs, sizes.tasks, p));
     // At p = 1 the one-processor chain answers for the prediction instead.

@@ -38,6 +38,10 @@ struct CostEstimate {
   // True when some state space was counted at its limit (max_states) because estimating its
   // size would have taken too long here: the figure is then an upper bound for that part.
   bool states_at_limit = false;
+  // False when the approximate models took more than a second to build here: the models not
+  // built count by the time the built ones took per processor, and are not solved, so `seconds`
+  // is a floor.
+  bool complete = true;
   // Wall time of the estimate itself.
   double estimate_seconds = 0.0;
 };
@@ -47,7 +51,8 @@ struct CostEstimate {
 // identical models once; the study also compares their exact models, which is counted (the
 // exact model's build per task). The state space's size is estimated (as its solver does) for
 // the smaller models, within about a quarter of a second in all; the others are counted at
-// max_states. Runs in well under a second for 65,536 processor counts of a small program.
+// max_states. Runs in well under a second for 65,536 processor counts of a small program, and
+// in about a second at most (see CostEstimate::complete).
 // Nothing when a model cannot be built (the study then reports why).
 std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
                                           const UnitCosts& costs = reference_costs());

@@ -381,14 +381,19 @@ bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Cas
   for (std::size_t k = 0; k < cost->parts.size() && k < 3; ++k) {
     largest += (k == 0 ? "" : "; ") + analysis::describe(cost->parts[k]);
   }
-  const std::string bound = cost->states_at_limit ? " (at most: some state spaces counted at --max-states)" : "";
+  const std::string bound = !cost->complete ? " at least (building the models alone, extrapolated)"
+                            : cost->states_at_limit ? " (at most: some state spaces counted at --max-states)"
+                                                    : "";
+  const bool monte_carlo = std::any_of(cost->parts.begin(), cost->parts.end(),
+                                       [](const analysis::CostPart& part) { return part.method == "mc"; });
   if (cost->seconds > budget.limit_seconds && !budget.allow_long) {
     err << fmt::format(
         "pdl-scale: error: this analysis would take {}{} (estimated for {} distinct models on the "
         "reference machine of docs/performance.md), more than the limit of {}; the largest parts: "
         "{}. Give --allow-long to run it anyway, or --time-limit to raise the limit; fewer processor "
-        "counts (--p) or methods (--method) make it shorter\n",
-        analysis::duration_text(cost->seconds), bound, cost->models, limit_text(budget.limit_seconds), largest);
+        "counts (--p) or methods (--method){} make it shorter\n",
+        analysis::duration_text(cost->seconds), bound, cost->models, limit_text(budget.limit_seconds), largest,
+        monte_carlo ? ", or fewer Monte Carlo samples (--samples N, or a larger --precision)," : "");
     return false;
   }
   if (announce && cost->seconds > kAnnounceEstimateSeconds) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 
 #include "solvers/reference_costs.hpp"
@@ -11,6 +12,23 @@
 namespace solvers::methods {
 
 namespace {
+
+// One sample of the mixture at the reference costs of a task drawn and of a pool's task
+// scheduled, the scenarios weighted by their probabilities.
+double seconds_per_sample(std::span<const WeightedGraph> mixture) {
+  double seconds = 0.0;
+  for (const WeightedGraph& scenario : mixture) {
+    double cost = 0.0;
+    for (graph::NodeId v = 0; v < scenario.graph->node_count(); ++v) {
+      const graph::TaskNode& node = scenario.graph->node(v);
+      cost += node.kind == graph::NodeKind::DynamicPool
+                  ? kSecondsPerPoolTaskSample * static_cast<double>(std::max<std::int64_t>(1, node.pool_tasks))
+                  : kSecondsPerTaskSample;
+    }
+    seconds += scenario.probability * cost;
+  }
+  return seconds;
+}
 
 class MonteCarloSolver final : public Solver {
  public:
@@ -37,18 +55,7 @@ class MonteCarloSolver final : public Solver {
   // first round must fit; a fixed sample count must fit whole.
   std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
     if (models.exact.empty()) return nullptr;
-    double seconds_per_sample = 0.0;
-    for (const WeightedGraph& scenario : models.exact) {
-      double cost = 0.0;
-      for (graph::NodeId v = 0; v < scenario.graph->node_count(); ++v) {
-        const graph::TaskNode& node = scenario.graph->node(v);
-        cost += node.kind == graph::NodeKind::DynamicPool
-                    ? kSecondsPerPoolTaskSample * static_cast<double>(std::max<std::int64_t>(1, node.pool_tasks))
-                    : kSecondsPerTaskSample;
-      }
-      seconds_per_sample += scenario.probability * cost;
-    }
-    const double affordable = std::floor(seconds / std::max(kSecondsPerTaskSample, seconds_per_sample));
+    const double affordable = std::floor(seconds / std::max(kSecondsPerTaskSample, seconds_per_sample(models.exact)));
     MonteCarloOptions tuned = options_;
     if (tuned.relative_precision > 0.0) {
       if (affordable < static_cast<double>(tuned.min_samples)) return nullptr;
@@ -72,6 +79,25 @@ class MonteCarloSolver final : public Solver {
     if (per_sample * needed > seconds) return std::nullopt;
     return std::min(seconds, per_sample * expected_samples());
   }
+  // Under --precision the samples depend on the makespan's spread: a pilot of a few hundred
+  // samples of the built models measures its coefficient of variation, and the estimate counts
+  // the samples the precision rule needs at that spread (a heavy-tailed program can need 10^4
+  // times those of kAssumedMakespanCv). A fixed sample count needs no pilot.
+  // Per sample as within_seconds counts it (a dynamic pool's tasks each scheduled, which the
+  // sizes do not tell), scaled from the reference costs to `costs`.
+  SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
+    if (models.exact.empty()) return cost(sizes, costs);
+    const double per_sample = seconds_per_sample(models.exact) * costs.task_sample / kSecondsPerTaskSample;
+    if (options_.relative_precision == 0.0) return {.seconds = per_sample * static_cast<double>(options_.samples)};
+    const Result pilot = solve_monte_carlo(models.exact, pilot_options(sizes), nullptr, {});
+    if (!pilot.solved() || !(pilot.mean > 0.0)) return cost(sizes, costs);
+    constexpr double kZ95 = 1.959963984540054;
+    const double half_width = (pilot.upper - pilot.lower) / 2.0;
+    const double cv = half_width * std::sqrt(static_cast<double>(pilot.statistics.samples)) / (kZ95 * pilot.mean);
+    const double needed = std::pow(kZ95 * cv / options_.relative_precision, 2.0);
+    return {.seconds = per_sample * std::clamp(needed, static_cast<double>(options_.min_samples),
+                                               static_cast<double>(options_.max_samples))};
+  }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
     try {
@@ -90,6 +116,21 @@ class MonteCarloSolver final : public Solver {
     constexpr double kZ95 = 1.959963984540054;
     const double wanted = std::pow(kZ95 * kAssumedMakespanCv / options_.relative_precision, 2.0);
     return std::clamp(wanted, static_cast<double>(options_.min_samples), static_cast<double>(options_.max_samples));
+  }
+
+  // A pilot of about kPilotTaskSamples task samples, at least kMinPilotSamples samples: a
+  // millisecond or two, enough to tell a spread of 1% from one of 30%.
+  MonteCarloOptions pilot_options(const ModelSizes& sizes) const {
+    constexpr double kPilotTaskSamples = 1e6;
+    constexpr double kMinPilotSamples = 4 * kMonteCarloBlock;
+    constexpr double kMaxPilotSamples = 16 * kMonteCarloBlock;
+    MonteCarloOptions pilot = options_;
+    pilot.relative_precision = 0.0;
+    pilot.quantiles.clear();
+    const double samples =
+        std::clamp(kPilotTaskSamples / std::max(1.0, sizes.tasks), kMinPilotSamples, kMaxPilotSamples);
+    pilot.samples = static_cast<std::int64_t>(samples / kMonteCarloBlock) * kMonteCarloBlock;
+    return pilot;
   }
 
   MonteCarloOptions options_;
@@ -112,7 +153,7 @@ const SolverInfo& monte_carlo_info() {
       .gives_quantiles = true,
       .prediction_rank = 3,
       .shared_by_ranks = true,
-      .cost_needs_models = false,
+      .cost_needs_models = true,
       .own_options = kOwnOptions,
       .in_words = "Monte Carlo",
       .description = "Monte Carlo simulation of the exact model, with a 95% confidence interval",

@@ -9,6 +9,8 @@
 
 #include "analysis/cost.hpp"
 #include "analysis/request.hpp"
+#include "analysis/study.hpp"
+#include "tests/support/case_from_text.hpp"
 #include "tests/support/program_builders.hpp"
 
 namespace {
@@ -110,10 +112,39 @@ TEST(CostEstimate, MonteCarloCountsTaskSamples) {
   request.solver_options.monte_carlo.relative_precision = 0.0;
   request.solver_options.monte_carlo.samples = 1000;
   EXPECT_DOUBLE_EQ(estimate(cases, request, per_sample), 1000.0 * 20.0 * 10.0);
-  // Precision 1e-3 and the assumed coefficient of variation 0.05: (1.96 x 0.05 / 1e-3)^2.
-  request.solver_options.monte_carlo.relative_precision = 1e-3;
-  const double samples = std::pow(1.959963984540054 * 0.05 / 1e-3, 2.0);
-  EXPECT_NEAR(estimate(cases, request, per_sample), samples * 20.0 * 10.0, 1e-6 * samples * 200.0);
+}
+
+// Under --precision the estimate counts the samples a pilot's spread says the precision rule
+// needs: within 2x (either way) of those the solve then draws, on the neighbour program and on
+// a heavy-tailed farm whose spread is 10 times the assumed one.
+void expect_samples_within_twice(const std::vector<analysis::Case>& cases, int p, double precision) {
+  analysis::Request request = request_for(1, {solvers::Method::MonteCarlo});
+  request.processors = {p};
+  request.prediction.seconds_per_model = 0.0;
+  analysis::UnitCosts per_sample;
+  per_sample.task_sample = 1.0;
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 1000;
+  const double thousand = estimate(cases, request, per_sample);
+  request.solver_options.monte_carlo.relative_precision = precision;
+  const double estimated_samples = 1000.0 * estimate(cases, request, per_sample) / thousand;
+  const auto study = analysis::run_study(cases, request);
+  ASSERT_TRUE(study.ok());
+  const auto drawn = static_cast<double>(study.value->at(0, p, solvers::Method::MonteCarlo).result.statistics.samples);
+  EXPECT_GT(drawn, 0.0);
+  EXPECT_LE(estimated_samples, 2.0 * drawn) << "p = " << p;
+  EXPECT_GE(estimated_samples, 0.5 * drawn) << "p = " << p;
+}
+
+TEST(CostEstimate, MonteCarloCountsTheSamplesItsPrecisionNeeds) {
+  for (int p : {2, 5, 10}) expect_samples_within_twice(neighbor(10, 2), p, 1e-3);
+  const std::string farm =
+      "PROGRAM NAME IS 'farm'; EXECUTION PATTERN IS work; VARIABLE n = 256;\n"
+      "WORK PHASE work IS: PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS HYPEREXPONENTIAL(0.945, 1000*RTFactor, 0.05, 40000*RTFactor, 0.005, 400000*RTFactor);\n"
+      "  PROBLEM SIZE IS VECTOR jobs(n); SCHEDULING IS DYNAMIC; END;\n";
+  const std::vector<analysis::Case> farm_case{test_support::case_of(farm, "MACHINE NAME IS 'ideal';", {})};
+  for (int p : {1, 4, 16}) expect_samples_within_twice(farm_case, p, 1e-2);
 }
 
 TEST(CostEstimate, MethodsOnTheExactModelCostNothingBeyondTheTaskLimit) {
