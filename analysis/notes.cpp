@@ -19,6 +19,7 @@ const char* to_string(NoteKind kind) {
     case NoteKind::ApproxAboveMc: return "approx_above_mc";
     case NoteKind::ApproxBelowMc: return "approx_below_mc";
     case NoteKind::SameModel: return "same_model";
+    case NoteKind::Interrupted: return "interrupted";
   }
   return "";
 }
@@ -132,6 +133,12 @@ void far_off_notes(const StudyResult& study, std::size_t c, std::vector<Note>& f
 
 std::vector<Note> notes(const StudyResult& study) {
   std::vector<Note> found;
+  if (!study.unsolved_processors().empty()) {
+    Note interrupted;
+    interrupted.kind = NoteKind::Interrupted;
+    interrupted.processors = study.unsolved_processors();
+    found.push_back(std::move(interrupted));
+  }
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
     std::vector<Note> of_case;

@@ -15,6 +15,7 @@
 namespace analysis {
 
 enum class NoteKind {
+  Interrupted,         // the study was stopped (Request::stop) before these p were solved whole
   NotComputed,         // `method` did not solve these p: `unsolved` says why
   Caveat,              // `method`'s figure carries `caveat` (solvers::Result::note) at these p
   PredictionCaveat,    // the prediction's own solve by `method` carries `caveat`
@@ -26,7 +27,7 @@ enum class NoteKind {
   SameModel,           // these p scale to the model of `same_as` (their extra processors are idle)
 };
 
-// "not_computed", "caveat", "prediction_caveat", "prediction_fallback", "approx_above_bounds",
+// "interrupted", "not_computed", "caveat", "prediction_caveat", "prediction_fallback", "approx_above_bounds",
 // "approx_below_bounds", "approx_above_mc", "approx_below_mc", "same_model": CSV and JSON.
 const char* to_string(NoteKind kind);
 
@@ -41,7 +42,8 @@ struct Note {
   std::optional<int> same_as;                 // SameModel
 };
 
-// Every note of the study, per case in case order (whole-program cases; --loss phases have
+// Every note of the study: first that it was interrupted, if it was (case 0, the unsolved p); then
+// per case in case order (whole-program cases; --loss phases have
 // none): not computed and caveats in the order of their first (p, method), then the
 // prediction's, then each approximation's far-off notes, then the processor counts sharing a
 // model.

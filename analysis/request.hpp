@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -91,6 +92,11 @@ struct Request {
   // (case, p) items are handed out to the ranks as they come free, the largest p first, and
   // each Monte Carlo and state-space solve is shared by all ranks. No figure depends on it.
   const distributed::Communicator* communicator = nullptr;
+  // Set true (by a signal handler, app/main.cpp) to stop the study early: no further (case, p)
+  // is started, those under way finish, and run_study returns the processor counts solved
+  // whole, with the others listed as StudyResult::unsolved_processors(). Null: never stops.
+  // A process alone only; the ranks of a job run to the end.
+  const std::atomic<bool>* stop = nullptr;
 
   static std::vector<int> default_processors();
   bool IsValid(std::string* why) const;

@@ -35,6 +35,7 @@ class Items {
   std::size_t of(std::size_t p_index, std::size_t c) const { return p_index * cases_ + c; }
   std::size_t case_of(std::size_t k) const { return k % cases_; }
   std::size_t p_index_of(std::size_t k) const { return k / cases_; }
+  std::size_t cases() const { return cases_; }
 
  private:
   std::size_t counts_;
@@ -258,8 +259,10 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
   const distributed::SingleProcess alone;
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
   const auto [shared_out, together] = phases(request, ranks);
+  const bool can_stop = request.stop != nullptr && ranks.alone();
   const auto item = [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_solve[i];
+    if (can_stop && request.stop->load(std::memory_order_relaxed)) return std::nullopt;
     const std::function<void(double)> report =
         progress ? std::function<void(double)>([&tally, i](double f) { tally.under_way(i, f); })
                  : std::function<void(double)>();
@@ -297,6 +300,33 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
   return std::nullopt;
 }
 
+// Whether the study reports processor count p (p = 1 is solved as the base even when not).
+bool reports(const Request& request, int p) {
+  return std::binary_search(request.processors.begin(), request.processors.end(), p);
+}
+
+// The request with the processor counts whose every case was solved (all of them, unless the
+// study was stopped); none when p = 1, the base, was not.
+Request solved_whole(const std::vector<int>& counts, const Items& items, const std::vector<ItemFigures>& figures,
+                     Request request) {
+  const auto solved = [&](std::size_t p_index) {
+    for (std::size_t c = 0; c < items.cases(); ++c) {
+      if (figures[items.of(p_index, c)].results.empty()) return false;
+    }
+    return true;
+  };
+  if (!solved(0)) {
+    request.processors.clear();
+    return request;
+  }
+  std::vector<int> kept;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (solved(i) && reports(request, counts[i])) kept.push_back(counts[i]);
+  }
+  request.processors = std::move(kept);
+  return request;
+}
+
 // Weak scaling: each p's speedup is against T1(W(p)), the one-processor time of its own problem.
 Outcome<std::vector<std::optional<solvers::Result>>> scaled_bases(const std::vector<Case>& cases,
                                                                   const std::vector<int>& counts, const Items& items,
@@ -307,7 +337,8 @@ Outcome<std::vector<std::optional<solvers::Result>>> scaled_bases(const std::vec
       bases.size(), request.threads,
       [&](std::size_t k) -> std::optional<Failure> {
         const Case& one = cases[items.case_of(k)];
-        if (items.p_index_of(k) == 0 || !is_weak_scaling(one.environment)) return std::nullopt;
+        const int p = counts[items.p_index_of(k)];
+        if (items.p_index_of(k) == 0 || !is_weak_scaling(one.environment) || !reports(request, p)) return std::nullopt;
         bases[k] =
             scaled_sequential_time(*one.program, *one.machine, one.environment, counts[items.p_index_of(k)], request);
         return std::nullopt;
@@ -323,7 +354,6 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
                          const std::vector<std::size_t>& representative, const std::vector<ItemFigures>& figures,
                          const std::vector<std::optional<solvers::Result>>& scaled, const Request& request,
                          double seconds) {
-  const bool base_requested = request.processors.front() == 1;
   const std::size_t methods = request.methods.size();
   std::vector<Row> rows;
   std::vector<CaseLabel> labels;
@@ -334,7 +364,8 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
     labels.push_back(cases[c].label);
     const ItemFigures& at_one = figures[items.of(0, c)];
     bases.push_back(at_one.one_processor_time);
-    for (std::size_t i = base_requested ? 0 : 1; i < counts.size(); ++i) {
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      if (!reports(request, counts[i])) continue;
       const std::size_t k = items.of(i, c);
       processor_times.push_back(figures[k].processor_time);
       prediction_solves.push_back(figures[k].prediction);
@@ -378,19 +409,28 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   for (std::size_t k = 0; k < representative.size(); ++k) {
     if (representative[k] == k) to_solve.push_back(k);
   }
+  // The items run from the last of to_solve: p = 1, the base of every speedup, first, so that a
+  // study stopped early still has it; the rest largest p first.
+  std::stable_partition(to_solve.begin(), to_solve.end(), [&](std::size_t k) { return items.p_index_of(k) != 0; });
   std::vector<ItemFigures> figures(items.size());
   outcome.failure = solve_items(cases, counts, items, to_solve, request, gate, progress, figures);
   if (outcome.failure) return outcome;
   for (std::size_t k = 0; k < representative.size(); ++k) {
     if (representative[k] != k) figures[k] = figures[representative[k]];
   }
-  auto scaled = scaled_bases(cases, counts, items, request);
+  const Request reported = solved_whole(counts, items, figures, request);
+  auto scaled = scaled_bases(cases, counts, items, reported);
   if (scaled.failure) {
     outcome.failure = std::move(scaled.failure);
     return outcome;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.value = study_result(cases, counts, items, representative, figures, *scaled.value, request, seconds);
+  outcome.value = study_result(cases, counts, items, representative, figures, *scaled.value, reported, seconds);
+  std::vector<int> unsolved;
+  for (int p : request.processors) {
+    if (!std::binary_search(reported.processors.begin(), reported.processors.end(), p)) unsolved.push_back(p);
+  }
+  outcome.value->set_unsolved_processors(std::move(unsolved));
   return outcome;
 }
 

@@ -130,6 +130,10 @@ class StudyResult {
   void set_prediction_options(PredictionOptions options) { prediction_options_ = std::move(options); }
   // Wall-clock time of the whole study.
   double seconds() const { return seconds_; }
+  // The processor counts asked for that an interrupted study (Request::stop) did not solve
+  // whole, ascending; empty when it ran to the end.
+  const std::vector<int>& unsolved_processors() const { return unsolved_processors_; }
+  void set_unsolved_processors(std::vector<int> counts) { unsolved_processors_ = std::move(counts); }
 
  private:
   // Into the per-(case, p) vectors; throws std::out_of_range for a p not reported.
@@ -144,6 +148,7 @@ class StudyResult {
   std::vector<std::optional<solvers::Result>> prediction_solves_;    // by case, then p; empty: none
   PredictionOptions prediction_options_;
   double seconds_ = 0.0;
+  std::vector<int> unsolved_processors_;
 };
 
 // How far a study has come: `done` models of `total` solved, counting the solved fraction of
@@ -155,7 +160,8 @@ using Progress = std::function<void(double done, std::size_t total)>;
 // do not depend on the thread count. A processor count whose models equal those of a smaller
 // one (extra processors idle) is not solved again: its rows repeat that one's figures
 // (Row::same_model_as), and the progress counts only the models solved. Throws std::invalid_argument for an invalid
-// request.
+// request. Stopped by Request::stop, it reports the processor counts solved whole (p = 1, the
+// base, is solved first); with none, the result has no processor counts.
 Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress = {});
 
 }  // namespace analysis

@@ -16,6 +16,7 @@
 #include "app/command.hpp"
 #include "app/commands.hpp"
 #include "app/destinations.hpp"
+#include "app/interrupt.hpp"
 #include "app/load.hpp"
 #include "app/output_file.hpp"
 #include "report/plot.hpp"
@@ -381,7 +382,7 @@ bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Cas
   for (std::size_t k = 0; k < cost->parts.size() && k < 3; ++k) {
     largest += (k == 0 ? "" : "; ") + analysis::describe(cost->parts[k]);
   }
-  const std::string bound = !cost->complete ? " at least (building the models alone, extrapolated)"
+  const std::string bound = !cost->complete         ? " at least (building the models alone, extrapolated)"
                             : cost->states_at_limit ? " (at most: some state spaces counted at --max-states)"
                                                     : "";
   const bool monte_carlo = std::any_of(cost->parts.begin(), cost->parts.end(),
@@ -419,6 +420,19 @@ bool write_charts(const ChartFiles& charts, const analysis::StudyResult& study, 
     }
   }
   return true;
+}
+
+// The study with its progress bar; Ctrl-C or SIGTERM while it runs stops it with the rows
+// solved (app/interrupt.hpp). The signals are theirs again before any file is written.
+analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<analysis::Case>& cases,
+                                                             const StudyCommand& command, bool terminal) {
+  const InterruptScope interrupts(command.catch_interrupts);
+  analysis::Request request = command.request;
+  request.stop = interrupts.flag();
+  ProgressBar bar(terminal && !command.budget.quiet, stderr);
+  auto study = analysis::run_study(cases, request, [&bar](double done, std::size_t total) { bar.update(done, total); });
+  bar.finish();
+  return study;
 }
 
 }  // namespace
@@ -495,18 +509,22 @@ int run_study(const StudyCommand& command, std::ostream& out, std::ostream& err,
     return kExitInput;
   }
   if (!within_time_limit(command.budget, *cases.value, command.request, err, terminal)) return kExitInput;
-  ProgressBar bar(terminal && !command.budget.quiet, stderr);
-  const auto study = analysis::run_study(*cases.value, command.request,
-                                         [&bar](double done, std::size_t total) { bar.update(done, total); });
-  bar.finish();
+  const auto study = solve_interruptibly(*cases.value, command, terminal);
   if (!study.ok()) {
     print_failure(*study.failure, prepared->machines, err);
     return kExitInput;
   }
+  const bool interrupted = !study.value->unsolved_processors().empty();
+  if (interrupted && study.value->processors().empty()) {
+    err << "pdl-scale: interrupted before any processor count was solved whole: nothing to report\n";
+    return kExitInterrupted;
+  }
   if (command.report.output_rank && !write_charts(command.charts, *study.value, prepared->inputs, err)) {
     return kExitInput;
   }
-  return emit(command.report, report::render(*study.value, prepared->inputs, command.report.format), out, err);
+  const int status =
+      emit(command.report, report::render(*study.value, prepared->inputs, command.report.format), out, err);
+  return interrupted && status == kExitSuccess ? kExitInterrupted : status;
 }
 
 }  // namespace app

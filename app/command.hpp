@@ -118,6 +118,7 @@ struct StudyCommand {
   bool scaling_laws = false;
   ChartFiles charts;
   TimeBudget budget;
+  bool catch_interrupts = false;   // Options::catch_interrupts
   std::vector<std::string> notes;  // said on stderr before the run ("--seed has no effect ...")
 };
 

@@ -26,6 +26,7 @@ int run(int argc, char** argv, const distributed::Communicator& ranks) {
   options.read_file = app::rank_0_reads(ranks);
   options.request.communicator = &ranks;
   options.output_rank = ranks.rank() == 0;
+  options.catch_interrupts = ranks.alone();
   return app::run_command(argc, argv, std::move(options), std::cout, std::cerr, ::isatty(STDERR_FILENO) == 1);
 }
 

@@ -71,6 +71,9 @@ struct Options {
   // False on every rank of an MPI job but rank 0 (docs/scale-out.md): such a rank writes no
   // file (-o, --plot, --write-fit, ...); what it prints main() sends to /dev/null.
   bool output_rank = true;
+  // Ctrl-C and SIGTERM stop a study and keep its rows (app/interrupt.hpp): main() sets it, the
+  // Python module, which leaves signals to Python, does not.
+  bool catch_interrupts = false;
   // How every input file is read (the programs, machines, runs, --set-file and measured data):
   // from disk, or by rank 0 of a job for every rank (app/shared_input.hpp).
   pdl::FileReader read_file = pdl::read_file;

@@ -48,6 +48,9 @@ std::string template_of(const analysis::Note& note, const analysis::StudyResult&
     case analysis::NoteKind::SameModel:
       return fmt::format("p = {{p}}: the same model as p = {} (the extra processors have no work), solved once",
                          note.same_as.value_or(0));
+    case analysis::NoteKind::Interrupted:
+      return "interrupted run (Ctrl-C or a termination signal): p = {p} not solved; the rows are the processor "
+             "counts solved whole before it stopped";
   }
   return {};
 }
