@@ -374,7 +374,7 @@ std::string limit_text(double seconds) {
 // over it without --allow-long; said on stderr once when long and stderr is a terminal.
 bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Case>& cases,
                        const analysis::Request& request, std::ostream& err, bool terminal) {
-  const bool announce = terminal && !budget.quiet;
+  const bool announce = (terminal && !budget.quiet) || budget.progress;
   if (budget.allow_long && !announce) return true;
   const auto cost = analysis::estimate_cost(cases, request);
   if (!cost) return true;  // a model cannot be built: the study says why
@@ -397,7 +397,7 @@ bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Cas
         monte_carlo ? ", or fewer Monte Carlo samples (--samples N, or a larger --precision)," : "");
     return false;
   }
-  if (announce && cost->seconds > kAnnounceEstimateSeconds) {
+  if (announce && (cost->seconds > kAnnounceEstimateSeconds || budget.progress)) {
     err << fmt::format("pdl-scale: this analysis will take {}{} (estimated; largest part: {})\n",
                        analysis::duration_text(cost->seconds), bound,
                        cost->parts.empty() ? std::string("none") : analysis::describe(cost->parts.front()));
@@ -429,7 +429,11 @@ analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<a
   const InterruptScope interrupts(command.catch_interrupts);
   analysis::Request request = command.request;
   request.stop = interrupts.flag();
-  ProgressBar bar(terminal && !command.budget.quiet, stderr);
+  // Off a terminal, --progress prints a line every few seconds instead of the bar.
+  constexpr std::chrono::milliseconds kLineInterval{3000};
+  const bool lines = command.budget.progress && !terminal;
+  ProgressBar bar((terminal && !command.budget.quiet) || command.budget.progress, stderr,
+                  lines ? kLineInterval : std::chrono::milliseconds(1000), lines);
   auto study = analysis::run_study(cases, request, [&bar](double done, std::size_t total) { bar.update(done, total); });
   bar.finish();
   return study;

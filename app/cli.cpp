@@ -164,7 +164,11 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
       ->type_name("N")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
-  cli.add_flag("--quiet", options.quiet, "no progress bar, nor the time estimate of a long run");
+  auto* quiet = cli.add_flag("--quiet", options.quiet, "no progress bar, nor the time estimate of a long run");
+  cli.add_flag("--progress", options.progress,
+               "say the time estimate before the analysis, and off a terminal (a log, a batch job) a progress line "
+               "every few seconds")
+      ->excludes(quiet);
   cli.add_option("--time-limit", raw.time_limit,
                  fmt::format("refuse to start an analysis estimated to take longer than DURATION on the reference "
                              "machine, e.g. 90s, 10m, 2h (default {:.0f}m)",

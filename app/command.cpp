@@ -118,7 +118,7 @@ Made analysis_command(const Options& options) {
   command.loss = options.loss;
   command.scaling_laws = options.scaling_laws;
   command.charts = {options.plot, options.tail_plot, options.breakdown_plot, options.log_axes};
-  command.budget = {options.time_limit_seconds, options.allow_long, options.quiet};
+  command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
   command.catch_interrupts = options.catch_interrupts;
   command.notes = std::move(notes);
   return {std::move(command), std::nullopt};

@@ -105,6 +105,7 @@ struct TimeBudget {
   double limit_seconds = kDefaultTimeLimitSeconds;  // --time-limit
   bool allow_long = false;                          // --allow-long
   bool quiet = false;                               // --quiet: no progress bar nor estimate
+  bool progress = false;                            // --progress: the estimate, and lines off a terminal
 };
 
 // The analysis: every program on every machine and every swept combination over the processor

@@ -58,8 +58,10 @@ struct Options {
   report::Format format = report::Format::Table;  // --format table|csv|json|jsonl
   std::optional<std::string> output;              // -o FILE: written whole or not at all
   bool quiet = false;                             // --quiet: no progress bar (nor the time estimate)
-  report::TimeUnit time_unit;                     // --time-unit ns|us|ms|s: the reports' times
-  std::vector<std::string> command;               // argv as given, echoed by CSV and JSON
+  // --progress: the time estimate always, and progress lines every few seconds off a terminal.
+  bool progress = false;
+  report::TimeUnit time_unit;        // --time-unit ns|us|ms|s: the reports' times
+  std::vector<std::string> command;  // argv as given, echoed by CSV and JSON
   // The analysis's estimated wall time (analysis/cost.hpp) beyond which the command refuses to
   // start (exit 2) unless --allow-long: --time-limit DURATION.
   double time_limit_seconds = kDefaultTimeLimitSeconds;

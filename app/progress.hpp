@@ -1,9 +1,10 @@
-// A progress bar on stderr for sweeps that take a while.
+// Progress on stderr for sweeps that take a while: a bar on a terminal, lines elsewhere (--progress).
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
+#include <string>
 
 namespace app {
 
@@ -13,9 +14,14 @@ namespace app {
 // fractional: a model under way counts the share its solver reported. The time left is the
 // elapsed time scaled by what remains at the rate so far, shown once a tenth of a model is
 // done. finish() clears the line.
+//
+// With `lines` (--progress off a terminal: a log, a batch job), the same figures are printed as
+// a line of their own, "pdl-scale: progress: 3.4/11 models, 12 s, about 25 s left", every
+// `delay`, and finish() prints the last one.
 class ProgressBar {
  public:
-  ProgressBar(bool enabled, std::FILE* stream, std::chrono::milliseconds delay = std::chrono::milliseconds(1000));
+  ProgressBar(bool enabled, std::FILE* stream, std::chrono::milliseconds delay = std::chrono::milliseconds(1000),
+              bool lines = false);
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
@@ -28,8 +34,11 @@ class ProgressBar {
   std::FILE* stream_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::milliseconds delay_;
+  bool lines_;
   bool drawn_ = false;
-  std::size_t width_ = 0;  // the longest line drawn, cleared by the next one
+  std::size_t width_ = 0;   // the longest line drawn, cleared by the next one
+  double next_line_ = 0.0;  // lines: the elapsed seconds of the next line
+  std::string last_;        // lines: the figures of the last update
 };
 
 }  // namespace app
