@@ -371,13 +371,15 @@ std::string limit_text(double seconds) {
 }
 
 // The run's estimated wall time against --time-limit: false (with the message, exit 2) when
-// over it without --allow-long; said on stderr once when long and stderr is a terminal.
+// over it without --allow-long; said on stderr once when long and stderr is a terminal; kept in
+// `estimated_seconds` for the report.
 bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Case>& cases,
-                       const analysis::Request& request, std::ostream& err, bool terminal) {
+                       const analysis::Request& request, std::ostream& err, bool terminal,
+                       std::optional<double>& estimated_seconds) {
   const bool announce = (terminal && !budget.quiet) || budget.progress;
-  if (budget.allow_long && !announce) return true;
   const auto cost = analysis::estimate_cost(cases, request);
   if (!cost) return true;  // a model cannot be built: the study says why
+  estimated_seconds = cost->seconds;
   std::string largest;
   for (std::size_t k = 0; k < cost->parts.size() && k < 3; ++k) {
     largest += (k == 0 ? "" : "; ") + analysis::describe(cost->parts[k]);
@@ -505,14 +507,17 @@ int run_study(const StudyCommand& command, std::ostream& out, std::ostream& err,
   const AnalysisSetup setup{command.inputs, command.report,       command.request,
                             command.sweeps, outputs_of(command),  inputs_of(command.inputs),
                             command.loss,   command.scaling_laws, std::nullopt};
-  const auto prepared = prepare(setup, err);
+  auto prepared = prepare(setup, err);
   if (!prepared) return kExitInput;
   const auto cases = analysis::make_cases(machine_inputs(prepared->machines), command.sweeps, command.loss);
   if (!cases.ok()) {
     print_failure(*cases.failure, prepared->machines, err);
     return kExitInput;
   }
-  if (!within_time_limit(command.budget, *cases.value, command.request, err, terminal)) return kExitInput;
+  report::ReportInputs& inputs = prepared->inputs;
+  if (!within_time_limit(command.budget, *cases.value, command.request, err, terminal, inputs.estimated_seconds)) {
+    return kExitInput;
+  }
   const auto study = solve_interruptibly(*cases.value, command, terminal);
   if (!study.ok()) {
     print_failure(*study.failure, prepared->machines, err);

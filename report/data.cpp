@@ -337,6 +337,9 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
   if (inputs.loss) document["loss"] = std::move(loss);
   report_scaling::add_json(document, study, inputs);
   document["seconds"] = study.seconds();
+  if (inputs.estimated_seconds) {
+    document["cost"] = {{"estimated_seconds", *inputs.estimated_seconds}, {"seconds", study.seconds()}};
+  }
   return document.dump(2) + "\n";
 }
 

@@ -61,6 +61,9 @@ struct ReportInputs {
   analysis::Request request;
   TimeUnit time_unit;                // --time-unit: every time printed is in it
   std::vector<std::string> command;  // the command line as given, for CSV and JSON
+  // The study's wall time as estimated before it ran (analysis/cost.hpp), for JSON's "cost";
+  // empty when no estimate was made.
+  std::optional<double> estimated_seconds;
 };
 
 // The version of the JSON layout; bumped whenever a field changes meaning or disappears.

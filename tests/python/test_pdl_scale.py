@@ -29,9 +29,9 @@ def command_json(*arguments):
 
 def without_timing(report):
     """A report without what differs between two runs of the same command: the seconds it took
-    (also in the methods' details) and the command line's order of options."""
+    (also in the methods' details and the estimate's cost) and the command line's order of options."""
     if isinstance(report, dict):
-        return {k: without_timing(v) for k, v in report.items() if k not in ("seconds", "command", "detail")}
+        return {k: without_timing(v) for k, v in report.items() if k not in ("seconds", "command", "detail", "cost")}
     if isinstance(report, list):
         return [without_timing(v) for v in report]
     return report
