@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""The cost estimate against the measured wall time (issue 30; docs/performance.md, "Estimate
+against measured"): each program of the set with each method alone, through the command's JSON
+"cost" ({estimated_seconds, seconds}), printed as a Markdown table with the ratio.
+
+    bench/cost_against_time.py build/release/app/pdl-scale [--threads N]
+
+Run from the source directory on an otherwise idle machine. The estimate is for one free core of
+the reference machine, so --threads 1 (the default here) compares like with like."""
+import json
+import subprocess
+import sys
+
+RUNS = [  # (label, arguments)
+    ("paper neighbour, p = 1..16", ["examples/paper/neighbor.pdl", "--pmax", "16"]),
+    ("schemes/independent, p = 1..16", ["examples/schemes/independent.pdl", "--pmax", "16"]),
+    ("schemes/fork_join, p = 1..16", ["examples/schemes/fork_join.pdl", "--pmax", "16"]),
+    ("schemes/macropipeline, p = 1..16", ["examples/schemes/macropipeline.pdl", "--pmax", "16"]),
+    ("schemes/paired, p = 1..16", ["examples/schemes/paired.pdl", "--pmax", "16"]),
+    ("schemes/arbitrary, p = 1..16", ["examples/schemes/arbitrary.pdl", "--pmax", "16"]),
+    ("studies/stencil_1d on ibm-sp2, p = 1..64",
+     ["examples/studies/stencil_1d.pdl", "--machine", "examples/machines/ibm-sp2.machine", "--pmax", "64"]),
+    ("studies/stencil_2d, N = 4096, infiniband, p = 1..256",
+     ["examples/studies/stencil_2d.pdl", "--machine", "examples/machines/infiniband-edr.machine", "--set", "n=4096",
+      "--pmax", "256"]),
+    ("heavy-tailed farm, p = 1..16", ["tests/app/data/heavy_tailed_farm.pdl", "--pmax", "16"]),
+    ("all-to-all on a bus, p = 1..64",
+     ["tests/app/data/alltoall.pdl", "--machine", "examples/machines/ethernet-bus.machine", "--pmax", "64"]),
+]
+METHODS = ["approx", "bounds", "mc", "exact"]
+TIMEOUT = 300
+
+
+def main():
+    binary = sys.argv[1]
+    threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
+    print("| program | method | estimated [s] | measured [s] | estimated / measured |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for label, arguments in RUNS:
+        for method in METHODS:
+            command = [binary, *arguments, "--method", method, "--prediction-budget", "0", "--format", "json",
+                       "--allow-long", "--quiet", "--threads", threads]
+            try:
+                done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+            except subprocess.TimeoutExpired:
+                print(f"| {label} | {method} | | > {TIMEOUT} | |")
+                continue
+            if done.returncode != 0:
+                print(f"| {label} | {method} | | exit {done.returncode} | |")
+                continue
+            cost = json.loads(done.stdout)["cost"]
+            ratio = cost["estimated_seconds"] / max(cost["seconds"], 1e-9)
+            print(f"| {label} | {method} | {cost['estimated_seconds']:.3g} | {cost['seconds']:.3g} | {ratio:.2f} |",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
