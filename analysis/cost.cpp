@@ -12,6 +12,7 @@
 #include "distributions/fingerprint.hpp"
 #include "graph/fingerprint.hpp"
 #include "scaling/approximate_model.hpp"
+#include "distributions/queries.hpp"
 #include "scaling/exact_model.hpp"
 #include "solvers/reference_costs.hpp"
 #include "solvers/solver.hpp"
@@ -85,6 +86,25 @@ struct Built {
   bool complete = true;
 };
 
+// The tree's sizes; an inner node is random when a leaf below it is (children precede parents).
+solvers::ModelSizes sizes_of(const graph::SpTree& tree) {
+  solvers::ModelSizes sizes;
+  sizes.tasks = static_cast<double>(tree.expanded_node_count());
+  std::vector<char> random(tree.nodes().size(), 0);
+  for (std::size_t n = 0; n < tree.nodes().size(); ++n) {
+    const graph::SpNode& node = tree.nodes()[n];
+    sizes.tree_nodes += 1.0;
+    if (node.kind == graph::SpKind::Leaf) {
+      const auto closed = distributions::closed_form(node.task.runtime);
+      random[n] = !closed || closed->kind != distributions::ClosedFormParameters::Kind::Deterministic;
+      continue;
+    }
+    random[n] = std::any_of(node.children.begin(), node.children.end(), [&](std::size_t c) { return random[c] != 0; });
+    if (random[n]) sizes.random_inner_tree_nodes += 1.0;
+  }
+  return sizes;
+}
+
 std::optional<Built> approximate_items(const std::vector<Case>& cases, const std::vector<int>& counts,
                                        const Request& request) {
   Built result;
@@ -106,11 +126,7 @@ std::optional<Built> approximate_items(const std::vector<Case>& cases, const std
         Item& item = result.items[k];
         graph::add_to(item.print, tree);
         item.print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-        item.sizes.tasks = static_cast<double>(tree.expanded_node_count());
-        for (const graph::SpNode& node : tree.nodes()) {
-          item.sizes.tree_nodes += 1.0;
-          if (node.kind != graph::SpKind::Leaf) item.sizes.inner_tree_nodes += 1.0;
-        }
+        item.sizes = sizes_of(tree);
         built[k] = 1;
         seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
         return std::nullopt;
@@ -227,6 +243,11 @@ class ModelEstimates {
       return {.refused = true};  // beyond the builder's limits: nothing is solved
     } catch (const scaling::ScalingError&) {
       return {.refused = true};  // a value the model refuses: the study reports it, nothing is solved
+    }
+    // The run refuses a model whose pools make it larger than the task limit, at once.
+    if (tasks_with_pools(*exact, static_cast<std::int64_t>(sizes.tasks)) >
+        static_cast<double>(request.max_exact_tasks)) {
+      return {.refused = true};
     }
     const std::vector<solvers::WeightedGraph> mixture = weighted(*exact);
     solvers::ScaledModels models;

@@ -170,6 +170,22 @@ bool exact_model_needed(int p, const Request& request) {
                      [](solvers::Method method) { return solvers::info(method).needs_exact_model; });
 }
 
+// A dynamically scheduled pool is one node of the exact model and one leaf of the approximate
+// one, but Monte Carlo simulates each of its tasks: they count towards the limit (a pool of 1e12
+// tasks would take days per sample).
+double tasks_with_pools(const scaling::ExactModel& exact, std::int64_t tasks) {
+  double pooled = 0.0;  // in a double: a sum of counts up to 9e15 each
+  for (const scaling::Scenario& scenario : exact.scenarios) {
+    double in_scenario = static_cast<double>(tasks);
+    for (graph::NodeId v = 0; v < scenario.graph.node_count(); ++v) {
+      const graph::TaskNode& node = scenario.graph.node(v);
+      if (node.kind == graph::NodeKind::DynamicPool) in_scenario += static_cast<double>(node.pool_tasks);
+    }
+    pooled = std::max(pooled, in_scenario);
+  }
+  return pooled;
+}
+
 std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const Request& request, MemoryGate& gate,
                                                    MemoryGate::Reservation* reservation, std::int64_t* tasks,
                                                    NoExactModel* why) {
@@ -192,18 +208,7 @@ std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const
     why->beyond_nodes = too_large.what();
     return std::nullopt;
   }
-  // A dynamically scheduled pool is one node of the exact model and one leaf of the
-  // approximate one, but Monte Carlo simulates each of its tasks: they count towards the limit
-  // (a pool of 1e12 tasks would take days per sample).
-  double pooled = 0.0;  // in a double: a sum of counts up to 9e15 each
-  for (const scaling::Scenario& scenario : exact->scenarios) {
-    double in_scenario = static_cast<double>(*tasks);
-    for (graph::NodeId v = 0; v < scenario.graph.node_count(); ++v) {
-      const graph::TaskNode& node = scenario.graph.node(v);
-      if (node.kind == graph::NodeKind::DynamicPool) in_scenario += static_cast<double>(node.pool_tasks);
-    }
-    pooled = std::max(pooled, in_scenario);
-  }
+  const double pooled = tasks_with_pools(*exact, *tasks);
   if (pooled > static_cast<double>(request.max_exact_tasks)) {
     *tasks = static_cast<std::int64_t>(std::min(pooled, 9e18));
     why->over_task_limit = true;

@@ -37,6 +37,10 @@ struct NoExactModel {
 // fits the budget: reserved from `gate` (when given) while it is built, the reservation handed
 // back in *reservation. *tasks is the approximate tree's task count on entry and grows by the
 // tasks of dynamically scheduled pools.
+// The tasks of the exact model of `tasks` tasks counted as the task limit counts them: the
+// largest scenario's, each dynamic pool's tasks included.
+double tasks_with_pools(const scaling::ExactModel& exact, std::int64_t tasks);
+
 std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const Request& request, MemoryGate& gate,
                                                    MemoryGate::Reservation* reservation, std::int64_t* tasks,
                                                    NoExactModel* why);

@@ -3,7 +3,7 @@
 against measured"): each program of the set with each method alone, through the command's JSON
 "cost" ({estimated_seconds, seconds}), printed as a Markdown table with the ratio.
 
-    bench/cost_against_time.py build/release/app/pdl-scale [--threads N]
+    bench/cost_against_time.py build/release/app/pdl-scale [--threads N] [--methods approx,mc]
 
 Run from the source directory on an otherwise idle machine. The estimate is for one free core of
 the reference machine, so --threads 1 (the default here) compares like with like."""
@@ -34,10 +34,11 @@ TIMEOUT = 300
 def main():
     binary = sys.argv[1]
     threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
+    methods = sys.argv[sys.argv.index("--methods") + 1].split(",") if "--methods" in sys.argv else METHODS
     print("| program | method | estimated [s] | measured [s] | estimated / measured |")
     print("| --- | --- | ---: | ---: | ---: |")
     for label, arguments in RUNS:
-        for method in METHODS:
+        for method in methods:
             command = [binary, *arguments, "--method", method, "--prediction-budget", "0", "--format", "json",
                        "--allow-long", "--quiet", "--threads", threads]
             try:

@@ -72,7 +72,9 @@ inline constexpr double kAssumedMakespanCv = 0.05;
 // approximate model's tree and the exact model's task count (the tree's expanded size).
 struct ModelSizes {
   double tree_nodes = 0.0;
-  double inner_tree_nodes = 0.0;
+  // The inner nodes with a random leaf below them: the series-parallel reduction works on their
+  // grids, while a subtree of deterministic leaves reduces in closed form at no grid's cost.
+  double random_inner_tree_nodes = 0.0;
   double tasks = 0.0;
 };
 

@@ -33,8 +33,8 @@ class SeriesParallelSolver final : public Solver {
   }
   // Every inner node of the tree is reduced on the grid.
   SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override {
-    return {.seconds =
-                costs.reduction_node_point * sizes.inner_tree_nodes * static_cast<double>(options_.grid.max_points)};
+    return {.seconds = costs.reduction_node_point * sizes.random_inner_tree_nodes *
+                       static_cast<double>(options_.grid.max_points)};
   }
 
  private:

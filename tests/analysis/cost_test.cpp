@@ -147,6 +147,24 @@ TEST(CostEstimate, MonteCarloCountsTheSamplesItsPrecisionNeeds) {
   for (int p : {1, 4, 16}) expect_samples_within_twice(farm_case, p, 1e-2);
 }
 
+// The series-parallel reduction works on grids only where a leaf below is random: a program of
+// deterministic tasks reduces in closed form and costs no grid point; the neighbour program's
+// Erlang tasks make every inner node random.
+TEST(CostEstimate, TheReductionCountsGridsOnlyAboveRandomLeaves) {
+  analysis::Request request = request_for(4, {solvers::Method::SeriesParallel});
+  request.prediction.seconds_per_model = 0.0;
+  analysis::UnitCosts per_point;
+  per_point.reduction_node_point = 1.0;
+  const std::string deterministic =
+      "PROGRAM NAME IS 'steps'; EXECUTION PATTERN IS (step){4}; VARIABLE n = 64;\n"
+      "WORK PHASE step IS: PARALLELIZATION SCHEME IS NEIGHBOR; SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR cells(n); COMMUNICATION VOLUME IS 8; END;\n"
+      "CONCATENATION IS step, step : NEIGHBOR; END;\n";
+  EXPECT_DOUBLE_EQ(estimate({test_support::case_of(deterministic, "MACHINE NAME IS 'ideal';", {})}, request, per_point),
+                   0.0);
+  EXPECT_GT(estimate(neighbor(10, 2), request, per_point), 0.0);
+}
+
 TEST(CostEstimate, MethodsOnTheExactModelCostNothingBeyondTheTaskLimit) {
   const auto cases = neighbor(10, 2);
   analysis::Request request = request_for(16, {solvers::Method::Bounds, solvers::Method::MonteCarlo});
