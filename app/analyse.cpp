@@ -363,6 +363,22 @@ void print_notes(const std::vector<std::string>& notes, std::ostream& err) {
   for (const std::string& note : notes) err << "pdl-scale: note: " << note << '\n';
 }
 
+// An isoefficiency or isospeed command's notes said and its programs prepared for its search,
+// which takes no sweeps, loss analysis or scaling laws.
+template <typename SearchCommand>
+std::optional<Prepared> prepare_search(const SearchCommand& command, Searched searched, std::ostream& err) {
+  print_notes(command.notes, err);
+  const std::vector<analysis::SweepVariable> no_sweeps;
+  const AnalysisSetup setup{
+      command.inputs, command.report, command.request,    no_sweeps, outputs_of(command), inputs_of(command.inputs),
+      false,          false,          std::move(searched)};
+  return prepare(setup, err);
+}
+
+// Whether the estimate and the progress are said: on a terminal unless --quiet, anywhere with
+// --progress.
+bool shows_progress(const TimeBudget& budget, bool terminal) { return (terminal && !budget.quiet) || budget.progress; }
+
 // "10 min", "1 h", "90 s": --time-limit as given.
 std::string limit_text(double seconds) {
   if (seconds >= 3600.0 && std::fmod(seconds, 3600.0) == 0.0) return fmt::format("{:g} h", seconds / 3600.0);
@@ -376,7 +392,7 @@ std::string limit_text(double seconds) {
 bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Case>& cases,
                        const analysis::Request& request, std::ostream& err, bool terminal,
                        std::optional<double>& estimated_seconds) {
-  const bool announce = (terminal && !budget.quiet) || budget.progress;
+  const bool announce = shows_progress(budget, terminal);
   const auto cost = analysis::estimate_cost(cases, request);
   if (!cost) return true;  // a model cannot be built: the study says why
   estimated_seconds = cost->seconds;
@@ -432,10 +448,9 @@ analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<a
   analysis::Request request = command.request;
   request.stop = interrupts.flag();
   // Off a terminal, --progress prints a line every few seconds instead of the bar.
-  constexpr std::chrono::milliseconds kLineInterval{3000};
   const bool lines = command.budget.progress && !terminal;
-  ProgressBar bar((terminal && !command.budget.quiet) || command.budget.progress, stderr,
-                  lines ? kLineInterval : std::chrono::milliseconds(1000), lines);
+  ProgressBar bar(shows_progress(command.budget, terminal), stderr,
+                  lines ? ProgressBar::kLineInterval : ProgressBar::kBarDelay, lines);
   auto study = analysis::run_study(cases, request, [&bar](double done, std::size_t total) { bar.update(done, total); });
   bar.finish();
   return study;
@@ -444,18 +459,8 @@ analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<a
 }  // namespace
 
 int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, std::ostream& err) {
-  print_notes(command.notes, err);
-  const std::vector<analysis::SweepVariable> no_sweeps;
-  const AnalysisSetup setup{command.inputs,
-                            command.report,
-                            command.request,
-                            no_sweeps,
-                            outputs_of(command),
-                            inputs_of(command.inputs),
-                            false,
-                            false,
-                            Searched{command.search.variable, true, command.range_given, true}};
-  const auto prepared = prepare(setup, err);
+  const auto prepared =
+      prepare_search(command, Searched{command.search.variable, true, command.range_given, true}, err);
   if (!prepared) return kExitInput;
   const auto points = analysis::run_isoefficiency(machine_inputs(prepared->machines), command.request.processors,
                                                   command.search, command.request.threads);
@@ -469,19 +474,9 @@ int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, st
 }
 
 int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream& err) {
-  print_notes(command.notes, err);
-  const std::vector<analysis::SweepVariable> no_sweeps;
   const std::string& variable = command.search.variable;
-  const AnalysisSetup setup{command.inputs,
-                            command.report,
-                            command.request,
-                            no_sweeps,
-                            outputs_of(command),
-                            inputs_of(command.inputs),
-                            false,
-                            false,
-                            Searched{variable, false, false, command.search.fraction.has_value()}};
-  const auto prepared = prepare(setup, err);
+  const auto prepared =
+      prepare_search(command, Searched{variable, false, false, command.search.fraction.has_value()}, err);
   if (!prepared) return kExitInput;
   if (!command.search.fraction && prepared->inputs.per_processor_variables.count(variable) != 0) {
     return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "app/cli.hpp"
 #include "app/command_checks.hpp"
@@ -30,18 +31,16 @@ ReportDestination destination_from(const Options& options) {
 
 // An output option given as '': the run would write nothing where a file was asked for.
 std::optional<std::string> empty_output_problem(const Options& options) {
-  const std::pair<const char*, const char*> outputs[] = {{"--output", "-o"},
-                                                         {"--plot", "--plot"},
-                                                         {"--tail-plot", "--tail-plot"},
-                                                         {"--breakdown-plot", "--breakdown-plot"},
-                                                         {"--write-fit", "--write-fit"},
-                                                         {"--validation-plot", "--validation-plot"}};
-  const std::optional<std::string>* paths[] = {&options.output,         &options.plot,      &options.tail_plot,
-                                               &options.breakdown_plot, &options.write_fit, &options.validation_plot};
-  for (std::size_t k = 0; k < std::size(outputs); ++k) {
-    if (!*paths[k] && options.given.contains(outputs[k].first)) {
-      return fmt::format("{} '': expected a file name", outputs[k].second);
-    }
+  // (its name as `given` records it, as messages write it, its value)
+  const std::tuple<const char*, const char*, const std::optional<std::string>*> outputs[] = {
+      {"--output", "-o", &options.output},
+      {"--plot", "--plot", &options.plot},
+      {"--tail-plot", "--tail-plot", &options.tail_plot},
+      {"--breakdown-plot", "--breakdown-plot", &options.breakdown_plot},
+      {"--write-fit", "--write-fit", &options.write_fit},
+      {"--validation-plot", "--validation-plot", &options.validation_plot}};
+  for (const auto& [given, option, path] : outputs) {
+    if (!*path && options.given.contains(given)) return fmt::format("{} '': expected a file name", option);
   }
   return std::nullopt;
 }

@@ -20,8 +20,10 @@ namespace app {
 // `delay`, and finish() prints the last one.
 class ProgressBar {
  public:
-  ProgressBar(bool enabled, std::FILE* stream, std::chrono::milliseconds delay = std::chrono::milliseconds(1000),
-              bool lines = false);
+  static constexpr std::chrono::milliseconds kBarDelay{1000};      // before the bar is drawn
+  static constexpr std::chrono::milliseconds kLineInterval{3000};  // between lines
+
+  ProgressBar(bool enabled, std::FILE* stream, std::chrono::milliseconds delay = kBarDelay, bool lines = false);
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
   ~ProgressBar();
