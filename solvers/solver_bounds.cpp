@@ -61,6 +61,14 @@ class BoundsSolver final : public Solver {
     return {.seconds = costs.bounds_model + std::min(costs.bounds_small_task * sizes.tasks, costs.bounds_small_most) +
                        costs.bounds_task * sizes.tasks};
   }
+  // As the solve decides: a dynamic pool is refused at once, and deterministic runtimes leave
+  // only the longest paths, a pass over the tasks per method.
+  SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
+    if (models.exact.empty()) return cost(sizes, costs);
+    if (first_dynamic_pool(models.exact) != nullptr) return {.refused = true};
+    if (every_runtime_deterministic(models.exact)) return {.seconds = costs.bounds_task * sizes.tasks};
+    return cost(sizes, costs);
+  }
 
  private:
   BoundsOptions options_;
@@ -80,7 +88,7 @@ const SolverInfo& bounds_info() {
       .speedup_as_interval = true,
       .prediction_rank = 2,
       .shared_by_ranks = false,
-      .cost_needs_models = false,
+      .cost_needs_models = true,
       .own_options = {},
       .in_words = "the bounds",
       .description = "lower and upper bounds on the exact model's mean",

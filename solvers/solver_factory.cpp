@@ -1,5 +1,6 @@
 #include "solvers/solver.hpp"
 #include "distributions/errors.hpp"
+#include "distributions/queries.hpp"
 
 #include <algorithm>
 #include <array>
@@ -112,6 +113,16 @@ const std::string* first_dynamic_pool(std::span<const WeightedGraph> scenarios) 
     }
   }
   return nullptr;
+}
+
+bool every_runtime_deterministic(std::span<const WeightedGraph> scenarios) {
+  for (const WeightedGraph& scenario : scenarios) {
+    for (graph::NodeId v = 0; v < scenario.graph->node_count(); ++v) {
+      const auto law = distributions::closed_form(scenario.graph->node(v).runtime);
+      if (!law || law->kind != distributions::ClosedFormParameters::Kind::Deterministic) return false;
+    }
+  }
+  return true;
 }
 
 Result refused(Method method, const Unsolved& why) {

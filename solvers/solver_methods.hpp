@@ -23,6 +23,8 @@ std::unique_ptr<Solver> make_state_space(const SolverOptions& options);
 // The label of the first node of the scenarios that is a dynamically scheduled pool, or
 // nullptr: such a node is not a static task, and only Monte Carlo simulates it.
 const std::string* first_dynamic_pool(std::span<const WeightedGraph> scenarios);
+// True when every task of every scenario is a point mass: the makespan is the longest path.
+bool every_runtime_deterministic(std::span<const WeightedGraph> scenarios);
 
 // A Result that says why the method did not run.
 Result not_supported(Method method, std::string explanation);

@@ -2,6 +2,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <span>
 #include <stdexcept>
@@ -79,24 +80,39 @@ class MonteCarloSolver final : public Solver {
     if (per_sample * needed > seconds) return std::nullopt;
     return std::min(seconds, per_sample * expected_samples());
   }
-  // Under --precision the samples depend on the makespan's spread: a pilot of a few hundred
-  // samples of the built models measures its coefficient of variation, and the estimate counts
-  // the samples the precision rule needs at that spread (a heavy-tailed program can need 10^4
-  // times those of kAssumedMakespanCv). A fixed sample count needs no pilot.
-  // Per sample as within_seconds counts it (a dynamic pool's tasks each scheduled, which the
-  // sizes do not tell), scaled from the reference costs to `costs`.
+  // A pilot of the built models: under --precision its spread gives the samples the precision
+  // rule needs (a heavy-tailed program can need 10^4 times those of kAssumedMakespanCv). With
+  // costs.time_pilots the pilot runs twice, N and 4N samples on one thread, and their difference
+  // gives the seconds per sample of this compiled graph, quantiles included, and the rest the
+  // solve's fixed part (compiling, scratch); else a sample counts its tasks drawn (a dynamic
+  // pool's tasks each scheduled, which the sizes do not tell).
   SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
     if (models.exact.empty()) return cost(sizes, costs);
-    const double per_sample = seconds_per_sample(models.exact) * costs.task_sample / kSecondsPerTaskSample;
-    if (options_.relative_precision == 0.0) return {.seconds = per_sample * static_cast<double>(options_.samples)};
-    const Result pilot = solve_monte_carlo(models.exact, pilot_options(sizes), nullptr, {});
-    if (!pilot.solved() || !(pilot.mean > 0.0)) return cost(sizes, costs);
+    const double to_costs = costs.task_sample / kSecondsPerTaskSample;
+    const bool fixed = options_.relative_precision == 0.0;
+    if (fixed && !costs.time_pilots)
+      return {.seconds = seconds_per_sample(models.exact) * to_costs * static_cast<double>(options_.samples)};
+    MonteCarloOptions options = pilot_options(sizes);
+    const auto first_samples = static_cast<double>(options.samples);
+    const TimedPilot first = timed_pilot(models.exact, options);
+    TimedPilot pilot = first;
+    double per_sample = seconds_per_sample(models.exact) * to_costs, fixed_part = 0.0;
+    if (costs.time_pilots) {
+      options.samples *= 4;
+      pilot = timed_pilot(models.exact, options);
+      const double difference = (pilot.seconds - first.seconds) / (3.0 * first_samples);
+      per_sample = (difference > 0.0 ? difference : pilot.seconds / (4.0 * first_samples)) * to_costs;
+      fixed_part = std::max(0.0, first.seconds * to_costs - first_samples * per_sample);
+    }
+    if (!pilot.result.solved() || !(pilot.result.mean > 0.0)) return cost(sizes, costs);
+    if (fixed) return {.seconds = fixed_part + per_sample * static_cast<double>(options_.samples)};
     constexpr double kZ95 = 1.959963984540054;
-    const double half_width = (pilot.upper - pilot.lower) / 2.0;
-    const double cv = half_width * std::sqrt(static_cast<double>(pilot.statistics.samples)) / (kZ95 * pilot.mean);
+    const Result& result = pilot.result;
+    const double half_width = (result.upper - result.lower) / 2.0;
+    const double cv = half_width * std::sqrt(static_cast<double>(result.statistics.samples)) / (kZ95 * result.mean);
     const double needed = std::pow(kZ95 * cv / options_.relative_precision, 2.0);
-    return {.seconds = per_sample * std::clamp(needed, static_cast<double>(options_.min_samples),
-                                               static_cast<double>(options_.max_samples))};
+    return {.seconds = fixed_part + per_sample * std::clamp(needed, static_cast<double>(options_.min_samples),
+                                                            static_cast<double>(options_.max_samples))};
   }
   Result solve(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("Monte Carlo solver: no exact model");
@@ -118,18 +134,32 @@ class MonteCarloSolver final : public Solver {
     return std::clamp(wanted, static_cast<double>(options_.min_samples), static_cast<double>(options_.max_samples));
   }
 
-  // A pilot of about kPilotTaskSamples task samples, at least kMinPilotSamples samples: a
-  // millisecond or two, enough to tell a spread of 1% from one of 30%.
+  // A pilot of about kPilotTaskSamples task samples, within [kMinPilotSamples,
+  // kMaxPilotSamples]: a few milliseconds, enough to tell a spread of 1% from one of 30%, and
+  // for a small graph enough samples that their time stands out of the solve's fixed part.
   MonteCarloOptions pilot_options(const ModelSizes& sizes) const {
     constexpr double kPilotTaskSamples = 1e6;
     constexpr double kMinPilotSamples = 4 * kMonteCarloBlock;
-    constexpr double kMaxPilotSamples = 16 * kMonteCarloBlock;
+    constexpr double kMaxPilotSamples = 256 * kMonteCarloBlock;
     MonteCarloOptions pilot = options_;
-    pilot.relative_precision = 0.0;
-    pilot.quantiles.clear();
+    pilot.relative_precision = 0.0;  // the quantiles stay: they cost as much per sample as the rest
     const double samples =
         std::clamp(kPilotTaskSamples / std::max(1.0, sizes.tasks), kMinPilotSamples, kMaxPilotSamples);
     pilot.samples = static_cast<std::int64_t>(samples / kMonteCarloBlock) * kMonteCarloBlock;
+    return pilot;
+  }
+
+  struct TimedPilot {
+    Result result;
+    double seconds = 0.0;
+  };
+  // The pilot on one thread: the estimate is for one free core.
+  static TimedPilot timed_pilot(std::span<const WeightedGraph> mixture, const MonteCarloOptions& options) {
+    TimedPilot pilot;
+    tbb::task_arena one_thread(1);
+    const auto begin = std::chrono::steady_clock::now();
+    one_thread.execute([&] { pilot.result = solve_monte_carlo(mixture, options, nullptr, {}); });
+    pilot.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return pilot;
   }
 

@@ -1,8 +1,9 @@
 // State-space analysis of the exact model as a Solver: refuses (typed) a model with a dynamic
 // pool or one estimated beyond its budget, with the estimate.
 #include <algorithm>
-#include <optional>
+#include <chrono>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -124,21 +125,29 @@ class StateSpaceSolver final : public Solver {
   // Each scenario's states, estimated as the solve does; refused as the solve would be (a
   // dynamic pool, a runtime without phase-type form, beyond max_states or the memory budget),
   // after the estimate's time.
+  // A dynamic pool is refused before anything is estimated, and a deterministic model is its
+  // longest path: both cost nothing next to building the model.
   SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
-    const SolveCost refusal{.seconds = costs.state_estimate, .refused = true};
     if (models.exact.empty()) return cost(sizes, costs);
-    if (first_dynamic_pool(models.exact) != nullptr) return refusal;
+    if (first_dynamic_pool(models.exact) != nullptr) return {.refused = true};
+    if (every_runtime_deterministic(models.exact)) return {};
+    const auto begin = std::chrono::steady_clock::now();
+    const auto estimate_seconds = [&] {
+      return costs.time_pilots ? std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()
+                               : costs.state_estimate;
+    };
     SolveCost total;
     for (const WeightedGraph& scenario : models.exact) {
       StateSpaceEstimate estimate;
       try {
         estimate = estimate_state_count(*scenario.graph, options_);
       } catch (const state_space_detail::UnusableRuntime&) {
-        return refusal;
+        return {.seconds = estimate_seconds(), .refused = true};
       }
+      if (!estimate.unsupported.empty()) return {.seconds = estimate_seconds(), .refused = true};
       if ((options_.max_states > 0 && estimate.states > static_cast<double>(options_.max_states)) ||
           estimate.bytes > static_cast<double>(options_.memory_budget_bytes)) {
-        return refusal;
+        return {.seconds = estimate_seconds(), .refused = true};
       }
       if (!estimate.complete) {
         const SolveCost limit = cost(sizes, costs);
@@ -148,6 +157,7 @@ class StateSpaceSolver final : public Solver {
         total.seconds += costs.state * estimate.states;
       }
     }
+    if (costs.time_pilots) total.seconds += estimate_seconds();  // the solve estimates first too
     return total;
   }
   // As within_seconds decides, from the sizes: only a sweep whose limit fits the budget.

@@ -155,6 +155,11 @@ StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const Sta
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
   const CompiledGraph m = state_space_detail::compile(graph, options.fit_cv2_tolerance);
+  if (std::string why_not = why_not_swept(m, options); !why_not.empty()) {
+    StateSpaceEstimate refused;
+    refused.unsupported = std::move(why_not);
+    return refused;
+  }
   const std::size_t width =
       options.keep_distribution ? jumps_for(m.largest_total_rate, 3.0 * m.critical_path_of_means) : 0;
   return estimate_model(m, options, width);

@@ -137,6 +137,9 @@ struct StateSpaceEstimate {
   std::int64_t chains = 0;    // chains covering them
   std::int64_t key_bits = 0;  // bits of a packed state
   double downsets = 0.0;      // sets of completed tasks enumerated
+  // Why the sweep refuses the graph whatever its size (a task not of phase type, a state wider
+  // than the encoding), as the solve says it; the figures above are then not computed.
+  std::string unsupported;
 
   // One line, e.g. "about 1.2e+09 states (peak 3.4e+07 live, 1.9 GB; ...)", with ranks
   // "1.9 GB, 0.5 GB per rank of 4".
