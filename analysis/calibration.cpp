@@ -33,19 +33,27 @@ bool CalibrationOptions::IsValid(std::string* why) const {
 
 namespace {
 
-// The approximate model's mean for every run, given the parameters' logarithms.
+// The approximate model's mean for every run, given the parameters' logarithms. Runs of one
+// setting (the same p and column values: repetitions) share one solve, so that an evaluation
+// costs the distinct settings, not the rows.
 class Predictor {
  public:
   Predictor(const MachineInput& input, const models::Runs& runs, const CalibrationOptions& options)
       : runs_(runs), options_(options) {
-    // Each run's own setting is made once, not on every evaluation.
-    for (const models::Run& run : runs_.runs) {
+    std::map<std::pair<std::int64_t, std::vector<double>>, std::size_t> index;
+    for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
+      const models::Run& run = runs_.runs[r];
+      const auto [at, added] = index.try_emplace({run.p, run.values}, firsts_.size());
+      setting_of_run_.push_back(at->second);
+      if (!added) continue;
+      // Each setting is made once, not on every evaluation.
       Outcome<MachineInput> setting = with_values(input, runs_.variables, run.values);
       if (!setting.ok()) {
         fail(run, setting.failure->message);
         return;
       }
       settings_.push_back(std::move(*setting.value));
+      firsts_.push_back(r);
     }
   }
 
@@ -55,25 +63,29 @@ class Predictor {
     if (failure_) return false;
     std::vector<double> values(options_.parameters.size());
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
-    for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
-      const models::Run& run = runs_.runs[r];
-      const Outcome<MachineInput> fitted = with_values(settings_[r], options_.parameters, values);
+    std::vector<double> setting_times(settings_.size()), setting_spreads(settings_.size());
+    for (std::size_t s = 0; s < settings_.size(); ++s) {
+      const models::Run& run = runs_.runs[firsts_[s]];
+      const Outcome<MachineInput> fitted = with_values(settings_[s], options_.parameters, values);
       if (!fitted.ok()) return fail(run, fitted.failure->message);
       solvers::SeriesParallelOptions series_parallel = options_.series_parallel;
       series_parallel.keep_distribution = spreads != nullptr;
       const Outcome<solvers::Result> solved = solve_approximate(*fitted.value, run.p, series_parallel);
-      if (!solved.ok()) {
-        return fail(run, solved.failure->text());
-      }
-      times[r] = solved.value->mean;
+      if (!solved.ok()) return fail(run, solved.failure->text());
+      setting_times[s] = solved.value->mean;
       if (spreads != nullptr) {
         if (!solved.value->distribution) return fail(run, "the model's runtime law could not be kept");
-        spreads[r] = log_spread(*solved.value->distribution, times[r]);
+        setting_spreads[s] = log_spread(*solved.value->distribution, setting_times[s]);
       }
+    }
+    for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
+      times[r] = setting_times[setting_of_run_[r]];
+      if (spreads != nullptr) spreads[r] = setting_spreads[setting_of_run_[r]];
     }
     return true;
   }
 
+  std::size_t settings() const { return settings_.size(); }
   const std::optional<Failure>& failure() const { return failure_; }
 
  private:
@@ -86,7 +98,9 @@ class Predictor {
 
   const models::Runs& runs_;
   const CalibrationOptions& options_;
-  std::vector<MachineInput> settings_;  // per run: the input with its column values
+  std::vector<MachineInput> settings_;       // per distinct setting: the input with its column values
+  std::vector<std::size_t> firsts_;          // per distinct setting: its first run
+  std::vector<std::size_t> setting_of_run_;  // per run: its setting
   std::optional<Failure> failure_;
 };
 
@@ -406,6 +420,13 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   }
 
   Predictor predictor(input, runs, options);
+  if (!predictor.failure() && predictor.settings() < k) {
+    // Repetitions of one setting measure its noise, not how the time depends on the parameters.
+    return refuse(fmt::format(
+        "{} distinct setting(s) (p and column values) cannot determine {} parameter(s): give runs at {} or more "
+        "settings",
+        predictor.settings(), k, k));
+  }
   TwoStageFit stages(runs.runs.size());
   if (auto failure = fit_in_two_stages(predictor, runs, options, logs, stages)) return refused(std::move(*failure));
   if (const auto refusal = runaway_parameter(options, logs, starts)) return refuse(*refusal);

@@ -15,6 +15,7 @@
 #include "analysis/study.hpp"
 #include "app/command.hpp"
 #include "app/commands.hpp"
+#include "app/time_budget.hpp"
 #include "app/destinations.hpp"
 #include "app/interrupt.hpp"
 #include "app/load.hpp"
@@ -373,17 +374,6 @@ std::optional<Prepared> prepare_search(const SearchCommand& command, Searched se
       command.inputs, command.report, command.request,    no_sweeps, outputs_of(command), inputs_of(command.inputs),
       false,          false,          std::move(searched)};
   return prepare(setup, err);
-}
-
-// Whether the estimate and the progress are said: on a terminal unless --quiet, anywhere with
-// --progress.
-bool shows_progress(const TimeBudget& budget, bool terminal) { return (terminal && !budget.quiet) || budget.progress; }
-
-// "10 min", "1 h", "90 s": --time-limit as given.
-std::string limit_text(double seconds) {
-  if (seconds >= 3600.0 && std::fmod(seconds, 3600.0) == 0.0) return fmt::format("{:g} h", seconds / 3600.0);
-  if (seconds >= 60.0 && std::fmod(seconds, 60.0) == 0.0) return fmt::format("{:g} min", seconds / 60.0);
-  return fmt::format("{:g} s", seconds);
 }
 
 // The run's estimated wall time against --time-limit: false (with the message, exit 2) when

@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "analysis/calibration.hpp"
 #include "analysis/prediction_interval.hpp"
 #include "analysis/run_model.hpp"
+#include "analysis/runs_cost.hpp"
+#include "analysis/cost.hpp"
 #include "analysis/study.hpp"
 #include "analysis/validation.hpp"
 #include "app/command_checks.hpp"
@@ -15,6 +18,7 @@
 #include "app/destinations.hpp"
 #include "app/load.hpp"
 #include "app/output_file.hpp"
+#include "app/time_budget.hpp"
 #include "report/plot_validation.hpp"
 #include "report/calibration.hpp"
 #include "models/bind.hpp"
@@ -156,11 +160,8 @@ bool check_names_and_ranges(const CalibrationCommand& options, const Loaded& loa
 // --calibrate: the fit to its runs file into the report and `uncertainty`; false with the error
 // printed.
 bool fit_calibration_runs(const CalibrationCommand& options, const analysis::MachineInput& input,
-                          const pdl::RunsNames& names, const analysis::Request& request,
-                          report::CalibrationReport& outcome, analysis::ParameterUncertainty& uncertainty,
-                          std::ostream& err) {
-  const auto runs = load_runs(*options.calibrate, names, err, options.inputs.read_file);
-  if (!runs) return false;
+                          const LoadedRuns* runs, const analysis::Request& request, report::CalibrationReport& outcome,
+                          analysis::ParameterUncertainty& uncertainty, std::ostream& err) {
   analysis::CalibrationOptions calibration;
   calibration.parameters = options.fit;
   calibration.series_parallel = request.solver_options.series_parallel;
@@ -199,12 +200,10 @@ bool predict_at_processors(const analysis::MachineInput& input, const Loaded& lo
 // --validate: the runs of its file scored against the predictions, into the report; false with
 // the error printed.
 bool score_validation_runs(const CalibrationCommand& options, const analysis::MachineInput& input,
-                           const pdl::RunsNames& names, const analysis::Request& request,
+                           const LoadedRuns* runs, const analysis::Request& request,
                            const analysis::ParameterUncertainty& uncertainty,
                            const analysis::PredictionIntervalOptions& intervals, report::CalibrationReport& outcome,
                            std::ostream& err) {
-  const auto runs = load_runs(*options.validate, names, err, options.inputs.read_file);
-  if (!runs) return false;
   // The uncertainty applies the fitted values (none without --calibrate) and adds their spread.
   auto validated = analysis::validate_runs(input, runs->runs, uncertainty, intervals);
   if (!validated.ok()) return runs_failure(*validated.failure, *runs, err) == kExitSuccess;
@@ -233,6 +232,75 @@ int write_files(const CalibrationCommand& options, const Loaded& loaded, const r
   return kExitSuccess;
 }
 
+// Bytes per run of the runs files from reading them to the report written, measured with
+// /usr/bin/time on 400,000 validated runs (docs/performance.md, "Calibration"): about 720 for
+// the table, 4,940 for JSON, whose document is built whole before it is written.
+constexpr double kTableBytesPerRun = 800.0;
+constexpr double kJsonBytesPerRun = 5000.0;
+
+// "1.9 GB", "512 MB".
+std::string bytes_text(double bytes) {
+  return bytes >= 1e9 ? fmt::format("{:.1f} GB", bytes / 1e9) : fmt::format("{:.0f} MB", std::ceil(bytes / 1e6));
+}
+
+// The solves the command will make and the memory it will hold, estimated before any solve
+// (analysis/runs_cost.hpp), against --time-limit and --memory: false with the message (exit 2)
+// when over the memory, or over the time without --allow-long; the time said on stderr when
+// long and shown, or with --progress.
+bool within_budget(const CalibrationCommand& command, const analysis::MachineInput& input,
+                   const std::optional<LoadedRuns>& fitted, const std::optional<LoadedRuns>& validated,
+                   std::ostream& err, bool terminal) {
+  const solvers::SeriesParallelOptions& options = command.request.solver_options.series_parallel;
+  const int draws = command.calibrate ? command.draws : 0;  // without a fit the parameters are not drawn
+  std::vector<std::pair<std::string, analysis::Outcome<analysis::RunsCost>>> parts;
+  double runs = 0.0;
+  if (fitted) {
+    parts.emplace_back("the fit", analysis::estimate_fit(input, fitted->runs, command.fit.size(), options));
+    runs += static_cast<double>(fitted->runs.runs.size());
+  }
+  if (command.predict) {
+    parts.emplace_back("the predictions",
+                       analysis::estimate_intervals(input, command.request.processors, draws, options));
+  }
+  if (validated) {
+    parts.emplace_back("the validation", analysis::estimate_intervals(input, validated->runs, draws, options));
+    runs += static_cast<double>(validated->runs.runs.size());
+  }
+  double seconds = 0.0, solves_bytes = 0.0;
+  std::string listed;
+  for (const auto& [what, cost] : parts) {
+    if (!cost.ok()) return true;  // a setting that cannot be solved: the run says where
+    seconds += cost.value->seconds;
+    solves_bytes = std::max(solves_bytes, cost.value->bytes);
+    listed += fmt::format("{}{}: {} solves of {} settings, {}", listed.empty() ? "" : "; ", what, cost.value->solves,
+                          cost.value->settings, analysis::duration_text(cost.value->seconds));
+  }
+  const double per_run = command.report.format == report::Format::Json ? kJsonBytesPerRun : kTableBytesPerRun;
+  const double bytes = solves_bytes + per_run * runs;
+  const auto budget = static_cast<double>(command.request.memory_budget_bytes);
+  if (bytes > budget) {
+    err << fmt::format(
+        "pdl-scale: error: this run would need about {} ({:.0f} runs in the report at about {:.0f} bytes each; {} "
+        "for the solves' laws at once), more than the memory budget of {} (--memory); fewer --draws or runs{}, "
+        "or a larger --memory make it fit\n",
+        bytes_text(bytes), runs, per_run, bytes_text(solves_bytes), bytes_text(budget),
+        command.report.format == report::Format::Json ? ", the table format" : "");
+    return false;
+  }
+  if (seconds > command.budget.limit_seconds && !command.budget.allow_long) {
+    err << fmt::format(
+        "pdl-scale: error: this run would take {} (estimated from timed solves: {}), more than the limit of {}. "
+        "Give --allow-long to run it anyway, or --time-limit to raise the limit; fewer --draws, processor counts "
+        "or distinct settings in the runs make it shorter\n",
+        analysis::duration_text(seconds), listed, limit_text(command.budget.limit_seconds));
+    return false;
+  }
+  if (shows_progress(command.budget, terminal) && (seconds > kAnnounceEstimateSeconds || command.budget.progress)) {
+    err << fmt::format("pdl-scale: this run will take {} (estimated: {})\n", analysis::duration_text(seconds), listed);
+  }
+  return true;
+}
+
 }  // namespace
 
 int run_check_runs(const CheckRunsCommand& command, std::ostream& out, std::ostream& err) {
@@ -242,7 +310,7 @@ int run_check_runs(const CheckRunsCommand& command, std::ostream& out, std::ostr
   return kExitSuccess;
 }
 
-int run_calibration(const CalibrationCommand& command, std::ostream& out, std::ostream& err) {
+int run_calibration(const CalibrationCommand& command, std::ostream& out, std::ostream& err, bool terminal) {
   for (const std::string& note : command.notes) err << "pdl-scale: note: " << note << '\n';
   const analysis::Request& request = command.request;
   const auto loaded = load_one(command.inputs, err);
@@ -267,14 +335,22 @@ int run_calibration(const CalibrationCommand& command, std::ostream& out, std::o
   intervals.series_parallel = request.solver_options.series_parallel;
   analysis::ParameterUncertainty uncertainty;
 
-  if (command.calibrate && !fit_calibration_runs(command, input, names, request, outcome, uncertainty, err)) {
+  // Both runs files are read, and the work estimated, before any is done.
+  std::optional<LoadedRuns> fitted, validated;
+  if (command.calibrate && !(fitted = load_runs(*command.calibrate, names, err, command.inputs.read_file))) {
+    return kExitInput;
+  }
+  if (command.validate && !(validated = load_runs(*command.validate, names, err, command.inputs.read_file))) {
+    return kExitInput;
+  }
+  if (!within_budget(command, input, fitted, validated, err, terminal)) return kExitInput;
+  if (fitted && !fit_calibration_runs(command, input, &*fitted, request, outcome, uncertainty, err)) {
     return kExitInput;
   }
   if (command.predict && !predict_at_processors(input, *loaded, request, uncertainty, intervals, outcome, err)) {
     return kExitInput;
   }
-  if (command.validate &&
-      !score_validation_runs(command, input, names, request, uncertainty, intervals, outcome, err)) {
+  if (validated && !score_validation_runs(command, input, &*validated, request, uncertainty, intervals, outcome, err)) {
     return kExitInput;
   }
   if (const int status = write_files(command, *loaded, outcome, err)) return status;

@@ -72,6 +72,7 @@ Made calibration_command(const Options& options) {
                        std::ranges::find(request->methods, solvers::Method::Bounds) != request->methods.end();
   command.interval_level = options.interval_percent / 100.0;
   command.draws = options.draws;
+  command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
   command.notes = std::move(notes);
   return {std::move(command), std::nullopt};
 }

@@ -156,6 +156,7 @@ struct CalibrationCommand {
   bool bound_runs = false;       // --method with bounds: each validated run's RatioLB and RatioUB
   double interval_level = 0.95;  // in (0, 1)
   int draws = 0;                 // parameter draws behind each interval
+  TimeBudget budget;             // the solves estimated before any (analysis/runs_cost.hpp)
   std::vector<std::string> notes;
 };
 

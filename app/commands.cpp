@@ -165,7 +165,7 @@ struct Runner {
   int operator()(const StudyCommand& command) const { return run_study(command, out, err, terminal); }
   int operator()(const IsoefficiencyCommand& command) const { return run_isoefficiency(command, out, err); }
   int operator()(const IsospeedCommand& command) const { return run_isospeed(command, out, err); }
-  int operator()(const CalibrationCommand& command) const { return run_calibration(command, out, err); }
+  int operator()(const CalibrationCommand& command) const { return run_calibration(command, out, err, terminal); }
 };
 
 }  // namespace

@@ -38,7 +38,7 @@ int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream
 // --calibrate RUNS.csv --fit NAMES and/or --validate RUNS.csv (docs/calibration.md): the fit,
 // the predictions over --p with their intervals, the validation; --write-fit and
 // --validation-plot written after all of them succeeded, each whole or not at all, then the report.
-int run_calibration(const CalibrationCommand& command, std::ostream& out, std::ostream& err);
+int run_calibration(const CalibrationCommand& command, std::ostream& out, std::ostream& err, bool terminal);
 
 // The command's mode run; the exit status. `terminal`: stderr is a terminal (the progress bar).
 int run(const Command& command, std::ostream& out, std::ostream& err, bool terminal);

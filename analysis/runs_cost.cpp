@@ -1,0 +1,121 @@
+#include "analysis/runs_cost.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <utility>
+
+#include "analysis/run_model.hpp"
+#include "distributions/distribution.hpp"
+
+namespace analysis {
+
+namespace {
+
+// Time the estimate may spend solving sample settings.
+constexpr double kTimingSeconds = 0.25;
+// Sample settings at most (spread over the list: the settings' p differ).
+constexpr std::size_t kTimedSettings = 16;
+
+// One setting to time: the input at the columns' values, at p.
+struct Setting {
+  MachineInput input;
+  std::int64_t p = 1;
+};
+
+// A kept runtime law's bytes per grid point: two lattices and their prefix sums
+// (distributions::CdfTable).
+constexpr double kLawBytesPerPoint = 4 * sizeof(double);
+
+struct TimedSolves {
+  double seconds_per_solve = 0.0;
+  double law_bytes = 0.0;  // the largest kept law's
+};
+
+// The mean seconds of one solve over up to kTimedSettings of `count` settings spread evenly,
+// within kTimingSeconds, and the largest law kept; `make(i)` gives setting i.
+template <typename Make>
+Outcome<TimedSolves> time_solves(std::size_t count, const Make& make, solvers::SeriesParallelOptions options) {
+  options.keep_distribution = true;  // the fits' weighings and the intervals keep it
+  const std::size_t stride = std::max<std::size_t>(1, count / kTimedSettings);
+  const auto begin = std::chrono::steady_clock::now();
+  TimedSolves timed;
+  double solved = 0.0;
+  for (std::size_t i = 0; i < count; i += stride) {
+    const Outcome<Setting> setting = make(i);
+    if (!setting.ok()) return {std::nullopt, setting.failure};
+    const Outcome<solvers::Result> result = solve_approximate(setting.value->input, setting.value->p, options);
+    if (!result.ok()) return {std::nullopt, result.failure};
+    if (result.value->distribution) {
+      const double points = static_cast<double>(distributions::grid_size(*result.value->distribution));
+      timed.law_bytes = std::max(timed.law_bytes, sizeof(distributions::CdfTable) + kLawBytesPerPoint * points);
+    }
+    solved += 1.0;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() > kTimingSeconds) break;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  timed.seconds_per_solve = solved > 0.0 ? seconds / solved : 0.0;
+  return {timed, std::nullopt};
+}
+
+RunsCost cost_of(std::size_t settings, double solves_per_setting, const TimedSolves& timed, double bytes) {
+  RunsCost cost;
+  cost.settings = settings;
+  cost.solves = static_cast<double>(settings) * solves_per_setting;
+  cost.seconds = cost.solves * timed.seconds_per_solve;
+  cost.bytes = bytes;
+  return cost;
+}
+
+// Over the distinct settings of `runs`; `bytes(timed)` the step's peak.
+template <typename Bytes>
+Outcome<RunsCost> of_runs(const MachineInput& input, const models::Runs& runs, double solves_per_setting,
+                          const solvers::SeriesParallelOptions& options, const Bytes& bytes) {
+  const std::vector<std::size_t> firsts = first_run_of_each_setting(runs);
+  const auto make = [&](std::size_t i) -> Outcome<Setting> {
+    const models::Run& run = runs.runs[firsts[i]];
+    Outcome<MachineInput> with = with_values(input, runs.variables, run.values);
+    if (!with.ok()) return {std::nullopt, with.failure};
+    return {Setting{std::move(*with.value), run.p}, std::nullopt};
+  };
+  const Outcome<TimedSolves> timed = time_solves(firsts.size(), make, options);
+  if (!timed.ok()) return {std::nullopt, timed.failure};
+  return {cost_of(firsts.size(), solves_per_setting, *timed.value, bytes(*timed.value)), std::nullopt};
+}
+
+}  // namespace
+
+std::vector<std::size_t> first_run_of_each_setting(const models::Runs& runs) {
+  std::map<std::pair<std::int64_t, std::vector<double>>, std::size_t> seen;
+  std::vector<std::size_t> firsts;
+  for (std::size_t r = 0; r < runs.runs.size(); ++r) {
+    if (seen.try_emplace({runs.runs[r].p, runs.runs[r].values}, r).second) firsts.push_back(r);
+  }
+  return firsts;
+}
+
+Outcome<RunsCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
+                               const solvers::SeriesParallelOptions& options) {
+  const double jacobian = 1.0 + 2.0 * static_cast<double>(parameters);
+  // Per run: its time, spread, weight and residual, and a row of the Jacobian.
+  const double per_run = sizeof(double) * (4.0 + jacobian);
+  return of_runs(input, runs, kTypicalFitIterations * jacobian + jacobian + 3.0, options,
+                 [&](const TimedSolves&) { return per_run * static_cast<double>(runs.runs.size()); });
+}
+
+Outcome<RunsCost> estimate_intervals(const MachineInput& input, const models::Runs& runs, int draws,
+                                     const solvers::SeriesParallelOptions& options) {
+  const double laws = 1.0 + static_cast<double>(draws);
+  return of_runs(input, runs, laws, options, [&](const TimedSolves& timed) { return laws * timed.law_bytes; });
+}
+
+Outcome<RunsCost> estimate_intervals(const MachineInput& input, const std::vector<int>& processors, int draws,
+                                     const solvers::SeriesParallelOptions& options) {
+  const auto make = [&](std::size_t i) -> Outcome<Setting> { return {Setting{input, processors[i]}, std::nullopt}; };
+  const Outcome<TimedSolves> timed = time_solves(processors.size(), make, options);
+  if (!timed.ok()) return {std::nullopt, timed.failure};
+  const double laws = 1.0 + static_cast<double>(draws);
+  return {cost_of(processors.size(), laws, *timed.value, laws * timed.value->law_bytes), std::nullopt};
+}
+
+}  // namespace analysis
