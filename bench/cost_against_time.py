@@ -31,6 +31,20 @@ METHODS = ["approx", "bounds", "mc", "exact"]
 TIMEOUT = 300
 
 
+def measure(binary, arguments, method, threads="1"):
+    """(estimated seconds, measured seconds) of one run from its JSON 'cost', or None with why."""
+    command = [binary, *arguments, "--method", method, "--prediction-budget", "0", "--format", "json",
+               "--allow-long", "--quiet", "--threads", threads]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, f"> {TIMEOUT}"
+    if done.returncode != 0:
+        return None, f"exit {done.returncode}"
+    cost = json.loads(done.stdout)["cost"]
+    return (cost["estimated_seconds"], cost["seconds"]), None
+
+
 def main():
     binary = sys.argv[1]
     threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
@@ -39,19 +53,12 @@ def main():
     print("| --- | --- | ---: | ---: | ---: |")
     for label, arguments in RUNS:
         for method in methods:
-            command = [binary, *arguments, "--method", method, "--prediction-budget", "0", "--format", "json",
-                       "--allow-long", "--quiet", "--threads", threads]
-            try:
-                done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                print(f"| {label} | {method} | | > {TIMEOUT} | |")
+            figures, why = measure(binary, arguments, method, threads)
+            if figures is None:
+                print(f"| {label} | {method} | | {why} | |")
                 continue
-            if done.returncode != 0:
-                print(f"| {label} | {method} | | exit {done.returncode} | |")
-                continue
-            cost = json.loads(done.stdout)["cost"]
-            ratio = cost["estimated_seconds"] / max(cost["seconds"], 1e-9)
-            print(f"| {label} | {method} | {cost['estimated_seconds']:.3g} | {cost['seconds']:.3g} | {ratio:.2f} |",
+            estimated, seconds = figures
+            print(f"| {label} | {method} | {estimated:.3g} | {seconds:.3g} | {estimated / max(seconds, 1e-9):.2f} |",
                   flush=True)
 
 
