@@ -30,7 +30,7 @@ compare() {
       /usr/bin/python3 - "$file" <<'PY'
 import json, sys
 path = sys.argv[1]
-timing = {"seconds", "wall_seconds", "elapsed_seconds", "task_samples_per_second", "started", "finished"}
+timing = {"seconds", "estimated_seconds", "wall_seconds", "elapsed_seconds", "task_samples_per_second", "started", "finished"}
 def strip(value):
     if isinstance(value, dict):
         return {k: strip(v) for k, v in value.items() if k not in timing}
