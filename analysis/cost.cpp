@@ -209,7 +209,22 @@ Solvers solvers_of(const Request& request) {
 class ModelEstimates {
  public:
   ModelEstimates(std::size_t cases, std::size_t methods)
-      : refusals_(cases * methods), ratios_(cases * methods, 1.0), methods_(methods) {}
+      : refusals_(cases * methods), ratios_(cases * methods, 1.0), builds_(cases), methods_(methods) {}
+
+  // Building and fingerprinting the exact model of case c at p: with costs.time_pilots as its
+  // built models of 1,000 tasks or more took (a program's tasks differ in what building them
+  // costs: an independent phase's are cheap, an all-to-all's messages dearer as p grows), a
+  // power law tasks^b through the last two (b in [1, 2]), else at the unit costs.
+  double exact_seconds(std::size_t c, const UnitCosts& costs, double tasks, int p) const {
+    const Builds& timed = builds_[c];
+    if (!costs.time_pilots || timed.last_tasks == 0.0) return exact_cost(costs, tasks, p);
+    double b = 1.0;
+    if (timed.first_tasks > 0.0 && timed.last_tasks > 1.2 * timed.first_tasks && tasks > timed.last_tasks) {
+      b = std::clamp(std::log(timed.last_seconds / timed.first_seconds) / std::log(timed.last_tasks / timed.first_tasks),
+                     1.0, 2.0);
+    }
+    return costs.exact_model + timed.last_seconds * std::pow(tasks / timed.last_tasks, b);
+  }
 
   solvers::SolveCost cost(const solvers::Solver& solver, std::size_t method, std::size_t c, const Case& one, int p,
                           const solvers::ModelSizes& sizes, const Request& request, const UnitCosts& costs) {
@@ -217,14 +232,16 @@ class ModelEstimates {
     if (refusal) return *refusal;
     double& ratio = ratios_[c * methods_ + method];
     if (spent_ >= kModelEstimateSeconds || sizes.tasks > kModelEstimateTasks) {
-      // Beyond the time for estimates: from the sizes, but never below what the built models of
-      // this case showed (Monte Carlo's spread only grows with p, it does not vanish).
+      // Beyond the time for estimates: from the sizes, in the proportion the last built model of
+      // this case showed (Monte Carlo's measured rate and spread, a deterministic model's nothing).
+      // A figure at the method's limit stays there: a state space grows faster than the sizes,
+      // unless the model is deterministic (no states at all).
       solvers::SolveCost cost = solver.cost(sizes, costs);
-      cost.seconds *= std::max(1.0, ratio);
+      cost.seconds *= cost.at_limit ? (ratio == 0.0 ? 0.0 : 1.0) : ratio;
       return cost;
     }
     const auto begin = std::chrono::steady_clock::now();
-    const solvers::SolveCost cost = from_exact_model(solver, one, p, sizes, request, costs);
+    const solvers::SolveCost cost = from_exact_model(solver, c, one, p, sizes, request, costs);
     spent_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (cost.refused) refusal = cost;
     const double from_sizes = solver.cost(sizes, costs).seconds;
@@ -233,9 +250,13 @@ class ModelEstimates {
   }
 
  private:
-  static solvers::SolveCost from_exact_model(const solvers::Solver& solver, const Case& one, int p,
-                                             const solvers::ModelSizes& sizes, const Request& request,
-                                             const UnitCosts& costs) {
+  // Minimum tasks of a model whose building time gives the case's rate (below, the fixed part dominates).
+  static constexpr double kRateTasks = 1000.0;
+
+  solvers::SolveCost from_exact_model(const solvers::Solver& solver, std::size_t c, const Case& one, int p,
+                                      const solvers::ModelSizes& sizes, const Request& request,
+                                      const UnitCosts& costs) {
+    const auto begin = std::chrono::steady_clock::now();
     std::optional<scaling::ExactModel> exact;
     try {
       exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
@@ -250,6 +271,9 @@ class ModelEstimates {
       return {.refused = true};
     }
     const std::vector<solvers::WeightedGraph> mixture = weighted(*exact);
+    if (sizes.tasks >= kRateTasks) {
+      builds_[c].add(sizes.tasks, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    }
     solvers::ScaledModels models;
     models.exact = mixture;
     return solver.cost_of_models(models, sizes, costs);
@@ -258,33 +282,56 @@ class ModelEstimates {
   std::vector<std::optional<solvers::SolveCost>> refusals_;
   // Per case and method: the last built models' estimate over the one from their sizes.
   std::vector<double> ratios_;
+  // Per case: the last two exact models built of more tasks than the one before, and their times.
+  struct Builds {
+    double first_tasks = 0.0, first_seconds = 0.0, last_tasks = 0.0, last_seconds = 0.0;
+    void add(double tasks, double seconds) {
+      if (tasks <= last_tasks || !(seconds > 0.0)) return;
+      first_tasks = last_tasks;
+      first_seconds = last_seconds;
+      last_tasks = tasks;
+      last_seconds = seconds;
+    }
+  };
+  std::vector<Builds> builds_;
   std::size_t methods_;
   double spent_ = 0.0;
 };
 
-// Building the models: every approximate model, the exact models the run compares (those of
-// processor counts sharing an approximate model), one representative per group solved.
-std::vector<std::size_t> count_models(const Built& made, std::size_t cases, const std::vector<int>& counts,
-                                      bool exact_needed, const Request& request, const UnitCosts& costs, Parts& parts) {
-  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
-  const std::vector<Item>& built = made.items;
-  for (std::size_t k = 0; k < built.size(); ++k) {
-    if (made.built[k]) groups[{k % cases, built[k].print}].push_back(k);
+// The built approximate models grouped by case and fingerprint (the run solves one per group).
+using Groups = std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>>;
+Groups group_models(const Built& made, std::size_t cases) {
+  Groups groups;
+  for (std::size_t k = 0; k < made.items.size(); ++k) {
+    if (made.built[k]) groups[{k % cases, made.items[k].print}].push_back(k);
   }
+  return groups;
+}
+
+// One representative per group, ascending p, then case.
+std::vector<std::size_t> representatives_of(const Groups& groups) {
   std::vector<std::size_t> representatives;
+  for (const auto& [key, members] : groups) representatives.push_back(members.front());
+  std::sort(representatives.begin(), representatives.end());
+  return representatives;
+}
+
+// Building the models: every approximate model, and the exact models the run compares (those of
+// processor counts sharing an approximate model).
+void count_models(const Built& made, const Groups& groups, const std::vector<int>& counts, bool exact_needed,
+                  const Request& request, const UnitCosts& costs, const ModelEstimates& estimates, Parts& parts) {
+  const std::size_t cases = made.items.size() / counts.size();
   for (const auto& [key, members] : groups) {
-    representatives.push_back(members.front());
     for (std::size_t k : members) {
       const int p = counts[k / cases];
-      const double tasks = built[k].sizes.tasks;
+      const double tasks = made.items[k].sizes.tasks;
       const bool exact_built =
           members.size() > 1 && exact_needed && tasks <= static_cast<double>(request.max_exact_tasks);
       parts.add("models", p,
-                costs.tree_node * built[k].sizes.tree_nodes + (exact_built ? exact_cost(costs, tasks, p) : 0.0));
+                costs.tree_node * made.items[k].sizes.tree_nodes +
+                    (exact_built ? estimates.exact_seconds(key.first, costs, tasks, p) : 0.0));
     }
   }
-  std::sort(representatives.begin(), representatives.end());  // ascending p, then case
-  return representatives;
 }
 
 // The prediction's own solve of one model: the best method that fits its budget, at most it.
@@ -308,8 +355,8 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   const Solvers made = solvers_of(request);
   CostEstimate estimate;
   Parts parts;
-  const std::vector<std::size_t> representatives =
-      count_models(*built, cases.size(), counts, made.exact_needed, request, costs, parts);
+  const Groups groups = group_models(*built, cases.size());
+  const std::vector<std::size_t> representatives = representatives_of(groups);
   if (!built->complete) count_unbuilt(*built, cases.size(), counts, parts);
   estimate.complete = built->complete;
   estimate.models = representatives.size();
@@ -319,7 +366,6 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
     const int p = counts[k / cases.size()];
     const solvers::ModelSizes& sizes = built->items[k].sizes;
     const bool exact = (made.exact_needed || p == 1) && sizes.tasks <= static_cast<double>(request.max_exact_tasks);
-    if (exact) parts.add("models", p, exact_cost(costs, sizes.tasks, p));
     // At p = 1 the one-processor chain answers for the prediction instead.
     if (exact && p > 1 && one.label.phase.empty())
       parts.add("prediction", p, own_solve_seconds(made, sizes, request, costs));
@@ -333,7 +379,10 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
       estimate.states_at_limit = estimate.states_at_limit || cost.at_limit;
       parts.add(std::string(info.name), p, cost.seconds);
     }
+    // After its solvers' estimates, which measure the case's rate of building exact models.
+    if (exact) parts.add("models", p, from_models.exact_seconds(k % cases.size(), costs, sizes.tasks, p));
   }
+  count_models(*built, groups, counts, made.exact_needed, request, costs, from_models, parts);
   parts.finish(estimate);
   estimate.estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return estimate;

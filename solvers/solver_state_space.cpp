@@ -65,7 +65,7 @@ class StateSpaceSolver final : public Solver {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
     if (planned_) return *planned_;
     MemoryPlan plan;
-    if (first_dynamic_pool(models.exact) != nullptr || deterministic_result(models.exact)) return plan;
+    if (first_dynamic_pool(models.exact) != nullptr || every_runtime_deterministic(models.exact)) return plan;
     for (const WeightedGraph& scenario : models.exact) {
       StateSpaceEstimate estimate;
       try {
@@ -85,7 +85,7 @@ class StateSpaceSolver final : public Solver {
   // is its longest paths, always affordable; a dynamic pool never is.
   std::unique_ptr<Solver> within_seconds(const ScaledModels& models, double seconds) const override {
     if (models.exact.empty() || first_dynamic_pool(models.exact) != nullptr) return nullptr;
-    if (deterministic_result(models.exact)) return std::make_unique<StateSpaceSolver>(options_, MemoryPlan{});
+    if (every_runtime_deterministic(models.exact)) return std::make_unique<StateSpaceSolver>(options_, MemoryPlan{});
     // At most 2^53 states: beyond it a count is no longer exact in a double, and no state
     // space of that size fits any memory.
     const double affordable = std::min(std::floor(seconds / kSecondsPerState), 9007199254740992.0);
