@@ -2,11 +2,13 @@
 
 #include <ceres/ceres.h>
 #include <ceres/covariance.h>
+#include <glog/logging.h>
 
 #include <cmath>
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -402,10 +404,41 @@ void add_repetitions(const models::Runs& runs, const std::vector<double>& spread
   }
 }
 
+// A parameter the model's time does not depend on at any run's setting at `logs` (doubling it
+// changes no prediction): the runs cannot determine it, and the fit would report it at its start
+// with a made-up precision. Its refusal, or the predictor's failure, or nothing.
+std::optional<Failure> inert_parameter(Predictor& predictor, std::size_t runs, const CalibrationOptions& options,
+                                       std::vector<double> logs) {
+  std::vector<double> at_start(runs), moved(runs);
+  if (!predictor.predict(logs.data(), at_start.data())) return predictor.failure();
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    logs[i] += std::log(2.0);
+    if (!predictor.predict(logs.data(), moved.data())) return predictor.failure();
+    logs[i] -= std::log(2.0);
+    if (moved == at_start) {
+      return Failure::of_value(
+          0, fmt::format("the model's time does not depend on '{}' at any run's setting with the fitted values "
+                         "(doubling it changes no prediction): the runs cannot determine it; fit "
+                         "the names the model uses, or start the others nearer the runs (--set)",
+                         options.parameters[i]));
+    }
+  }
+  return std::nullopt;
+}
+
+// Ceres reports through glog: a fit or covariance that fails is refused here with its own
+// message, so glog's lines (and its warning that it was never initialised) would only be noise
+// around it on stderr.
+void silence_ceres_logging() {
+  static std::once_flag once;
+  std::call_once(once, [] { FLAGS_minloglevel = google::GLOG_FATAL; });
+}
+
 }  // namespace
 
 Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Runs& runs,
                                      const CalibrationOptions& options) {
+  silence_ceres_logging();
   std::string why;
   if (!options.IsValid(&why)) return refuse(why);
   const std::size_t k = options.parameters.size();
@@ -430,6 +463,8 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   TwoStageFit stages(runs.runs.size());
   if (auto failure = fit_in_two_stages(predictor, runs, options, logs, stages)) return refused(std::move(*failure));
   if (const auto refusal = runaway_parameter(options, logs, starts)) return refuse(*refusal);
+  // At the fit, where every name has its say (from a far-off start one may drown in another).
+  if (auto inert = inert_parameter(predictor, runs.runs.size(), options, logs)) return refused(std::move(*inert));
 
   CalibrationResult result;
   result.runs = runs.runs.size();

@@ -220,8 +220,9 @@ class ModelEstimates {
     if (!costs.time_pilots || timed.last_tasks == 0.0) return exact_cost(costs, tasks, p);
     double b = 1.0;
     if (timed.first_tasks > 0.0 && timed.last_tasks > 1.2 * timed.first_tasks && tasks > timed.last_tasks) {
-      b = std::clamp(std::log(timed.last_seconds / timed.first_seconds) / std::log(timed.last_tasks / timed.first_tasks),
-                     1.0, 2.0);
+      b = std::clamp(
+          std::log(timed.last_seconds / timed.first_seconds) / std::log(timed.last_tasks / timed.first_tasks), 1.0,
+          2.0);
     }
     return costs.exact_model + timed.last_seconds * std::pow(tasks / timed.last_tasks, b);
   }

@@ -1,5 +1,7 @@
 #include "analysis/isospeed.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -125,6 +127,14 @@ Outcome<IsospeedResult> run_isospeed(const std::vector<MachineInput>& machines, 
       }
       base = measured.value->point;
       fraction = measured.value->fraction;
+      if (!(fraction > 0.0)) {
+        // A program that takes no time (every task DETERMINISTIC(0)) has no speed to hold.
+        outcome.failure = Failure::of_value(
+            m, fmt::format("--isospeed base: at p = {} and {} = {:g} the program's efficiency is {:g} (its runtime "
+                           "{:g}): there is no speed to hold; give the speed as a fraction (--isospeed A)",
+                           processors.front(), options.variable, base->size.value_or(0.0), fraction, base->mean));
+        return outcome;
+      }
     }
     std::vector<int> rest(processors.begin() + (base ? 1 : 0), processors.end());
     std::vector<IsoefficiencyPoint> found;

@@ -3,14 +3,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <map>
+#include <set>
+#include <string>
 #include <tuple>
 
 #include "analysis/cost.hpp"
 #include "analysis/isoefficiency.hpp"
+#include "analysis/solves_cost.hpp"
 #include "analysis/isospeed.hpp"
 #include "analysis/study.hpp"
 #include "app/command.hpp"
@@ -37,7 +42,8 @@ namespace {
 
 // The name of each program in the reports when there are several: its file name without the
 // directories; where two are equal, the path as given; where those are equal too (one file given
-// twice), "#2", "#3", ... after the later ones.
+// twice), "#2", "#3", ... after the later ones, skipping a label another program already has
+// (`x.pdl x.pdl 'x.pdl#2'`: x.pdl, x.pdl#3, x.pdl#2).
 std::vector<std::string> program_labels(const std::vector<std::string>& files) {
   std::vector<std::string> labels;
   for (const std::string& file : files) labels.push_back(std::filesystem::path(file).filename().string());
@@ -49,10 +55,15 @@ std::vector<std::string> program_labels(const std::vector<std::string>& files) {
       }
     }
   }
+  std::set<std::string> taken(labels.begin(), labels.end());
   std::map<std::string, int> seen;
   for (std::string& label : labels) {
-    const int count = ++seen[label];
-    if (count > 1) label += "#" + std::to_string(count);
+    const std::string base = label;
+    int& count = seen[base];
+    if (++count == 1) continue;
+    while (taken.count(base + "#" + std::to_string(count)) != 0) ++count;
+    label = base + "#" + std::to_string(count);
+    taken.insert(label);
   }
   return labels;
 }
@@ -435,23 +446,67 @@ bool write_charts(const ChartFiles& charts, const analysis::StudyResult& study, 
 analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<analysis::Case>& cases,
                                                              const StudyCommand& command, bool terminal) {
   const InterruptScope interrupts(command.catch_interrupts);
+  std::atomic<bool> stopped{false};  // by on_progress
   analysis::Request request = command.request;
-  request.stop = interrupts.flag();
+  request.stop = command.on_progress ? &stopped : interrupts.flag();
   // Off a terminal, --progress prints a line every few seconds instead of the bar.
   const bool lines = command.budget.progress && !terminal;
   ProgressBar bar(shows_progress(command.budget, terminal), stderr,
                   lines ? ProgressBar::kLineInterval : ProgressBar::kBarDelay, lines);
-  auto study = analysis::run_study(cases, request, [&bar](double done, std::size_t total) { bar.update(done, total); });
+  auto study = analysis::run_study(cases, request, [&](double done, std::size_t total) {
+    bar.update(done, total);
+    if (command.on_progress && !stopped && !command.on_progress(done, total)) stopped = true;
+  });
   bar.finish();
   return study;
 }
 
+// A search's evaluations (analysis/solves_cost.hpp) against --time-limit: false with the message
+// (exit 2) when over it without --allow-long; said on stderr when long and shown, or with
+// --progress.
+bool search_within_time_limit(const TimeBudget& budget, const std::vector<analysis::MachineInput>& machines,
+                              const analysis::Request& request, const std::string& variable, double evaluations,
+                              std::ostream& err, bool terminal) {
+  const auto cost =
+      analysis::estimate_search(machines, request.processors, variable, analysis::IsoefficiencyOptions{}.min_size,
+                                evaluations, request.solver_options.series_parallel);
+  if (!cost.ok()) return true;
+  const std::string parts = fmt::format(
+      "{:.0f} (machine, p) searched, at most {:.0f} evaluations each, timed at the machines' values; larger sizes "
+      "may cost more",
+      static_cast<double>(cost.value->settings), evaluations);
+  if (cost.value->seconds > budget.limit_seconds && !budget.allow_long) {
+    err << fmt::format(
+        "pdl-scale: error: this search would take {} (estimated: {}), more than the limit of {}. Give "
+        "--allow-long to run it anyway, or --time-limit to raise the limit; fewer processor counts (--p) or a "
+        "smaller --iso-max make it shorter\n",
+        analysis::duration_text(cost.value->seconds), parts, limit_text(budget.limit_seconds));
+    return false;
+  }
+  if (shows_progress(budget, terminal) && (cost.value->seconds > kAnnounceEstimateSeconds || budget.progress)) {
+    err << fmt::format("pdl-scale: this search will take {} (estimated: {})\n",
+                       analysis::duration_text(cost.value->seconds), parts);
+  }
+  return true;
+}
+
 }  // namespace
 
-int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, std::ostream& err) {
+int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, std::ostream& err, bool terminal) {
   const auto prepared =
       prepare_search(command, Searched{command.search.variable, true, command.range_given, true}, err);
   if (!prepared) return kExitInput;
+  const Loaded& first = prepared->machines.front();
+  const bool constant = !models::declares_variable(*first.program, command.search.variable) &&
+                        models::declares_constant(first.machine, command.search.variable);
+  const double range = command.search.constant_min && command.search.constant_max
+                           ? *command.search.constant_max / *command.search.constant_min
+                           : 1e6;  // [v / 1000, 1000 v]
+  if (!search_within_time_limit(command.budget, machine_inputs(prepared->machines), command.request,
+                                command.search.variable, analysis::search_evaluations(command.search, constant, range),
+                                err, terminal)) {
+    return kExitInput;
+  }
   const auto points = analysis::run_isoefficiency(machine_inputs(prepared->machines), command.request.processors,
                                                   command.search, command.request.threads);
   if (!points.ok()) {
@@ -463,7 +518,7 @@ int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, st
               err);
 }
 
-int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream& err) {
+int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream& err, bool terminal) {
   const std::string& variable = command.search.variable;
   const auto prepared =
       prepare_search(command, Searched{variable, false, false, command.search.fraction.has_value()}, err);
@@ -472,6 +527,12 @@ int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream
     return usage_error(err, fmt::format("--isospeed base: {} is an expression of P, so the smallest p has no one size "
                                         "to hold: give it with --set {}=N",
                                         variable, variable));
+  }
+  analysis::IsoefficiencyOptions sizes;
+  sizes.max_size = command.search.max_size;
+  if (!search_within_time_limit(command.budget, machine_inputs(prepared->machines), command.request, variable,
+                                analysis::search_evaluations(sizes, false, 0.0), err, terminal)) {
+    return kExitInput;
   }
   const auto result = analysis::run_isospeed(machine_inputs(prepared->machines), command.request.processors,
                                              command.search, command.request.threads);

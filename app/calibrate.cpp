@@ -9,7 +9,7 @@
 #include "analysis/calibration.hpp"
 #include "analysis/prediction_interval.hpp"
 #include "analysis/run_model.hpp"
-#include "analysis/runs_cost.hpp"
+#include "analysis/solves_cost.hpp"
 #include "analysis/cost.hpp"
 #include "analysis/study.hpp"
 #include "analysis/validation.hpp"
@@ -244,7 +244,7 @@ std::string bytes_text(double bytes) {
 }
 
 // The solves the command will make and the memory it will hold, estimated before any solve
-// (analysis/runs_cost.hpp), against --time-limit and --memory: false with the message (exit 2)
+// (analysis/solves_cost.hpp), against --time-limit and --memory: false with the message (exit 2)
 // when over the memory, or over the time without --allow-long; the time said on stderr when
 // long and shown, or with --progress.
 bool within_budget(const CalibrationCommand& command, const analysis::MachineInput& input,
@@ -252,7 +252,7 @@ bool within_budget(const CalibrationCommand& command, const analysis::MachineInp
                    std::ostream& err, bool terminal) {
   const solvers::SeriesParallelOptions& options = command.request.solver_options.series_parallel;
   const int draws = command.calibrate ? command.draws : 0;  // without a fit the parameters are not drawn
-  std::vector<std::pair<std::string, analysis::Outcome<analysis::RunsCost>>> parts;
+  std::vector<std::pair<std::string, analysis::Outcome<analysis::SolvesCost>>> parts;
   double runs = 0.0;
   if (fitted) {
     parts.emplace_back("the fit", analysis::estimate_fit(input, fitted->runs, command.fit.size(), options));

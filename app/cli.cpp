@@ -379,6 +379,24 @@ bool no_extras(const CLI::App& cli, std::ostream& err) {
   return false;
 }
 
+// A --set-file line's VALUE (at `column` of `line`, 1-based) parsed as --set parses it; false with
+// the first error located in the file's line rather than in the "--set NAME" text it becomes.
+bool value_parses(const std::string& file, int number, const std::string& line, std::size_t column,
+                  const std::string& name, const std::string& value, std::ostream& err) {
+  const pdl::SetParseResult parsed = pdl::parse_set_value(name, value);
+  for (const pdl::Diagnostic& problem : parsed.diagnostics) {
+    if (problem.severity != pdl::Severity::Error) continue;
+    // parse_set_value's text is "VARIABLE NAME = VALUE;": the value starts after that prefix.
+    const std::size_t prefix = std::string("VARIABLE ").size() + name.size() + std::string(" = ").size();
+    const std::size_t offset = std::min(problem.column - 1 - std::min(problem.column - 1, prefix), value.size());
+    const std::size_t at = column + offset;
+    err << fmt::format("{}:{}:{}: error: {}\n{}\n{}^\n", file, number, at, problem.message, line,
+                       std::string(at - 1, ' '));
+    return false;
+  }
+  return true;
+}
+
 // --set-file FILE: every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them),
 // `#` comments and blank lines ignored, appended to the --set values. False with a located
 // message when the file cannot be read or a line is not of that form.
@@ -407,6 +425,9 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
         text.find_first_of(" \t", 0) < equals) {
       err << fmt::format("{}:{}:{}: error: expected NAME=VALUE (or --set NAME=VALUE)\n{}\n{}^\n", file, number, column,
                          line, std::string(column - 1, ' '));
+      return false;
+    }
+    if (!value_parses(file, number, line, column + equals + 1, text.substr(0, equals), text.substr(equals + 1), err)) {
       return false;
     }
     sets.push_back(text);

@@ -89,6 +89,7 @@ Made search_command(const Options& options, const analysis::Request& request, st
     }
     command.search.series_parallel.grid = request.solver_options.series_parallel.grid;
     command.range_given = !options.iso_range.empty();
+    command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
     command.notes = std::move(notes);
     return {std::move(command), std::nullopt};
   }
@@ -97,6 +98,7 @@ Made search_command(const Options& options, const analysis::Request& request, st
   command.search.fraction = isospeed_fraction(options);
   command.search.max_size = options.iso_max;
   command.search.series_parallel.grid = request.solver_options.series_parallel.grid;
+  command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
   command.notes = std::move(notes);
   return {std::move(command), std::nullopt};
 }
@@ -120,6 +122,7 @@ Made analysis_command(const Options& options) {
   command.charts = {options.plot, options.tail_plot, options.breakdown_plot, options.log_axes};
   command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
   command.catch_interrupts = options.catch_interrupts;
+  command.on_progress = options.on_progress;
   command.notes = std::move(notes);
   return {std::move(command), std::nullopt};
 }

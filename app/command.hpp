@@ -5,6 +5,7 @@
 // outputs on one file" are checked once for every mode (destinations.hpp).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -119,7 +120,8 @@ struct StudyCommand {
   bool scaling_laws = false;
   ChartFiles charts;
   TimeBudget budget;
-  bool catch_interrupts = false;   // Options::catch_interrupts
+  bool catch_interrupts = false;                                    // Options::catch_interrupts
+  std::function<bool(double done, std::size_t total)> on_progress;  // Options::on_progress
   std::vector<std::string> notes;  // said on stderr before the run ("--seed has no effect ...")
 };
 
@@ -130,6 +132,7 @@ struct IsoefficiencyCommand {
   analysis::Request request;
   analysis::IsoefficiencyOptions search;
   bool range_given = false;  // --iso-range: only for a machine constant
+  TimeBudget budget;         // the search's evaluations estimated before any (analysis/solves_cost.hpp)
   std::vector<std::string> notes;
 };
 
@@ -139,6 +142,7 @@ struct IsospeedCommand {
   ReportDestination report;
   analysis::Request request;
   analysis::IsospeedOptions search;
+  TimeBudget budget;  // as IsoefficiencyCommand's
   std::vector<std::string> notes;
 };
 
@@ -156,7 +160,7 @@ struct CalibrationCommand {
   bool bound_runs = false;       // --method with bounds: each validated run's RatioLB and RatioUB
   double interval_level = 0.95;  // in (0, 1)
   int draws = 0;                 // parameter draws behind each interval
-  TimeBudget budget;             // the solves estimated before any (analysis/runs_cost.hpp)
+  TimeBudget budget;             // the solves estimated before any (analysis/solves_cost.hpp)
   std::vector<std::string> notes;
 };
 

@@ -2,6 +2,8 @@
 // every mode.
 #include "app/commands.hpp"
 
+#include "app/command_checks.hpp"
+
 #include <fmt/format.h>
 
 #include <sstream>
@@ -86,6 +88,13 @@ int check_one(const ProgramInputs& inputs, std::ostream& out, std::ostream& err)
 int run_check(const CheckCommand& command, std::ostream& out, std::ostream& err) {
   int status = kExitSuccess;
   for (const std::string& file : command.inputs.programs) {
+    // A runs file among the programs is checked as one (docs/calibration.md), not parsed as PDL.
+    if (is_runs_file(file)) {
+      if (run_check_runs(CheckRunsCommand{file, command.inputs.read_file}, out, err) != kExitSuccess) {
+        status = kExitInput;
+      }
+      continue;
+    }
     ProgramInputs one = command.inputs;
     one.programs = {file};
     if (check_one(one, out, err) != kExitSuccess) status = kExitInput;
@@ -163,8 +172,8 @@ struct Runner {
   int operator()(const DumpCommand& command) const { return run_dump(command, out, err); }
   int operator()(const GraphCommand& command) const { return run_graph(command, out, err); }
   int operator()(const StudyCommand& command) const { return run_study(command, out, err, terminal); }
-  int operator()(const IsoefficiencyCommand& command) const { return run_isoefficiency(command, out, err); }
-  int operator()(const IsospeedCommand& command) const { return run_isospeed(command, out, err); }
+  int operator()(const IsoefficiencyCommand& command) const { return run_isoefficiency(command, out, err, terminal); }
+  int operator()(const IsospeedCommand& command) const { return run_isospeed(command, out, err, terminal); }
   int operator()(const CalibrationCommand& command) const { return run_calibration(command, out, err, terminal); }
 };
 

@@ -32,8 +32,8 @@ int run_graph(const GraphCommand& command, std::ostream& out, std::ostream& err)
 int run_study(const StudyCommand& command, std::ostream& out, std::ostream& err, bool terminal);
 
 // --isoefficiency and --isospeed: per p, the problem size the search finds, as their table.
-int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, std::ostream& err);
-int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream& err);
+int run_isoefficiency(const IsoefficiencyCommand& command, std::ostream& out, std::ostream& err, bool terminal);
+int run_isospeed(const IsospeedCommand& command, std::ostream& out, std::ostream& err, bool terminal);
 
 // --calibrate RUNS.csv --fit NAMES and/or --validate RUNS.csv (docs/calibration.md): the fit,
 // the predictions over --p with their intervals, the validation; --write-fit and

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -76,6 +77,11 @@ struct Options {
   // Ctrl-C and SIGTERM stop a study and keep its rows (app/interrupt.hpp): main() sets it, the
   // Python module, which leaves signals to Python, does not.
   bool catch_interrupts = false;
+  // Told a study's progress as its bar is (the models done, fractional, of the total; at most
+  // every 100 ms and after each model), from the thread that solves; false stops the study as
+  // Ctrl-C does: its rows kept, marked as interrupted, exit status 130. The Python module's
+  // progress= callback (docs/python.md); empty elsewhere.
+  std::function<bool(double done, std::size_t total)> on_progress;
   // How every input file is read (the programs, machines, runs, --set-file and measured data):
   // from disk, or by rank 0 of a job for every rank (app/shared_input.hpp).
   pdl::FileReader read_file = pdl::read_file;

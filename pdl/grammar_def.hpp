@@ -16,8 +16,10 @@
 #include <boost/spirit/home/x3.hpp>
 #include <boost/spirit/home/x3/support/utility/lambda_visitor.hpp>
 
+#include <charconv>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace pdl::parser {
 
@@ -239,6 +241,29 @@ struct NumberPolicies : x3::ureal_policies<double> {
   }
 };
 
+// A number as NumberPolicies accepts it, its value read again by std::from_chars: correctly
+// rounded, so that a constant written with its 17 digits (--write-fit) reads back to the same
+// double (X3's real parser is off by an ulp on about one constant in five). A value from_chars
+// cannot represent (an underflow to 0) keeps the real parser's.
+struct CorrectlyRoundedNumber : x3::parser<CorrectlyRoundedNumber> {
+  using attribute_type = double;
+  static bool const has_attribute = true;
+
+  template <typename Context, typename RContext, typename Attribute>
+  bool parse(iterator_type& first, iterator_type const& last, Context const& context, RContext const& rcontext,
+             Attribute& attribute) const {
+    x3::skip_over(first, last, context);
+    const iterator_type start = first;
+    double value = 0.0;
+    if (!x3::real_parser<double, NumberPolicies>{}.parse(first, last, context, rcontext, value)) return false;
+    double exact = 0.0;
+    const auto [end, error] = std::from_chars(start, first, exact, std::chars_format::general);
+    if (error == std::errc{} && end == first) value = exact;
+    x3::traits::move_to(value, attribute);
+    return true;
+  }
+};
+
 // ---- Rules ------------------------------------------------------------------------------
 // Every rule is named: the name is what an error message says was expected.
 x3::rule<identifier_class, std::string> const identifier = "identifier";
@@ -371,7 +396,7 @@ auto const wrapped_def = expression;
 auto const expression_list_def = expression >> *(',' > expression);
 auto const dist_args_def = dist_arg >> *(',' > dist_arg);
 auto const task_chain_def = task_name >> *(arrow > task_name);
-auto const number_def = x3::real_parser<double, NumberPolicies>{};
+auto const number_def = CorrectlyRoundedNumber{};
 auto const name_def = identifier;
 auto const phase_name_def = identifier;
 auto const variable_name_def = identifier;

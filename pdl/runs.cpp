@@ -189,11 +189,20 @@ class RunsParser {
     };
     whole(fields[p_column_], "p", 1, kMostProcessors, run.p);
     double time = 0;
-    if (number(fields[time_column_], "time", time) && !(time > 0)) {
-      error(fields[time_column_].offset, fmt::format("time must be > 0, got {}", fields[time_column_].text));
-      ok = false;
+    if (number(fields[time_column_], "time", time)) {
+      run.time = time * microseconds_;
+      // After the unit's conversion: 1e303 s overflows, 5e-324 ns vanishes, and a time near
+      // either end makes every relative error infinite or zero.
+      if (!(time > 0)) {
+        error(fields[time_column_].offset, fmt::format("time must be > 0, got {}", fields[time_column_].text));
+        ok = false;
+      } else if (!(run.time >= kLeastTime && run.time <= kMostTime)) {
+        error(fields[time_column_].offset,
+              fmt::format("time {} is {:g} {}, outside [{:g}, {:g}]", fields[time_column_].text, run.time,
+                          runs_.has_unit ? "µs" : "in the program's time unit", kLeastTime, kMostTime));
+        ok = false;
+      }
     }
-    run.time = time * microseconds_;
     if (repetition_column_ != kNone)
       whole(fields[repetition_column_], "repetition", 1, kMostProcessors, run.repetition);
     for (std::size_t i = 0; i < variable_columns_.size(); ++i) {
@@ -205,6 +214,10 @@ class RunsParser {
   }
 
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  // The times a run may have (µs with a unit, else the program's unit): a picosecond to 30,000
+  // years, far beyond any measurement, so that the relative errors stay finite.
+  static constexpr double kLeastTime = 1e-6;
+  static constexpr double kMostTime = 1e18;
   Source source_;
   const std::string& text_;
   RunsNames names_;

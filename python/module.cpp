@@ -6,7 +6,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -34,8 +36,27 @@ pdl::FileReader reader_with(std::map<std::string, std::string> texts) {
   };
 }
 
+// A study's progress told to `progress(done, total)` with the GIL held; a falsy answer other
+// than None stops the study (its rows kept, status 130), and an exception stops it too and is
+// raised again once the run is over.
+std::function<bool(double, std::size_t)> progress_of(const py::object& progress,
+                                                     std::optional<py::error_already_set>& raised) {
+  if (progress.is_none()) return {};
+  return [&progress, &raised](double done, std::size_t total) {
+    py::gil_scoped_acquire locked;
+    if (raised) return false;
+    try {
+      const py::object answer = progress(done, total);
+      return answer.is_none() || PyObject_IsTrue(answer.ptr()) == 1;
+    } catch (py::error_already_set& error) {
+      raised.emplace(std::move(error));
+      return false;
+    }
+  };
+}
+
 std::tuple<int, std::string, std::string> run(const std::vector<std::string>& arguments,
-                                              std::map<std::string, std::string> texts) {
+                                              std::map<std::string, std::string> texts, const py::object& progress) {
   std::vector<std::string> words{"pdl-scale"};
   words.insert(words.end(), arguments.begin(), arguments.end());
   std::vector<char*> argv;
@@ -43,12 +64,15 @@ std::tuple<int, std::string, std::string> run(const std::vector<std::string>& ar
   argv.push_back(nullptr);
   std::ostringstream out, err;
   int status = 0;
+  std::optional<py::error_already_set> raised;
+  app::Options options;
+  options.read_file = reader_with(std::move(texts));
+  options.on_progress = progress_of(progress, raised);
   {
     py::gil_scoped_release unlocked;
-    app::Options options;
-    options.read_file = reader_with(std::move(texts));
     status = app::run_command(static_cast<int>(words.size()), argv.data(), std::move(options), out, err, false);
   }
+  if (raised) throw std::move(*raised);
   return {status, out.str(), err.str()};
 }
 
@@ -75,7 +99,9 @@ py::list fit(const std::vector<double>& samples, const std::vector<double>& weig
 PYBIND11_MODULE(_pdl_scale, m) {
   m.doc() = "pdl-scale's library in this process; use the pdl_scale package, not this module";
   m.def("run", &run, py::arg("arguments"), py::arg("texts") = std::map<std::string, std::string>{},
-        "Runs `pdl-scale ARGUMENTS...`; files named in `texts` are read from it. Returns (status, stdout, stderr).");
+        py::arg("progress") = py::none(),
+        "Runs `pdl-scale ARGUMENTS...`; files named in `texts` are read from it; a study tells `progress(done, "
+        "total)` how many models it solved (a falsy answer stops it). Returns (status, stdout, stderr).");
   m.def("fit", &fit, py::arg("samples"), py::arg("weights") = std::vector<double>{},
         "Distributions fitted to samples (best first), as pdl-scale fit gives them: family, detail, pdl, ks.");
 }

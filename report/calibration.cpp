@@ -12,8 +12,17 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
-std::string signed_percent(double fraction) { return fmt::format("{:+.1f}%", 100.0 * fraction); }
+// One decimal, as "12.3%"; from a million percent on in scientific form ("3.2e+101%"), which a
+// wildly wrong start (tc = 1e99) would otherwise print with a hundred digits.
+constexpr double kLongestFixedPercent = 1e6;
+std::string percent(double fraction) {
+  const double value = 100.0 * fraction;
+  return std::abs(value) < kLongestFixedPercent ? fmt::format("{:.1f}%", value) : fmt::format("{:.2g}%", value);
+}
+std::string signed_percent(double fraction) {
+  const double value = 100.0 * fraction;
+  return std::abs(value) < kLongestFixedPercent ? fmt::format("{:+.1f}%", value) : fmt::format("{:+.2g}%", value);
+}
 
 // A figure for the table: six significant digits.
 std::string figure(double value) { return fmt::format("{:.6g}", value); }

@@ -1,6 +1,7 @@
 #include "tools/fit.hpp"
 #include "distributions/errors.hpp"
 
+#include "models/limits.hpp"
 #include "models/measurements.hpp"
 
 #include <fmt/format.h>
@@ -44,7 +45,17 @@ Data prepare(const std::vector<double>& values, const std::vector<double>& weigh
     const double w = weights.empty() ? 1.0 : weights[i];
     if (!std::isfinite(values[i]) || values[i] < 0.0)
       throw std::invalid_argument("fit: values must be finite and >= 0");
+    // The ranges a measured-data file's rows are held to (pdl/measurements.cpp), so that the
+    // Python module refuses what `pdl-scale fit` refuses.
+    if (values[i] != 0.0 && !(values[i] >= models::kSmallestTime && values[i] <= models::kLargestTime)) {
+      throw std::invalid_argument(fmt::format("fit: a runtime must be 0 or lie in [{:g}, {:g}], got {:g}",
+                                              models::kSmallestTime, models::kLargestTime, values[i]));
+    }
     if (!std::isfinite(w) || w < 0.0) throw std::invalid_argument("fit: weights must be finite and >= 0");
+    if (w > models::kLargestMagnitude) {
+      throw std::invalid_argument(
+          fmt::format("fit: a weight must be at most {:g}, got {:g}", models::kLargestMagnitude, w));
+    }
     data.sorted.emplace_back(values[i], w);
     data.total += w;
   }

@@ -14,7 +14,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 try:
     import numpy as np
@@ -113,9 +113,9 @@ def _arguments(program: str, machine: Optional[str], settings: Optional[Mapping[
     return arguments
 
 
-def _run(arguments: list[str], texts: dict[str, str], error: type) -> str:
-    status, out, err = _pdl_scale.run(arguments, texts)
-    if status == 0:
+def _run(arguments: list[str], texts: dict[str, str], error: type, progress=None) -> str:
+    status, out, err = _pdl_scale.run(arguments, texts, progress)
+    if status == 0 or (status == 130 and progress is not None):  # 130: stopped by progress, rows kept
         return out
     if status == 2:
         raise error(err, _diagnostics(err))
@@ -216,7 +216,7 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
             sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
             quantiles: Sequence[float] = (), samples: Optional[int] = None, memory: Optional[str] = None,
             allow_long: bool = False, prediction_budget: Optional[float] = None,
-            efficiency: Sequence[float] = ()) -> Analysis:
+            efficiency: Sequence[float] = (), progress: Optional[Callable[[float, int], Any]] = None) -> Analysis:
     """Predicts the program's runtime on each processor count by each method.
 
     program, machine: a file path, or the text itself (a text of several lines or with a ``;``).
@@ -227,7 +227,11 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     budget, e.g. "4G" (else a quarter of the machine's). allow_long: run an analysis estimated
     past the command's time limit. prediction_budget: seconds each p may spend on the
     prediction's own solve (the command's --prediction-budget; 0 turns it off). efficiency: the
-    summary's thresholds, e.g. (0.7, 0.9) (the command's --efficiency).
+    summary's thresholds, e.g. (0.7, 0.9) (the command's --efficiency). progress: called as
+    ``progress(done, total)`` while the analysis runs (models solved, fractional, of the total; at
+    most every 100 ms and after each model, from the thread that solves, with the GIL held); a
+    falsy answer other than None stops it, and the Analysis then holds the processor counts solved
+    whole with an ``interrupted`` note; an exception it raises stops it too and is raised here.
 
     Raises CheckError (with located diagnostics) for a program or machine with errors and
     AnalysisError for an analysis the command refuses.
@@ -235,7 +239,7 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     texts: dict[str, str] = {}
     arguments = _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, quantiles, samples,
                                     memory, allow_long, prediction_budget, efficiency, texts)
-    return Analysis(json.loads(_run(arguments, texts, AnalysisError)))
+    return Analysis(json.loads(_run(arguments, texts, AnalysisError, progress)))
 
 
 def _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, quantiles, samples, memory, allow_long,

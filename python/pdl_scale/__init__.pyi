@@ -1,5 +1,5 @@
 # Type stubs of the pdl_scale package (docs/python.md), for editors and type checkers.
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -47,7 +47,8 @@ def analyze(program: str, machine: Optional[str] = ..., p: Iterable[int] = ...,
             sweep: Optional[Mapping[str, Iterable[Number]]] = ..., seed: int = ..., threads: int = ...,
             quantiles: Sequence[float] = ..., samples: Optional[int] = ..., memory: Optional[str] = ...,
             allow_long: bool = ..., prediction_budget: Optional[float] = ...,
-            efficiency: Sequence[float] = ...) -> Analysis:
+            efficiency: Sequence[float] = ...,
+            progress: Optional[Callable[[float, int], Any]] = ...) -> Analysis:
     """Predicts the program's runtime on each processor count by each method (pdl-scale --format json)."""
 
 class Calibration:

@@ -271,6 +271,28 @@ class AgainstTheCommand(unittest.TestCase):
         # Python kept running in this thread while the analysis ran in the other.
         self.assertGreater(ticks, 1000)
 
+    def test_progress_hears_every_model_and_can_stop(self):
+        # Every model told, ending at total of total; the figures those of the run without it.
+        heard = []
+        analysis = pdl_scale.analyze(NEIGHBOR, p=range(1, 9), methods=("approx", "mc"), samples=20000,
+                                     progress=lambda done, total: heard.append((done, total)))
+        self.assertTrue(heard)
+        self.assertEqual(heard[-1], (8.0, 8))
+        self.assertTrue(all(a[0] <= b[0] for a, b in zip(heard, heard[1:])))
+        plain = pdl_scale.analyze(NEIGHBOR, p=range(1, 9), methods=("approx", "mc"), samples=20000)
+        same_numbers(self, analysis["estimate"], [{"estimate": e} for e in plain["estimate"]], "estimate")
+        # False after the first model: the rows of the counts solved whole, marked interrupted.
+        stopped = pdl_scale.analyze(NEIGHBOR, p=range(1, 9), methods=("approx", "mc"), samples=200000, threads=1,
+                                    progress=lambda done, total: done < 1.0)
+        self.assertLess(len(set(stopped["p"])), 8)
+        self.assertIn("interrupted", [note["kind"] for note in stopped.notes])
+        # An exception stops the run and is raised here.
+        def fail(done, total):
+            raise ValueError("enough")
+        with self.assertRaisesRegex(ValueError, "enough"):
+            pdl_scale.analyze(NEIGHBOR, p=range(1, 9), methods=("approx", "mc"), samples=200000, threads=1,
+                              progress=fail)
+
 
 class Errors(unittest.TestCase):
     def test_check_gives_the_location(self):
@@ -333,9 +355,9 @@ class Errors(unittest.TestCase):
         class Recording:
             arguments = None
 
-            def run(self, arguments, texts):
+            def run(self, arguments, texts, progress=None):
                 Recording.arguments = list(arguments)
-                return real.run(arguments, texts)
+                return real.run(arguments, texts, progress)
 
         pdl_scale._pdl_scale = Recording()
         try:
@@ -353,6 +375,20 @@ class Errors(unittest.TestCase):
     def test_fit_refuses_negative_samples(self):
         with self.assertRaises(ValueError):
             pdl_scale.fit([1.0, -2.0])
+
+    def test_fit_refuses_what_the_command_refuses(self):
+        # Runtimes beyond [1e-100, 1e100] (issue 31): the command exits 2 on the same values.
+        for values in ([1e308, 1e307, 5e307], [1e-308, 2e-308, 3e-308]):
+            with self.assertRaisesRegex(ValueError, r"a runtime must be 0 or lie in \[1e-100, 1e\+100\]"):
+                pdl_scale.fit(values)
+            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as data:
+                data.write("\n".join(repr(v) for v in values) + "\n")
+            try:
+                done = subprocess.run([TOOL, "fit", data.name], capture_output=True, text=True)
+            finally:
+                os.unlink(data.name)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertIn("a runtime must be 0 or lie in [1e-100, 1e+100]", done.stderr)
 
 
 class Fit(unittest.TestCase):

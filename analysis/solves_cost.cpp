@@ -1,11 +1,14 @@
-#include "analysis/runs_cost.hpp"
+#include "analysis/solves_cost.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <utility>
 
 #include "analysis/run_model.hpp"
+#include "models/bind.hpp"
+#include "scaling/approximate_model.hpp"
 #include "distributions/distribution.hpp"
 
 namespace analysis {
@@ -58,8 +61,8 @@ Outcome<TimedSolves> time_solves(std::size_t count, const Make& make, solvers::S
   return {timed, std::nullopt};
 }
 
-RunsCost cost_of(std::size_t settings, double solves_per_setting, const TimedSolves& timed, double bytes) {
-  RunsCost cost;
+SolvesCost cost_of(std::size_t settings, double solves_per_setting, const TimedSolves& timed, double bytes) {
+  SolvesCost cost;
   cost.settings = settings;
   cost.solves = static_cast<double>(settings) * solves_per_setting;
   cost.seconds = cost.solves * timed.seconds_per_solve;
@@ -69,8 +72,8 @@ RunsCost cost_of(std::size_t settings, double solves_per_setting, const TimedSol
 
 // Over the distinct settings of `runs`; `bytes(timed)` the step's peak.
 template <typename Bytes>
-Outcome<RunsCost> of_runs(const MachineInput& input, const models::Runs& runs, double solves_per_setting,
-                          const solvers::SeriesParallelOptions& options, const Bytes& bytes) {
+Outcome<SolvesCost> of_runs(const MachineInput& input, const models::Runs& runs, double solves_per_setting,
+                            const solvers::SeriesParallelOptions& options, const Bytes& bytes) {
   const std::vector<std::size_t> firsts = first_run_of_each_setting(runs);
   const auto make = [&](std::size_t i) -> Outcome<Setting> {
     const models::Run& run = runs.runs[firsts[i]];
@@ -94,8 +97,8 @@ std::vector<std::size_t> first_run_of_each_setting(const models::Runs& runs) {
   return firsts;
 }
 
-Outcome<RunsCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
-                               const solvers::SeriesParallelOptions& options) {
+Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
+                                 const solvers::SeriesParallelOptions& options) {
   const double jacobian = 1.0 + 2.0 * static_cast<double>(parameters);
   // Per run: its time, spread, weight and residual, and a row of the Jacobian.
   const double per_run = sizeof(double) * (4.0 + jacobian);
@@ -103,19 +106,58 @@ Outcome<RunsCost> estimate_fit(const MachineInput& input, const models::Runs& ru
                  [&](const TimedSolves&) { return per_run * static_cast<double>(runs.runs.size()); });
 }
 
-Outcome<RunsCost> estimate_intervals(const MachineInput& input, const models::Runs& runs, int draws,
-                                     const solvers::SeriesParallelOptions& options) {
+Outcome<SolvesCost> estimate_intervals(const MachineInput& input, const models::Runs& runs, int draws,
+                                       const solvers::SeriesParallelOptions& options) {
   const double laws = 1.0 + static_cast<double>(draws);
   return of_runs(input, runs, laws, options, [&](const TimedSolves& timed) { return laws * timed.law_bytes; });
 }
 
-Outcome<RunsCost> estimate_intervals(const MachineInput& input, const std::vector<int>& processors, int draws,
-                                     const solvers::SeriesParallelOptions& options) {
+Outcome<SolvesCost> estimate_intervals(const MachineInput& input, const std::vector<int>& processors, int draws,
+                                       const solvers::SeriesParallelOptions& options) {
   const auto make = [&](std::size_t i) -> Outcome<Setting> { return {Setting{input, processors[i]}, std::nullopt}; };
   const Outcome<TimedSolves> timed = time_solves(processors.size(), make, options);
   if (!timed.ok()) return {std::nullopt, timed.failure};
   const double laws = 1.0 + static_cast<double>(draws);
   return {cost_of(processors.size(), laws, *timed.value, laws * timed.value->law_bytes), std::nullopt};
+}
+
+double search_evaluations(const IsoefficiencyOptions& options, bool machine_constant, double constant_range) {
+  if (machine_constant) {
+    return std::ceil(std::log2(std::log(constant_range) / std::log1p(options.relative_precision))) + 2.0;
+  }
+  return 2.0 * std::ceil(std::log2(options.max_size / options.min_size)) + 2.0;
+}
+
+Outcome<SolvesCost> estimate_search(const std::vector<MachineInput>& machines, const std::vector<int>& processors,
+                                    const std::string& variable, double start, double evaluations,
+                                    const solvers::SeriesParallelOptions& options) {
+  const std::size_t points = machines.size() * processors.size();
+  solvers::SeriesParallelOptions means = options;
+  means.keep_distribution = false;
+  const auto begin = std::chrono::steady_clock::now();
+  const std::size_t stride = std::max<std::size_t>(1, points / kTimedSettings);
+  double timed = 0.0;
+  for (std::size_t k = 0; k < points; k += stride) {
+    const MachineInput& input = machines[k / processors.size()];
+    std::map<std::string, double> values = input.values;
+    if (models::declares_variable(*input.program, variable)) values.try_emplace(variable, start);
+    const models::Binding binding = models::bind(*input.program, input.machine, values);
+    if (!binding.ok()) break;  // the variable has no value here: the search gives it one
+    try {
+      approximate_efficiency(*input.program, input.machine, binding.environment, processors[k % processors.size()],
+                             means);
+    } catch (const scaling::ScalingError&) {
+      break;  // a value the model refuses: the search says where
+    }
+    timed += 1.0;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() > kTimingSeconds) break;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  SolvesCost cost;
+  cost.settings = points;
+  cost.solves = static_cast<double>(points) * evaluations;
+  cost.seconds = timed > 0.0 ? cost.solves * seconds / timed : 0.0;
+  return {cost, std::nullopt};
 }
 
 }  // namespace analysis
