@@ -37,6 +37,9 @@ struct UnitCosts {
   double bounds_small_task = 0.0;
   double bounds_small_most = 0.0;
   double bounds_task = 0.0;
+  // The bounds of a model whose every runtime is deterministic (each method finds the longest
+  // path): bounds_deterministic_model per model plus bounds_task per task.
+  double bounds_deterministic_model = 0.0;
   // Monte Carlo, per task drawn in one sample.
   double task_sample = 0.0;
   // The state space's sweep, per state.
@@ -64,6 +67,7 @@ inline UnitCosts reference_costs() {
   costs.bounds_small_task = 2.5e-4;
   costs.bounds_small_most = 1.5;
   costs.bounds_task = 3e-6;
+  costs.bounds_deterministic_model = 0.006;
   costs.task_sample = kSecondsPerTaskSample;
   costs.state = kSecondsPerState;
   costs.state_estimate = 0.2;

@@ -66,7 +66,9 @@ class BoundsSolver final : public Solver {
   SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
     if (models.exact.empty()) return cost(sizes, costs);
     if (first_dynamic_pool(models.exact) != nullptr) return {.refused = true};
-    if (every_runtime_deterministic(models.exact)) return {.seconds = costs.bounds_task * sizes.tasks};
+    if (every_runtime_deterministic(models.exact)) {
+      return {.seconds = costs.bounds_deterministic_model + costs.bounds_task * sizes.tasks};
+    }
     return cost(sizes, costs);
   }
 
