@@ -385,8 +385,17 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   }
   count_models(*built, groups, counts, made.exact_needed, request, costs, from_models, parts);
   parts.finish(estimate);
+  estimate.seconds = agreed_seconds(estimate.seconds, request.communicator);
   estimate.estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return estimate;
+}
+
+double agreed_seconds(double seconds, const distributed::Communicator* ranks) {
+  if (ranks == nullptr || ranks->size() < 2) return seconds;
+  distributed::Writer mine;
+  mine.put(seconds);
+  const std::string agreed = ranks->broadcast(std::move(mine.bytes()), 0);
+  return distributed::Reader(agreed).get<double>();
 }
 
 std::string duration_text(double seconds) {

@@ -57,6 +57,12 @@ struct CostEstimate {
 std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
                                           const UnitCosts& costs = reference_costs());
 
+// Rank 0's `seconds` on every rank of `ranks` (collective; the value itself without ranks or
+// alone). An estimate that times its pilots differs from rank to rank: every rank decides on
+// rank 0's figure, so that they all refuse or all run, and none is left waiting for one that
+// refused alone.
+double agreed_seconds(double seconds, const distributed::Communicator* ranks);
+
 // "about 14 min", "about 40 s", "about 3 h".
 std::string duration_text(double seconds);
 

@@ -122,10 +122,12 @@ Outcome<SolvesCost> estimate_intervals(const MachineInput& input, const std::vec
 }
 
 double search_evaluations(const IsoefficiencyOptions& options, bool machine_constant, double constant_range) {
+  // A range of one value, or sizes of one, still take an evaluation or two.
   if (machine_constant) {
-    return std::ceil(std::log2(std::log(constant_range) / std::log1p(options.relative_precision))) + 2.0;
+    const double steps = std::log2(std::log(std::max(constant_range, 2.0)) / std::log1p(options.relative_precision));
+    return std::ceil(std::max(steps, 0.0)) + 2.0;
   }
-  return 2.0 * std::ceil(std::log2(options.max_size / options.min_size)) + 2.0;
+  return 2.0 * std::ceil(std::log2(std::max(options.max_size / options.min_size, 1.0))) + 2.0;
 }
 
 Outcome<SolvesCost> estimate_search(const std::vector<MachineInput>& machines, const std::vector<int>& processors,

@@ -471,21 +471,22 @@ bool search_within_time_limit(const TimeBudget& budget, const std::vector<analys
       analysis::estimate_search(machines, request.processors, variable, analysis::IsoefficiencyOptions{}.min_size,
                                 evaluations, request.solver_options.series_parallel);
   if (!cost.ok()) return true;
+  const double seconds = analysis::agreed_seconds(cost.value->seconds, request.communicator);  // timed
   const std::string parts = fmt::format(
       "{:.0f} (machine, p) searched, at most {:.0f} evaluations each, timed at the machines' values; larger sizes "
       "may cost more",
       static_cast<double>(cost.value->settings), evaluations);
-  if (cost.value->seconds > budget.limit_seconds && !budget.allow_long) {
+  if (seconds > budget.limit_seconds && !budget.allow_long) {
     err << fmt::format(
         "pdl-scale: error: this search would take {} (estimated: {}), more than the limit of {}. Give "
         "--allow-long to run it anyway, or --time-limit to raise the limit; fewer processor counts (--p) or a "
         "smaller --iso-max make it shorter\n",
-        analysis::duration_text(cost.value->seconds), parts, limit_text(budget.limit_seconds));
+        analysis::duration_text(seconds), parts, limit_text(budget.limit_seconds));
     return false;
   }
-  if (shows_progress(budget, terminal) && (cost.value->seconds > kAnnounceEstimateSeconds || budget.progress)) {
-    err << fmt::format("pdl-scale: this search will take {} (estimated: {})\n",
-                       analysis::duration_text(cost.value->seconds), parts);
+  if (shows_progress(budget, terminal) && (seconds > kAnnounceEstimateSeconds || budget.progress)) {
+    err << fmt::format("pdl-scale: this search will take {} (estimated: {})\n", analysis::duration_text(seconds),
+                       parts);
   }
   return true;
 }

@@ -275,6 +275,7 @@ bool within_budget(const CalibrationCommand& command, const analysis::MachineInp
     listed += fmt::format("{}{}: {} solves of {} settings, {}", listed.empty() ? "" : "; ", what, cost.value->solves,
                           cost.value->settings, analysis::duration_text(cost.value->seconds));
   }
+  seconds = analysis::agreed_seconds(seconds, command.request.communicator);  // timed: rank 0's on every rank
   const double per_run = command.report.format == report::Format::Json ? kJsonBytesPerRun : kTableBytesPerRun;
   const double bytes = solves_bytes + per_run * runs;
   const auto budget = static_cast<double>(command.request.memory_budget_bytes);
