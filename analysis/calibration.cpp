@@ -41,21 +41,16 @@ namespace {
 class Predictor {
  public:
   Predictor(const MachineInput& input, const models::Runs& runs, const CalibrationOptions& options)
-      : runs_(runs), options_(options) {
-    std::map<std::pair<std::int64_t, std::vector<double>>, std::size_t> index;
-    for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
-      const models::Run& run = runs_.runs[r];
-      const auto [at, added] = index.try_emplace({run.p, run.values}, firsts_.size());
-      setting_of_run_.push_back(at->second);
-      if (!added) continue;
-      // Each setting is made once, not on every evaluation.
+      : runs_(runs), options_(options), distinct_(settings_of(runs)) {
+    // Each setting is made once, not on every evaluation.
+    for (const std::size_t first : distinct_.first_run) {
+      const models::Run& run = runs_.runs[first];
       Outcome<MachineInput> setting = with_values(input, runs_.variables, run.values);
       if (!setting.ok()) {
         fail(run, setting.failure->message);
         return;
       }
       settings_.push_back(std::move(*setting.value));
-      firsts_.push_back(r);
     }
   }
 
@@ -67,7 +62,7 @@ class Predictor {
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
     std::vector<double> setting_times(settings_.size()), setting_spreads(settings_.size());
     for (std::size_t s = 0; s < settings_.size(); ++s) {
-      const models::Run& run = runs_.runs[firsts_[s]];
+      const models::Run& run = runs_.runs[distinct_.first_run[s]];
       const Outcome<MachineInput> fitted = with_values(settings_[s], options_.parameters, values);
       if (!fitted.ok()) return fail(run, fitted.failure->message);
       solvers::SeriesParallelOptions series_parallel = options_.series_parallel;
@@ -81,13 +76,13 @@ class Predictor {
       }
     }
     for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
-      times[r] = setting_times[setting_of_run_[r]];
-      if (spreads != nullptr) spreads[r] = setting_spreads[setting_of_run_[r]];
+      times[r] = setting_times[distinct_.of_run[r]];
+      if (spreads != nullptr) spreads[r] = setting_spreads[distinct_.of_run[r]];
     }
     return true;
   }
 
-  std::size_t settings() const { return settings_.size(); }
+  std::size_t settings() const { return distinct_.first_run.size(); }
   const std::optional<Failure>& failure() const { return failure_; }
 
  private:
@@ -100,9 +95,8 @@ class Predictor {
 
   const models::Runs& runs_;
   const CalibrationOptions& options_;
-  std::vector<MachineInput> settings_;       // per distinct setting: the input with its column values
-  std::vector<std::size_t> firsts_;          // per distinct setting: its first run
-  std::vector<std::size_t> setting_of_run_;  // per run: its setting
+  RunSettings distinct_;
+  std::vector<MachineInput> settings_;  // per distinct setting: the input with its column values
   std::optional<Failure> failure_;
 };
 

@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "models/bind.hpp"
 #include "models/machine_constants.hpp"
@@ -80,6 +81,17 @@ double log_spread(const distributions::Distribution& d, double mean) {
     if (x > 0.0 && mean > 0.0) sum += std::log(x / mean) * std::log(x / mean);
   }
   return sum / kPoints;
+}
+
+RunSettings settings_of(const models::Runs& runs) {
+  std::map<std::pair<std::int64_t, std::vector<double>>, std::size_t> index;
+  RunSettings settings;
+  for (std::size_t r = 0; r < runs.runs.size(); ++r) {
+    const auto [at, added] = index.try_emplace({runs.runs[r].p, runs.runs[r].values}, settings.first_run.size());
+    if (added) settings.first_run.push_back(r);
+    settings.of_run.push_back(at->second);
+  }
+  return settings;
 }
 
 }  // namespace analysis

@@ -5,6 +5,7 @@
 // that all three see one model of a run.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "analysis/failure.hpp"
 #include "analysis/study.hpp"
 #include "distributions/distribution.hpp"
+#include "models/runs.hpp"
 #include "solvers/result.hpp"
 #include "solvers/series_parallel_solver.hpp"
 #include "solvers/solver.hpp"
@@ -33,6 +35,15 @@ solvers::Result solve_approximate_tree(const graph::SpTree& tree, const solvers:
 // reduction. A Failure when the program cannot be bound or the model not built or solved.
 Outcome<solvers::Result> solve_approximate(const MachineInput& input, std::int64_t p,
                                            const solvers::SeriesParallelOptions& options);
+
+// The distinct settings of measured runs (p and the column values: repetitions share one), in the
+// order of their first run: each setting's first run, and each run's setting. Calibration solves
+// each once per evaluation; the cost estimates count and time them.
+struct RunSettings {
+  std::vector<std::size_t> first_run;  // per setting
+  std::vector<std::size_t> of_run;     // per run: the index of its setting
+};
+RunSettings settings_of(const models::Runs& runs);
 
 // E[log(X / mean)^2] of a runtime law X, over its (j + 1/2)/200 quantiles: how far the log of
 // one run falls from that of the model's mean by the model's own randomness alone (0 for a

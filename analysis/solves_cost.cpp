@@ -74,7 +74,7 @@ SolvesCost cost_of(std::size_t settings, double solves_per_setting, const TimedS
 template <typename Bytes>
 Outcome<SolvesCost> of_runs(const MachineInput& input, const models::Runs& runs, double solves_per_setting,
                             const solvers::SeriesParallelOptions& options, const Bytes& bytes) {
-  const std::vector<std::size_t> firsts = first_run_of_each_setting(runs);
+  const std::vector<std::size_t> firsts = settings_of(runs).first_run;
   const auto make = [&](std::size_t i) -> Outcome<Setting> {
     const models::Run& run = runs.runs[firsts[i]];
     Outcome<MachineInput> with = with_values(input, runs.variables, run.values);
@@ -87,15 +87,6 @@ Outcome<SolvesCost> of_runs(const MachineInput& input, const models::Runs& runs,
 }
 
 }  // namespace
-
-std::vector<std::size_t> first_run_of_each_setting(const models::Runs& runs) {
-  std::map<std::pair<std::int64_t, std::vector<double>>, std::size_t> seen;
-  std::vector<std::size_t> firsts;
-  for (std::size_t r = 0; r < runs.runs.size(); ++r) {
-    if (seen.try_emplace({runs.runs[r].p, runs.runs[r].values}, r).second) firsts.push_back(r);
-  }
-  return firsts;
-}
 
 Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
                                  const solvers::SeriesParallelOptions& options) {

@@ -31,9 +31,6 @@ struct SolvesCost {
   double bytes = 0.0;
 };
 
-// The distinct settings of `runs`, in the order of their first run.
-std::vector<std::size_t> first_run_of_each_setting(const models::Runs& runs);
-
 // The fit of `parameters` names to `runs`: per Ceres iteration every distinct setting solved
 // 1 + 2k times (central differences), over kTypicalFitIterations, plus the weighings, the
 // covariance's Jacobian and the last evaluation.
