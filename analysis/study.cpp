@@ -258,7 +258,10 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
   ProgressTally tally(to_solve.size(), progress);
   const distributed::SingleProcess alone;
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
-  const auto [shared_out, together] = phases(request, ranks);
+  // Not a structured binding: the lambdas below capture both (clang 14, the fuzz build's, cannot).
+  const std::pair<CaseWork, CaseWork> split = phases(request, ranks);
+  const CaseWork& shared_out = split.first;
+  const CaseWork& together = split.second;
   const bool can_stop = request.stop != nullptr && ranks.alone();
   const auto item = [&](std::size_t i) -> std::optional<Failure> {
     const std::size_t k = to_solve[i];

@@ -362,7 +362,10 @@ std::optional<Prepared> prepare(const AnalysisSetup& setup, std::ostream& err) {
   for (const analysis::SweepVariable& sweep : setup.sweeps) check_values[sweep.name] = sweep.values.front();
   auto machines = load_machines(setup.inputs, check_values, err);
   if (!machines) return std::nullopt;
-  if (!check_destinations(setup.outputs, setup.declared, setup.inputs.program(), *machines, err)) return std::nullopt;
+  if (!check_destinations(setup.outputs, setup.declared, setup.inputs.program(), *machines, setup.request.communicator,
+                          err)) {
+    return std::nullopt;
+  }
   if (!names_declared_somewhere(setup.inputs, *machines, setup.sweeps, err)) return std::nullopt;
   if (setup.search && !is_searchable(*setup.search, *machines, err)) return std::nullopt;
   auto inputs = report_inputs(setup, *machines, check_values, err);

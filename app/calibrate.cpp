@@ -318,7 +318,8 @@ int run_calibration(const CalibrationCommand& command, std::ostream& out, std::o
   if (!loaded) return kExitInput;
   if (!check_names_and_ranges(command, *loaded, err)) return kExitInput;
   // Before any work: no output replaces an input or another output, and each can be written.
-  if (!check_destinations(outputs_of(command), inputs_of(command), command.inputs.program(), {*loaded}, err)) {
+  if (!check_destinations(outputs_of(command), inputs_of(command), command.inputs.program(), {*loaded},
+                          command.report.ranks, err)) {
     return kExitInput;
   }
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};

@@ -26,7 +26,8 @@ ProgramInputs inputs_from(const Options& options) {
 }
 
 ReportDestination destination_from(const Options& options) {
-  return {options.format, options.output, options.time_unit, options.command, options.output_rank};
+  return {options.format,  options.output,      options.time_unit,
+          options.command, options.output_rank, options.request.communicator};
 }
 
 // An output option given as '': the run would write nothing where a file was asked for.

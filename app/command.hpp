@@ -51,6 +51,8 @@ struct ReportDestination {
   std::vector<std::string> command;  // argv as given, echoed by JSON
   // False on every rank of an MPI job but rank 0, which alone writes (docs/scale-out.md).
   bool output_rank = true;
+  // The ranks of the job, whose checks of the destinations are rank 0's; null for a process alone.
+  const distributed::Communicator* ranks = nullptr;
 };
 
 // A file a mode writes, with the option that names it in messages ("-o", "--plot").

@@ -88,8 +88,10 @@ std::vector<RunInput> run_inputs(const std::string& program_file, const std::vec
   return inputs;
 }
 
-bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
-                        const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err) {
+namespace {
+
+bool destinations_fit(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                      const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err) {
   for (const OutputFile& destination : outputs) {
     if (const auto problem = check_output_path(destination.path)) {
       usage_error(err, fmt::format("{}: {}", destination.option, *problem));
@@ -114,6 +116,17 @@ bool check_destinations(const std::vector<OutputFile>& outputs, const std::vecto
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                        const std::string& program_file, const std::vector<Loaded>& machines,
+                        const distributed::Communicator* ranks, std::ostream& err) {
+  if (ranks == nullptr || ranks->alone()) return destinations_fit(outputs, declared, program_file, machines, err);
+  std::string verdict;
+  if (ranks->rank() == 0) verdict = destinations_fit(outputs, declared, program_file, machines, err) ? "y" : "n";
+  return ranks->broadcast(std::move(verdict), 0) == "y";
 }
 
 }  // namespace app

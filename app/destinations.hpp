@@ -23,8 +23,11 @@ std::vector<RunInput> run_inputs(const std::string& program_file, const std::vec
 // so that ./prog.pdl, a symbolic or a hard link to the program are caught; a device or FIFO is
 // written through, not replaced, so it may be both); and no two are the same file (except a
 // character device such as /dev/null, which takes both one after the other). Prints
-// "pdl-scale: error: ..." for the first problem and returns false.
+// "pdl-scale: error: ..." for the first problem and returns false. In a job of several ranks
+// (`ranks`, null for a process alone) only rank 0 writes, so rank 0's file system decides and
+// every rank returns its verdict (a collective): no rank leaves while the others go on.
 bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
-                        const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err);
+                        const std::string& program_file, const std::vector<Loaded>& machines,
+                        const distributed::Communicator* ranks, std::ostream& err);
 
 }  // namespace app

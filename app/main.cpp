@@ -22,6 +22,7 @@
 namespace {
 
 int run(int argc, char** argv, const distributed::Communicator& ranks) {
+  if (!ranks.alone() && !app::same_arguments_on_every_rank(argc, argv, ranks, std::cerr)) return app::kExitInput;
   app::Options options;
   options.read_file = app::rank_0_reads(ranks);
   options.request.communicator = &ranks;

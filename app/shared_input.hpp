@@ -4,6 +4,8 @@
 // same files in the same order: each read is a collective.
 #pragma once
 
+#include <ostream>
+
 #include "distributed/communicator.hpp"
 #include "pdl/file_reader.hpp"
 
@@ -12,5 +14,12 @@ namespace app {
 // pdl::read_file for a process alone; for a job, rank 0's read of every file, on every rank.
 // `ranks` must outlive the reader.
 pdl::FileReader rank_0_reads(const distributed::Communicator& ranks);
+
+// Whether every rank was started with the same arguments (argv[0], the program's path, aside):
+// the first collective of a job, before any rank can refuse or read alone. When they differ (an
+// MPMD launch, a wrapper that adds an option on some ranks), rank 0 prints each command line with
+// the ranks that ran it, and every rank returns false, so that every rank exits 2 and none waits
+// on a collective another rank never reaches.
+bool same_arguments_on_every_rank(int argc, char** argv, const distributed::Communicator& ranks, std::ostream& err);
 
 }  // namespace app
