@@ -11,6 +11,8 @@ function (``calibrate``, ``validate``, ``predict``, ``isoefficiency``, ``isospee
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import os
 import re
 from dataclasses import dataclass
@@ -79,23 +81,85 @@ def _diagnostics(text: str) -> list[Diagnostic]:
     return found
 
 
-def _source(value: str, text_name: str, texts: dict[str, str]) -> str:
+# Every argument reaches the command as text through the helpers below, which raise TypeError for
+# a value of the wrong type and ValueError for one no command line can hold, so that nothing else
+# (an OverflowError, an integer taken as a file descriptor, a string iterated as its characters,
+# a name read as an option) comes out of a call.
+
+def _path(value, what: str) -> str:
+    """A file's path (str or os.PathLike); one that starts with '-' is made './-...' so that the
+    command reads it as a file, never as an option."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{what}: expected a file's path, got {type(value).__name__}")
+    path = os.fspath(value)
+    if not isinstance(path, str):
+        raise TypeError(f"{what}: expected a file's path as text, got {type(path).__name__}")
+    if "\0" in path:
+        raise ValueError(f"{what}: a path cannot hold a NUL character")
+    return os.path.join(".", path) if path.startswith("-") else path
+
+
+def _paths(values, what: str) -> list[str]:
+    """Several paths; a single path (a str) is one, not its characters."""
+    if isinstance(values, (str, os.PathLike)):
+        return [_path(values, what)]
+    return [_path(v, what) for v in _iterable(values, what)]
+
+
+def _iterable(values, what: str) -> list:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{what}: expected a list, got {type(values).__name__}")
+    return list(values)
+
+
+def _name(value, what: str) -> str:
+    """A variable's or constant's name as the command reads it."""
+    if not isinstance(value, str):
+        raise TypeError(f"{what}: expected a name, got {type(value).__name__}")
+    if not value or value.startswith("-") or any(c in value for c in "\0\n=,"):
+        raise ValueError(f"{what}: {value!r} is not a name")
+    return value
+
+
+def _source(value, what: str, text_name: str, texts: dict[str, str]) -> str:
     """A path as it is; text (several lines, or a statement) is served from memory as `text_name`."""
-    if os.path.exists(value) or ("\n" not in value and ";" not in value):
-        return os.fspath(value)
-    texts[text_name] = value
-    return text_name
+    if isinstance(value, str) and ("\n" in value or ";" in value) and not os.path.exists(value):
+        texts[text_name] = value
+        return text_name
+    return _path(value, what)
 
 
-def _values(values: Iterable[Number]) -> str:
-    return ",".join(repr(float(v)) if not float(v).is_integer() else str(int(v)) for v in values)
+def _number(value, what: str) -> str:
+    """A number as the command's text: whole numbers exactly, others to the last bit."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what}: expected a number, got {type(value).__name__}")
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"{what}: {x!r} is not a finite number")
+    return str(int(x)) if x.is_integer() and abs(x) < 2.0 ** 53 else repr(x)
+
+
+def _whole(value, what: str) -> str:
+    """A whole number (a count, a seed) as the command's text; never rounded."""
+    text = _number(value, what)
+    if not re.fullmatch(r"-?\d+", text):
+        raise ValueError(f"{what}: {value!r} is not a whole number")
+    return text
+
+
+def _values(values: Iterable[Number], what: str = "value") -> str:
+    return ",".join(_number(v, what) for v in _iterable(values, what))
 
 
 def _processor_counts(p: Iterable[int]) -> str:
     """The --p list: whole numbers, at least one; anything else is a ValueError, never rounded."""
     counts = []
-    for n in p:
-        if isinstance(n, bool) or not float(n).is_integer():
+    for n in _iterable(p, "p"):
+        if not isinstance(n, numbers.Real):
+            raise TypeError(f"p: {n!r} is not a processor count")
+        if isinstance(n, bool) or not math.isfinite(float(n)) or not float(n).is_integer():
             raise ValueError(f"p: {n!r} is not a whole processor count")
         counts.append(str(int(n)))
     if not counts:
@@ -105,11 +169,13 @@ def _processor_counts(p: Iterable[int]) -> str:
 
 def _arguments(program: str, machine: Optional[str], settings: Optional[Mapping[str, Number]],
                texts: dict[str, str]) -> list[str]:
-    arguments = [_source(program, _PROGRAM_TEXT, texts)]
+    arguments = [_source(program, "program", _PROGRAM_TEXT, texts)]
     if machine is not None:
-        arguments += ["--machine", _source(machine, _MACHINE_TEXT, texts)]
+        arguments += ["--machine", _source(machine, "machine", _MACHINE_TEXT, texts)]
+    if settings is not None and not isinstance(settings, Mapping):
+        raise TypeError(f"set: expected a mapping of names to values, got {type(settings).__name__}")
     for name, value in (settings or {}).items():
-        arguments += ["--set", f"{name}={_values([value])}"]
+        arguments += ["--set", f"{_name(name, 'set')}={_number(value, f'set {name}')}"]
     return arguments
 
 
@@ -246,20 +312,25 @@ def _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads,
                         prediction_budget, efficiency, texts: dict[str, str]) -> list[str]:
     """The command line of ``analyze`` (and of ``loss`` and ``breakdown``, which add their flag)."""
     arguments = _arguments(program, machine, set, texts)
-    arguments += ["--p", _processor_counts(p), "--method", ",".join(methods), "--seed", str(int(seed)),
-                  "--threads", str(int(threads)), "--format", "json", "--quiet"]
+    arguments += ["--p", _processor_counts(p), "--method", ",".join(_name(m, "methods") for m in _iterable(methods, "methods")),
+                  "--seed", _whole(seed, "seed"), "--threads", _whole(threads, "threads"), "--format", "json", "--quiet"]
+    if sweep is not None and not isinstance(sweep, Mapping):
+        raise TypeError(f"sweep: expected a mapping of names to values, got {type(sweep).__name__}")
     for name, values in (sweep or {}).items():
-        arguments += ["--sweep", f"{name}={_values(values)}"]
+        arguments += ["--sweep", f"{_name(name, 'sweep')}={_values(values, f'sweep {name}')}"]
     if quantiles:
-        arguments += ["--quantiles", _values(quantiles)]
+        arguments += ["--quantiles", _values(quantiles, "quantiles")]
     if samples is not None:
-        arguments += ["--samples", str(int(samples))]
+        arguments += ["--samples", _whole(samples, "samples")]
     if memory is not None:
-        arguments += ["--memory", str(memory)]
+        if not isinstance(memory, (str, numbers.Integral)) or isinstance(memory, bool):
+            raise TypeError(f"memory: expected a size such as '4G', got {type(memory).__name__}")
+        arguments += ["--memory", _name(str(memory), "memory")]
     if prediction_budget is not None:
-        arguments += ["--prediction-budget", "0" if float(prediction_budget) == 0 else f"{float(prediction_budget)!r}s"]
+        budget = _number(prediction_budget, "prediction_budget")
+        arguments += ["--prediction-budget", "0" if float(budget) == 0 else f"{budget}s"]
     if efficiency:
-        arguments += ["--efficiency", _values(efficiency)]
+        arguments += ["--efficiency", _values(efficiency, "efficiency")]
     if allow_long:
         arguments.append("--allow-long")
     return arguments
@@ -366,8 +437,8 @@ class Calibration:
 def _measured_arguments(program: str, machine: Optional[str], set: Optional[Mapping[str, Number]],
                         set_files: Iterable[str], texts: dict[str, str]) -> list[str]:
     arguments = _arguments(program, machine, set, texts)
-    for file in set_files:
-        arguments += ["--set-file", str(file)]
+    for file in _paths(set_files, "set_files"):
+        arguments += ["--set-file", file]
     return arguments
 
 
@@ -380,19 +451,22 @@ def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str
     ``--interval`` percent, ``--draws``, ``--seed``), and scores the runs of ``validate``.
     ``runs`` and ``validate`` are runs files (docs/calibration.md). Raises AnalysisError with the
     command's text for input it refuses."""
-    if not fit:
+    given = fit.split(",") if isinstance(fit, str) else _iterable(fit, "fit")  # "tc,ts" as the command writes it
+    names = [_name(n, "fit") for n in given]
+    if not names:
         raise ValueError("fit: no name to fit (give the program variables or machine constants, e.g. ['tc'])")
     texts: dict[str, str] = {}
     arguments = _measured_arguments(program, machine, set, set_files, texts)
-    arguments += ["--calibrate", str(runs), "--fit", ",".join(fit), "--seed", str(int(seed)), "--format", "json"]
+    arguments += ["--calibrate", _path(runs, "runs"), "--fit", ",".join(names), "--seed", _whole(seed, "seed"),
+                  "--format", "json"]
     if p is not None:
         arguments += ["--p", _processor_counts(p)]
     if validate is not None:
-        arguments += ["--validate", str(validate)]
+        arguments += ["--validate", _path(validate, "validate")]
     if interval is not None:
-        arguments += ["--interval", _values([interval])]
+        arguments += ["--interval", _number(interval, "interval")]
     if draws is not None:
-        arguments += ["--draws", str(int(draws))]
+        arguments += ["--draws", _whole(draws, "draws")]
     return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
 
 
@@ -419,7 +493,7 @@ def validate(program: str, runs: str, machine: Optional[str] = None, set: Option
     RatioLB and RatioUB (``--method approx,bounds``)."""
     texts: dict[str, str] = {}
     arguments = _measured_arguments(program, machine, set, set_files, texts)
-    arguments += ["--validate", str(runs), "--format", "json"]
+    arguments += ["--validate", _path(runs, "runs"), "--format", "json"]
     if bounds:
         arguments += ["--method", "approx,bounds"]
     return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
@@ -434,10 +508,10 @@ def isoefficiency(program: str, target: float, variable: str, machine: Optional[
     ``evaluations``; the command's whole report in its ``attrs["json"]``."""
     texts: dict[str, str] = {}
     arguments = _arguments(program, machine, set, texts)
-    arguments += ["--isoefficiency", _values([target]), "--iso-variable", variable, "--p", _processor_counts(p),
-                  "--format", "json", "--quiet"]
+    arguments += ["--isoefficiency", _number(target, "target"), "--iso-variable", _name(variable, "variable"),
+                  "--p", _processor_counts(p), "--format", "json", "--quiet"]
     if iso_max is not None:
-        arguments += ["--iso-max", _values([iso_max])]
+        arguments += ["--iso-max", _number(iso_max, "iso_max")]
     report = json.loads(_run(arguments, texts, AnalysisError))
     frame = _frame(report["isoefficiency"]["points"])
     frame.attrs["json"] = report
@@ -453,7 +527,8 @@ def isospeed(program: str, target: Union[str, float], variable: str, machine: Op
     the command's whole report (with Sun and Zhu's psi table) in its ``attrs["json"]``."""
     texts: dict[str, str] = {}
     arguments = _arguments(program, machine, set, texts)
-    arguments += ["--isospeed", target if isinstance(target, str) else _values([target]), "--iso-variable", variable,
+    target_text = _name(target, "target") if isinstance(target, str) else _number(target, "target")
+    arguments += ["--isospeed", target_text, "--iso-variable", _name(variable, "variable"),
                   "--p", _processor_counts(p), "--format", "json", "--quiet"]
     report = json.loads(_run(arguments, texts, AnalysisError))
     machines = report["isospeed"]["machines"]
@@ -481,5 +556,6 @@ def fit(samples: Iterable[Number], weights: Optional[Iterable[Number]] = None) -
     ``ks`` (the Kolmogorov-Smirnov distance to the samples). ``weights``: one per sample for a
     histogram. Raises ValueError for samples that are negative, not finite or none.
     """
-    values = [float(v) for v in samples]
-    return _pdl_scale.fit(values, [float(w) for w in weights] if weights is not None else [])
+    values = [float(_number(v, "samples")) for v in _iterable(samples, "samples")]
+    given = [float(_number(w, "weights")) for w in _iterable(weights, "weights")] if weights is not None else []
+    return _pdl_scale.fit(values, given)

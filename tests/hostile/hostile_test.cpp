@@ -6,9 +6,9 @@
 // (file:line:col: error: ...); never status 1, never NaN or inf. A hang fails by the ctest
 // timeout.
 #include "tests/hostile/hostile_cases.hpp"
+#include "tests/hostile/in_process.hpp"
 
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -36,29 +36,8 @@ constexpr int kCasesPerFamily = 40;
 constexpr int kCasesPerTerm = 20;
 constexpr std::uint64_t kSeed = 12;
 
-struct Run {
-  int status = 0;
-  std::string out;
-  std::string err;
-};
-
-// pdl-scale ARGS as main runs it, in-process.
-Run run_command(std::vector<std::string> args) {
-  args.insert(args.begin(), "pdl-scale");
-  std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
-  Run run;
-  std::ostringstream out, err;
-  try {
-    run.status = app::run_command(static_cast<int>(argv.size()), argv.data(), {}, out, err, false);
-  } catch (const std::exception& error) {
-    err << "pdl-scale: internal error: " << error.what() << "\n";
-    run.status = app::kExitInternal;
-  }
-  run.out = out.str();
-  run.err = err.str();
-  return run;
-}
+using hostile::Run;
+using hostile::run_command;
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> fields;
@@ -125,12 +104,7 @@ struct Tally {
   int refused = 0;
 } tally;
 
-// Peak resident memory of this process so far (ru_maxrss is in KiB on Linux).
-double peak_resident_mib() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;
-}
+using hostile::peak_resident_mib;
 
 // Every case runs with --memory 64M. ctest runs each test in its own process, so the peak
 // resident memory at the end of a test is that of its largest case, plus the test binary and the
