@@ -379,6 +379,15 @@ bool no_extras(const CLI::App& cli, std::ostream& err) {
   return false;
 }
 
+// An error at `column` (1-based) of line `number` of a --set-file, printed as every diagnostic is
+// (pdl::format: the line shortened around the caret when it is long).
+void set_file_error(const std::string& file, int number, const std::string& line, std::size_t column,
+                    std::string message, std::ostream& err) {
+  pdl::Diagnostic problem = pdl::Source(file, line).diagnose(pdl::Severity::Error, column - 1, std::move(message));
+  problem.line = static_cast<std::size_t>(number);
+  err << pdl::format(problem);
+}
+
 // A --set-file line's VALUE (at `column` of `line`, 1-based) parsed as --set parses it; false with
 // the first error located in the file's line rather than in the "--set NAME" text it becomes.
 bool value_parses(const std::string& file, int number, const std::string& line, std::size_t column,
@@ -389,9 +398,7 @@ bool value_parses(const std::string& file, int number, const std::string& line, 
     // parse_set_value's text is "VARIABLE NAME = VALUE;": the value starts after that prefix.
     const std::size_t prefix = std::string("VARIABLE ").size() + name.size() + std::string(" = ").size();
     const std::size_t offset = std::min(problem.column - 1 - std::min(problem.column - 1, prefix), value.size());
-    const std::size_t at = column + offset;
-    err << fmt::format("{}:{}:{}: error: {}\n{}\n{}^\n", file, number, at, problem.message, line,
-                       std::string(at - 1, ' '));
+    set_file_error(file, number, line, column + offset, problem.message, err);
     return false;
   }
   return true;
@@ -423,8 +430,7 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
         text.find_first_of(" \t", 0) < equals) {
-      err << fmt::format("{}:{}:{}: error: expected NAME=VALUE (or --set NAME=VALUE)\n{}\n{}^\n", file, number, column,
-                         line, std::string(column - 1, ' '));
+      set_file_error(file, number, line, column, "expected NAME=VALUE (or --set NAME=VALUE)", err);
       return false;
     }
     if (!value_parses(file, number, line, column + equals + 1, text.substr(0, equals), text.substr(equals + 1), err)) {

@@ -42,6 +42,14 @@ std::string format(const std::vector<Diagnostic>& diagnostics) {
   return out;
 }
 
+std::string excerpt(std::string_view text) {
+  constexpr std::size_t kWhole = 64, kShown = 48;
+  if (text.size() <= kWhole) return std::string(text);
+  std::size_t cut = kShown;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  return fmt::format("{}... ({} bytes)", text.substr(0, cut), text.size());
+}
+
 bool has_errors(const std::vector<Diagnostic>& diagnostics) { return count(diagnostics, Severity::Error) > 0; }
 
 std::size_t count(const std::vector<Diagnostic>& diagnostics, Severity severity) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct Diagnostic {
 std::string format(const Diagnostic& diagnostic);
 std::string format(const std::vector<Diagnostic>& diagnostics);
 bool has_errors(const std::vector<Diagnostic>& diagnostics);
+
+// A piece of the input quoted in a message: as it is up to 64 bytes, else its first 48 bytes,
+// "..." and its length, so that an 8 MB field makes a short message (the source line under it
+// is shortened too).
+std::string excerpt(std::string_view text);
 std::size_t count(const std::vector<Diagnostic>& diagnostics, Severity severity);
 
 // A file's name and text, and the source ranges of the AST nodes the parser tagged.

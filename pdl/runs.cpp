@@ -100,7 +100,8 @@ class RunsParser {
     if (header_seen_) return error(hash, "'# unit:' must come before the header");
     if (runs_.has_unit) return error(hash, "a second '# unit:' line");
     const auto per = models::microseconds_per(unit);
-    if (!per) return error(hash, fmt::format("unknown unit '{}': expected ns, us (or \xC2\xB5s), ms or s", unit));
+    if (!per)
+      return error(hash, fmt::format("unknown unit '{}': expected ns, us (or \xC2\xB5s), ms or s", excerpt(unit)));
     runs_.has_unit = true;
     microseconds_ = *per;
   }
@@ -111,12 +112,12 @@ class RunsParser {
       const Field& f = fields[i];
       const std::string name(f.text);
       if (!is_name(f.text)) {
-        error(f.offset,
-              fmt::format("'{}' is not a column name: expected p, time, repetition or a variable's name", name));
+        error(f.offset, fmt::format("'{}' is not a column name: expected p, time, repetition or a variable's name",
+                                    excerpt(name)));
         continue;
       }
       if (std::find(names_seen_.begin(), names_seen_.end(), name) != names_seen_.end()) {
-        error(f.offset, fmt::format("the column '{}' appears twice", name));
+        error(f.offset, fmt::format("the column '{}' appears twice", excerpt(name)));
         continue;
       }
       names_seen_.push_back(name);
@@ -151,7 +152,7 @@ class RunsParser {
       }
       error(offset, fmt::format("the column '{}' is neither p, time, repetition, a variable of the program nor a "
                                 "constant of the machine{}",
-                                name, known.empty() ? std::string() : " (they declare " + known + ")"));
+                                excerpt(name), known.empty() ? std::string() : " (they declare " + known + ")"));
       return;
     }
     runs_.variables.push_back(name);
@@ -171,7 +172,7 @@ class RunsParser {
     bool ok = true;
     auto number = [&](const Field& f, const char* what, double& value) {
       if (f.text.empty() || detail::parse_data_number(f.text, value) != f.text.size() || !std::isfinite(value)) {
-        error(f.offset, fmt::format("{} must be a finite number, got '{}'", what, f.text));
+        error(f.offset, fmt::format("{} must be a finite number, got '{}'", what, excerpt(f.text)));
         ok = false;
         return false;
       }

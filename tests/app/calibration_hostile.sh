@@ -2,7 +2,7 @@
 # Issue 31's calibration and runs-file findings, each with the behaviour it must now have:
 # times out of range once the unit converts them, a fitted name the model does not use, fewer
 # settings than names, --isospeed base of a program that takes no time, a --set-file value that
-# does not parse; and no glog lines around a refusal.
+# does not parse; an 8 MB line's short message; and no glog lines around a refusal.
 #   calibration_hostile.sh PDL_SCALE REPO_DIR
 set -u
 tool="$1"
@@ -46,4 +46,19 @@ expect 2 "^[^ ]*train.csv:3:1: error: the runs do not determine every parameter"
 # A --set-file value that does not parse is located in the file, not in the "--set tc" it becomes.
 printf '# start\ntc=1:18\n' > "$scratch/bad.sets"
 expect 2 "bad.sets:2:5: error: expected ';' but found ':'" "${program[@]}" --set-file "$scratch/bad.sets"
+# An 8 MB header field or set-file line makes a short message: the quoted name and the source
+# line are shortened (the diagnostic echoed all 8 MB).
+python3 -c "open('$scratch/wide.csv', 'w').write('p, ' + 'x' * 8_000_000 + ', time\n1, 2\n')"
+python3 -c "open('$scratch/wide.sets', 'w').write('tc=' + '1' * 8_000_000 + ':\n')"
+for option in --validate --set-file; do
+  file="$scratch/wide.csv"
+  [ "$option" = --set-file ] && file="$scratch/wide.sets"
+  bytes="$("$tool" "${program[@]}" "$option" "$file" 2>&1 >/dev/null | wc -c)"
+  if [ "$bytes" -gt 2000 ]; then
+    echo "FAILED: $option of an 8 MB line: a message of $bytes bytes"
+    failures=$((failures + 1))
+  fi
+done
+expect 2 "wide.csv:1:4: error: the column 'x{48}\.\.\. \(8000000 bytes\)' is neither" "${program[@]}" \
+  --validate "$scratch/wide.csv"
 [ "$failures" -eq 0 ] && echo ok
