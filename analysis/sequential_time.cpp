@@ -1,4 +1,5 @@
 #include "analysis/sequential_time.hpp"
+#include "graph/adjacency_list.hpp"
 
 #include <cmath>
 

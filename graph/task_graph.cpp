@@ -1,5 +1,7 @@
 #include "graph/task_graph.hpp"
 
+#include "graph/adjacency_list.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -17,6 +19,23 @@ std::string_view to_string(NodeKind kind) {
   }
   return "unknown";
 }
+
+TaskGraph::TaskGraph() = default;
+TaskGraph::TaskGraph(const TaskGraph& other)
+    : graph_(other.graph_ ? std::make_unique<AdjacencyList>(*other.graph_) : nullptr) {}
+TaskGraph::TaskGraph(TaskGraph&& other) noexcept = default;
+TaskGraph& TaskGraph::operator=(const TaskGraph& other) {
+  if (this != &other) graph_ = other.graph_ ? std::make_unique<AdjacencyList>(*other.graph_) : nullptr;
+  return *this;
+}
+TaskGraph& TaskGraph::operator=(TaskGraph&& other) noexcept = default;
+TaskGraph::~TaskGraph() = default;
+
+std::size_t TaskGraph::node_count() const { return boost::num_vertices(view()); }
+std::size_t TaskGraph::arc_count() const { return boost::num_edges(view()); }
+std::size_t TaskGraph::in_degree(NodeId id) const { return boost::in_degree(id, view()); }
+std::size_t TaskGraph::out_degree(NodeId id) const { return boost::out_degree(id, view()); }
+const AdjacencyList& TaskGraph::boost_graph() const { return view(); }
 
 const AdjacencyList& TaskGraph::view() const {
   static const AdjacencyList empty;

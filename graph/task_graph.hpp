@@ -5,8 +5,6 @@
 // nodes are independent random variables, so the program's runtime is the longest path.
 #pragma once
 
-#include <boost/graph/adjacency_list.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -45,22 +43,23 @@ struct TaskNode {
 };
 
 using NodeId = std::size_t;
-using AdjacencyList = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, TaskNode>;
+
+// The Boost adjacency list that holds a TaskGraph (graph/adjacency_list.hpp): only the files
+// that run Boost's algorithms include it, so that the hundred others do not compile the Boost
+// Graph Library's 1,300 headers (a third of the build's time).
+struct AdjacencyList;
 
 class TaskGraph {
  public:
   // Boost 1.74's adjacency_list declares a copy but no move, so moving one copies every node:
   // the graph lives behind a pointer, which moves in O(1) (a 2e5-task exact model was copied
   // several times on its way from the builder to the solvers). A moved-from graph is empty.
-  TaskGraph() = default;
-  TaskGraph(const TaskGraph& other) : graph_(other.graph_ ? std::make_unique<AdjacencyList>(*other.graph_) : nullptr) {}
-  TaskGraph(TaskGraph&& other) noexcept = default;
-  TaskGraph& operator=(const TaskGraph& other) {
-    if (this != &other) graph_ = other.graph_ ? std::make_unique<AdjacencyList>(*other.graph_) : nullptr;
-    return *this;
-  }
-  TaskGraph& operator=(TaskGraph&& other) noexcept = default;
-  ~TaskGraph() = default;
+  TaskGraph();
+  TaskGraph(const TaskGraph& other);
+  TaskGraph(TaskGraph&& other) noexcept;
+  TaskGraph& operator=(const TaskGraph& other);
+  TaskGraph& operator=(TaskGraph&& other) noexcept;
+  ~TaskGraph();
 
   NodeId add_node(TaskNode node);
   // Adds u -> v once; a repeated arc is ignored. Throws std::out_of_range for unknown ids and
@@ -69,16 +68,17 @@ class TaskGraph {
   // Removes u -> v if present (the scaler splices a node into a processor's order).
   void remove_arc(NodeId from, NodeId to);
 
-  std::size_t node_count() const { return boost::num_vertices(view()); }
-  std::size_t arc_count() const { return boost::num_edges(view()); }
+  std::size_t node_count() const;
+  std::size_t arc_count() const;
   const TaskNode& node(NodeId id) const;
   TaskNode& node(NodeId id);
   std::vector<NodeId> successors(NodeId id) const;
   std::vector<NodeId> predecessors(NodeId id) const;
-  std::size_t in_degree(NodeId id) const { return boost::in_degree(id, view()); }
-  std::size_t out_degree(NodeId id) const { return boost::out_degree(id, view()); }
+  std::size_t in_degree(NodeId id) const;
+  std::size_t out_degree(NodeId id) const;
 
-  const AdjacencyList& boost_graph() const { return view(); }
+  // The Boost graph, for Boost's algorithms (its type is complete in graph/adjacency_list.hpp).
+  const AdjacencyList& boost_graph() const;
 
  private:
   void check_id(NodeId id) const;

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "graph/adjacency_list.hpp"
 #include "distributions/queries.hpp"
 #include "graph/series_parallel.hpp"
 #include "graph/sp_tree.hpp"

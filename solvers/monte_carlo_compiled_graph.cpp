@@ -1,4 +1,5 @@
 #include "solvers/monte_carlo_compiled_graph.hpp"
+#include "graph/adjacency_list.hpp"
 
 #include <algorithm>
 #include <optional>
