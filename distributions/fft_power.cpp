@@ -193,6 +193,10 @@ FftResult convolution_power_window(std::span<const double> pmf, std::int64_t n, 
     }
     // Polar form: |z|^n underflows gracefully to 0 where the characteristic function is small.
     const double new_magnitude = std::exp(power * std::log(magnitude));
+    if (new_magnitude == 0.0) {  // most of the spectrum of a large power: no angle to compute
+      f.spectrum()[k] = 0.0;
+      continue;
+    }
     const double angle = std::fmod(power * std::arg(z), 2.0 * 3.14159265358979323846);
     f.spectrum()[k] = std::polar(new_magnitude, angle);
   }
