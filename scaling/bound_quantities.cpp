@@ -74,10 +74,17 @@ double BoundQuantities::overhead(double seconds, const char* what, const models:
 double BoundQuantities::per_message(const models::Expr& cost, double bytes, double sharing, const char* term,
                                     const char* kind, const models::SourceLocation& where) const {
   if (p_ == 1) return 0.0;
-  models::Environment with_volume = environment_;
-  with_volume.values["L"] = bytes;
-  with_volume.values["S"] = sharing;
-  return overhead(value(cost, machine_.location, with_volume, term), kind, where);
+  const MessageKey key{&cost, bytes, sharing};
+  auto known = message_costs_.find(key);
+  if (known == message_costs_.end()) {
+    if (!message_environment_) message_environment_ = environment_;
+    message_environment_->values["L"] = bytes;
+    message_environment_->values["S"] = sharing;
+    const double seconds = value(cost, machine_.location, *message_environment_, term);
+    if (!std::isfinite(bytes) || !std::isfinite(sharing)) return overhead(seconds, kind, where);  // not a map key
+    known = message_costs_.emplace(key, seconds).first;
+  }
+  return overhead(known->second, kind, where);
 }
 
 double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where, double sharing) const {

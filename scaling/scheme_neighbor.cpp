@@ -51,9 +51,14 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
   // The instance's edge messages are one step.
   const double sharing =
       builder.shares_bandwidth() && builder.processors() > 1 ? builder.sharing(grid_transfers(edges)) : 1.0;
+  std::map<std::int64_t, double> overhead_of;  // per edge length: a layout's 4p edges have a handful
   for (const GridMessage& m : edges) {
     const double bytes = static_cast<double>(m.points) * volume;
-    const double o = builder.overhead_seconds(bytes, phase.location, sharing);
+    auto known = overhead_of.find(m.points);
+    if (known == overhead_of.end()) {
+      known = overhead_of.emplace(m.points, builder.overhead_seconds(bytes, phase.location, sharing)).first;
+    }
+    const double o = known->second;
     sends[static_cast<std::size_t>(m.from)] += o;
     receives[static_cast<std::size_t>(m.to)] += o;
     longest = std::max(longest, bytes);
