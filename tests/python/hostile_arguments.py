@@ -63,7 +63,7 @@ def settings(rng):
     return rng.choice(choices) if rng.random() < rate else None
 
 
-def call(rng, directory):
+def call(rng):
     """One call: (name, thunk, its arguments)."""
     global rate
     rate = rng.choice(RATES)
@@ -130,7 +130,7 @@ def main():
     failures = 0
     try:
         for k in range(calls):
-            what, thunk, kwargs = call(rng, directory)
+            what, thunk, kwargs = call(rng)
             # Run from an empty directory holding links to the inputs: any file written is found.
             os.chdir(directory)
             for path in INPUTS:
