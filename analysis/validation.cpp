@@ -11,32 +11,28 @@ Outcome<std::vector<ValidatedRun>> validate_runs(const MachineInput& input, cons
                                                  const ParameterUncertainty& uncertainty,
                                                  const PredictionIntervalOptions& options) {
   Outcome<std::vector<ValidatedRun>> outcome;
-  struct Setting {
-    std::int64_t p;
-    std::vector<double> values;
-    PredictionInterval prediction;
-  };
-  std::vector<Setting> settings;
-  std::vector<ValidatedRun> validated;
-  for (const models::Run& run : runs.runs) {
-    std::size_t index = 0;
-    while (index < settings.size() && !(settings[index].p == run.p && settings[index].values == run.values)) ++index;
-    if (index == settings.size()) {
-      const Outcome<MachineInput> setting = with_values(input, runs.variables, run.values);
-      Outcome<PredictionInterval> prediction =
-          setting.ok()
-              ? predict_interval(*setting.value, run.p, uncertainty, options, setting_stream(run.p, run.values))
-              : Outcome<PredictionInterval>{std::nullopt, setting.failure};
-      if (!prediction.ok()) {
-        outcome.failure =
-            Failure::of_value(0, fmt::format("the run at p = {}: {}", run.p, prediction.failure->text()), run.location);
-        return outcome;
-      }
-      settings.push_back({run.p, run.values, *prediction.value});
+  // Each distinct setting predicted once, in the order of its first run.
+  const RunSettings distinct = settings_of(runs);
+  std::vector<PredictionInterval> predictions;
+  for (const std::size_t first : distinct.first_run) {
+    const models::Run& run = runs.runs[first];
+    const Outcome<MachineInput> setting = with_values(input, runs.variables, run.values);
+    Outcome<PredictionInterval> prediction =
+        setting.ok() ? predict_interval(*setting.value, run.p, uncertainty, options, setting_stream(run.p, run.values))
+                     : Outcome<PredictionInterval>{std::nullopt, setting.failure};
+    if (!prediction.ok()) {
+      outcome.failure =
+          Failure::of_value(0, fmt::format("the run at p = {}: {}", run.p, prediction.failure->text()), run.location);
+      return outcome;
     }
+    predictions.push_back(*prediction.value);
+  }
+  std::vector<ValidatedRun> validated;
+  for (std::size_t r = 0; r < runs.runs.size(); ++r) {
+    const models::Run& run = runs.runs[r];
     ValidatedRun one;
     one.run = run;
-    one.prediction = settings[index].prediction;
+    one.prediction = predictions[distinct.of_run[r]];
     one.error = (one.prediction.mean - run.time) / run.time;
     one.inside = run.time >= one.prediction.low && run.time <= one.prediction.high;
     validated.push_back(std::move(one));
