@@ -100,8 +100,9 @@ class RunsParser {
     if (header_seen_) return error(hash, "'# unit:' must come before the header");
     if (runs_.has_unit) return error(hash, "a second '# unit:' line");
     const auto per = models::microseconds_per(unit);
-    if (!per)
+    if (!per) {
       return error(hash, fmt::format("unknown unit '{}': expected ns, us (or \xC2\xB5s), ms or s", excerpt(unit)));
+    }
     runs_.has_unit = true;
     microseconds_ = *per;
   }

@@ -15,14 +15,14 @@ using Json = nlohmann::ordered_json;
 // One decimal, as "12.3%"; from a million percent on in scientific form ("3.2e+101%"), which a
 // wildly wrong start (tc = 1e99) would otherwise print with a hundred digits.
 constexpr double kLongestFixedPercent = 1e6;
-std::string percent(double fraction) {
+std::string percent_text(double fraction, bool sign) {
   const double value = 100.0 * fraction;
-  return std::abs(value) < kLongestFixedPercent ? fmt::format("{:.1f}%", value) : fmt::format("{:.2g}%", value);
+  const bool fixed = std::abs(value) < kLongestFixedPercent;
+  if (sign) return fixed ? fmt::format("{:+.1f}%", value) : fmt::format("{:+.2g}%", value);
+  return fixed ? fmt::format("{:.1f}%", value) : fmt::format("{:.2g}%", value);
 }
-std::string signed_percent(double fraction) {
-  const double value = 100.0 * fraction;
-  return std::abs(value) < kLongestFixedPercent ? fmt::format("{:+.1f}%", value) : fmt::format("{:+.2g}%", value);
-}
+std::string percent(double fraction) { return percent_text(fraction, false); }
+std::string signed_percent(double fraction) { return percent_text(fraction, true); }
 
 // A figure for the table: six significant digits.
 std::string figure(double value) { return fmt::format("{:.6g}", value); }
