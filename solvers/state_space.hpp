@@ -89,8 +89,8 @@ struct StateSpaceOptions {
   bool keep_distribution = false;
   // Grid points of the returned distribution (>= 16).
   int distribution_points = 512;
-  // Worker threads; 0 = all cores (the TBB default). Results are bit-identical whatever the
-  // thread count.
+  // Worker threads; 0 = those of the calling thread's TBB arena (all cores outside one; a
+  // study's --threads inside its own). Results are bit-identical whatever the thread count.
   int threads = 0;
   // Runtimes that are not of phase type are fitted by mean and squared coefficient of
   // variation cv² = variance / mean²: cv² >= 1 by a two-phase hyperexponential (balanced

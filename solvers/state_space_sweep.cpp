@@ -35,7 +35,8 @@ class Sweeper {
   }
 
   SweepOutcome run() {
-    tbb::task_arena arena(s_.threads > 0 ? s_.threads : tbb::task_arena::automatic);
+    // threads 0: as many as the caller's arena has (a study's --threads), not every core.
+    tbb::task_arena arena(s_.threads > 0 ? s_.threads : tbb::this_task_arena::max_concurrency());
     const Ownership own =
         s_.communicator == nullptr ? Ownership{} : Ownership{s_.communicator->rank(), s_.communicator->size()};
     std::optional<RoundExchange<W>> exchange_storage;
