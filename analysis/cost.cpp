@@ -7,13 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "analysis/cost_pilots.hpp"
 #include "analysis/parallel.hpp"
-#include "analysis/solve_case.hpp"
 #include "distributions/fingerprint.hpp"
+#include "distributions/queries.hpp"
 #include "graph/fingerprint.hpp"
 #include "scaling/approximate_model.hpp"
-#include "distributions/queries.hpp"
-#include "scaling/exact_model.hpp"
 #include "solvers/reference_costs.hpp"
 #include "solvers/solver.hpp"
 
@@ -21,13 +20,6 @@ namespace analysis {
 
 namespace {
 
-// Time the estimates from built models may take in all; beyond it a method whose estimate needs
-// them counts from the sizes (the state space at its limit, Monte Carlo at the spread the last
-// pilot of its case measured).
-constexpr double kModelEstimateSeconds = 0.5;
-// The exact model of a model with more tasks is not built for an estimate (building it alone
-// would take a good part of that time): such a method counts at its limit.
-constexpr double kModelEstimateTasks = 50'000;
 // Time the estimate may spend building approximate models; a run whose models take longer is
 // long, and the estimate extrapolates the rest (count_unbuilt).
 constexpr double kBuildSeconds = 1.0;
@@ -36,10 +28,6 @@ struct Item {
   distributions::Fingerprint print;
   solvers::ModelSizes sizes;
 };
-
-double exact_cost(const UnitCosts& costs, double tasks, int p) {
-  return costs.exact_model + costs.exact_task * tasks + costs.exact_processor * static_cast<double>(p);
-}
 
 int bucket_of(int p) {
   int k = 0;
@@ -203,102 +191,6 @@ Solvers solvers_of(const Request& request) {
   return made;
 }
 
-// The estimate from the built exact model of a method whose estimate needs it, once per case
-// and p within kModelEstimateSeconds in all; a refusal holds for the larger p of the case (more
-// processors run more tasks at once, which only adds work).
-class ModelEstimates {
- public:
-  ModelEstimates(std::size_t cases, std::size_t methods)
-      : refusals_(cases * methods), ratios_(cases * methods, 1.0), builds_(cases), methods_(methods) {}
-
-  // Building and fingerprinting the exact model of case c at p: with costs.time_pilots as its
-  // built models of 1,000 tasks or more took (a program's tasks differ in what building them
-  // costs: an independent phase's are cheap, an all-to-all's messages dearer as p grows), a
-  // power law tasks^b through the last two (b in [1, 2]), else at the unit costs.
-  double exact_seconds(std::size_t c, const UnitCosts& costs, double tasks, int p) const {
-    const Builds& timed = builds_[c];
-    if (!costs.time_pilots || timed.last_tasks == 0.0) return exact_cost(costs, tasks, p);
-    double b = 1.0;
-    if (timed.first_tasks > 0.0 && timed.last_tasks > 1.2 * timed.first_tasks && tasks > timed.last_tasks) {
-      b = std::clamp(
-          std::log(timed.last_seconds / timed.first_seconds) / std::log(timed.last_tasks / timed.first_tasks), 1.0,
-          2.0);
-    }
-    return costs.exact_model + timed.last_seconds * std::pow(tasks / timed.last_tasks, b);
-  }
-
-  solvers::SolveCost cost(const solvers::Solver& solver, std::size_t method, std::size_t c, const Case& one, int p,
-                          const solvers::ModelSizes& sizes, const Request& request, const UnitCosts& costs) {
-    std::optional<solvers::SolveCost>& refusal = refusals_[c * methods_ + method];
-    if (refusal) return *refusal;
-    double& ratio = ratios_[c * methods_ + method];
-    if (spent_ >= kModelEstimateSeconds || sizes.tasks > kModelEstimateTasks) {
-      // Beyond the time for estimates: from the sizes, in the proportion the last built model of
-      // this case showed (Monte Carlo's measured rate and spread, a deterministic model's nothing).
-      // A figure at the method's limit stays there: a state space grows faster than the sizes,
-      // unless the model is deterministic (no states at all).
-      solvers::SolveCost cost = solver.cost(sizes, costs);
-      cost.seconds *= cost.at_limit ? (ratio == 0.0 ? 0.0 : 1.0) : ratio;
-      return cost;
-    }
-    const auto begin = std::chrono::steady_clock::now();
-    const solvers::SolveCost cost = from_exact_model(solver, c, one, p, sizes, request, costs);
-    spent_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    if (cost.refused) refusal = cost;
-    const double from_sizes = solver.cost(sizes, costs).seconds;
-    if (!cost.refused && from_sizes > 0.0) ratio = cost.seconds / from_sizes;
-    return cost;
-  }
-
- private:
-  // Minimum tasks of a model whose building time gives the case's rate (below, the fixed part dominates).
-  static constexpr double kRateTasks = 1000.0;
-
-  solvers::SolveCost from_exact_model(const solvers::Solver& solver, std::size_t c, const Case& one, int p,
-                                      const solvers::ModelSizes& sizes, const Request& request,
-                                      const UnitCosts& costs) {
-    const auto begin = std::chrono::steady_clock::now();
-    std::optional<scaling::ExactModel> exact;
-    try {
-      exact = scaling::exact_model(*one.program, *one.machine, one.environment, p, request.exact_model);
-    } catch (const scaling::ExactModelTooLarge&) {
-      return {.refused = true};  // beyond the builder's limits: nothing is solved
-    } catch (const scaling::ScalingError&) {
-      return {.refused = true};  // a value the model refuses: the study reports it, nothing is solved
-    }
-    // The run refuses a model whose pools make it larger than the task limit, at once.
-    if (tasks_with_pools(*exact, static_cast<std::int64_t>(sizes.tasks)) >
-        static_cast<double>(request.max_exact_tasks)) {
-      return {.refused = true};
-    }
-    const std::vector<solvers::WeightedGraph> mixture = weighted(*exact);
-    if (sizes.tasks >= kRateTasks) {
-      builds_[c].add(sizes.tasks, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
-    }
-    solvers::ScaledModels models;
-    models.exact = mixture;
-    return solver.cost_of_models(models, sizes, costs);
-  }
-
-  std::vector<std::optional<solvers::SolveCost>> refusals_;
-  // Per case and method: the last built models' estimate over the one from their sizes.
-  std::vector<double> ratios_;
-  // Per case: the last two exact models built of more tasks than the one before, and their times.
-  struct Builds {
-    double first_tasks = 0.0, first_seconds = 0.0, last_tasks = 0.0, last_seconds = 0.0;
-    void add(double tasks, double seconds) {
-      if (tasks <= last_tasks || !(seconds > 0.0)) return;
-      first_tasks = last_tasks;
-      first_seconds = last_seconds;
-      last_tasks = tasks;
-      last_seconds = seconds;
-    }
-  };
-  std::vector<Builds> builds_;
-  std::size_t methods_;
-  double spent_ = 0.0;
-};
-
 // The built approximate models grouped by case and fingerprint (the run solves one per group).
 using Groups = std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>>;
 Groups group_models(const Built& made, std::size_t cases) {
@@ -320,7 +212,7 @@ std::vector<std::size_t> representatives_of(const Groups& groups) {
 // Building the models: every approximate model, and the exact models the run compares (those of
 // processor counts sharing an approximate model).
 void count_models(const Built& made, const Groups& groups, const std::vector<int>& counts, bool exact_needed,
-                  const Request& request, const UnitCosts& costs, const ModelEstimates& estimates, Parts& parts) {
+                  const Request& request, const UnitCosts& costs, const cost_detail::Pilots& estimates, Parts& parts) {
   const std::size_t cases = made.items.size() / counts.size();
   for (const auto& [key, members] : groups) {
     for (std::size_t k : members) {
@@ -328,9 +220,9 @@ void count_models(const Built& made, const Groups& groups, const std::vector<int
       const double tasks = made.items[k].sizes.tasks;
       const bool exact_built =
           members.size() > 1 && exact_needed && tasks <= static_cast<double>(request.max_exact_tasks);
-      parts.add("models", p,
-                costs.tree_node * made.items[k].sizes.tree_nodes +
-                    (exact_built ? estimates.exact_seconds(key.first, costs, tasks, p) : 0.0));
+      // With costs.time_pilots, the approximate model as long as it took to build here.
+      const double approximate = costs.time_pilots ? made.seconds[k] : costs.tree_node * made.items[k].sizes.tree_nodes;
+      parts.add("models", p, approximate + (exact_built ? estimates.exact_seconds(key.first, costs, tasks, p) : 0.0));
     }
   }
 }
@@ -361,29 +253,34 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   if (!built->complete) count_unbuilt(*built, cases.size(), counts, parts);
   estimate.complete = built->complete;
   estimate.models = representatives.size();
-  ModelEstimates from_models(cases.size(), made.asked.size());
+  // The models to estimate, ascending p within each case; their pilots spread over the sweep.
+  std::vector<cost_detail::PilotModel> models;
   for (std::size_t k : representatives) {
-    const Case& one = cases[k % cases.size()];
-    const int p = counts[k / cases.size()];
     const solvers::ModelSizes& sizes = built->items[k].sizes;
-    const bool exact = (made.exact_needed || p == 1) && sizes.tasks <= static_cast<double>(request.max_exact_tasks);
+    models.push_back({.case_index = k % cases.size(),
+                      .p = counts[k / cases.size()],
+                      .sizes = sizes,
+                      .exact_allowed = sizes.tasks <= static_cast<double>(request.max_exact_tasks)});
+  }
+  cost_detail::Pilots pilots(cases.size(), made.asked);
+  pilots.run(cases, models, cost_detail::pilot_order(models), request, costs);
+  for (const cost_detail::PilotModel& model : models) {
+    const bool exact = (made.exact_needed || model.p == 1) && model.exact_allowed;
     // At p = 1 the one-processor chain answers for the prediction instead.
-    if (exact && p > 1 && one.label.phase.empty())
-      parts.add("prediction", p, own_solve_seconds(made, sizes, request, costs));
+    if (exact && model.p > 1 && cases[model.case_index].label.phase.empty())
+      parts.add("prediction", model.p, own_solve_seconds(made, model.sizes, request, costs));
     for (std::size_t m = 0; m < made.asked.size(); ++m) {
       const solvers::Solver& solver = *made.asked[m];
       const solvers::SolverInfo& info = solver.info();
       if (info.needs_exact_model && !exact) continue;  // refused: the exact model is over the task limit
-      const solvers::SolveCost cost = info.cost_needs_models
-                                          ? from_models.cost(solver, m, k % cases.size(), one, p, sizes, request, costs)
-                                          : solver.cost(sizes, costs);
+      const solvers::SolveCost cost =
+          info.cost_needs_models ? pilots.cost(m, model, costs) : solver.cost(model.sizes, costs);
       estimate.states_at_limit = estimate.states_at_limit || cost.at_limit;
-      parts.add(std::string(info.name), p, cost.seconds);
+      parts.add(std::string(info.name), model.p, cost.seconds);
     }
-    // After its solvers' estimates, which measure the case's rate of building exact models.
-    if (exact) parts.add("models", p, from_models.exact_seconds(k % cases.size(), costs, sizes.tasks, p));
+    if (exact) parts.add("models", model.p, pilots.exact_seconds(model.case_index, costs, model.sizes.tasks, model.p));
   }
-  count_models(*built, groups, counts, made.exact_needed, request, costs, from_models, parts);
+  count_models(*built, groups, counts, made.exact_needed, request, costs, pilots, parts);
   parts.finish(estimate);
   estimate.seconds = agreed_seconds(estimate.seconds, request.communicator);
   estimate.estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

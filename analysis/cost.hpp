@@ -48,11 +48,12 @@ struct CostEstimate {
 
 // The predicted wall time of run_study(cases, request) with `costs`. Processor counts whose
 // approximate models are equal (same tree) are counted as one model, as the study solves
-// identical models once; the study also compares their exact models, which is counted (the
-// exact model's build per task). The state space's size is estimated (as its solver does) for
-// the smaller models, within about a quarter of a second in all; the others are counted at
-// max_states. Runs in well under a second for 65,536 processor counts of a small program, and
-// in about a second at most (see CostEstimate::complete).
+// identical models once; the study also compares their exact models, which is counted. The
+// methods whose estimate needs the built models (the state space's size, Monte Carlo's pilot,
+// the reduction itself) are piloted on processor counts spread over each program's sweep
+// within half a second (analysis/cost_pilots.hpp), the others interpolated between them. Runs
+// in well under a second for 65,536 processor counts of a small program, and in about a
+// second and a half at most (see CostEstimate::complete).
 // Nothing when a model cannot be built (the study then reports why).
 std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
                                           const UnitCosts& costs = reference_costs());

@@ -97,6 +97,9 @@ struct SolveCost {
   bool refused = false;
   // Counted at a limit rather than estimated from the model: an upper bound.
   bool at_limit = false;
+  // The figure grows in proportion to the model's tasks (a deterministic model's longest path):
+  // the larger models of the same program whose estimate is not built count so from this one.
+  bool proportional_to_tasks = false;
 };
 
 }  // namespace solvers

@@ -74,9 +74,11 @@ struct SolverInfo {
   // True when the ranks of an MPI job share one solve of a model (its samples or its states;
   // docs/scale-out.md); false when each model is solved whole by one rank, the models shared out.
   bool shared_by_ranks = false;
-  // True when the estimate from the models' sizes (Solver::cost) is only a limit, and a finer
-  // one needs the built models (Solver::cost_of_models): the state space counts its states.
-  // A refusal found so is taken to hold for the larger processor counts of the same program.
+  // True when the estimate from the models' sizes (Solver::cost) is only a limit or a rough
+  // count, and a finer one needs the built models (Solver::cost_of_models, given the exact model
+  // when needs_exact_model, else the approximate one): the state space counts its states, Monte
+  // Carlo and the reduction time a pilot. A refusal found so is taken to hold for the larger
+  // processor counts of the same program.
   bool cost_needs_models = false;
   // The options that tune this method alone, as the command line names them without "--" (and
   // Python passes them as keywords): an option given for a method the run does not use is

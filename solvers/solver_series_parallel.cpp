@@ -1,4 +1,5 @@
 // The series-parallel reduction of the approximate (barrier) model as a Solver.
+#include <chrono>
 #include <stdexcept>
 
 #include "solvers/solver_methods.hpp"
@@ -36,6 +37,17 @@ class SeriesParallelSolver final : public Solver {
     return {.seconds = costs.reduction_node_point * sizes.random_inner_tree_nodes *
                        static_cast<double>(options_.grid.max_points)};
   }
+  // With costs.time_pilots, the reduction itself, timed: what a grid point costs differs
+  // tenfold between operations (a phase-type leaf's matrix exponentials, an FFT power over
+  // iterations with its Chernoff window, a maximum), and the quantiles add the sums above the
+  // maxima, which no count of nodes tells. The pilot is the solve, so the analysis times a few.
+  SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
+    if (!costs.time_pilots || models.approximate == nullptr) return cost(sizes, costs);
+    const auto begin = std::chrono::steady_clock::now();
+    (void)solve(models);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return {.seconds = seconds * costs.reduction_node_point / reference_costs().reduction_node_point};
+  }
 
  private:
   SeriesParallelOptions options_;
@@ -60,7 +72,7 @@ const SolverInfo& series_parallel_info() {
       .gives_quantiles = true,
       .prediction_rank = 1,
       .shared_by_ranks = false,
-      .cost_needs_models = false,
+      .cost_needs_models = true,
       .own_options = kOwnOptions,
       .in_words = "the approximate model's reduction",
       .description = "the approximate (barrier) model, reduced exactly up to a discretisation bracket",

@@ -125,12 +125,19 @@ class StateSpaceSolver final : public Solver {
   // Each scenario's states, estimated as the solve does; refused as the solve would be (a
   // dynamic pool, a runtime without phase-type form, beyond max_states or the memory budget),
   // after the estimate's time.
-  // A dynamic pool is refused before anything is estimated, and a deterministic model is its
-  // longest path: both cost nothing next to building the model.
+  // A dynamic pool is refused before anything is estimated. A deterministic model is its
+  // longest path, a pass over its tasks: timed with costs.time_pilots (an all-to-all's 10^5
+  // tasks take a good part of a second over a sweep), else counted as nothing.
   SolveCost cost_of_models(const ScaledModels& models, const ModelSizes& sizes, const UnitCosts& costs) const override {
     if (models.exact.empty()) return cost(sizes, costs);
     if (first_dynamic_pool(models.exact) != nullptr) return {.refused = true};
-    if (every_runtime_deterministic(models.exact)) return {};
+    if (every_runtime_deterministic(models.exact)) {
+      if (!costs.time_pilots) return {};
+      const auto begin = std::chrono::steady_clock::now();
+      (void)solve(models);
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      return {.seconds = seconds * costs.state / kSecondsPerState, .proportional_to_tasks = true};
+    }
     const auto begin = std::chrono::steady_clock::now();
     const auto estimate_seconds = [&] {
       return costs.time_pilots ? std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count()

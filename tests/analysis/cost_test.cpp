@@ -4,10 +4,12 @@
 // p > columns processors leave the extra ones idle, so p = columns.. share one model.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "analysis/cost.hpp"
+#include "analysis/cost_pilots.hpp"
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "tests/support/case_from_text.hpp"
@@ -189,6 +191,36 @@ TEST(CostEstimate, StateSpacesByTheirSizeOrTheirRefusal) {
   ASSERT_TRUE(cost.has_value());
   EXPECT_DOUBLE_EQ(cost->seconds, 161.0 + 9.0 * 1000.0);
   EXPECT_FALSE(cost->states_at_limit);
+}
+
+// The pilots the estimate's time allows span the sweep: p = 1, the largest, then the middle of
+// each gap in log p, the widest first; two programs take turns.
+TEST(CostEstimate, PilotsSpanTheSweep) {
+  using analysis::cost_detail::PilotModel;
+  std::vector<PilotModel> models;
+  for (int p = 1; p <= 16; ++p) models.push_back({.case_index = 0, .p = p});
+  const std::vector<std::size_t> order = analysis::cost_detail::pilot_order(models);
+  std::vector<int> ps;
+  for (std::size_t k : order) ps.push_back(models[k].p);
+  ASSERT_EQ(ps.size(), 16u);
+  EXPECT_EQ(std::vector<int>(ps.begin(), ps.begin() + 5), (std::vector<int>{1, 16, 4, 2, 8}));
+  std::vector<int> sorted = ps;
+  std::sort(sorted.begin(), sorted.end());
+  for (int p = 1; p <= 16; ++p) EXPECT_EQ(sorted[static_cast<std::size_t>(p - 1)], p);
+
+  std::vector<PilotModel> two;
+  for (int p : {1, 2, 64, 4096}) {
+    two.push_back({.case_index = 0, .p = p});
+    two.push_back({.case_index = 1, .p = p});
+  }
+  std::sort(two.begin(), two.end(), [](const PilotModel& a, const PilotModel& b) {
+    return std::pair(a.case_index, a.p) < std::pair(b.case_index, b.p);
+  });
+  std::vector<std::pair<std::size_t, int>> taken;
+  for (std::size_t k : analysis::cost_detail::pilot_order(two)) taken.emplace_back(two[k].case_index, two[k].p);
+  const std::vector<std::pair<std::size_t, int>> expected{{0, 1},  {1, 1},  {0, 4096}, {1, 4096},
+                                                          {0, 64}, {1, 64}, {0, 2},    {1, 2}};
+  EXPECT_EQ(taken, expected);
 }
 
 TEST(CostEstimate, Durations) {

@@ -24,6 +24,11 @@ RUNS = [  # (program and options, method)
     (["examples/schemes/paired.pdl", "--pmax", "16"], "bounds"),
     (["examples/schemes/fork_join.pdl", "--pmax", "16"], "bounds"),
     (["examples/schemes/fork_join.pdl", "--pmax", "16"], "mc"),
+    (["examples/paper/neighbor.pdl", "--pmax", "16"], "exact"),
+    (["examples/paper/neighbor.pdl", "--set", "columns=100000", "--set", "iterations=100", "--pmax", "256"], "approx"),
+    (["tests/app/data/heavy_tailed_farm.pdl", "--pmax", "16", "--precision", "0.01"], "mc"),
+    (["tests/app/data/alltoall.pdl", "--machine", "examples/machines/ethernet-bus.machine", "--pmax", "64"], "exact"),
+    (["tests/app/data/alltoall.pdl", "--machine", "examples/machines/ethernet-bus.machine", "--pmax", "64"], "mc"),
 ]
 
 
