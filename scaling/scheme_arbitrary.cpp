@@ -126,7 +126,8 @@ using Message = std::tuple<std::size_t, int, double>;
 
 // The bandwidth-sharing factor S of every message: the messages into one level are one step,
 // each message counted in the level of its first receiving task (tasks in declaration order,
-// arcs in order, as A3 attributes it). Empty (S = 1 for all) where the topology never shares.
+// arcs in order, as A3 attributes it). An arc of 0 bytes is no message (M3) and shares nothing.
+// Empty (S = 1 for all) where the topology never shares.
 template <class Builder>
 std::map<Message, double> message_sharing(const Builder& builder, const Incoming& incoming,
                                           const std::vector<std::int64_t>& depth, const std::vector<int>& processor) {
@@ -136,7 +137,10 @@ std::map<Message, double> message_sharing(const Builder& builder, const Incoming
   std::map<std::int64_t, std::vector<Transfer>> step;
   for (std::size_t v = 0; v < incoming.size(); ++v) {
     for (const auto& [u, bytes] : incoming[v]) {
-      if (processor[u] == processor[v] || !level_of.emplace(Message{u, processor[v], bytes}, depth[v]).second) continue;
+      if (bytes == 0.0 || processor[u] == processor[v] ||
+          !level_of.emplace(Message{u, processor[v], bytes}, depth[v]).second) {
+        continue;
+      }
       step[depth[v]].push_back({processor[u], processor[v]});
     }
   }
@@ -205,7 +209,8 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
   std::set<std::tuple<std::size_t, int, double>> sent;
   for (std::size_t v = 0; v < phase.tasks.size(); ++v) {
     for (const auto& [u, bytes] : incoming[v]) {
-      if (processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
+      // A plain arc of 0 bytes (M3) neither costs nor sets its level's S.
+      if (bytes == 0.0 || processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
       const double s = sharing_of(sharing, Message{u, processor[v], bytes});
       level_sharing[depth[v]] = s;  // one S per receiving level
       const double o = builder.overhead_seconds(bytes, phase.location, s);

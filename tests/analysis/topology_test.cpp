@@ -150,6 +150,33 @@ TEST(Topology, M10_TwoDimensionalEdgesShareTheBus) {
 // mean is the exact model's longest path. The programs: the 1-D and 2-D stencils, a
 // NEIGHBOR-TORUS phase into an INDEPENDENT CYCLIC one over a TORUS joint, and NEIGHBOR phases of
 // different counts.
+// A 0-byte arc is a plain arc (M3), no message: it shares no link (M10). On a ring of 4, a -> e
+// (30 bytes) and a -> g (0 bytes) both go from processor 0 to processor 1; only the first is a
+// message, so S = 1 and t = t_w·S·L = 15. Exact: e starts after a and the transfer (10 + 15),
+// then g on the same processor: 25 + 10 + 10 = 45. Approximate (A3): level 0 (10), the transfer
+// (15), level 1 (e and g on processor 1, 20): 45. Counting the 0-byte arc made S = 2: 60.
+TEST(Topology, M10_AZeroByteArcSharesNoLink) {
+  const char* const program =
+      "PROGRAM NAME IS 'zero-byte-arc';\n"
+      "EXECUTION PATTERN IS level;\n"
+      "WORK PHASE level IS:\n"
+      "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
+      "  TASK a RUNTIME IS DETERMINISTIC(10);\n"
+      "  TASK b RUNTIME IS DETERMINISTIC(10);\n"
+      "  TASK c RUNTIME IS DETERMINISTIC(10);\n"
+      "  TASK d RUNTIME IS DETERMINISTIC(10);\n"
+      "  TASK e RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
+      "  TASK g RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
+      "  ARC a -> e VOLUME 30;\n"
+      "  ARC a -> g VOLUME 0;\n"
+      "END;\n";
+  const double x = 10, tw = 0.5, bytes = 30;
+  const double closed = x + tw * 1 * bytes + 2 * x;
+  for (const char* topology : {"RING", "BUS", "FULLY CONNECTED"}) {
+    expect_means(program, machine_with(topology), 4, {{Method::StateSpace, closed}, {Method::SeriesParallel, closed}});
+  }
+}
+
 TEST(Topology, U1_TheApproximationStaysAboveTheExactMeanOnEveryTopology) {
   const std::string mixed =
       "PROGRAM NAME IS 'mixed';\n"
