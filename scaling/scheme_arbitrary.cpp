@@ -202,14 +202,13 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
   const std::vector<int> processor = processors_of(builder, phase, levels);
   const std::map<Message, double> sharing = message_sharing(builder, incoming, depth, processor);
   // Per level: per processor the send and the receive overheads charged before it, and the
-  // longest transfer into it.
+  // longest transfer into it; an arc of 0 bytes (M3) neither costs nor sets its level's S.
   const auto p = static_cast<std::size_t>(builder.processors());
   std::map<std::int64_t, std::vector<double>> sending, receiving;
   std::map<std::int64_t, double> transfer, level_sharing;
   std::set<std::tuple<std::size_t, int, double>> sent;
   for (std::size_t v = 0; v < phase.tasks.size(); ++v) {
     for (const auto& [u, bytes] : incoming[v]) {
-      // A plain arc of 0 bytes (M3) neither costs nor sets its level's S.
       if (bytes == 0.0 || processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
       const double s = sharing_of(sharing, Message{u, processor[v], bytes});
       level_sharing[depth[v]] = s;  // one S per receiving level
