@@ -28,8 +28,8 @@ void ExactBuilder::grid_instance(const models::WorkPhase& phase, const UnitInsta
   for (std::int64_t k = 0; k < p_; ++k) {
     const std::int64_t i = k / columns, j = k % columns;
     const auto ku = static_cast<std::size_t>(k);
-    for (std::int64_t row = layout.row_begin[i]; row < layout.row_begin[i + 1]; ++row) {
-      for (std::int64_t column = layout.column_begin[j]; column < layout.column_begin[j + 1]; ++column) {
+    for (std::int64_t row = layout.row_split.begin(i); row < layout.row_split.begin(i + 1); ++row) {
+      for (std::int64_t column = layout.column_split.begin(j); column < layout.column_split.begin(j + 1); ++column) {
         const NodeId v = add(phase.name + " (" + std::to_string(row) + "," + std::to_string(column) + ")" + suffix,
                              NodeKind::Task, instance.task, static_cast<int>(k), step);
         run_on(ku, v);

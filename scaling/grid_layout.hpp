@@ -4,6 +4,7 @@
 // decompose a grid the same way.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -18,20 +19,29 @@ struct ProcessorGrid {
 };
 ProcessorGrid processor_grid(std::int64_t p);
 
+// n points over `parts` lines as BLOCK splits units (docs/semantics.md G6): the first
+// n mod parts lines one point more. Computed on demand: a prime p has p processor columns.
+struct BlockSplit {
+  std::int64_t points = 0;
+  std::int64_t parts = 1;
+
+  // Where line i starts (i in [0, parts]; begin(parts) = points).
+  std::int64_t begin(std::int64_t i) const { return i * (points / parts) + std::min(i, points % parts); }
+  std::int64_t length(std::int64_t i) const { return begin(i + 1) - begin(i); }
+  // The lines holding points: the first min(parts, points).
+  std::int64_t holding() const { return std::min(parts, points); }
+};
+
 // A grid of `height` x `width` points on p processors: processor k = i * columns + j holds grid
-// rows [row_begin[i], row_begin[i + 1]) and grid columns [column_begin[j], column_begin[j + 1]),
-// both split as BLOCK splits units (the first height mod rows processor rows one grid row more;
-// the same for columns).
+// rows [rows.begin(i), rows.begin(i + 1)) and grid columns [columns.begin(j), columns.begin(j + 1)).
 struct GridLayout {
   ProcessorGrid grid;
-  std::vector<std::int64_t> row_begin;     // grid.rows + 1 entries
-  std::vector<std::int64_t> column_begin;  // grid.columns + 1 entries
+  BlockSplit row_split;     // height over grid.rows
+  BlockSplit column_split;  // width over grid.columns
 
   std::int64_t processors() const { return grid.rows * grid.columns; }
-  std::int64_t rows_of(std::int64_t k) const { return row_begin[k / grid.columns + 1] - row_begin[k / grid.columns]; }
-  std::int64_t columns_of(std::int64_t k) const {
-    return column_begin[k % grid.columns + 1] - column_begin[k % grid.columns];
-  }
+  std::int64_t rows_of(std::int64_t k) const { return row_split.length(k / grid.columns); }
+  std::int64_t columns_of(std::int64_t k) const { return column_split.length(k % grid.columns); }
   std::int64_t points_of(std::int64_t k) const { return rows_of(k) * columns_of(k); }
 };
 GridLayout grid_layout(std::int64_t height, std::int64_t width, std::int64_t p);
@@ -47,5 +57,33 @@ struct GridMessage {
 // west, east and south neighbour (increasing receiver): one per pair of processors whose blocks
 // hold points and share an edge; none across the grid's border (no wrap-around).
 std::vector<GridMessage> grid_messages(const GridLayout& layout);
+
+// True when grid_messages(layout) is not empty, in constant time.
+bool has_grid_messages(const GridLayout& layout);
+
+// The layout's blocks by kind, in time linear in the processor rows and columns rather than in
+// the processors: a processor row's kind is its blocks' height and how many of its vertical
+// neighbours (north, south) hold points, a processor column's its blocks' width and how many of
+// its horizontal neighbours (west, east) do. Only rows and columns whose blocks hold points.
+// A processor (i, j) sends (and receives) `vertical` messages of `width` points and
+// `horizontal` of `height` points, in the order north, west, east, south.
+struct GridLine {
+  std::int64_t length = 0;      // a row's block height, a column's block width
+  std::int64_t neighbours = 0;  // a row's vertical, a column's horizontal neighbours with points
+  bool first = false;           // the neighbour before it (north, west) holds points
+};
+struct GridKinds {
+  std::vector<GridLine> rows;
+  std::vector<GridLine> columns;
+};
+GridKinds grid_kinds(const GridLayout& layout);
+
+// The processors' columns in runs of one block width: [begin, end) of processor columns.
+struct ColumnRun {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t width = 0;
+};
+std::vector<ColumnRun> column_runs(const GridLayout& layout);
 
 }  // namespace scaling::detail

@@ -10,6 +10,7 @@
 // neighbours after its last point.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -38,52 +39,94 @@ GridLayout layout_of(const Builder& builder, const models::WorkPhase& phase) {
                      builder.count(size.extents[1], size.location, "grid width"), builder.processors());
 }
 
+// The most overhead any processor pays for its edge messages of one instance (its sends; its
+// receives are the same: the messages into a block come from the same neighbours, in the same
+// order), and the longest message in bytes: over the kinds of processor rows and columns
+// (grid_layout.hpp), a handful whatever p, not over the processors. The sum runs in the order
+// the messages are sent (north, west, east, south), as the exact model adds them.
+struct GridExchange {
+  double most_overhead = 0.0;
+  double longest_bytes = 0.0;
+};
+GridExchange grid_exchange(const GridLayout& layout, const std::function<double(std::int64_t)>& overhead_of,
+                           double volume) {
+  GridExchange exchange;
+  const GridKinds kinds = grid_kinds(layout);
+  for (const GridLine& row : kinds.rows) {
+    for (const GridLine& column : kinds.columns) {
+      const bool north = row.first, south = row.neighbours - (row.first ? 1 : 0) > 0;
+      const bool west = column.first, east = column.neighbours - (column.first ? 1 : 0) > 0;
+      double paid = 0.0;  // a vertical edge is as long as the block is wide, a horizontal one as it is high
+      if (north) paid += overhead_of(column.length);
+      if (west) paid += overhead_of(row.length);
+      if (east) paid += overhead_of(row.length);
+      if (south) paid += overhead_of(column.length);
+      exchange.most_overhead = std::max(exchange.most_overhead, paid);
+      if (north || south) exchange.longest_bytes = std::max(exchange.longest_bytes, column.length * volume);
+      if (west || east) exchange.longest_bytes = std::max(exchange.longest_bytes, row.length * volume);
+    }
+  }
+  return exchange;
+}
+
+// Each processor's work: its points' tasks, then the exchange (none without points); processors
+// of one point count share one tree, in ranges of consecutive processors, built per processor
+// row and run of block widths rather than per processor.
+Work grid_work(ApproximateBuilder& builder, const GridLayout& layout, std::size_t one, std::size_t messages) {
+  std::map<std::int64_t, std::size_t> made;  // per point count: the work of a processor
+  Work work;
+  const std::vector<ColumnRun> runs = column_runs(layout);
+  for (std::int64_t i = 0; i < layout.grid.rows; ++i) {
+    const std::int64_t height = layout.row_split.length(i);
+    for (const ColumnRun& run : runs) {
+      const std::int64_t c = height * run.width;
+      auto found = made.find(c);
+      if (found == made.end()) {
+        found = made.emplace(c, c == 0 ? kZero : builder.series({builder.power(one, c), messages})).first;
+      }
+      const std::int64_t begin = i * layout.grid.columns + run.begin, end = i * layout.grid.columns + run.end;
+      if (!work.empty() && work.back().tree == found->second)
+        work.back().end = end;
+      else
+        work.push_back({begin, end, found->second});
+    }
+  }
+  return work;
+}
+
 // 2-D, approximate (docs/semantics.md N7): every processor with points runs them, then pays the
 // most send overheads any processor pays, the longest message's transfer and the most receive
-// overheads any processor pays; the NEIGHBOR joint closes the instance.
+// overheads any processor pays; the NEIGHBOR joint closes the instance. Its cost grows with the
+// processor rows, not the processors, except on a topology that shares bandwidth, whose routing
+// looks at every message.
 Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& phase) {
   const GridLayout layout = layout_of(builder, phase);
   const double volume = builder.value(phase.volume, phase.location, "communication volume");
-  std::vector<double> sends(static_cast<std::size_t>(layout.processors()), 0.0);
-  std::vector<double> receives(sends.size(), 0.0);
-  double longest = 0.0;
-  const std::vector<GridMessage> edges = grid_messages(layout);
   // The instance's edge messages are one step.
-  const double sharing =
-      builder.shares_bandwidth() && builder.processors() > 1 ? builder.sharing(grid_transfers(edges)) : 1.0;
-  std::map<std::int64_t, double> overhead_of;  // per edge length: a layout's 4p edges have a handful
-  for (const GridMessage& m : edges) {
-    const double bytes = static_cast<double>(m.points) * volume;
-    auto known = overhead_of.find(m.points);
+  const double sharing = builder.shares_bandwidth() && builder.processors() > 1
+                             ? builder.sharing(grid_transfers(grid_messages(layout)))
+                             : 1.0;
+  std::map<std::int64_t, double> overhead_of;  // per edge length: a layout has a handful
+  const auto overhead = [&](std::int64_t points) {
+    auto known = overhead_of.find(points);
     if (known == overhead_of.end()) {
-      known = overhead_of.emplace(m.points, builder.overhead_seconds(bytes, phase.location, sharing)).first;
+      known =
+          overhead_of
+              .emplace(points, builder.overhead_seconds(static_cast<double>(points) * volume, phase.location, sharing))
+              .first;
     }
-    const double o = known->second;
-    sends[static_cast<std::size_t>(m.from)] += o;
-    receives[static_cast<std::size_t>(m.to)] += o;
-    longest = std::max(longest, bytes);
-  }
-  const double exchange = *std::max_element(sends.begin(), sends.end()) +
-                          builder.communication_seconds(longest, phase.location, sharing) +
-                          *std::max_element(receives.begin(), receives.end());
+    return known->second;
+  };
+  const GridExchange edges = grid_exchange(layout, overhead, volume);
+  const double exchange = edges.most_overhead +
+                          builder.communication_seconds(edges.longest_bytes, phase.location, sharing) +
+                          edges.most_overhead;
   const std::size_t messages = exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
                                                              distributions::deterministic(exchange))
                                               : kZero;
   const distributions::Distribution task = builder.runtime(*phase.runtime);
   const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
-  std::map<std::int64_t, std::size_t> made;  // per point count: the work of a processor
-  Work work;
-  for (std::int64_t k = 0; k < layout.processors(); ++k) {
-    const std::int64_t c = layout.points_of(k);
-    auto found = made.find(c);
-    if (found == made.end()) {
-      found = made.emplace(c, c == 0 ? kZero : builder.series({builder.power(one, c), messages})).first;
-    }
-    if (!work.empty() && work.back().tree == found->second)
-      work.back().end = k + 1;
-    else
-      work.push_back({k, k + 1, found->second});
-  }
+  Work work = grid_work(builder, layout, one, messages);
   const std::int64_t points = builder.count(*phase.units, phase.location, "number of tasks");
   const std::size_t delay = builder.contention(static_cast<double>(points) * distributions::mean(task), phase.location);
   if (delay != kZero) work = builder.then(work, builder.uniform(delay));
@@ -96,7 +139,7 @@ bool grid_exchanges(ApproximateBuilder& builder, const models::WorkPhase& phase)
   if (builder.processors() == 1 || builder.value(phase.volume, phase.location, "communication volume") == 0.0) {
     return false;
   }
-  return !grid_messages(layout_of(builder, phase)).empty();
+  return has_grid_messages(layout_of(builder, phase));
 }
 
 void exact_neighbor(ExactBuilder& builder, const models::WorkPhase& phase) {

@@ -1,10 +1,13 @@
-// The approximate model's sweep over p for the paper's neighbour example, in process: its
-// cost must not grow with the number of columns or iterations (docs/performance.md).
+// The approximate model's sweep over p, in process (docs/performance.md): for the paper's
+// neighbour example its cost must not grow with the number of columns or iterations; for a 2-D
+// decomposition it must grow linearly in pmax (a layout's models cost its processor rows and
+// columns, not its processors).
 #include <benchmark/benchmark.h>
 
 #include <memory>
 
 #include "analysis/study.hpp"
+#include "tests/support/case_from_text.hpp"
 #include "tests/support/program_builders.hpp"
 
 namespace {
@@ -38,6 +41,30 @@ BENCHMARK(BM_NeighborSweep)
     ->Args({1024, 100000, 1000, 1})
     ->Args({1024, 100000, 1000, 2})
     ->Args({1024, 10000000, 100000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Arguments: pmax, threads. examples/studies/stencil_2d.pdl (NEIGHBOR, DECOMPOSITION IS 2D) with
+// n = 4096 on examples/machines/infiniband-edr.machine, approx, as the command runs it.
+void BM_Stencil2dSweep(benchmark::State& state) {
+  const std::string root = PDL_SCALE_SOURCE_DIR;
+  const std::vector<analysis::Case> cases{case_of(read_file(root + "/examples/studies/stencil_2d.pdl"),
+                                                  read_file(root + "/examples/machines/infiniband-edr.machine"),
+                                                  {{"n", 4096.0}})};
+  analysis::Request request;
+  request.methods = {solvers::Method::SeriesParallel};
+  request.prediction.seconds_per_model = 0.0;
+  request.processors.clear();
+  for (int p = 1; p <= state.range(0); ++p) request.processors.push_back(p);
+  request.threads = static_cast<int>(state.range(1));
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::run_study(cases, request));
+  state.counters["p_per_second"] =
+      benchmark::Counter(static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+BENCHMARK(BM_Stencil2dSweep)
+    ->ArgNames({"pmax", "threads"})
+    ->ArgsProduct({{256, 1024, 4096, 16384, 65536}, {1}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

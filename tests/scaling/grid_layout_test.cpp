@@ -2,6 +2,8 @@
 // sizes and neighbour lists worked out by hand.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <tuple>
 #include <vector>
 
 #include "scaling/grid_layout.hpp"
@@ -27,8 +29,13 @@ TEST(GridLayout, ProcessorsFormTheMostNearlySquareGridWithNoMoreRowsThanColumns)
 // 10 x 7 points on 12 = 3 x 4 processors: rows 4 + 3 + 3, columns 2 + 2 + 2 + 1.
 TEST(GridLayout, UnevenExtentsGiveTheFirstBlocksOneMore) {
   const auto layout = grid_layout(10, 7, 12);
-  EXPECT_EQ(layout.row_begin, (std::vector<std::int64_t>{0, 4, 7, 10}));
-  EXPECT_EQ(layout.column_begin, (std::vector<std::int64_t>{0, 2, 4, 6, 7}));
+  const auto starts = [](const scaling::detail::BlockSplit& split) {
+    std::vector<std::int64_t> begin;
+    for (std::int64_t i = 0; i <= split.parts; ++i) begin.push_back(split.begin(i));
+    return begin;
+  };
+  EXPECT_EQ(starts(layout.row_split), (std::vector<std::int64_t>{0, 4, 7, 10}));
+  EXPECT_EQ(starts(layout.column_split), (std::vector<std::int64_t>{0, 2, 4, 6, 7}));
   EXPECT_EQ(layout.points_of(0), 8);
   EXPECT_EQ(layout.points_of(3), 4);
   EXPECT_EQ(layout.points_of(5), 6);
@@ -78,6 +85,46 @@ TEST(GridLayout, ProcessorsWithoutPointsNeitherSendNorReceive) {
   for (const GridMessage& m : messages) {
     EXPECT_EQ(m.points, 1);
     EXPECT_GT(layout.points_of(m.to), 0);
+  }
+}
+
+// The kinds of processor rows and columns (what the approximate model reads in time linear in
+// the rows and columns) give exactly the processors' blocks and messages that walking every
+// processor gives: per processor with points, its block and which of its north, west, east and
+// south neighbours it exchanges with; and the runs of block widths are the columns' widths.
+TEST(GridLayout, KindsOfRowsAndColumnsAreThoseOfTheProcessors) {
+  using Pattern = std::tuple<std::int64_t, std::int64_t, bool, bool, bool, bool>;
+  for (std::int64_t height : {1, 2, 3, 7, 64, 100}) {
+    for (std::int64_t width : {1, 2, 5, 64, 99}) {
+      for (std::int64_t p = 1; p <= 70; ++p) {
+        const auto layout = grid_layout(height, width, p);
+        std::set<Pattern> walked;
+        std::set<std::pair<std::int64_t, std::int64_t>> sent;  // (sender, receiver)
+        for (const GridMessage& m : grid_messages(layout)) sent.emplace(m.from, m.to);
+        const std::int64_t columns = layout.grid.columns;
+        for (std::int64_t k = 0; k < layout.processors(); ++k) {
+          if (layout.points_of(k) == 0) continue;
+          walked.emplace(layout.rows_of(k), layout.columns_of(k), sent.contains({k, k - columns}),
+                         sent.contains({k, k - 1}), sent.contains({k, k + 1}), sent.contains({k, k + columns}));
+        }
+        std::set<Pattern> from_kinds;
+        const auto kinds = scaling::detail::grid_kinds(layout);
+        for (const auto& row : kinds.rows) {
+          for (const auto& column : kinds.columns) {
+            from_kinds.emplace(row.length, column.length, row.first, column.first,
+                               column.neighbours > (column.first ? 1 : 0), row.neighbours > (row.first ? 1 : 0));
+          }
+        }
+        EXPECT_EQ(from_kinds, walked) << height << " x " << width << " on " << p;
+        EXPECT_EQ(scaling::detail::has_grid_messages(layout), !sent.empty()) << height << " x " << width << " on " << p;
+        std::int64_t j = 0;
+        for (const auto& run : scaling::detail::column_runs(layout)) {
+          ASSERT_EQ(run.begin, j);
+          for (; j < run.end; ++j) EXPECT_EQ(layout.columns_of(j), run.width) << width << " on " << p;
+        }
+        EXPECT_EQ(j, columns);
+      }
+    }
   }
 }
 
