@@ -209,8 +209,9 @@ std::vector<std::size_t> representatives_of(const Groups& groups) {
   return representatives;
 }
 
-// Building the models: every approximate model, and the exact models the run compares (those of
-// processor counts sharing an approximate model).
+// Building the models: every approximate model, twice for the one of a group the run solves
+// (find_shared_models in study.cpp builds each to compare them, solve_case again to solve it),
+// and the exact models the run compares (those of processor counts sharing an approximate model).
 void count_models(const Built& made, const Groups& groups, const std::vector<int>& counts, bool exact_needed,
                   const Request& request, const UnitCosts& costs, const cost_detail::Pilots& estimates, Parts& parts) {
   const std::size_t cases = made.items.size() / counts.size();
@@ -221,7 +222,9 @@ void count_models(const Built& made, const Groups& groups, const std::vector<int
       const bool exact_built =
           members.size() > 1 && exact_needed && tasks <= static_cast<double>(request.max_exact_tasks);
       // With costs.time_pilots, the approximate model as long as it took to build here.
-      const double approximate = costs.time_pilots ? made.seconds[k] : costs.tree_node * made.items[k].sizes.tree_nodes;
+      const double approximate =
+          (k == members.front() ? 2.0 : 1.0) *
+          (costs.time_pilots ? made.seconds[k] : costs.tree_node * made.items[k].sizes.tree_nodes);
       parts.add("models", p, approximate + (exact_built ? estimates.exact_seconds(key.first, costs, tasks, p) : 0.0));
     }
   }

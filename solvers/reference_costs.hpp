@@ -28,8 +28,10 @@ struct UnitCosts {
   double exact_model = 0.0;
   double exact_task = 0.0;
   double exact_processor = 0.0;
-  // The series-parallel reduction, per inner node of the tree and grid point.
+  // The series-parallel reduction, per inner node of the tree and grid point, and per node of
+  // the tree (its closed forms and bookkeeping: all a deterministic tree costs).
   double reduction_node_point = 0.0;
+  double reduction_node = 0.0;
   // The bounds (every default bounding method) of one model: bounds_model, plus
   // bounds_small_task per task up to bounds_small_most in all (their work limits cap the
   // costly methods), plus bounds_task per task.
@@ -63,6 +65,7 @@ inline UnitCosts reference_costs() {
   costs.exact_task = 3e-6;
   costs.exact_processor = 2.5e-9;
   costs.reduction_node_point = 1e-7;
+  costs.reduction_node = 1e-7;
   costs.bounds_model = 0.04;
   costs.bounds_small_task = 2.5e-4;
   costs.bounds_small_most = 1.5;

@@ -32,10 +32,11 @@ class SeriesParallelSolver final : public Solver {
       return refused(Method::SeriesParallel, *plan.refusal);
     return solve_series_parallel(*models.approximate, options_);
   }
-  // Every inner node of the tree is reduced on the grid.
+  // Every inner node above a random leaf is reduced on the grid, every node in closed form.
   SolveCost cost(const ModelSizes& sizes, const UnitCosts& costs) const override {
     return {.seconds = costs.reduction_node_point * sizes.random_inner_tree_nodes *
-                       static_cast<double>(options_.grid.max_points)};
+                           static_cast<double>(options_.grid.max_points) +
+                       costs.reduction_node * sizes.tree_nodes};
   }
   // With costs.time_pilots, the reduction itself, timed: what a grid point costs differs
   // tenfold between operations (a phase-type leaf's matrix exponentials, an FFT power over
