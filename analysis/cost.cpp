@@ -1,6 +1,7 @@
 #include "analysis/cost.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -100,29 +101,36 @@ std::optional<Built> approximate_items(const std::vector<Case>& cases, const std
   std::vector<char> built(result.items.size(), 0);
   std::vector<double> seconds(result.items.size(), 0.0);
   const auto start = std::chrono::steady_clock::now();
-  const auto failure = run_items(
-      result.items.size(), request.threads,
-      [&](std::size_t reversed) -> std::optional<Failure> {
-        // run_items starts from the highest index; here the smallest p come first, so that the
-        // models in flight when the time runs out are those of the next p, not the largest.
-        const std::size_t k = result.items.size() - 1 - reversed;
-        const auto begin = std::chrono::steady_clock::now();
-        if (std::chrono::duration<double>(begin - start).count() > kBuildSeconds) return std::nullopt;
-        const Case& one = cases[k % cases.size()];
-        const int p = counts[k / cases.size()];
-        const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-        Item& item = result.items[k];
-        graph::add_to(item.print, tree);
-        item.print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-        item.sizes = sizes_of(tree);
-        built[k] = 1;
-        seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        return std::nullopt;
-      },
-      [&](std::size_t reversed) {
-        return cases[(result.items.size() - 1 - reversed) % cases.size()].label.machine_index;
-      });
-  if (failure) return std::nullopt;
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  // The longest a model took so far: one is not started when one more as long would end past the
+  // time (the next p take longer, an all-to-all's seconds each at thousands of processors).
+  std::atomic<double> slowest{0.0};
+  const auto build = [&](std::size_t k) -> std::optional<Failure> {
+    const auto begin = std::chrono::steady_clock::now();
+    if (elapsed() + slowest.load() > kBuildSeconds) return std::nullopt;
+    const Case& one = cases[k % cases.size()];
+    const int p = counts[k / cases.size()];
+    const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
+    Item& item = result.items[k];
+    graph::add_to(item.print, tree);
+    item.print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
+    item.sizes = sizes_of(tree);
+    built[k] = 1;
+    seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    for (double seen = slowest.load(); seconds[k] > seen && !slowest.compare_exchange_weak(seen, seconds[k]);) {}
+    return std::nullopt;
+  };
+  // Smallest p first, in batches growing with the models built (an eighth more each time), so
+  // that the models in flight when the time runs out are those of the next p: the threads of one
+  // batch would otherwise split the whole range and start its middle, p in the thousands.
+  for (std::size_t done = 0; done < result.items.size() && elapsed() <= kBuildSeconds;) {
+    const std::size_t batch = std::min(result.items.size() - done, std::max<std::size_t>(16, done / 8));
+    const auto failure = run_items(
+        batch, request.threads, [&](std::size_t k) { return build(done + k); },
+        [&](std::size_t k) { return cases[(done + k) % cases.size()].label.machine_index; });
+    if (failure) return std::nullopt;
+    done += batch;
+  }
   result.seconds.assign(seconds.begin(), seconds.end());
   result.built.assign(built.begin(), built.end());
   result.complete = std::all_of(built.begin(), built.end(), [](char b) { return b != 0; });
@@ -263,7 +271,8 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
     models.push_back({.case_index = k % cases.size(),
                       .p = counts[k / cases.size()],
                       .sizes = sizes,
-                      .exact_allowed = sizes.tasks <= static_cast<double>(request.max_exact_tasks)});
+                      .exact_allowed = sizes.tasks <= static_cast<double>(request.max_exact_tasks),
+                      .build_seconds = built->seconds[k]});
   }
   cost_detail::Pilots pilots(cases.size(), made.asked);
   pilots.run(cases, models, cost_detail::pilot_order(models), request, costs);

@@ -135,7 +135,9 @@ void Pilots::pilot(const solvers::Solver& solver, std::size_t m, const Case& one
   const bool chain = !exact && model.p == 1;
   if (exact && (!model.exact_allowed || model.sizes.tasks > kPilotTasks)) return;
   if (refused_[at] && refused_[at]->first <= model.p) return;
-  if (!exact && !chain && reduction_seconds_[at] >= kReductionPilotSeconds) return;
+  // A reduction's pilot within its case's time, its model's building included (an all-to-all's
+  // approximate model at thousands of processors takes longer to build than to reduce).
+  if (!exact && !chain && reduction_seconds_[at] + model.build_seconds >= kReductionPilotSeconds) return;
   const auto begin = std::chrono::steady_clock::now();
   const solvers::SolveCost cost =
       exact ? from_exact_model(solver, one, model, request, costs)
@@ -189,9 +191,10 @@ solvers::SolveCost Pilots::from_exact_model(const solvers::Solver& solver, const
 
 solvers::SolveCost Pilots::cost(std::size_t m, const PilotModel& model, const solvers::UnitCosts& costs) const {
   const std::size_t at = slot(model.case_index, m);
-  const std::vector<Pilot>& pilots = pilots_[at];
-  const auto own = std::find_if(pilots.begin(), pilots.end(), [&](const Pilot& p) { return p.p == model.p; });
-  if (own != pilots.end()) return own->cost;
+  const std::vector<Pilot>& pilots = pilots_[at];  // ascending p
+  const auto own =
+      std::lower_bound(pilots.begin(), pilots.end(), model.p, [](const Pilot& pilot, int p) { return pilot.p < p; });
+  if (own != pilots.end() && own->p == model.p) return own->cost;
   // More processors run more tasks at once, which only adds work: a refusal holds above.
   if (refused_[at] && refused_[at]->first <= model.p) return refused_[at]->second;
   return between(*solvers_[m], pilots, model, costs);
@@ -205,10 +208,14 @@ solvers::SolveCost Pilots::between(const solvers::Solver& solver, const std::vec
                                    const PilotModel& model, const solvers::UnitCosts& costs) const {
   const Pilot* below = nullptr;
   const Pilot* above = nullptr;
-  for (const Pilot& pilot : pilots) {
-    if (!pilot.scales_others) continue;
-    if (pilot.p < model.p) below = &pilot;
-    if (pilot.p > model.p && above == nullptr) above = &pilot;
+  const auto split =
+      std::lower_bound(pilots.begin(), pilots.end(), model.p, [](const Pilot& pilot, int p) { return pilot.p < p; });
+  for (auto k = split; k != pilots.end() && above == nullptr; ++k) {
+    if (k->scales_others && k->p > model.p) above = &*k;
+  }
+  for (auto k = split; k != pilots.begin() && below == nullptr;) {
+    --k;
+    if (k->scales_others) below = &*k;
   }
   const Pilot* nearest = above != nullptr ? above : below;
   if (nearest != nullptr && nearest->per_task >= 0.0) return {.seconds = nearest->per_task * model.sizes.tasks};

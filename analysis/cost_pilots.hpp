@@ -27,6 +27,8 @@ struct PilotModel {
   solvers::ModelSizes sizes;
   // False when the exact model is over the task limit: the methods that need it are refused.
   bool exact_allowed = true;
+  // What building its approximate model took (a reduction's pilot builds it again).
+  double build_seconds = 0.0;
 };
 
 // The order in which the models of each case are piloted: the smallest p, the largest, then

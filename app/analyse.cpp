@@ -400,8 +400,11 @@ bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Cas
   const auto cost = analysis::estimate_cost(cases, request);
   if (!cost) return true;  // a model cannot be built: the study says why
   estimated_seconds = cost->seconds;
+  // Up to three, each at least a twentieth of the whole: smaller parts are timed pilots' noise,
+  // which would change the message from run to run.
   std::string largest;
   for (std::size_t k = 0; k < cost->parts.size() && k < 3; ++k) {
+    if (k > 0 && cost->parts[k].seconds < 0.05 * cost->seconds) break;
     largest += (k == 0 ? "" : "; ") + analysis::describe(cost->parts[k]);
   }
   const std::string bound = !cost->complete         ? " at least (building the models alone, extrapolated)"

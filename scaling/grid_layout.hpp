@@ -33,7 +33,8 @@ struct BlockSplit {
 };
 
 // A grid of `height` x `width` points on p processors: processor k = i * columns + j holds grid
-// rows [rows.begin(i), rows.begin(i + 1)) and grid columns [columns.begin(j), columns.begin(j + 1)).
+// rows [row_split.begin(i), row_split.begin(i + 1)) and grid columns [column_split.begin(j),
+// column_split.begin(j + 1)).
 struct GridLayout {
   ProcessorGrid grid;
   BlockSplit row_split;     // height over grid.rows
@@ -61,12 +62,13 @@ std::vector<GridMessage> grid_messages(const GridLayout& layout);
 // True when grid_messages(layout) is not empty, in constant time.
 bool has_grid_messages(const GridLayout& layout);
 
-// The layout's blocks by kind, in time linear in the processor rows and columns rather than in
-// the processors: a processor row's kind is its blocks' height and how many of its vertical
-// neighbours (north, south) hold points, a processor column's its blocks' width and how many of
-// its horizontal neighbours (west, east) do. Only rows and columns whose blocks hold points.
-// A processor (i, j) sends (and receives) `vertical` messages of `width` points and
-// `horizontal` of `height` points, in the order north, west, east, south.
+// The layout's blocks by kind, in constant time rather than per processor: a processor row's
+// kind is its blocks' height and which of its vertical neighbours (north, south) hold points, a
+// processor column's its blocks' width and which of its horizontal neighbours (west, east) do;
+// only rows and columns whose blocks hold points. A processor of row kind r and column kind c
+// sends (and receives) one message of c.length points to each vertical neighbour r counts and
+// one of r.length points to each horizontal neighbour c counts, in the order north, west,
+// east, south; every pair of kinds occurs in the layout.
 struct GridLine {
   std::int64_t length = 0;      // a row's block height, a column's block width
   std::int64_t neighbours = 0;  // a row's vertical, a column's horizontal neighbours with points
