@@ -50,14 +50,13 @@ std::vector<GridLine> line_kinds(const BlockSplit& split) {
   const auto length = [&](std::int64_t k) { return split.length(k); };
   const std::int64_t holding = split.holding();
   const std::int64_t longer = split.points % split.parts;  // lines [0, longer) hold one point more
-  std::set<std::tuple<std::int64_t, std::int64_t, bool>> kinds;
+  std::set<std::tuple<std::int64_t, bool, bool>> kinds;
   for (std::int64_t k : {std::int64_t{0}, std::int64_t{1}, longer - 1, longer, longer + 1, holding - 2, holding - 1}) {
     if (k < 0 || k >= holding) continue;
-    const bool before = k > 0, after = k + 1 < holding;
-    kinds.emplace(length(k), (before ? 1 : 0) + (after ? 1 : 0), before);
+    kinds.emplace(length(k), k > 0, k + 1 < holding);
   }
   std::vector<GridLine> out;
-  for (const auto& [line_length, neighbours, first] : kinds) out.push_back({line_length, neighbours, first});
+  for (const auto& [line_length, before, after] : kinds) out.push_back({line_length, before, after});
   return out;
 }
 

@@ -66,13 +66,13 @@ bool has_grid_messages(const GridLayout& layout);
 // kind is its blocks' height and which of its vertical neighbours (north, south) hold points, a
 // processor column's its blocks' width and which of its horizontal neighbours (west, east) do;
 // only rows and columns whose blocks hold points. A processor of row kind r and column kind c
-// sends (and receives) one message of c.length points to each vertical neighbour r counts and
-// one of r.length points to each horizontal neighbour c counts, in the order north, west,
-// east, south; every pair of kinds occurs in the layout.
+// sends (and receives) one message of c.length points to each vertical neighbour r has and one
+// of r.length points to each horizontal neighbour c has, in the order north, west, east, south;
+// every pair of kinds occurs in the layout.
 struct GridLine {
-  std::int64_t length = 0;      // a row's block height, a column's block width
-  std::int64_t neighbours = 0;  // a row's vertical, a column's horizontal neighbours with points
-  bool first = false;           // the neighbour before it (north, west) holds points
+  std::int64_t length = 0;  // a row's block height, a column's block width
+  bool before = false;      // the neighbour before it (north, west) holds points
+  bool after = false;       // the neighbour after it (south, east) holds points
 };
 struct GridKinds {
   std::vector<GridLine> rows;

@@ -54,16 +54,14 @@ GridExchange grid_exchange(const GridLayout& layout, const std::function<double(
   const GridKinds kinds = grid_kinds(layout);
   for (const GridLine& row : kinds.rows) {
     for (const GridLine& column : kinds.columns) {
-      const bool north = row.first, south = row.neighbours - (row.first ? 1 : 0) > 0;
-      const bool west = column.first, east = column.neighbours - (column.first ? 1 : 0) > 0;
       double paid = 0.0;  // a vertical edge is as long as the block is wide, a horizontal one as it is high
-      if (north) paid += overhead_of(column.length);
-      if (west) paid += overhead_of(row.length);
-      if (east) paid += overhead_of(row.length);
-      if (south) paid += overhead_of(column.length);
+      if (row.before) paid += overhead_of(column.length);  // north
+      if (column.before) paid += overhead_of(row.length);  // west
+      if (column.after) paid += overhead_of(row.length);   // east
+      if (row.after) paid += overhead_of(column.length);   // south
       exchange.most_overhead = std::max(exchange.most_overhead, paid);
-      if (north || south) exchange.longest_bytes = std::max(exchange.longest_bytes, column.length * volume);
-      if (west || east) exchange.longest_bytes = std::max(exchange.longest_bytes, row.length * volume);
+      if (row.before || row.after) exchange.longest_bytes = std::max(exchange.longest_bytes, column.length * volume);
+      if (column.before || column.after) exchange.longest_bytes = std::max(exchange.longest_bytes, row.length * volume);
     }
   }
   return exchange;
@@ -106,16 +104,9 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
   const double sharing = builder.shares_bandwidth() && builder.processors() > 1
                              ? builder.sharing(grid_transfers(grid_messages(layout)))
                              : 1.0;
-  std::map<std::int64_t, double> overhead_of;  // per edge length: a layout has a handful
+  // BoundQuantities evaluates each (machine term, L, S) once: a layout's edges have a handful.
   const auto overhead = [&](std::int64_t points) {
-    auto known = overhead_of.find(points);
-    if (known == overhead_of.end()) {
-      known =
-          overhead_of
-              .emplace(points, builder.overhead_seconds(static_cast<double>(points) * volume, phase.location, sharing))
-              .first;
-    }
-    return known->second;
+    return builder.overhead_seconds(static_cast<double>(points) * volume, phase.location, sharing);
   };
   const GridExchange edges = grid_exchange(layout, overhead, volume);
   const double exchange = edges.most_overhead +

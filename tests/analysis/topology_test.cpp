@@ -144,12 +144,6 @@ TEST(Topology, M10_TwoDimensionalEdgesShareTheBus) {
   }
 }
 
-// Rule U1 with bandwidth sharing: both models price a step's messages at the same S, and a
-// neighbour joint whose S exceeds the exchange's charges the difference (C5), so the approximate
-// mean stays at or above the exact one on every topology. Deterministic tasks: the state-space
-// mean is the exact model's longest path. The programs: the 1-D and 2-D stencils, a
-// NEIGHBOR-TORUS phase into an INDEPENDENT CYCLIC one over a TORUS joint, and NEIGHBOR phases of
-// different counts.
 // A 0-byte arc is a plain arc (M3), no message: it shares no link (M10). On a ring of 4, a -> e
 // (30 bytes) and a -> g (0 bytes) both go from processor 0 to processor 1; only the first is a
 // message, so S = 1 and t = t_w·S·L = 15. Exact: e starts after a and the transfer (10 + 15),
@@ -177,6 +171,12 @@ TEST(Topology, M10_AZeroByteArcSharesNoLink) {
   }
 }
 
+// Rule U1 with bandwidth sharing: both models price a step's messages at the same S, and a
+// neighbour joint whose S exceeds the exchange's charges the difference (C5), so the approximate
+// mean stays at or above the exact one on every topology. Deterministic tasks: the state-space
+// mean is the exact model's longest path. The programs: the 1-D and 2-D stencils, a
+// NEIGHBOR-TORUS phase into an INDEPENDENT CYCLIC one over a TORUS joint, and NEIGHBOR phases of
+// different counts.
 TEST(Topology, U1_TheApproximationStaysAboveTheExactMeanOnEveryTopology) {
   const std::string mixed =
       "PROGRAM NAME IS 'mixed';\n"

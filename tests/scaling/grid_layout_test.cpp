@@ -111,8 +111,7 @@ TEST(GridLayout, KindsOfRowsAndColumnsAreThoseOfTheProcessors) {
         const auto kinds = scaling::detail::grid_kinds(layout);
         for (const auto& row : kinds.rows) {
           for (const auto& column : kinds.columns) {
-            from_kinds.emplace(row.length, column.length, row.first, column.first,
-                               column.neighbours > (column.first ? 1 : 0), row.neighbours > (row.first ? 1 : 0));
+            from_kinds.emplace(row.length, column.length, row.before, column.before, column.after, row.after);
           }
         }
         EXPECT_EQ(from_kinds, walked) << height << " x " << width << " on " << p;
