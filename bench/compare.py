@@ -29,6 +29,7 @@ SET = [
     ("scaling/approximate_sweep_bench", "BM_Stencil2dSweep/pmax:(4096|65536)/"),
     ("scaling/approximate_sweep_bench", "BM_NeighborSweep/pmax:1024/columns:100000/iterations:1000/threads:1"),
     ("analysis/calibration_bench", "BM_Calibrate/"),
+    ("analysis/calibration_bench", "BM_CalibrateRows/rows:100000"),
     ("distributions/distributions_bench", "BM_SeriesPower/(4096|65536)/1000"),
 ]
 

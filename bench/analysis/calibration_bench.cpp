@@ -29,13 +29,14 @@ analysis::MachineInput model(const std::string& runtime) {
   return input;
 }
 
-// 16 runs at p = 1, 2, 4, 8 around the model with tc = 2, ts = 30 (5% noise, fixed seed).
-models::Runs runs() {
+// `repetitions` runs at each of p = 1, 2, 4, 8 around the model with tc = 2, ts = 30 (5%
+// noise, fixed seed).
+models::Runs runs(int repetitions = 4) {
   std::mt19937_64 random(7);
   std::normal_distribution<double> z;
   models::Runs result;
   for (int p : {1, 2, 4, 8}) {
-    for (int repetition = 1; repetition <= 4; ++repetition) {
+    for (int repetition = 1; repetition <= repetitions; ++repetition) {
       models::Run run;
       run.p = p;
       run.time = (64.0 / p * 2.0 + (p > 1 ? 30.0 * std::log2(p) : 0.0)) * (1.0 + 0.05 * z(random));
@@ -56,6 +57,25 @@ void BM_Calibrate(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(analysis::calibrate(input, measured, options));
 }
 BENCHMARK(BM_Calibrate)->ArgNames({"exponential"})->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// Argument: rows, spread over the same 4 settings (exponential tasks). Each distinct setting is
+// solved once per evaluation, so the time should grow with the rows only by the residuals' and
+// the Jacobian's rows, not by a solve each.
+void BM_CalibrateRows(benchmark::State& state) {
+  const analysis::MachineInput input = model(runtime_of(1));
+  const models::Runs measured = runs(static_cast<int>(state.range(0) / 4));
+  analysis::CalibrationOptions options;
+  options.parameters = {"tc", "ts"};
+  for (auto _ : state) benchmark::DoNotOptimize(analysis::calibrate(input, measured, options));
+  state.counters["rows"] = static_cast<double>(measured.runs.size());
+}
+BENCHMARK(BM_CalibrateRows)
+    ->ArgNames({"rows"})
+    ->Arg(16)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
 
 // Arguments: task kind, p, parameter draws.
 void BM_PredictInterval(benchmark::State& state) {
