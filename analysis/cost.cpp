@@ -278,6 +278,14 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   pilots.run(cases, models, cost_detail::pilot_order(models), request, costs);
   for (const cost_detail::PilotModel& model : models) {
     const bool exact = (made.exact_needed || model.p == 1) && model.exact_allowed;
+    // p = 1 not listed, its one-processor model a chain: the study runs no method there, T(1)
+    // being the chain's sum. Where the pilots did not build that model it is taken for a chain,
+    // as every p = 1 model of the examples is (a dynamically scheduled pool on one processor
+    // runs its tasks in series).
+    if (exact && model.p == 1 && !request.reports(1) && pilots.one_processor_chain(model.case_index).value_or(true)) {
+      parts.add("models", 1, pilots.exact_seconds(model.case_index, costs, model.sizes.tasks, 1));
+      continue;
+    }
     // At p = 1 the one-processor chain answers for the prediction instead.
     if (exact && model.p > 1 && cases[model.case_index].label.phase.empty())
       parts.add("prediction", model.p, own_solve_seconds(made, model.sizes, request, costs));

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <deque>
 
+#include "analysis/sequential_time.hpp"
 #include "analysis/solve_case.hpp"
 #include "scaling/approximate_model.hpp"
 #include "scaling/exact_model.hpp"
@@ -96,7 +97,8 @@ Pilots::Pilots(std::size_t cases, std::span<const std::unique_ptr<solvers::Solve
       refused_(cases * solvers.size()),
       reduction_seconds_(cases * solvers.size(), 0.0),
       case_models_(cases, 0),
-      builds_(cases) {}
+      builds_(cases),
+      chain_at_one_(cases) {}
 
 void Pilots::run(const std::vector<Case>& cases, const std::vector<PilotModel>& models,
                  const std::vector<std::size_t>& order, const Request& request, const solvers::UnitCosts& costs) {
@@ -176,6 +178,10 @@ std::optional<scaling::ExactModel> Pilots::build_exact(const Case& one, const Pi
   spent_ += built;
   built_[{model.case_index, model.p}] = built;
   if (model.sizes.tasks >= kRateTasks) builds_[model.case_index].add(model.sizes.tasks, built);
+  if (model.p == 1) {
+    const std::optional<solvers::Result> base = one_processor_time(*exact);
+    chain_at_one_[model.case_index] = base && solvers::finite_or_unsolved(*base).solved();
+  }
   return exact;
 }
 

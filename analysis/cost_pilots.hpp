@@ -55,6 +55,10 @@ class Pilots {
   // Building and fingerprinting the exact model of case c at p (see cost_pilots.cpp).
   double exact_seconds(std::size_t c, const solvers::UnitCosts& costs, double tasks, int p) const;
 
+  // Whether case c's exact model at p = 1 is a chain with a finite sum (T(1) without a
+  // method), where the pilots built it; nothing where they did not.
+  std::optional<bool> one_processor_chain(std::size_t c) const { return chain_at_one_[c]; }
+
  private:
   struct Pilot {
     int p = 0;
@@ -94,6 +98,8 @@ class Pilots {
   std::vector<Builds> builds_;
   // Per case and p: the time its exact model took to build here.
   std::map<std::pair<std::size_t, int>, double> built_;
+  // Per case: whether its p = 1 exact model, where built, is a chain.
+  std::vector<std::optional<bool>> chain_at_one_;
   double spent_ = 0.0;
 };
 

@@ -5,6 +5,8 @@
 
 namespace analysis {
 
+bool Request::reports(int p) const { return std::binary_search(processors.begin(), processors.end(), p); }
+
 std::vector<int> Request::default_processors() {
   std::vector<int> counts;
   for (int p = 1; p <= kDefaultPmax; ++p) counts.push_back(p);

@@ -44,8 +44,9 @@ struct PredictionOptions {
 
 struct Request {
   // Processor counts to analyse, each in [1, scaling::kMaxProcessors], at most
-  // kMaxProcessorCounts of them. p = 1 is solved too when absent, as the base of the speedups,
-  // but not reported.
+  // kMaxProcessorCounts of them, ascending. p = 1 is solved too when absent, as the base of the
+  // speedups, but not reported: its exact model's one-processor chain when it is one (the
+  // methods then do not run at p = 1), else every method at p = 1.
   std::vector<int> processors = default_processors();
   // Methods to run for every p, in the order they are reported.
   std::vector<solvers::Method> methods{solvers::Method::SeriesParallel, solvers::Method::Bounds};
@@ -100,6 +101,8 @@ struct Request {
 
   static std::vector<int> default_processors();
   bool IsValid(std::string* why) const;
+  // Whether processor count p is reported (one of `processors`).
+  bool reports(int p) const;
 };
 
 }  // namespace analysis

@@ -57,7 +57,9 @@ struct CasePlan {
   std::vector<std::unique_ptr<solvers::Solver>> solvers;
   std::vector<solvers::MemoryPlan> plans;
   std::optional<solvers::Result> base;  // T(1)
-  std::vector<OwnSolver> own;           // the prediction's own solvers
+  // p = 1 only as the base of the speedups, and T(1) is its chain's sum: no method runs.
+  bool base_only = false;
+  std::vector<OwnSolver> own;  // the prediction's own solvers
   double largest_plan = 0.0;
 
   solvers::ScaledModels models() const { return {&tree, mixture, {}}; }
@@ -82,19 +84,20 @@ void plan_solvers(CasePlan& plan, const Case& one, int p, const Request& request
       std::max(plan.budget - plan.model_bytes, static_cast<double>(solvers::kSmallestMemoryBudget)));
   options.monte_carlo.communicator = work.collective;
   options.state_space.communicator = work.collective;
-  for (solvers::Method method : request.methods) {
-    plan.solvers.push_back(solvers::make_solver(method, options));
-    plan.plans.emplace_back();
-    if (!work.methods[plan.solvers.size() - 1]) continue;
-    if (plan.solvers.back()->info().needs_exact_model && !plan.exact) continue;
-    plan.plans.back() = plan.solvers.back()->plan_memory(plan.models());
-    if (!plan.plans.back().refusal) plan.largest_plan = std::max(plan.largest_plan, plan.plans.back().bytes);
-  }
   // T(1), where the one-processor model is a chain. One that is not finite (a sum past the
   // largest double) is no base: each method then divides by its own p = 1 figure, which passed
   // the same check.
   if (p == 1 && plan.exact) plan.base = one_processor_time(*plan.exact);
   if (plan.base && !solvers::finite_or_unsolved(*plan.base).solved()) plan.base.reset();
+  plan.base_only = p == 1 && plan.base && !request.reports(1);
+  for (solvers::Method method : request.methods) {
+    plan.solvers.push_back(solvers::make_solver(method, options));
+    plan.plans.emplace_back();
+    if (!work.methods[plan.solvers.size() - 1] || plan.base_only) continue;
+    if (plan.solvers.back()->info().needs_exact_model && !plan.exact) continue;
+    plan.plans.back() = plan.solvers.back()->plan_memory(plan.models());
+    if (!plan.plans.back().refusal) plan.largest_plan = std::max(plan.largest_plan, plan.plans.back().bytes);
+  }
   // A --loss phase alone has no prediction: only the whole program's is reported.
   if (work.prediction && plan.exact && one.label.phase.empty()) {
     plan.own = prediction_solvers(request, options, plan.models(), plan.base.has_value());
@@ -227,7 +230,8 @@ ItemFigures solve_case(const Case& one, int p, const Request& request, MemoryGat
   if (work.bases) solved.one_processor_time = std::move(plan.base);
   if (request.breakdown && plan.exact && work.bases) solved.processor_time = processor_time(*plan.exact);
   for (std::size_t j = 0; j < plan.solvers.size(); ++j) {
-    solved.results.push_back(work.methods[j] ? solve_method(plan, j, request, report) : solvers::Result{});
+    const bool runs = work.methods[j] && !plan.base_only;
+    solved.results.push_back(runs ? solve_method(plan, j, request, report) : solvers::Result{});
   }
   if (!plan.own.empty()) {
     solved.prediction = solve_for_prediction(plan.own, solved.results, work.methods, plan.models());

@@ -55,7 +55,8 @@ struct ItemFigures {
 
 // What a solve_case call computes: which of the request's methods (the others get a default
 // Result, filled in by another call), whether T(1) and the breakdown, and the ranks Monte Carlo
-// and the state space share (null: this process alone).
+// and the state space share (null: this process alone). At p = 1 not among the request's
+// processors whose one-processor model is a chain, no method runs: T(1) is all it is for.
 struct CaseWork {
   std::vector<bool> methods;
   bool bases = true;

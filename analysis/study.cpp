@@ -303,11 +303,6 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
   return std::nullopt;
 }
 
-// Whether the study reports processor count p (p = 1 is solved as the base even when not).
-bool reports(const Request& request, int p) {
-  return std::binary_search(request.processors.begin(), request.processors.end(), p);
-}
-
 // The request with the processor counts whose every case was solved (all of them, unless the
 // study was stopped); none when p = 1, the base, was not.
 Request solved_whole(const std::vector<int>& counts, const Items& items, const std::vector<ItemFigures>& figures,
@@ -324,7 +319,7 @@ Request solved_whole(const std::vector<int>& counts, const Items& items, const s
   }
   std::vector<int> kept;
   for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (solved(i) && reports(request, counts[i])) kept.push_back(counts[i]);
+    if (solved(i) && request.reports(counts[i])) kept.push_back(counts[i]);
   }
   request.processors = std::move(kept);
   return request;
@@ -341,7 +336,7 @@ Outcome<std::vector<std::optional<solvers::Result>>> scaled_bases(const std::vec
       [&](std::size_t k) -> std::optional<Failure> {
         const Case& one = cases[items.case_of(k)];
         const int p = counts[items.p_index_of(k)];
-        if (items.p_index_of(k) == 0 || !is_weak_scaling(one.environment) || !reports(request, p)) return std::nullopt;
+        if (items.p_index_of(k) == 0 || !is_weak_scaling(one.environment) || !request.reports(p)) return std::nullopt;
         bases[k] =
             scaled_sequential_time(*one.program, *one.machine, one.environment, counts[items.p_index_of(k)], request);
         return std::nullopt;
@@ -368,7 +363,7 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
     const ItemFigures& at_one = figures[items.of(0, c)];
     bases.push_back(at_one.one_processor_time);
     for (std::size_t i = 0; i < counts.size(); ++i) {
-      if (!reports(request, counts[i])) continue;
+      if (!request.reports(counts[i])) continue;
       const std::size_t k = items.of(i, c);
       processor_times.push_back(figures[k].processor_time);
       prediction_solves.push_back(figures[k].prediction);

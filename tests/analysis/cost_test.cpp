@@ -231,3 +231,27 @@ TEST(CostEstimate, Durations) {
 }
 
 }  // namespace
+
+// p = 1 not listed is only the base of the speedups: its one-processor model is a chain, so
+// the study runs no method there (Study.AnUnlistedOneProcessorChainRunsNoMethod) and the
+// estimate counts none, with the pilots' timing and without.
+TEST(CostEstimate, AnUnlistedOneProcessorChainCountsNoMethod) {
+  const auto mc_at_one = [](std::vector<int> processors, const analysis::UnitCosts& costs) {
+    analysis::Request request = test_support::request_for(std::move(processors), {solvers::Method::MonteCarlo});
+    request.solver_options.monte_carlo.relative_precision = 0.0;
+    request.solver_options.monte_carlo.samples = 1000;
+    const auto cost = analysis::estimate_cost(neighbor(10, 2), request, costs);
+    EXPECT_TRUE(cost.has_value());
+    double seconds = 0.0;
+    for (const analysis::CostPart& part : cost ? cost->parts : std::vector<analysis::CostPart>{}) {
+      if (part.method == "mc" && part.p_low == 1) seconds += part.seconds;
+    }
+    return seconds;
+  };
+  analysis::UnitCosts untimed = analysis::reference_costs();
+  untimed.time_pilots = false;  // p = 1's exact model is then not built: taken for a chain
+  for (const analysis::UnitCosts& costs : {untimed, analysis::reference_costs()}) {
+    EXPECT_EQ(mc_at_one({4}, costs), 0.0);
+    EXPECT_GT(mc_at_one({1, 4}, costs), 0.0);
+  }
+}

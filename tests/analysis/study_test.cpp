@@ -7,7 +7,9 @@
 
 #include "analysis/isoefficiency.hpp"
 #include "analysis/loss.hpp"
+#include "analysis/memory_gate.hpp"
 #include "analysis/request.hpp"
+#include "analysis/solve_case.hpp"
 #include "analysis/study.hpp"
 #include "tests/support/case_from_text.hpp"
 #include "tests/support/program_builders.hpp"
@@ -445,3 +447,31 @@ TEST(Isoefficiency, TheSizeFoundHoldsTheTargetAndItsPredecessorDoesNot) {
 }
 
 }  // namespace
+
+// p = 1 not listed: its one-processor chain gives T(1) and no method runs there (a Monte Carlo
+// of p = 1 doubled `--p 64 --method mc`'s time); the speedups are the same bit for bit.
+TEST(Study, AnUnlistedOneProcessorChainRunsNoMethod) {
+  const analysis::Case one = neighbor_case(10, 2);
+  analysis::Request request = test_support::request_for({1, 4}, {solvers::Method::MonteCarlo});
+  request.solver_options.monte_carlo.relative_precision = 0.0;
+  request.solver_options.monte_carlo.samples = 512;
+  analysis::MemoryGate gate(1e9);
+  const analysis::CaseWork work{{true}, true, nullptr, true};
+  const analysis::ItemFigures listed = analysis::solve_case(one, 1, request, gate, {}, work);
+  const auto with_one = analysis::run_study({one}, request);
+  request.processors = {4};
+  const analysis::ItemFigures unlisted = analysis::solve_case(one, 1, request, gate, {}, work);
+  const auto without_one = analysis::run_study({one}, request);
+
+  ASSERT_TRUE(listed.one_processor_time && unlisted.one_processor_time);
+  EXPECT_EQ(listed.one_processor_time->mean, unlisted.one_processor_time->mean);
+  EXPECT_EQ(listed.results.at(0).statistics.samples, 512);
+  EXPECT_EQ(unlisted.results.at(0).statistics.samples, 0);
+  ASSERT_TRUE(with_one.ok() && without_one.ok());
+  const analysis::Row& a = with_one.value->at(0, 4, solvers::Method::MonteCarlo);
+  const analysis::Row& b = without_one.value->at(0, 4, solvers::Method::MonteCarlo);
+  EXPECT_EQ(a.result.mean, b.result.mean);
+  ASSERT_TRUE(a.speedup && b.speedup);
+  EXPECT_EQ(*a.speedup, *b.speedup);
+  EXPECT_EQ(*a.speedup, 160.0 / a.result.mean);  // T(1): 20 tasks of mean 8 in series
+}
