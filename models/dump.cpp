@@ -186,6 +186,7 @@ std::string dump(const Machine& machine) {
   out += fmt::format("MESSAGE OVERHEAD IS {};\n", to_string(machine.message_overhead));
   out += fmt::format("BARRIER TIME IS {};\n", to_string(machine.barrier_time));
   if (machine.contention) out += fmt::format("CONTENTION IS {};\n", to_string(*machine.contention));
+  if (machine.eager_limit) out += fmt::format("EAGER LIMIT IS {};\n", to_string(*machine.eager_limit));
   for (const auto& [operation, algorithm] : machine.collectives) {
     out += fmt::format("COLLECTIVE {} IS {};\n", to_string(operation), to_string(algorithm));
   }

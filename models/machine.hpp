@@ -68,6 +68,10 @@ struct Machine {
   // Optional contention delay c(T, P) added once per parallel phase instance: T is its work,
   // the sum of the means of its tasks (docs/machine.md).
   std::optional<Expr> contention;
+  // Messages of more bytes than this are rendezvous: the transfer starts no earlier than the
+  // receiver posts its receive (docs/semantics.md M11). None: every message is eager, as
+  // without the statement. May use the constants.
+  std::optional<Expr> eager_limit;
   SourceLocation location;
 };
 

@@ -263,7 +263,7 @@ struct Program {
 };
 
 // ---- Machine files --------------------------------------------------------------------
-enum class MachineRole { RTFactor, CommunicationTime, MessageOverhead, BarrierTime, Contention };
+enum class MachineRole { RTFactor, CommunicationTime, MessageOverhead, BarrierTime, Contention, EagerLimit };
 
 struct MachineExpr : x3::position_tagged {
   MachineRole role;

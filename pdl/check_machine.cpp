@@ -27,13 +27,14 @@ const char* role_name(ast::MachineRole role) {
     case ast::MachineRole::MessageOverhead: return "MESSAGE OVERHEAD";
     case ast::MachineRole::BarrierTime: return "BARRIER TIME";
     case ast::MachineRole::Contention: return "CONTENTION";
+    case ast::MachineRole::EagerLimit: return "EAGER LIMIT";
   }
   return "?";
 }
 
 // What the statements of a machine file have declared so far: each may appear once.
 struct SeenStatements {
-  std::array<bool, 5> role{};
+  std::array<bool, static_cast<std::size_t>(ast::MachineRole::EagerLimit) + 1> role{};  // the last role
   bool kind = false;
   bool topology = false;
   std::map<std::string, bool> size;
@@ -208,6 +209,7 @@ class MachineChecker {
         scope.context = "in CONTENTION, which may use T (the phase's runtime), P and the machine's constants";
         samples = {{"T", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
         break;
+      case ast::MachineRole::EagerLimit: scope.context = "in EAGER LIMIT, which may use the machine's constants"; break;
     }
     return scope;
   }
@@ -234,6 +236,7 @@ class MachineChecker {
       case ast::MachineRole::MessageOverhead: model.message_overhead = std::move(expr); break;
       case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
       case ast::MachineRole::Contention: model.contention = std::move(expr); break;
+      case ast::MachineRole::EagerLimit: model.eager_limit = std::move(expr); break;
       case ast::MachineRole::RTFactor: break;
     }
   }
@@ -261,20 +264,20 @@ class MachineChecker {
         at.values[name] = values[i];
         point += fmt::format("{}{} = {}", point.empty() ? "" : ", ", name, values[i]);
       }
+      if (!point.empty()) point = " at " + point;
       const models::Evaluation value = models::evaluate(expr, at);
       if (!value.ok()) {
-        reporter_.error(e.value,
-                        fmt::format("{} cannot be evaluated at {}: {}", role_name(e.role), point, value.error));
+        reporter_.error(e.value, fmt::format("{} cannot be evaluated{}: {}", role_name(e.role), point, value.error));
         return false;
       }
       if (value.value < 0) {
-        reporter_.error(e.value, fmt::format("{} is negative ({}) at {}", role_name(e.role), value.value, point));
+        reporter_.error(e.value, fmt::format("{} is negative ({}){}", role_name(e.role), value.value, point));
         return false;
       }
       if (value.value != 0.0 && !(value.value >= models::kSmallestTime && value.value <= models::kLargestTime)) {
-        reporter_.error(e.value,
-                        fmt::format("{} is {} at {}: a time must be 0 or lie in [{:g}, {:g}]", role_name(e.role),
-                                    value.value, point, models::kSmallestTime, models::kLargestTime));
+        const char* what = e.role == ast::MachineRole::EagerLimit ? "a size in bytes" : "a time";
+        reporter_.error(e.value, fmt::format("{} is {}{}: {} must be 0 or lie in [{:g}, {:g}]", role_name(e.role),
+                                             value.value, point, what, models::kSmallestTime, models::kLargestTime));
         return false;
       }
     }

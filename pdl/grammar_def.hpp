@@ -361,7 +361,8 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
     kw_program{"program"}, kw_rtfactor{"rtfactor"}, kw_runtime{"runtime"}, kw_scheduling{"scheduling"},
     kw_scheme{"scheme"}, kw_sequential{"sequential"}, kw_shared{"shared"}, kw_size{"size"}, kw_sizeof{"sizeof"},
     kw_stages{"stages"}, kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
-    kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"}, kw_work{"work"};
+    kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"}, kw_work{"work"},
+    kw_eager{"eager"}, kw_limit{"limit"};
 // The words of TOPOLOGY IS ...; ("2d" begins with a digit: a keyword still ends at a word boundary).
 constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
     kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"}, kw_hypercube{"hypercube"},
@@ -477,8 +478,9 @@ auto const machine_header_rule_def = kw_machine > kw_name > kw_is > string_liter
 auto const machine_role_def = (kw_rtfactor >> x3::attr(ast::MachineRole::RTFactor)) |
                               (kw_communication >> kw_time >> x3::attr(ast::MachineRole::CommunicationTime)) |
                               (kw_message >> kw_overhead >> x3::attr(ast::MachineRole::MessageOverhead)) |
-                              (kw_barrier > kw_time >> x3::attr(ast::MachineRole::BarrierTime)) |
-                              (kw_contention >> x3::attr(ast::MachineRole::Contention));
+                              ((kw_barrier > kw_time) >> x3::attr(ast::MachineRole::BarrierTime)) |
+                              (kw_contention >> x3::attr(ast::MachineRole::Contention)) |
+                              ((kw_eager > kw_limit) >> x3::attr(ast::MachineRole::EagerLimit));
 auto const machine_expr_def = machine_role > kw_is > expression > ';';
 auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) > kw_is > expression > ';';
 auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |

@@ -280,7 +280,8 @@ class Driver {
         if (diagnostics_.size() == before) {
           error(
               fmt::format("expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
-                          "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, TOPOLOGY or VARIABLE) "
+                          "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, EAGER LIMIT, TOPOLOGY or "
+                          "VARIABLE) "
                           "but found {}",
                           parser::describe_token(it_, end_)));
         }

@@ -24,9 +24,12 @@ const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const 
   const auto key = std::make_pair(bytes, sharing);
   const auto found = message_costs_.find(key);
   if (found != message_costs_.end()) return found->second;
+  const models::Machine& machine = bound_.machine();
+  const bool rendezvous =
+      machine.eager_limit.has_value() && bytes > bound_.value(*machine.eager_limit, where, "eager limit");
   return message_costs_
       .emplace(key, MessageCost{bound_.communication_seconds(bytes, where, sharing),
-                                bound_.overhead_seconds(bytes, where, sharing)})
+                                bound_.overhead_seconds(bytes, where, sharing), rendezvous})
       .first->second;
 }
 
@@ -72,8 +75,13 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
   if (found != received_.end()) return found->second;
   const int a = graph_.node(from).processor;
   const std::int64_t sent_at = graph_.node(from).step;
-  const double overhead = (a >= 0 && to_processor >= 0) ? overhead_seconds(bytes, where, sharing) : 0.0;
-  const double transfer = communication_seconds(bytes, where, sharing);
+  const MessageCost& cost = message_cost(bytes, where, sharing);
+  const double overhead = (a >= 0 && to_processor >= 0) ? cost.overhead : 0.0;
+  const double transfer = cost.transfer;
+  // M11: above the eager limit the transfer waits for the receiver to post its receive, where
+  // its order stands now; the receive is then always a node of the receiver's order, so that
+  // the receives it posts after this one wait for this one.
+  const bool rendezvous = a >= 0 && to_processor >= 0 && cost.rendezvous;
   const std::string size = std::to_string(static_cast<long long>(bytes)) + " B";
   NodeId at = from;
   if (overhead > 0.0) {
@@ -85,9 +93,10 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
     const NodeId in_flight = deterministic_node("message " + size, NodeKind::Communication, transfer, -1, sent_at);
     graph_.node(in_flight).in_flight = true;
     arc(at, in_flight);
+    if (rendezvous) arc(last_[static_cast<std::size_t>(to_processor)], in_flight);
     at = in_flight;
   }
-  if (to_processor >= 0 && (overhead > 0.0 || always_receive)) {
+  if (to_processor >= 0 && (overhead > 0.0 || always_receive || rendezvous)) {
     const NodeId receive =
         overhead > 0.0 ? deterministic_node("receive " + size, NodeKind::Communication, overhead, to_processor,
                                             std::max(step, sent_at))

@@ -249,8 +249,9 @@ class ExactBuilder {
   // What a message of some size costs at some bandwidth-sharing factor S, computed once per
   // (size, S).
   struct MessageCost {
-    double transfer = 0.0;  // the machine's communication time
-    double overhead = 0.0;  // o, on the sender and again on the receiver
+    double transfer = 0.0;    // the machine's communication time
+    double overhead = 0.0;    // o, on the sender and again on the receiver
+    bool rendezvous = false;  // more bytes than the machine's EAGER LIMIT
   };
   const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
   std::map<std::pair<double, double>, MessageCost> message_costs_;

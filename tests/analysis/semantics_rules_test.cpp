@@ -190,6 +190,47 @@ TEST(Semantics, M5_OneMessagePerSenderReceivingProcessorAndSize) {
   expect_means(fan_out("16"), kLo, 2, {{Method::StateSpace, 43.0}});
 }
 
+// Three columns of 10 on three processors, two instances joined by NEIGHBOR, 100 bytes per
+// boundary; `machine` prices a message at t = 50 and no overhead.
+const char* const kThreeColumns =
+    "PROGRAM NAME IS 'three';\n"
+    "EXECUTION PATTERN IS w{2};\n"
+    "WORK PHASE w IS:\n"
+    "  PARALLELIZATION SCHEME IS NEIGHBOR;\n"
+    "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+    "  PROBLEM SIZE IS VECTOR a(3);\n"
+    "  COMMUNICATION VOLUME IS 100;\n"
+    "END;\n"
+    "CONCATENATION IS:\n"
+    "  w, w : NEIGHBOR;\n"
+    "END;\n";
+std::string transfer_of_50(const std::string& eager_limit) {
+  return "MACHINE NAME IS 't50';\nCOMMUNICATION TIME IS 50;\n" +
+         (eager_limit.empty() ? std::string{} : "EAGER LIMIT IS " + eager_limit + ";\n");
+}
+
+// Rule M11: above the eager limit a transfer starts no earlier than the receiver posts its
+// receive, where its order stands when the dependence is made. kThreeColumns, p = 3: the first
+// instance 0-10 everywhere, each boundary sent at 10. Eager (no limit, or 100 bytes allowed):
+// every transfer 10-60, the second instance 60-70, the final exchange (N3) sends at 70 and
+// ends at 120. Rendezvous (EAGER LIMIT IS 99): processor 1 posts its receive from 0 at 10
+// (transfer 10-60), then the one from 2 once that receive is done (60-110): its column
+// 110-120, processors 0 and 2 at 60-70. The final exchange: 0 and 2 post their receives from
+// 1 at 70, whose sends at 120 end at 170; 1 posts from 0 at 120 (120-170), then from 2 at 170:
+// 220. The approximate model keeps its barrier per step (120 either way).
+TEST(Semantics, M11_ARendezvousTransferWaitsForItsReceive) {
+  expect_means(kThreeColumns, transfer_of_50(""), 3, {{Method::StateSpace, 120.0}});
+  expect_means(kThreeColumns, transfer_of_50("100"), 3, {{Method::StateSpace, 120.0}});
+  expect_means(kThreeColumns, transfer_of_50("99"), 3, {{Method::StateSpace, 220.0}, {Method::SeriesParallel, 120.0}});
+  // One receive node per message of the receiver's order, even without an overhead.
+  const graph::TaskGraph g = exact_graph(kThreeColumns, transfer_of_50("99"), 3);
+  int receives = 0;
+  for (graph::NodeId v = 0; v < g.node_count(); ++v) {
+    receives += g.node(v).kind == graph::NodeKind::Communication && g.node(v).processor >= 0;
+  }
+  EXPECT_EQ(receives, 8);  // 4 boundaries a step (0 -> 1, 1 -> 0, 1 -> 2, 2 -> 1), two steps
+}
+
 // ---- K. Contention ------------------------------------------------------------------------------
 
 // Rule K3: after a DYNAMIC pool, one shared contention node (exact) and a leaf c after the

@@ -9,7 +9,10 @@ from the rules of docs/semantics.md alone and compared with `pdl-scale` at each 
     oracle.py PDL_SCALE ... --phases K [--replications R] [--samples N]
         ERLANG(K) tasks of mean W: the tool's Monte Carlo against R SimGrid replications, within
         4 combined standard errors
-    oracle.py --simulate PROGRAM P UNITS STEPS WORK VOLUME JOIN PHASES REPLICATIONS
+    oracle.py ... --rendezvous
+        on rendezvous-links.machine (EAGER LIMIT IS 0): every transfer waits for its receive,
+        which SimGrid posts where the program needs it (a blocking get), in the tool's order
+    oracle.py --simulate PROGRAM P UNITS STEPS WORK VOLUME JOIN PHASES REPLICATIONS RENDEZVOUS
         one simulation: the mean makespan and its standard error
 
 The programs (one SimGrid actor per processor with units; o = 0, so a receive only waits):
@@ -68,6 +71,22 @@ def platform_xml(processors, pairs, latency, bandwidth):
     return "\n".join(lines) + "\n"
 
 
+class Receives:
+    """A processor's receives: eager, all posted at the start (each (comm, data) pair kept whole:
+    the data holder must outlive its comm) and waited for where needed; rendezvous, each posted
+    where it is needed and waited for there (a blocking get)."""
+
+    def __init__(self, box, keys, rendezvous):
+        self.box, self.rendezvous = box, rendezvous
+        self.posted = {} if rendezvous else {key: box(*key).get_async() for key in keys}
+
+    def take(self, sender, receiver, step):
+        if self.rendezvous:
+            self.box(sender, receiver, step).get()
+        else:
+            self.posted[(sender, receiver, step)][0].wait()
+
+
 class Stencil:
     def __init__(self, counts, steps, volume):
         self.counts, self.steps, self.volume = counts, steps, volume
@@ -77,26 +96,25 @@ class Stencil:
         n = len(self.counts)
         return [(k, k + 1) for k in range(n - 1)] + [(k + 1, k) for k in range(n - 1)]
 
-    def run(self, k, box, draw, sleep, barrier, wait_all):
+    def run(self, k, box, draw, sleep, barrier, wait_all, rendezvous):
         n = len(self.counts)
         lo, hi = self.starts[k], self.starts[k] + self.counts[k] - 1
         neighbours = [m for m in (k - 1, k + 1) if 0 <= m < n]
-        # Each (comm, data) pair is kept whole: the data holder must outlive its comm.
-        receives = {(m, i): box(m, k, i).get_async() for m in neighbours for i in range(self.steps)}
+        receives = Receives(box, [(m, k, i) for m in neighbours for i in range(self.steps)], rendezvous)
         sends = []
         for i in range(self.steps):
             for column in range(lo, hi + 1):
                 if i > 0 and column == lo and k > 0:
-                    receives[(k - 1, i - 1)][0].wait()
+                    receives.take(k - 1, k, i - 1)
                 if i > 0 and column == hi and k + 1 < n:
-                    receives[(k + 1, i - 1)][0].wait()
+                    receives.take(k + 1, k, i - 1)
                 sleep(draw())
                 if column == lo and k > 0:
                     sends.append(box(k, k - 1, i).put_async(column, int(self.volume)))
                 if column == hi and k + 1 < n:
                     sends.append(box(k, k + 1, i).put_async(column, int(self.volume)))
         for m in neighbours:  # the last iteration's boundaries (N3)
-            receives[(m, self.steps - 1)][0].wait()
+            receives.take(m, k, self.steps - 1)
         wait_all(sends)
 
 
@@ -107,9 +125,10 @@ class ForkJoin:
     def pairs(self):
         return [(k, 0) for k in range(1, len(self.counts))]
 
-    def run(self, k, box, draw, sleep, barrier, wait_all):
+    def run(self, k, box, draw, sleep, barrier, wait_all, rendezvous):
         n = len(self.counts)
-        receives = {(m, j): box(m, 0, j).get_async() for m in range(1, n) for j in range(self.steps)} if k == 0 else {}
+        keys = [(m, 0, j) for m in range(1, n) for j in range(self.steps)] if k == 0 else []
+        receives = Receives(box, keys, rendezvous)
         sends = []
         for j in range(self.steps):
             if j > 0:
@@ -120,12 +139,12 @@ class ForkJoin:
                 sends.append(box(k, 0, j).put_async(j, int(self.counts[k] * self.volume)))
                 continue
             for m in range(1, n):  # F2: the results in processor order, then the drain
-                receives[(m, j)][0].wait()
+                receives.take(m, 0, j)
             sleep(self.join)
         wait_all(sends)
 
 
-def simulate(program, p, units, steps, work, volume, join, phases=0, replications=1, seed=1):
+def simulate(program, p, units, steps, work, volume, join, phases=0, replications=1, rendezvous=False, seed=1):
     """The makespans SimGrid gives, one per replication."""
     from simgrid import Actor, Barrier, Comm, Engine, Mailbox, this_actor
 
@@ -154,7 +173,7 @@ def simulate(program, p, units, steps, work, volume, join, phases=0, replication
             def box(sender, receiver, step):
                 return Mailbox.by_name(f"{sender}>{receiver}@{replication}.{step}")
 
-            shape.run(k, box, draw, this_actor.sleep_for, barrier, Comm.wait_all)
+            shape.run(k, box, draw, this_actor.sleep_for, barrier, Comm.wait_all, rendezvous)
             finishes[replication] = max(finishes[replication], engine.clock)
 
     for k in range(processors):
@@ -170,7 +189,8 @@ def tool_figure(binary, arguments, p):
     name = {"stencil": "stencil", "fork-join": "fork_join"}[arguments.program]
     program = os.path.join(HERE, f"{name}_erlang.pdl" if stochastic else f"{name}.pdl")
     units, steps = ("columns", "iterations") if arguments.program == "stencil" else ("tasks", "jobs")
-    command = [binary, program, "--machine", os.path.join(HERE, "private-links.machine"),
+    machine = "rendezvous-links.machine" if arguments.rendezvous else "private-links.machine"
+    command = [binary, program, "--machine", os.path.join(HERE, machine),
                "--p", str(p), "--format", "csv", "--quiet",
                "--set", f"{units}={arguments.units}", "--set", f"{steps}={arguments.steps}",
                "--set", f"work={arguments.work!r}", "--set", f"volume={arguments.volume!r}"]
@@ -194,7 +214,7 @@ def simgrid_figure(arguments, p):
     replications = arguments.replications if arguments.phases > 0 else 1
     child = [sys.executable, os.path.abspath(__file__), "--simulate", arguments.program, str(p), str(arguments.units),
              str(arguments.steps), repr(arguments.work), repr(arguments.volume), repr(arguments.join),
-             str(arguments.phases), str(replications)]
+             str(arguments.phases), str(replications), str(int(arguments.rendezvous))]
     mean, error = subprocess.run(child, check=True, capture_output=True, text=True).stdout.split()[-2:]
     return float(mean), float(error)
 
@@ -202,7 +222,7 @@ def simgrid_figure(arguments, p):
 def simulate_command(argv):
     program, (p, units, steps) = argv[0], (int(x) for x in argv[1:4])
     work, volume, join = (float(x) for x in argv[4:7])
-    times = simulate(program, p, units, steps, work, volume, join, int(argv[7]), int(argv[8]))
+    times = simulate(program, p, units, steps, work, volume, join, int(argv[7]), int(argv[8]), argv[9] == "1")
     error = statistics.stdev(times) / math.sqrt(len(times)) if len(times) > 1 else 0.0
     print(repr(statistics.fmean(times)), repr(error))
 
@@ -223,6 +243,8 @@ def main():
     parser.add_argument("--phases", type=int, default=0, help="0: deterministic tasks; k: ERLANG(k)")
     parser.add_argument("--replications", type=int, default=400, help="SimGrid's, with --phases")
     parser.add_argument("--samples", type=int, default=100000, help="the tool's Monte Carlo, with --phases")
+    parser.add_argument("--rendezvous", action="store_true",
+                        help="every message waits for its receive: rendezvous-links.machine, receives posted where needed")
     arguments = parser.parse_args()
     failures = []
     print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12} {'in errors':>10}")
