@@ -21,7 +21,7 @@ struct GeneratedProgram {
   std::string pdl;
   std::string machine;  // machine-file text; empty for the built-in ideal machine
   // The documentation promises the approximate model's mean as an upper bound of the exact
-  // model's: no MACROPIPELINE and no PAIRED phase (docs/methods.md).
+  // model's: no MACROPIPELINE and no PAIRED phase, no EAGER LIMIT (docs/semantics.md U1, U2).
   bool approx_is_upper_bound = true;
 };
 
@@ -51,6 +51,7 @@ class ProgramGenerator {
       out.pdl += "END;\n";
     }
     if (uniform_int(0, 1) == 1) out.machine = machine();
+    if (out.machine.find("EAGER LIMIT") != std::string::npos) out.approx_is_upper_bound = false;
     return out;
   }
 
@@ -205,6 +206,8 @@ class ProgramGenerator {
       const std::size_t at = text.find("COMMUNICATION TIME IS ts + tw*L;");
       text.replace(at, std::string("COMMUNICATION TIME IS ts + tw*L;").size(), "COMMUNICATION TIME IS ts + tw*S*L;");
     }
+    // Rendezvous above a limit the programs' volumes (0 to 64 bytes a unit) straddle (M11).
+    if (uniform_int(0, 2) == 0) text += "EAGER LIMIT IS " + number(uniform_real(0.0, 64.0)) + ";\n";
     return text;
   }
 
