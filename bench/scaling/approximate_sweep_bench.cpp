@@ -14,8 +14,10 @@ namespace {
 
 using namespace test_support;
 
-// Arguments: pmax, columns, iterations, threads.
-void BM_NeighborSweep(benchmark::State& state) {
+// Arguments: pmax, columns, iterations, threads. With `quantiles`, the levels a JSON report
+// carries (analysis::kJsonQuantileLevels): the runtime distribution of every p, not only its
+// mean (docs/performance.md, "JSON against the table").
+void neighbor_sweep(benchmark::State& state, bool quantiles) {
   analysis::Case one;
   one.program = std::make_shared<const models::Program>(neighbor_program());
   one.machine = std::make_shared<const models::Machine>(models::ideal_machine());
@@ -25,6 +27,9 @@ void BM_NeighborSweep(benchmark::State& state) {
   one.label.machine = "ideal";
   analysis::Request request;
   request.methods = {solvers::Method::SeriesParallel};
+  if (quantiles) {
+    request.solver_options.quantiles.assign(analysis::kJsonQuantileLevels.begin(), analysis::kJsonQuantileLevels.end());
+  }
   request.processors.clear();
   for (int p = 1; p <= state.range(0); ++p) request.processors.push_back(p);
   request.threads = static_cast<int>(state.range(3));
@@ -33,11 +38,21 @@ void BM_NeighborSweep(benchmark::State& state) {
   state.counters["p_per_second"] =
       benchmark::Counter(static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
 }
+void BM_NeighborSweep(benchmark::State& state) { neighbor_sweep(state, false); }
+void BM_NeighborSweepWithQuantiles(benchmark::State& state) { neighbor_sweep(state, true); }
+
+BENCHMARK(BM_NeighborSweepWithQuantiles)
+    ->ArgNames({"pmax", "columns", "iterations", "threads"})
+    ->Args({256, 100000, 1000, 1})
+    ->Args({1024, 100000, 1000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 BENCHMARK(BM_NeighborSweep)
     ->ArgNames({"pmax", "columns", "iterations", "threads"})
     ->Args({64, 10, 2, 2})
     ->Args({1024, 10, 2, 2})
+    ->Args({256, 100000, 1000, 1})
     ->Args({1024, 100000, 1000, 1})
     ->Args({1024, 100000, 1000, 2})
     ->Args({1024, 10000000, 100000, 2})
