@@ -67,7 +67,7 @@ inline UnitCosts reference_costs() {
   costs.reduction_node_point = 1e-7;
   costs.reduction_node = 1e-7;
   costs.bounds_model = 0.04;
-  costs.bounds_small_task = 2.5e-4;
+  costs.bounds_small_task = 1.5e-4;
   costs.bounds_small_most = 1.5;
   costs.bounds_task = 3e-6;
   costs.bounds_deterministic_model = 0.006;
