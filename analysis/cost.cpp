@@ -282,14 +282,12 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
     // being the chain's sum. Where the pilots did not build that model it is taken for a chain,
     // as every p = 1 model of the examples is (a dynamically scheduled pool on one processor
     // runs its tasks in series).
-    if (exact && model.p == 1 && !request.reports(1) && pilots.one_processor_chain(model.case_index).value_or(true)) {
-      parts.add("models", 1, pilots.exact_seconds(model.case_index, costs, model.sizes.tasks, 1));
-      continue;
-    }
+    const bool base_only =
+        exact && model.p == 1 && !request.reports(1) && pilots.one_processor_chain(model.case_index).value_or(true);
     // At p = 1 the one-processor chain answers for the prediction instead.
     if (exact && model.p > 1 && cases[model.case_index].label.phase.empty())
       parts.add("prediction", model.p, own_solve_seconds(made, model.sizes, request, costs));
-    for (std::size_t m = 0; m < made.asked.size(); ++m) {
+    for (std::size_t m = 0; m < made.asked.size() && !base_only; ++m) {
       const solvers::Solver& solver = *made.asked[m];
       const solvers::SolverInfo& info = solver.info();
       if (info.needs_exact_model && !exact) continue;  // refused: the exact model is over the task limit

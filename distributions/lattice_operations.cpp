@@ -183,7 +183,7 @@ class PowerPlanner {
 };
 
 Numerical power_on_window(const Numerical& a, std::int64_t n, const PowerPlan& plan, double tail_mass) {
-  const auto size = static_cast<std::size_t>(plan.window.last - plan.window.first + 1);
+  const std::size_t size = plan.width();
   FftResult lower = convolution_power_window(a.lower, n, plan.window.first, size);
   FftResult upper = convolution_power_window(a.upper, n, plan.window.first, size);
   Numerical result{static_cast<double>(n) * a.origin + static_cast<double>(plan.window.first) * a.step, a.step,
