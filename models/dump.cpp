@@ -101,6 +101,7 @@ void work_phase(std::string& out, const WorkPhase& phase, const Environment& env
   if (phase.tasks_per_job) expr_line(out, "  ", "TASKS PER JOB", *phase.tasks_per_job, env);
   if (phase.interarrival) runtime_line(out, "  ", "INTERARRIVAL TIME", *phase.interarrival, env, machine_name);
   if (phase.join) runtime_line(out, "  ", "JOIN RUNTIME", *phase.join, env, machine_name);
+  if (phase.release_volume) expr_line(out, "  ", "RELEASE VOLUME", *phase.release_volume, env, " bytes");
   for (const Task& task : phase.tasks) {
     out += fmt::format("  TASK {} RUNTIME IS {}", task.name, to_string(task.runtime));
     if (task.processor) out += " ON PROCESSOR " + to_string(*task.processor);
@@ -187,6 +188,8 @@ std::string dump(const Machine& machine) {
   out += fmt::format("BARRIER TIME IS {};\n", to_string(machine.barrier_time));
   if (machine.contention) out += fmt::format("CONTENTION IS {};\n", to_string(*machine.contention));
   if (machine.eager_limit) out += fmt::format("EAGER LIMIT IS {};\n", to_string(*machine.eager_limit));
+  if (machine.port_time) out += fmt::format("PORT TIME IS {};\n", to_string(*machine.port_time));
+  if (machine.ports) out += fmt::format("PORTS IS {};\n", to_string(*machine.ports));
   for (const auto& [operation, algorithm] : machine.collectives) {
     out += fmt::format("COLLECTIVE {} IS {};\n", to_string(operation), to_string(algorithm));
   }

@@ -31,5 +31,7 @@ inline constexpr double kSmallestNormalRatio = -1e6;
 // The largest count (tasks, iterations, jobs, units, repetitions): exactly representable in a
 // double with room (2^53 is 9.007e15).
 inline constexpr double kLargestCount = 9e15;
+// The most ports per processor and direction a machine may give (PORTS IS k;).
+inline constexpr double kMostPorts = 1024;
 
 }  // namespace models

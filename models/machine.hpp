@@ -72,6 +72,13 @@ struct Machine {
   // receiver posts its receive (docs/semantics.md M11). None: every message is eager, as
   // without the statement. May use the constants.
   std::optional<Expr> eager_limit;
+  // Time a message of L bytes occupies its sender's port and its receiver's port, one message
+  // at a time on each (LogGP's G·L; docs/semantics.md M12). None: no ports, messages overlap
+  // freely, as without the statement. May use L, P and the constants.
+  std::optional<Expr> port_time;
+  // Ports per processor and direction, each serving one message at a time (PORTS IS k;, a whole
+  // number from 1 to kMostPorts; docs/semantics.md M12). None: one. May use the constants.
+  std::optional<Expr> ports;
   SourceLocation location;
 };
 

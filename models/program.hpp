@@ -182,6 +182,9 @@ struct WorkPhase {
   std::optional<Expr> stages;         // MACROPIPELINE
   std::optional<Expr> tasks_per_job;  // FORK-JOIN
   std::optional<RuntimeSpec> join;    // FORK-JOIN: the drain collecting a job (default 0)
+  // FORK-JOIN: bytes processor 0 sends each other processor with tasks to start a job (docs/
+  // semantics.md F7); none: no release message, the job starts on the previous drain (F4).
+  std::optional<Expr> release_volume;
 
   // ARBITRARY
   std::vector<Task> tasks;

@@ -163,7 +163,7 @@ struct Alternatives : std::vector<Branch>, x3::position_tagged {
 
 // ---- Phase clauses ------------------------------------------------------------------
 enum class DistRole { SubtaskRuntime, Runtime, Interarrival, JoinRuntime };
-enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob };
+enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob, ReleaseVolume };
 enum class SubtaskKind { Independent, Dependent };
 
 struct SchemeClause : x3::position_tagged {
@@ -263,7 +263,16 @@ struct Program {
 };
 
 // ---- Machine files --------------------------------------------------------------------
-enum class MachineRole { RTFactor, CommunicationTime, MessageOverhead, BarrierTime, Contention, EagerLimit };
+enum class MachineRole {
+  RTFactor,
+  CommunicationTime,
+  MessageOverhead,
+  BarrierTime,
+  Contention,
+  EagerLimit,
+  PortTime,
+  Ports
+};
 
 struct MachineExpr : x3::position_tagged {
   MachineRole role;

@@ -28,13 +28,15 @@ const char* role_name(ast::MachineRole role) {
     case ast::MachineRole::BarrierTime: return "BARRIER TIME";
     case ast::MachineRole::Contention: return "CONTENTION";
     case ast::MachineRole::EagerLimit: return "EAGER LIMIT";
+    case ast::MachineRole::PortTime: return "PORT TIME";
+    case ast::MachineRole::Ports: return "PORTS";
   }
   return "?";
 }
 
 // What the statements of a machine file have declared so far: each may appear once.
 struct SeenStatements {
-  std::array<bool, static_cast<std::size_t>(ast::MachineRole::EagerLimit) + 1> role{};  // the last role
+  std::array<bool, static_cast<std::size_t>(ast::MachineRole::Ports) + 1> role{};  // the last role
   bool kind = false;
   bool topology = false;
   std::map<std::string, bool> size;
@@ -88,6 +90,9 @@ class MachineChecker {
         seen.topology = true;
         model.topology = t->topology;
       }
+    }
+    if (ports_at_ != nullptr && !model.port_time) {
+      reporter_.error(ports_at_->value, "PORTS without a PORT TIME: say how long a message holds a port");
     }
     return model;
   }
@@ -210,6 +215,12 @@ class MachineChecker {
         samples = {{"T", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
         break;
       case ast::MachineRole::EagerLimit: scope.context = "in EAGER LIMIT, which may use the machine's constants"; break;
+      case ast::MachineRole::PortTime:
+        scope.names.insert({"L", "P"});
+        scope.context = "in PORT TIME, which may use L (bytes), P and the machine's constants";
+        samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
+        break;
+      case ast::MachineRole::Ports: scope.context = "in PORTS, which may use the machine's constants"; break;
     }
     return scope;
   }
@@ -230,6 +241,10 @@ class MachineChecker {
       rt_factor(e, std::move(expr), model);
       return;
     }
+    if (e.role == ast::MachineRole::Ports) {
+      ports(e, std::move(expr), model);
+      return;
+    }
     if (!valid_cost(e, expr, samples)) return;
     switch (e.role) {
       case ast::MachineRole::CommunicationTime: model.communication_time = std::move(expr); break;
@@ -237,7 +252,22 @@ class MachineChecker {
       case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
       case ast::MachineRole::Contention: model.contention = std::move(expr); break;
       case ast::MachineRole::EagerLimit: model.eager_limit = std::move(expr); break;
-      case ast::MachineRole::RTFactor: break;
+      case ast::MachineRole::PortTime: model.port_time = std::move(expr); break;
+      case ast::MachineRole::RTFactor:
+      case ast::MachineRole::Ports: break;
+    }
+  }
+
+  // A whole number of ports per processor and direction, 1 to kMostPorts.
+  void ports(const ast::MachineExpr& e, models::Expr expr, models::Machine& model) {
+    if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
+      if (!(*value >= 1 && *value <= models::kMostPorts) || *value != std::floor(*value)) {
+        reporter_.error(e.value,
+                        fmt::format("PORTS must be a whole number from 1 to {:g}, got {}", models::kMostPorts, *value));
+        return;
+      }
+      model.ports = std::move(expr);
+      ports_at_ = &e;
     }
   }
 
@@ -286,6 +316,7 @@ class MachineChecker {
 
   Reporter reporter_;
   models::Environment environment_;
+  const ast::MachineExpr* ports_at_ = nullptr;  // the PORTS statement, if any
 };
 
 }  // namespace

@@ -24,6 +24,7 @@ constexpr std::string_view kVolume = "COMMUNICATION VOLUME";
 constexpr std::string_view kJobs = "JOBS";
 constexpr std::string_view kStages = "STAGES";
 constexpr std::string_view kTasksPerJob = "TASKS PER JOB";
+constexpr std::string_view kRelease = "RELEASE VOLUME";
 constexpr std::string_view kProblemSize = "PROBLEM SIZE";
 constexpr std::string_view kDependency = "DEPENDENCY";
 constexpr std::string_view kScheduling = "SCHEDULING";
@@ -53,6 +54,7 @@ std::string_view clause_name(const ast::Clause& clause) {
         case ast::ExprRole::Jobs: return kJobs;
         case ast::ExprRole::Stages: return kStages;
         case ast::ExprRole::TasksPerJob: return kTasksPerJob;
+        case ast::ExprRole::ReleaseVolume: return kRelease;
       }
       return kVolume;
     }
@@ -93,7 +95,7 @@ SchemeRules rules_for(models::Scheme scheme) {
       return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kDecomposition}};
     case models::Scheme::Macropipeline: return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume}};
     case models::Scheme::ForkJoin:
-      return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival}, {kVolume, kJoin, kScheduling}};
+      return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival}, {kVolume, kJoin, kScheduling, kRelease}};
     case models::Scheme::Paired:
       return {{kDependency, kIndependentBlock, kDependentBlock, kProblemSize}, {kVolume, kScheduling}};
     case models::Scheme::Arbitrary: return {{kTask}, {kArc}};
@@ -299,6 +301,9 @@ class PhaseChecker {
         break;
       case ast::ExprRole::TasksPerJob:
         model.tasks_per_job = context_.quantity(e.value, Requirement::PositiveInteger, "TASKS PER JOB");
+        break;
+      case ast::ExprRole::ReleaseVolume:
+        model.release_volume = context_.quantity(e.value, Requirement::NonNegative, "the RELEASE VOLUME");
         break;
     }
   }

@@ -362,7 +362,7 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
     kw_scheme{"scheme"}, kw_sequential{"sequential"}, kw_shared{"shared"}, kw_size{"size"}, kw_sizeof{"sizeof"},
     kw_stages{"stages"}, kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
     kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"}, kw_work{"work"},
-    kw_eager{"eager"}, kw_limit{"limit"};
+    kw_eager{"eager"}, kw_limit{"limit"}, kw_port{"port"}, kw_ports{"ports"}, kw_release{"release"};
 // The words of TOPOLOGY IS ...; ("2d" begins with a digit: a keyword still ends at a word boundary).
 constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
     kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"}, kw_hypercube{"hypercube"},
@@ -437,11 +437,12 @@ auto const scheduling_def = -kw_static >> whole_word(schedulings);
 auto const shape_def = whole_word(shapes);
 auto const dist_role_def = (kw_subtask >> kw_runtime >> x3::attr(ast::DistRole::SubtaskRuntime)) |
                            (kw_runtime >> x3::attr(ast::DistRole::Runtime)) |
-                           (kw_interarrival > kw_time >> x3::attr(ast::DistRole::Interarrival)) |
-                           (kw_join > kw_runtime >> x3::attr(ast::DistRole::JoinRuntime));
+                           ((kw_interarrival > kw_time) >> x3::attr(ast::DistRole::Interarrival)) |
+                           ((kw_join > kw_runtime) >> x3::attr(ast::DistRole::JoinRuntime));
 auto const expr_role_def = (kw_communication >> kw_volume >> x3::attr(ast::ExprRole::CommunicationVolume)) |
                            (kw_jobs >> x3::attr(ast::ExprRole::Jobs)) | (kw_stages >> x3::attr(ast::ExprRole::Stages)) |
-                           (kw_tasks >> kw_per > kw_job >> x3::attr(ast::ExprRole::TasksPerJob));
+                           (kw_tasks >> kw_per > kw_job >> x3::attr(ast::ExprRole::TasksPerJob)) |
+                           ((kw_release > kw_volume) >> x3::attr(ast::ExprRole::ReleaseVolume));
 auto const subtask_kind_def = (kw_independent >> x3::attr(ast::SubtaskKind::Independent)) |
                               (kw_dependent >> x3::attr(ast::SubtaskKind::Dependent));
 
@@ -480,7 +481,9 @@ auto const machine_role_def = (kw_rtfactor >> x3::attr(ast::MachineRole::RTFacto
                               (kw_message >> kw_overhead >> x3::attr(ast::MachineRole::MessageOverhead)) |
                               ((kw_barrier > kw_time) >> x3::attr(ast::MachineRole::BarrierTime)) |
                               (kw_contention >> x3::attr(ast::MachineRole::Contention)) |
-                              ((kw_eager > kw_limit) >> x3::attr(ast::MachineRole::EagerLimit));
+                              ((kw_eager > kw_limit) >> x3::attr(ast::MachineRole::EagerLimit)) |
+                              ((kw_port > kw_time) >> x3::attr(ast::MachineRole::PortTime)) |
+                              (kw_ports >> x3::attr(ast::MachineRole::Ports));
 auto const machine_expr_def = machine_role > kw_is > expression > ';';
 auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) > kw_is > expression > ';';
 auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |

@@ -278,12 +278,12 @@ class Driver {
         machine.statements.push_back(std::move(statement));
       } else {
         if (diagnostics_.size() == before) {
-          error(
-              fmt::format("expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
-                          "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, EAGER LIMIT, TOPOLOGY or "
-                          "VARIABLE) "
-                          "but found {}",
-                          parser::describe_token(it_, end_)));
+          error(fmt::format(
+              "expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
+              "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, EAGER LIMIT, PORT TIME, PORTS, TOPOLOGY or "
+              "VARIABLE) "
+              "but found {}",
+              parser::describe_token(it_, end_)));
         }
         recover_statement();
       }

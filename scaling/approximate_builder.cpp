@@ -20,15 +20,26 @@ std::size_t ApproximateBuilder::overhead(double seconds, graph::NodeKind kind, c
 
 double ApproximateBuilder::message_seconds(double bytes, std::int64_t sends, std::int64_t receives,
                                            const models::SourceLocation& where, double sharing) const {
-  return static_cast<double>(sends + receives) * bound_.overhead_seconds(bytes, where, sharing) +
-         bound_.communication_seconds(bytes, where, sharing);
+  // M12: a processor's k ports serve the step's messages k at a time; the busiest (the most
+  // sends or receives of one processor, at least one) serves its last after the others.
+  const std::int64_t k = bound_.ports();
+  const double overheads = static_cast<double>(sends + receives) * bound_.overhead_seconds(bytes, where, sharing);
+  const double t = bound_.communication_seconds(bytes, where, sharing);
+  const double g = bound_.port_seconds(bytes, where);
+  if (receives > 0 && bound_.rendezvous(bytes, where)) {
+    // M11: each transfer starts when its receive is posted, after the receiver's previous
+    // receive: the busiest receiver's r transfers one after another, and the sender's ports.
+    const std::int64_t sending_rounds = (std::max<std::int64_t>(1, sends) + k - 1) / k;
+    return overheads + static_cast<double>(receives) * (t + g) + static_cast<double>(sending_rounds - 1) * g;
+  }
+  const std::int64_t rounds = (std::max<std::int64_t>({1, sends, receives}) + k - 1) / k;
+  return overheads + t + static_cast<double>(rounds) * g;
 }
 
 std::size_t ApproximateBuilder::message(double bytes, std::int64_t sends, std::int64_t receives,
                                         const models::SourceLocation& where, double sharing) {
   const double o = bound_.overhead_seconds(bytes, where, sharing);
-  const double seconds =
-      static_cast<double>(sends + receives) * o + bound_.communication_seconds(bytes, where, sharing);
+  const double seconds = message_seconds(bytes, sends, receives, where, sharing);
   std::string label = "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes";
   if (o > 0.0) label += " (" + std::to_string(sends) + " sends, " + std::to_string(receives) + " receives)";
   if (sharing != 1.0) label += " sharing S = " + std::to_string(static_cast<long long>(sharing));

@@ -87,9 +87,16 @@ class ApproximateBuilder {
   // bandwidth-sharing factor S of the step that sends them (sharing()).
   std::size_t message(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where,
                       double sharing = 1.0);
-  // The seconds of message(): s·o + t + r·o.
+  // The seconds of message(): s·o + t + r·o, and with ports (M12) ⌈max(1, s, r)/k⌉ port times;
+  // rendezvous (M11, r > 0) s·o + r·(t + g + o) + (⌈max(1, s)/k⌉ − 1)·g.
   double message_seconds(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where,
                          double sharing) const;
+  // message() without the port times: s·o + t, for a caller that charges the ports itself.
+  std::size_t message_without_ports(double bytes, std::int64_t sends, const models::SourceLocation& where) {
+    return overhead(
+        static_cast<double>(sends) * bound_.overhead_seconds(bytes, where) + bound_.communication_seconds(bytes, where),
+        graph::NodeKind::Communication, "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
+  }
   // A blocking send to a receiver outside the processors (results): o plus the transfer.
   std::size_t send_out(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
     return message(bytes, 1, 0, where, sharing);
@@ -109,6 +116,15 @@ class ApproximateBuilder {
   }
   double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
     return bound_.communication_seconds(bytes, where, sharing);
+  }
+  double port_seconds(double bytes, const models::SourceLocation& where) const {
+    return bound_.port_seconds(bytes, where);
+  }
+  bool has_ports() const { return bound_.has_ports(); }
+  bool rendezvous(double bytes, const models::SourceLocation& where) const { return bound_.rendezvous(bytes, where); }
+  std::int64_t ports() const { return bound_.ports(); }
+  double port_queue_seconds(double total, double largest, std::int64_t count) const {
+    return bound_.port_queue_seconds(total, largest, count);
   }
   std::size_t barrier(const models::SourceLocation& where);
   BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,

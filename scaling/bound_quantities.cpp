@@ -97,10 +97,39 @@ double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocat
   return per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where);
 }
 
+double BoundQuantities::port_seconds(double bytes, const models::SourceLocation& where) const {
+  if (bytes == 0.0 || !machine_.port_time) return 0.0;
+  return per_message(*machine_.port_time, bytes, 1.0, "port time", "port", where);
+}
+
+std::int64_t BoundQuantities::ports() const {
+  if (!ports_) {
+    ports_ = 1;
+    if (machine_.ports) {
+      const double k = value(*machine_.ports, machine_.location, "ports");
+      if (!(k >= 1 && k <= models::kMostPorts) || k != std::floor(k)) {
+        throw ScalingError(machine_.location,
+                           fmt::format("PORTS must be a whole number from 1 to {:g}, got {}", models::kMostPorts, k));
+      }
+      ports_ = static_cast<std::int64_t>(k);
+    }
+  }
+  return *ports_;
+}
+
+double BoundQuantities::port_queue_seconds(double total, double largest, std::int64_t count) const {
+  const std::int64_t k = ports();
+  if (k == 1) return total;
+  const double rounds = static_cast<double>((count + k - 1) / k);
+  const double graham = total / static_cast<double>(k) + (1.0 - 1.0 / static_cast<double>(k)) * largest;
+  return std::min({total, graham, rounds * largest});
+}
+
 BoundQuantities::MessageCost BoundQuantities::collective_message(double bytes, const models::SourceLocation& where,
                                                                  double sharing) const {
   return {per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where),
-          per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where)};
+          per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where),
+          machine_.port_time ? per_message(*machine_.port_time, bytes, 1.0, "port time", "port", where) : 0.0};
 }
 
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {

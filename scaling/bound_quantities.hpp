@@ -37,11 +37,29 @@ class BoundQuantities {
   double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
   // LogP's overhead o: processor time a send, and again a receive, of `bytes` occupies.
   double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
+  // LogGP's G·L: the time a message of `bytes` holds its sender's port and its receiver's port
+  // (PORT TIME; docs/semantics.md M12); 0 without ports, for no bytes and on one processor.
+  double port_seconds(double bytes, const models::SourceLocation& where) const;
+  // Whether the machine's messages go through ports (it has a PORT TIME).
+  bool has_ports() const { return machine_.port_time.has_value(); }
+  // Whether a message of `bytes` between processors is rendezvous: more bytes than the
+  // machine's EAGER LIMIT (M11); never on one processor or without the statement.
+  bool rendezvous(double bytes, const models::SourceLocation& where) const {
+    return p_ > 1 && machine_.eager_limit.has_value() && bytes > value(*machine_.eager_limit, where, "eager limit");
+  }
+  // Ports per processor and direction (PORTS; 1 without the statement).
+  std::int64_t ports() const;
+  // When a processor's ports (ports() of them, each serving one message at a time as they
+  // come) have served `count` messages of `total` port time in all, the largest `largest`, all
+  // ready at once: `total` with one port; with k, the least of Graham's total/k + (1 − 1/k)·largest
+  // and ⌈count/k⌉·largest.
+  double port_queue_seconds(double total, double largest, std::int64_t count) const;
   // A message a collective sends (docs/semantics.md, section Q): priced even when it carries no
   // bytes, since a barrier's messages are all synchronisation; 0 on one processor.
   struct MessageCost {
     double transfer = 0.0;  // the communication time, in flight
     double overhead = 0.0;  // o, on the sender and again on the receiver
+    double port = 0.0;      // the port time, on the sender's port and on the receiver's (M12)
   };
   MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const;
   double barrier_seconds(const models::SourceLocation& where) const;
@@ -76,6 +94,7 @@ class BoundQuantities {
   using MessageKey = std::tuple<const models::Expr*, double, double>;
   mutable std::map<MessageKey, double> message_costs_;
   mutable std::optional<models::Environment> message_environment_;
+  mutable std::optional<std::int64_t> ports_;
 };
 
 }  // namespace scaling::detail

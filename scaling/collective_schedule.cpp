@@ -157,7 +157,19 @@ std::vector<CollectiveMessage> round_messages(const CollectiveSchedule& s, std::
   throw std::logic_error("collective schedule: an algorithm the checker does not allow for the operation");
 }
 
-double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost) {
+namespace {
+
+// Serves a message ready at `ready` for `seconds` on the first free of one processor's ports
+// (`free` holds when each is free); returns when it is done.
+double serve(std::vector<double>::iterator free, std::int64_t ports, double ready, double seconds) {
+  const auto port = std::min_element(free, free + ports);
+  *port = std::max(*port, ready) + seconds;
+  return *port;
+}
+
+}  // namespace
+
+double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports) {
   const std::int64_t rounds = round_count(s);
   if (is_uniform(s)) {
     // Every processor sends one message and takes one of the same size per round, all in step.
@@ -166,11 +178,13 @@ double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost) {
       const double bytes =
           s.algorithm == CollectiveAlgorithm::Ring ? s.volume / static_cast<double>(s.processors) : s.volume;
       const CollectiveCost c = cost(k, bytes);
-      total += 2.0 * c.overhead + c.transfer;
+      total += 2.0 * c.overhead + c.port + c.transfer;
     }
     return total;
   }
-  std::vector<double> clock(static_cast<std::size_t>(s.processors), 0.0);
+  const auto p = static_cast<std::size_t>(s.processors);
+  const auto per_processor = static_cast<std::size_t>(ports);
+  std::vector<double> clock(p, 0.0), sending_port(p * per_processor, 0.0), receiving_port(p * per_processor, 0.0);
   std::vector<double> arrival;
   for (std::int64_t k = 0; k < rounds; ++k) {
     const std::vector<CollectiveMessage> round = round_messages(s, k);
@@ -179,7 +193,11 @@ double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost) {
       const CollectiveCost c = cost(k, round[i].bytes);
       double& sender = clock[static_cast<std::size_t>(round[i].from)];
       sender += c.overhead;
-      arrival[i] = sender + c.transfer;
+      const auto from = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(round[i].from) * per_processor);
+      const auto to = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(round[i].to) * per_processor);
+      const double out = serve(sending_port.begin() + from, ports, sender, c.port);
+      const double in = serve(receiving_port.begin() + to, ports, sender, c.port);
+      arrival[i] = std::max(out, in) + c.transfer;
     }
     for (std::size_t i = 0; i < round.size(); ++i) {
       const CollectiveCost c = cost(k, round[i].bytes);

@@ -37,17 +37,22 @@ double message_count(const CollectiveSchedule& schedule);
 // each round takes one message's 2o + t.
 bool is_uniform(const CollectiveSchedule& schedule);
 
-// One message's cost: the overhead on each end and the time in flight.
+// One message's cost: the overhead on each end, the time on each of its two ports (M12) and the
+// time in flight after them.
 struct CollectiveCost {
   double overhead = 0.0;
   double transfer = 0.0;
+  double port = 0.0;
 };
 // The cost of round k's messages of `bytes` (the round's sharing factor is the caller's).
 using RoundCost = std::function<CollectiveCost(std::int64_t round, double bytes)>;
 
 // The time from a common start until the last processor has taken its last message: in each
 // round every sender first posts its sends (each occupies it for o), then every receiver takes
-// its messages in order (each waits for its message's arrival, then occupies it for o).
-double collective_makespan(const CollectiveSchedule& schedule, const RoundCost& cost);
+// its messages in order (each waits for its message's arrival, then occupies it for o). A
+// message holds one of its sender's `ports` sending ports and one of its receiver's receiving
+// ports for its port time, the first free of each, in round order, and arrives its transfer time
+// after both.
+double collective_makespan(const CollectiveSchedule& schedule, const RoundCost& cost, std::int64_t ports = 1);
 
 }  // namespace scaling

@@ -24,12 +24,11 @@ const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const 
   const auto key = std::make_pair(bytes, sharing);
   const auto found = message_costs_.find(key);
   if (found != message_costs_.end()) return found->second;
-  const models::Machine& machine = bound_.machine();
-  const bool rendezvous =
-      machine.eager_limit.has_value() && bytes > bound_.value(*machine.eager_limit, where, "eager limit");
+  const bool rendezvous = bound_.rendezvous(bytes, where);
   return message_costs_
       .emplace(key, MessageCost{bound_.communication_seconds(bytes, where, sharing),
-                                bound_.overhead_seconds(bytes, where, sharing), rendezvous})
+                                bound_.overhead_seconds(bytes, where, sharing), rendezvous,
+                                bound_.port_seconds(bytes, where)})
       .first->second;
 }
 
@@ -89,13 +88,8 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
     send_after(from, send);
     at = send;
   }
-  if (transfer > 0.0) {
-    const NodeId in_flight = deterministic_node("message " + size, NodeKind::Communication, transfer, -1, sent_at);
-    graph_.node(in_flight).in_flight = true;
-    arc(at, in_flight);
-    if (rendezvous) arc(last_[static_cast<std::size_t>(to_processor)], in_flight);
-    at = in_flight;
-  }
+  at = this->transfer(at, a, to_processor, {cost.port, transfer},
+                      rendezvous ? last_[static_cast<std::size_t>(to_processor)] : kNone, sent_at, size);
   if (to_processor >= 0 && (overhead > 0.0 || always_receive || rendezvous)) {
     const NodeId receive =
         overhead > 0.0 ? deterministic_node("receive " + size, NodeKind::Communication, overhead, to_processor,
@@ -108,6 +102,36 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
   const NodeId received = at == from ? kNone : at;
   received_.emplace(key, received);
   return received;
+}
+
+NodeId ExactBuilder::transfer(NodeId at, int from, int to, TransferCost cost, NodeId posted, std::int64_t step,
+                              const std::string& label) {
+  const bool ports = cost.port > 0.0 && from >= 0 && to >= 0;
+  // A message to or from outside the processors has no port to wait for: its port time is in
+  // flight.
+  const double flight = ports ? cost.flight : cost.flight + cost.port;
+  if (!ports && flight == 0.0) return at;
+  // The message leaves when both of its ports have served it (each served in its own order,
+  // order_ports()), then flies for the communication time.
+  const NodeId in_flight = flight > 0.0
+                               ? deterministic_node("message " + label, NodeKind::Communication, flight, -1, step)
+                               : add("message " + label, NodeKind::Communication, {}, -1, step);
+  graph_.node(in_flight).in_flight = true;
+  if (!ports) {
+    arc(at, in_flight);
+    arc(posted, in_flight);
+    return in_flight;
+  }
+  for (const std::size_t port : {2 * static_cast<std::size_t>(from), 2 * static_cast<std::size_t>(to) + 1}) {
+    const NodeId held = deterministic_node((port % 2 == 0 ? "sending port " : "receiving port ") + label,
+                                           NodeKind::Communication, cost.port, -1, step);
+    graph_.node(held).in_flight = true;
+    arc(at, held);
+    arc(posted, held);
+    arc(held, in_flight);
+    port_uses_.push_back({held, port});
+  }
+  return in_flight;
 }
 
 void ExactBuilder::send_after(NodeId after, NodeId v) {
@@ -224,7 +248,7 @@ void ExactBuilder::send_boundaries(const models::SourceLocation& where, Exchange
   // otherwise wait for); at the end of the program never (a receive overhead is a node anyway).
   const bool receive =
       exchange == Exchange::BeforeSerialWork ||
-      (exchange == Exchange::BeforeSynchronisation && communication_seconds(units_.volume, where, sharing) > 0.0);
+      (exchange == Exchange::BeforeSynchronisation && in_transit_seconds(units_.volume, where, sharing) > 0.0);
   const std::int64_t step = step_ - 1;
   for (const auto& [u, to] : messages) {
     message(units_.node[static_cast<std::size_t>(u)], to, units_.volume, step, receive, where, sharing);

@@ -74,15 +74,23 @@ class ExactBuilder {
   double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
     return message_cost(bytes, where, sharing).overhead;
   }
+  // The time a message spends between its send and its receive: the communication time, and
+  // the port time on each of its ports (M12).
+  double in_transit_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
+    const MessageCost& cost = message_cost(bytes, where, sharing);
+    return cost.transfer + cost.port;
+  }
   // A blocking send of `bytes` to a receiver outside the processors (INDEPENDENT's results):
   // the send overhead plus the transfer, on the sender's order.
   double send_out_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
-    return overhead_seconds(bytes, where, sharing) + communication_seconds(bytes, where, sharing);
+    return overhead_seconds(bytes, where, sharing) + in_transit_seconds(bytes, where, sharing);
   }
   // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
   // topology can make it exceed 1.
   double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
   bool shares_bandwidth() const { return bound_.shares_bandwidth(); }
+  bool has_ports() const { return bound_.has_ports(); }
+  std::int64_t ports() const { return bound_.ports(); }
   double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
   BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
                                                   double sharing) const {
@@ -114,6 +122,11 @@ class ExactBuilder {
   // appended to the receiving processor's order, which `to` is about to join. Nodes that
   // cost nothing are left out, so a free message is the arc from -> to.
   void link(NodeId from, NodeId to, double bytes, const models::SourceLocation& where, double sharing = 1.0);
+  // A message of `bytes` from `from` to processor `to` whose receive (a node even without an
+  // overhead) joins to's order: to's next node waits for it.
+  void send_to_processor(NodeId from, int to, double bytes, const models::SourceLocation& where) {
+    message(from, to, bytes, graph_.node(from).step, true, where);
+  }
 
   // The first of `count` new steps (phase instances, iterations, jobs or levels).
   std::int64_t take_steps(std::int64_t count) {
@@ -176,7 +189,24 @@ class ExactBuilder {
   // receivers' blocks.
   void grid_instance(const models::WorkPhase& phase, const UnitInstance& instance, const GridLayout& layout);
 
-  graph::TaskGraph take_graph() { return std::move(graph_); }
+  // The graph, its ports' orders added (order_ports()).
+  graph::TaskGraph take_graph() {
+    order_ports();
+    return std::move(graph_);
+  }
+
+  // The transfer of a message of `bytes` from processor `from` to processor `to` (either may be
+  // -1: outside the processors) that follows `at`, its send: with ports (PORT TIME, M12) a node of
+  // the port time on the sender's port and one on the receiver's, both after `at` and after
+  // `posted` (the receive a rendezvous waits for; kNone: none), then the communication time in
+  // flight; without ports the communication time alone. Returns the node the receive follows,
+  // `at` when the transfer costs nothing.
+  struct TransferCost {
+    double port = 0.0;    // seconds on each of the two ports
+    double flight = 0.0;  // the communication time, in flight
+  };
+  NodeId transfer(NodeId at, int from, int to, TransferCost cost, NodeId posted, std::int64_t step,
+                  const std::string& label);
 
  private:
   // The units (tasks, columns) of the last unit-phase instance, for the neighbour dependences
@@ -252,8 +282,17 @@ class ExactBuilder {
     double transfer = 0.0;    // the machine's communication time
     double overhead = 0.0;    // o, on the sender and again on the receiver
     bool rendezvous = false;  // more bytes than the machine's EAGER LIMIT
+    double port = 0.0;        // the machine's port time, on the sender's port and on the receiver's
   };
   const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
+  // Each port's messages, chained one after another (exact_ports.cpp): in the order they become
+  // ready when every node takes its mean time, those of an earlier step first.
+  void order_ports();
+  struct PortUse {
+    NodeId node;
+    std::size_t port;  // 2k: processor k's sending port, 2k + 1: its receiving port
+  };
+  std::vector<PortUse> port_uses_;
   std::map<std::pair<double, double>, MessageCost> message_costs_;
   std::vector<NodeId> order_next_;                              // per node on a processor: the next node of its order
   std::map<NodeId, NodeId> last_send_;                          // per node: the last send placed right after it

@@ -188,6 +188,63 @@ void exact_arbitrary(ExactBuilder& builder, const models::WorkPhase& phase) {
   builder.leave_closed(phase, builder.contention_seconds(work, phase.location));
 }
 
+namespace {
+
+// Per level: per processor the send and the receive overheads charged before it, per port
+// (2k: processor k's sends, 2k + 1: its receives) the port times of the messages into it (M12),
+// the longest message into it and its S. An arc of 0 bytes (M3) neither costs nor sets its
+// level's S.
+struct LevelMessages {
+  std::map<std::int64_t, std::vector<double>> sending, receiving, ports;
+  std::map<std::int64_t, std::vector<std::int64_t>> port_messages;  // per level and port: how many
+  std::map<std::int64_t, double> transfer, sharing;
+};
+LevelMessages level_messages(const ApproximateBuilder& builder, const models::WorkPhase& phase,
+                             const Incoming& incoming, const std::vector<std::int64_t>& depth,
+                             const std::vector<int>& processor) {
+  const std::map<Message, double> sharing = message_sharing(builder, incoming, depth, processor);
+  const auto p = static_cast<std::size_t>(builder.processors());
+  LevelMessages level;
+  std::set<std::tuple<std::size_t, int, double>> sent;
+  for (std::size_t v = 0; v < phase.tasks.size(); ++v) {
+    for (const auto& [u, bytes] : incoming[v]) {
+      if (bytes == 0.0 || processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
+      const double s = sharing_of(sharing, Message{u, processor[v], bytes});
+      level.sharing[depth[v]] = s;  // one S per receiving level
+      const double o = builder.overhead_seconds(bytes, phase.location, s);
+      level.sending.try_emplace(depth[u] + 1, p, 0.0).first->second[static_cast<std::size_t>(processor[u])] += o;
+      level.receiving.try_emplace(depth[v], p, 0.0).first->second[static_cast<std::size_t>(processor[v])] += o;
+      const double g = builder.port_seconds(bytes, phase.location);
+      if (g > 0.0) {
+        auto& port = level.ports.try_emplace(depth[v], 2 * p, 0.0).first->second;
+        auto& messages = level.port_messages.try_emplace(depth[v], 2 * p, 0).first->second;
+        for (const std::size_t k :
+             {2 * static_cast<std::size_t>(processor[u]), 2 * static_cast<std::size_t>(processor[v]) + 1}) {
+          port[k] += g;
+          ++messages[k];
+        }
+      }
+      level.transfer[depth[v]] = std::max(level.transfer[depth[v]], bytes);
+    }
+  }
+  return level;
+}
+
+// The time the busiest port takes to serve its messages into level d, all ready at once, the
+// largest `largest` (M12).
+double busiest_port(const ApproximateBuilder& builder, const LevelMessages& level, std::int64_t d, double largest) {
+  const auto sums = level.ports.find(d);
+  if (sums == level.ports.end()) return 0.0;
+  const std::vector<std::int64_t>& counts = level.port_messages.at(d);
+  double most = 0.0;
+  for (std::size_t k = 0; k < sums->second.size(); ++k) {
+    most = std::max(most, builder.port_queue_seconds(sums->second[k], largest, counts[k]));
+  }
+  return most;
+}
+
+}  // namespace
+
 // The tasks level by level, each on its processor, with a barrier between levels. Before
 // level d, the messages as the exact model sends them (one per sending task, receiving
 // processor and size, on an arc across processors): each processor's send overheads of the
@@ -200,26 +257,10 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
   const std::vector<std::int64_t> depth = depth_first_levels(phase, incoming);
   const std::map<std::int64_t, std::vector<std::size_t>> levels = levels_of(depth);
   const std::vector<int> processor = processors_of(builder, phase, levels);
-  const std::map<Message, double> sharing = message_sharing(builder, incoming, depth, processor);
-  // Per level: per processor the send and the receive overheads charged before it, and the
-  // longest transfer into it; an arc of 0 bytes (M3) neither costs nor sets its level's S.
+  const LevelMessages costs = level_messages(builder, phase, incoming, depth, processor);
+  const auto& [sending, receiving, transfer, level_sharing] =
+      std::tie(costs.sending, costs.receiving, costs.transfer, costs.sharing);
   const auto p = static_cast<std::size_t>(builder.processors());
-  std::map<std::int64_t, std::vector<double>> sending, receiving;
-  std::map<std::int64_t, double> transfer, level_sharing;
-  std::set<std::tuple<std::size_t, int, double>> sent;
-  for (std::size_t v = 0; v < phase.tasks.size(); ++v) {
-    for (const auto& [u, bytes] : incoming[v]) {
-      if (bytes == 0.0 || processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
-      const double s = sharing_of(sharing, Message{u, processor[v], bytes});
-      level_sharing[depth[v]] = s;  // one S per receiving level
-      const double o = builder.overhead_seconds(bytes, phase.location, s);
-      auto& send = sending.try_emplace(depth[u] + 1, p, 0.0).first->second;
-      auto& receive = receiving.try_emplace(depth[v], p, 0.0).first->second;
-      send[static_cast<std::size_t>(processor[u])] += o;
-      receive[static_cast<std::size_t>(processor[v])] += o;
-      transfer[depth[v]] = std::max(transfer[depth[v]], bytes);
-    }
-  }
   const auto most = [](const std::map<std::int64_t, std::vector<double>>& per_level, std::int64_t d) {
     const auto found = per_level.find(d);
     return found == per_level.end() ? 0.0 : *std::max_element(found->second.begin(), found->second.end());
@@ -242,10 +283,15 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
       if (!tasks.empty()) busy.push_back(builder.tree().series(std::move(tasks)));
     }
     const auto longest = transfer.find(d);
-    const double overheads = most(sending, d) + most(receiving, d);
+    const double bytes = longest == transfer.end() ? 0.0 : longest->second;
+    // The busiest port serves its messages into the level one after another: message() below
+    // charges the longest message's own port time, this the rest of the busiest port's.
+    const double own_port = builder.port_seconds(bytes, phase.location);
+    const double overheads =
+        most(sending, d) + most(receiving, d) + std::max(0.0, busiest_port(builder, costs, d, own_port) - own_port);
     middle.push_back(builder.overheads(overheads, phase.location));
-    middle.push_back(builder.message(longest == transfer.end() ? 0.0 : longest->second, 0, 0, phase.location,
-                                     level_sharing.count(d) != 0 ? level_sharing.at(d) : 1.0));
+    middle.push_back(
+        builder.message(bytes, 0, 0, phase.location, level_sharing.count(d) != 0 ? level_sharing.at(d) : 1.0));
     middle.push_back(builder.tree().parallel(std::move(busy)));
   }
   middle.push_back(builder.contention(work, phase.location));

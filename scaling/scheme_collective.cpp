@@ -48,7 +48,8 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
   builder.before_collective(where);
   const std::int64_t rounds = round_count(schedule);
   if (rounds == 0) return;
-  builder.expect_nodes(3 * message_count(schedule));  // a send, a transfer and a receive each, at most
+  // A send, a transfer and a receive each, at most, and two ports on a machine with ports.
+  builder.expect_nodes((builder.has_ports() ? 5 : 3) * message_count(schedule));
   const std::int64_t first_step = builder.take_steps(rounds);
   const std::string name = models::to_string(schedule.operation);
   for (std::int64_t k = 0; k < rounds; ++k) {
@@ -67,14 +68,8 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
                                         static_cast<int>(m.from), step);
         builder.run_on(static_cast<std::size_t>(m.from), at);
       }
-      if (cost.transfer > 0.0) {
-        const NodeId in_flight = builder.deterministic_node(name + " message " + size_text(m.bytes),
-                                                            NodeKind::Communication, cost.transfer, -1, step);
-        builder.node(in_flight).in_flight = true;
-        builder.arc(at, in_flight);
-        at = in_flight;
-      }
-      departed[i] = at;
+      departed[i] = builder.transfer(at, static_cast<int>(m.from), static_cast<int>(m.to), {cost.port, cost.transfer},
+                                     kNone, step, name + " " + size_text(m.bytes));
     }
     for (std::size_t i = 0; i < round.size(); ++i) {
       const CollectiveMessage& m = round[i];
@@ -109,26 +104,29 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
   std::int64_t sharing_round = -1;
   double sharing = 1.0;
   std::map<std::pair<double, double>, CollectiveCost> costs;
-  const double seconds = collective_makespan(schedule, [&](std::int64_t k, double bytes) {
-    if (routed && k != sharing_round) {
-      sharing = round_sharing(builder, round_messages(schedule, k));
-      sharing_round = k;
-    }
-    const auto key = std::make_pair(bytes, sharing);
-    auto found = costs.find(key);
-    if (found == costs.end()) {
-      const auto cost = builder.collective_message(bytes, where, sharing);
-      found = costs.emplace(key, CollectiveCost{cost.overhead, cost.transfer}).first;
-    }
-    return found->second;
-  });
+  const double seconds = collective_makespan(
+      schedule,
+      [&](std::int64_t k, double bytes) {
+        if (routed && k != sharing_round) {
+          sharing = round_sharing(builder, round_messages(schedule, k));
+          sharing_round = k;
+        }
+        const auto key = std::make_pair(bytes, sharing);
+        auto found = costs.find(key);
+        if (found == costs.end()) {
+          const auto cost = builder.collective_message(bytes, where, sharing);
+          found = costs.emplace(key, CollectiveCost{cost.overhead, cost.transfer, cost.port}).first;
+        }
+        return found->second;
+      },
+      builder.ports());
   if (seconds == 0.0) return builder.synchronised(kZero);
   const std::string label =
       fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation), size_text(schedule.volume),
                   models::to_string(schedule.algorithm), round_count(schedule));
   // The leaf stands for the exact model's nodes of the collective (a send, a transfer and a
   // receive per message at most), which the study's task limit and memory estimate count.
-  const double nodes = std::min(3 * message_count(schedule), 9e18);
+  const double nodes = std::min((builder.has_ports() ? 5 : 3) * message_count(schedule), 9e18);
   return builder.synchronised(builder.tree().leaf_standing_for(
       {label, graph::NodeKind::Communication, distributions::deterministic(seconds), -1},
       std::max<std::int64_t>(1, static_cast<std::int64_t>(nodes))));

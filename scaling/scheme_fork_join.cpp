@@ -17,13 +17,28 @@ namespace scaling::detail {
 
 namespace {
 
+// F7: processor 0 releases job j after `start`: a message of `bytes` to every other processor
+// with tasks, in processor order, each of which starts its tasks when it has received it.
+void release(ExactBuilder& builder, const models::WorkPhase& phase, std::int64_t tasks, std::int64_t j,
+             std::int64_t job_step, NodeId start, double bytes) {
+  const NodeId released = builder.add(phase.name + " release " + std::to_string(j), NodeKind::Join, {}, 0, job_step);
+  builder.arc(start, released);
+  builder.run_on(0, released);
+  for (std::int64_t k = 1; k < std::min<std::int64_t>(builder.processors(), tasks); ++k) {
+    builder.send_to_processor(released, static_cast<int>(k), bytes, phase.location);
+  }
+}
+
 // Job j's tasks of a static schedule (at step job_step): each processor its tasks of the job
-// after `start`, then its results to the drain on processor 0, which receives them in
-// processor order after its own tasks. `done` is scratch space of one count per processor.
+// after `start` (after its release message, F7), then its results to the drain on processor 0,
+// which receives them in processor order after its own tasks. `done` is scratch space of one
+// count per processor.
 void fork_on_processors(ExactBuilder& builder, const models::WorkPhase& phase, const distributions::Distribution& task,
                         std::int64_t tasks, std::int64_t j, std::int64_t job_step, NodeId start, NodeId drain,
-                        double bytes, std::vector<std::int64_t>& done) {
+                        double bytes, double release_bytes, std::vector<std::int64_t>& done) {
   builder.continue_after(start);
+  if (release_bytes > 0.0 && builder.processors() > 1)
+    release(builder, phase, tasks, j, job_step, start, release_bytes);
   std::fill(done.begin(), done.end(), 0);
   for (std::int64_t t = 0; t < tasks; ++t) {
     const int k = builder.processor_of(t, tasks, phase.scheduling);
@@ -50,6 +65,8 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
+  const double release_bytes =
+      phase.release_volume ? builder.value(*phase.release_volume, phase.location, "release volume") : 0.0;
   builder.enter_closed(phase);
   if (jobs == 0) return;
   const std::int64_t step = builder.take_steps(jobs);
@@ -82,7 +99,7 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
       builder.arc(start, pool);
       builder.arc(pool, drain);
     } else {
-      fork_on_processors(builder, phase, task, tasks, j, step + j, start, drain, bytes, done);
+      fork_on_processors(builder, phase, task, tasks, j, step + j, start, drain, bytes, release_bytes, done);
     }
     previous = drain;
   }
@@ -95,6 +112,21 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
 
 namespace {
 
+// What processor 0's receiving side adds after the last result is sent, for `more` senders of
+// `big` bytes and `fewer` of `small`: eager, its ports' queue (M12; nothing without ports);
+// rendezvous (M11), every transfer and port time one after another, each receive posted after
+// the previous one is done.
+double drain_wait(const ApproximateBuilder& builder, const models::WorkPhase& phase, bool rendezvous, std::int64_t more,
+                  double big, std::int64_t fewer, double small) {
+  const double g_big = builder.port_seconds(big, phase.location), g_small = builder.port_seconds(small, phase.location);
+  if (rendezvous) {
+    return static_cast<double>(more) * (builder.communication_seconds(big, phase.location) + g_big) +
+           static_cast<double>(fewer) * (builder.communication_seconds(small, phase.location) + g_small);
+  }
+  return builder.port_queue_seconds(static_cast<double>(more) * g_big + static_cast<double>(fewer) * g_small,
+                                    std::max(more > 0 ? g_big : 0.0, fewer > 0 ? g_small : 0.0), more + fewer);
+}
+
 // One job's tasks on the processors as the exact model places them (the first tasks mod p
 // processors one task more), each processor its c tasks, then its results, c·V bytes, to the
 // drain on processor 0 (processor 0's own need no message); joined by their maximum. DYNAMIC:
@@ -105,10 +137,18 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   const std::int64_t p = builder.processors();
   const std::int64_t q = tasks / p;
   const std::int64_t r = tasks % p;
+  const double big = bytes * static_cast<double>(q + 1), small = bytes * static_cast<double>(q);
+  const bool rendezvous = builder.rendezvous(big, phase.location);
   const auto on = [&](std::int64_t c, bool local) {
     if (c == 0) return kZero;
-    return builder.series(
-        {builder.power(one, c), local ? kZero : builder.send_out(bytes * static_cast<double>(c), phase.location)});
+    if (local) return builder.power(one, c);
+    const double sent = bytes * static_cast<double>(c);
+    // The port times (and, rendezvous, the transfers) are processor 0's, below.
+    const std::size_t send = rendezvous
+                                 ? builder.overheads(builder.overhead_seconds(sent, phase.location), phase.location)
+                             : !builder.has_ports() ? builder.send_out(sent, phase.location)
+                                                    : builder.message_without_ports(sent, 1, phase.location);
+    return builder.series({builder.power(one, c), send});
   };
   Work work{{0, 1, on(r > 0 ? q + 1 : q, true)}};
   if (r > 1) work.push_back({1, r, on(q + 1, false)});
@@ -117,9 +157,13 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   // the last arrival bounds its receives from above.
   const std::int64_t senders_of_more = std::max<std::int64_t>(r - 1, 0);
   const std::int64_t senders_of_fewer = q > 0 ? p - std::max<std::int64_t>(r, 1) : 0;
+  const double wait = drain_wait(builder, phase, rendezvous, senders_of_more, big, senders_of_fewer, small);
   return builder.series({builder.close(work),
-                         builder.receives(bytes * static_cast<double>(q + 1), senders_of_more, phase.location),
-                         builder.receives(bytes * static_cast<double>(q), senders_of_fewer, phase.location)});
+                         wait > 0.0 ? builder.leaf("the drain's receives", graph::NodeKind::Communication,
+                                                   distributions::deterministic(wait))
+                                    : kZero,
+                         builder.receives(big, senders_of_more, phase.location),
+                         builder.receives(small, senders_of_fewer, phase.location)});
 }
 
 }  // namespace
@@ -136,6 +180,14 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
   std::size_t job = fork(builder, phase, one, task, tasks, bytes);
+  // F7: processor 0's release messages to the other processors with tasks, before the job on
+  // every processor: its sends one after another, the last one's transfer and its receive.
+  const double release_bytes =
+      phase.release_volume ? builder.value(*phase.release_volume, phase.location, "release volume") : 0.0;
+  const std::int64_t released = std::min(builder.processors(), tasks) - 1;
+  if (release_bytes > 0.0 && released > 0 && phase.scheduling != models::Scheduling::Dynamic) {
+    job = builder.series({builder.message(release_bytes, released, 1, phase.location), job});
+  }
   if (!ApproximateBuilder::takes_no_time(join_time)) {
     job = builder.series({job, builder.leaf(phase.name + " join", graph::NodeKind::Task, join_time)});
   }

@@ -106,6 +106,13 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
     if (!ApproximateBuilder::takes_no_time(arrival_time)) {
       slowest.push_back(builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time));
     }
+    // With ports (M12) each processor's k ports pass one message a job, k at a time.
+    const double port =
+        q > 1 ? builder.port_seconds(bytes, phase.location) / static_cast<double>(builder.ports()) : 0.0;
+    if (port > 0.0) {
+      slowest.push_back(
+          builder.leaf(phase.name + " port", graph::NodeKind::Communication, distributions::deterministic(port)));
+    }
     next = builder.power(slowest.size() == 1 ? slowest.front() : builder.tree().parallel(std::move(slowest)), jobs - 1);
   }
   const double work = static_cast<double>(jobs) * static_cast<double>(stages) * distributions::mean(stage);

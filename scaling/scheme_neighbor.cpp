@@ -60,8 +60,10 @@ GridExchange grid_exchange(const GridLayout& layout, const std::function<double(
       if (column.after) paid += overhead_of(row.length);   // east
       if (row.after) paid += overhead_of(column.length);   // south
       exchange.most_overhead = std::max(exchange.most_overhead, paid);
-      if (row.before || row.after) exchange.longest_bytes = std::max(exchange.longest_bytes, column.length * volume);
-      if (column.before || column.after) exchange.longest_bytes = std::max(exchange.longest_bytes, row.length * volume);
+      if (row.before || row.after)
+        exchange.longest_bytes = std::max(exchange.longest_bytes, static_cast<double>(column.length) * volume);
+      if (column.before || column.after)
+        exchange.longest_bytes = std::max(exchange.longest_bytes, static_cast<double>(row.length) * volume);
     }
   }
   return exchange;
@@ -109,8 +111,16 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
     return builder.overhead_seconds(static_cast<double>(points) * volume, phase.location, sharing);
   };
   const GridExchange edges = grid_exchange(layout, overhead, volume);
+  // M12: the busiest port's edge messages one after another (a block receives what it sends).
+  const auto port_of = [&](std::int64_t points) {
+    return builder.port_seconds(static_cast<double>(points) * volume, phase.location);
+  };
+  const double ports = builder.has_ports()
+                           ? builder.port_queue_seconds(grid_exchange(layout, port_of, volume).most_overhead,
+                                                        builder.port_seconds(edges.longest_bytes, phase.location), 4)
+                           : 0.0;
   const double exchange = edges.most_overhead +
-                          builder.communication_seconds(edges.longest_bytes, phase.location, sharing) +
+                          builder.communication_seconds(edges.longest_bytes, phase.location, sharing) + ports +
                           edges.most_overhead;
   const std::size_t messages = exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
                                                              distributions::deterministic(exchange))

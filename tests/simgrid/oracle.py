@@ -12,7 +12,16 @@ from the rules of docs/semantics.md alone and compared with `pdl-scale` at each 
     oracle.py ... --rendezvous
         on rendezvous-links.machine (EAGER LIMIT IS 0): every transfer waits for its receive,
         which SimGrid posts where the program needs it (a blocking get), in the tool's order
+    oracle.py ... --switched
+        on examples/machines/switched-cluster.machine (one port per processor, M12; with
+        --rendezvous its rendezvous twin): in SimGrid a split-duplex link per host to one switch
+    oracle.py --program fork-join ... --release BYTES
+        the fork-join's release messages (F7): processor 0 sends BYTES to every other processor
+        with tasks to start each job, in processor order
+    oracle.py ... --tolerance R
+        accept a relative difference up to R (where the tool and SimGrid differ by design)
     oracle.py --simulate PROGRAM P UNITS STEPS WORK VOLUME JOIN PHASES REPLICATIONS RENDEZVOUS
+                         SWITCHED RELEASE
         one simulation: the mean makespan and its standard error
 
 The programs (one SimGrid actor per processor with units; o = 0, so a receive only waits):
@@ -25,7 +34,8 @@ The programs (one SimGrid actor per processor with units; o = 0, so a receive on
   of UNITS tasks, released back to back (no interarrival time). Processor k runs its BLOCK tasks
   of the job; each k >= 1 then sends c_k * V bytes to processor 0, which after its own tasks
   waits for every result and runs the drain (JOIN). The next job starts when the drain ends, on
-  every processor, with no message (F4): a SimGrid barrier.
+  every processor, with no message (F4): a SimGrid barrier; with --release, processor 0 then
+  sends each other processor its release, which it receives before its tasks (F7).
 
 Every receive is posted at the start (eager: a transfer never waits for its receiver), and each
 ordered pair of processors that exchange messages has a link of its own (latency t_s, bandwidth
@@ -67,6 +77,22 @@ def platform_xml(processors, pairs, latency, bandwidth):
         lines.append(f'  <link id="l{a}_{b}" bandwidth="{bandwidth!r}Bps" latency="{latency!r}s"/>')
     for a, b in pairs:
         lines.append(f'  <route src="h{a}" dst="h{b}" symmetrical="NO"><link_ctn id="l{a}_{b}"/></route>')
+    lines += ['</zone>', '</platform>']
+    return "\n".join(lines) + "\n"
+
+
+def switched_platform_xml(processors, pairs, latency, bandwidth):
+    """Hosts h0.. on one switch, each with one split-duplex link (UP out of it, DOWN into it) of
+    half the latency each way: a message from a to b crosses a's UP and b's DOWN, sharing them
+    max-min with the other messages in flight there."""
+    lines = ['<?xml version="1.0"?>', '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
+             '<platform version="4.1">', '<zone id="machine" routing="Full">']
+    lines += [f'  <host id="h{k}" speed="1f"/>' for k in range(processors)]
+    lines += [f'  <link id="l{k}" bandwidth="{bandwidth!r}Bps" latency="{latency / 2.0!r}s" '
+              'sharing_policy="SPLITDUPLEX"/>' for k in range(processors)]
+    for a, b in pairs:
+        lines.append(f'  <route src="h{a}" dst="h{b}" symmetrical="NO"><link_ctn id="l{a}" direction="UP"/>'
+                     f'<link_ctn id="l{b}" direction="DOWN"/></route>')
     lines += ['</zone>', '</platform>']
     return "\n".join(lines) + "\n"
 
@@ -119,20 +145,27 @@ class Stencil:
 
 
 class ForkJoin:
-    def __init__(self, counts, steps, volume, join):
-        self.counts, self.steps, self.volume, self.join = counts, steps, volume, join
+    def __init__(self, counts, steps, volume, join, release=0.0):
+        self.counts, self.steps, self.volume, self.join, self.release = counts, steps, volume, join, release
 
     def pairs(self):
-        return [(k, 0) for k in range(1, len(self.counts))]
+        n = len(self.counts)
+        return [(k, 0) for k in range(1, n)] + ([(0, k) for k in range(1, n)] if self.release > 0 else [])
 
     def run(self, k, box, draw, sleep, barrier, wait_all, rendezvous):
         n = len(self.counts)
         keys = [(m, 0, j) for m in range(1, n) for j in range(self.steps)] if k == 0 else []
+        if self.release > 0 and k > 0:
+            keys += [(0, k, f"release{j}") for j in range(self.steps)]
         receives = Receives(box, keys, rendezvous)
         sends = []
         for j in range(self.steps):
             if j > 0:
                 barrier.wait()  # job j starts when drain j - 1 ends (F1, F4)
+            if self.release > 0 and k == 0:  # F7: the releases in processor order
+                sends += [box(0, m, f"release{j}").put_async(j, int(self.release)) for m in range(1, n)]
+            elif self.release > 0:
+                receives.take(0, k, f"release{j}")
             for _ in range(self.counts[k]):
                 sleep(draw())
             if k > 0:
@@ -144,15 +177,17 @@ class ForkJoin:
         wait_all(sends)
 
 
-def simulate(program, p, units, steps, work, volume, join, phases=0, replications=1, rendezvous=False, seed=1):
+def simulate(program, p, units, steps, work, volume, join, phases=0, replications=1, rendezvous=False, switched=False,
+             release=0.0, seed=1):
     """The makespans SimGrid gives, one per replication."""
     from simgrid import Actor, Barrier, Comm, Engine, Mailbox, this_actor
 
     counts = block_counts(units, p)
-    shape = Stencil(counts, steps, volume) if program == "stencil" else ForkJoin(counts, steps, volume, join)
+    shape = Stencil(counts, steps, volume) if program == "stencil" else ForkJoin(counts, steps, volume, join, release)
     processors = len(counts)
     with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as f:
-        f.write(platform_xml(processors, shape.pairs(), TS, 1.0 / TW))
+        layout = switched_platform_xml if switched else platform_xml
+        f.write(layout(processors, shape.pairs(), TS, 1.0 / TW))
         platform = f.name
     engine = Engine(["oracle", "--cfg=network/model:CM02", "--cfg=network/latency-factor:1",
                      "--cfg=network/bandwidth-factor:1", "--cfg=network/crosstraffic:0",
@@ -189,13 +224,18 @@ def tool_figure(binary, arguments, p):
     name = {"stencil": "stencil", "fork-join": "fork_join"}[arguments.program]
     program = os.path.join(HERE, f"{name}_erlang.pdl" if stochastic else f"{name}.pdl")
     units, steps = ("columns", "iterations") if arguments.program == "stencil" else ("tasks", "jobs")
-    machine = "rendezvous-links.machine" if arguments.rendezvous else "private-links.machine"
-    command = [binary, program, "--machine", os.path.join(HERE, machine),
+    if arguments.switched:
+        machine = os.path.join(HERE, "..", "..", "examples", "machines",
+                               "switched-cluster-rendezvous.machine" if arguments.rendezvous
+                               else "switched-cluster.machine")
+    else:
+        machine = os.path.join(HERE, "rendezvous-links.machine" if arguments.rendezvous else "private-links.machine")
+    command = [binary, program, "--machine", machine,
                "--p", str(p), "--format", "csv", "--quiet",
                "--set", f"{units}={arguments.units}", "--set", f"{steps}={arguments.steps}",
                "--set", f"work={arguments.work!r}", "--set", f"volume={arguments.volume!r}"]
     if arguments.program == "fork-join":
-        command += ["--set", f"join={arguments.join!r}"]
+        command += ["--set", f"join={arguments.join!r}", "--set", f"release={arguments.release!r}"]
     if stochastic:
         command += ["--set", f"phases={arguments.phases}", "--method", "mc", "--samples", str(arguments.samples),
                     "--seed", "7"]
@@ -214,7 +254,8 @@ def simgrid_figure(arguments, p):
     replications = arguments.replications if arguments.phases > 0 else 1
     child = [sys.executable, os.path.abspath(__file__), "--simulate", arguments.program, str(p), str(arguments.units),
              str(arguments.steps), repr(arguments.work), repr(arguments.volume), repr(arguments.join),
-             str(arguments.phases), str(replications), str(int(arguments.rendezvous))]
+             str(arguments.phases), str(replications), str(int(arguments.rendezvous)), str(int(arguments.switched)),
+             repr(arguments.release)]
     mean, error = subprocess.run(child, check=True, capture_output=True, text=True).stdout.split()[-2:]
     return float(mean), float(error)
 
@@ -222,7 +263,8 @@ def simgrid_figure(arguments, p):
 def simulate_command(argv):
     program, (p, units, steps) = argv[0], (int(x) for x in argv[1:4])
     work, volume, join = (float(x) for x in argv[4:7])
-    times = simulate(program, p, units, steps, work, volume, join, int(argv[7]), int(argv[8]), argv[9] == "1")
+    times = simulate(program, p, units, steps, work, volume, join, int(argv[7]), int(argv[8]), argv[9] == "1",
+                     argv[10] == "1", float(argv[11]))
     error = statistics.stdev(times) / math.sqrt(len(times)) if len(times) > 1 else 0.0
     print(repr(statistics.fmean(times)), repr(error))
 
@@ -245,6 +287,13 @@ def main():
     parser.add_argument("--samples", type=int, default=100000, help="the tool's Monte Carlo, with --phases")
     parser.add_argument("--rendezvous", action="store_true",
                         help="every message waits for its receive: rendezvous-links.machine, receives posted where needed")
+    parser.add_argument("--switched", action="store_true",
+                        help="one port per processor: examples/machines/switched-cluster.machine, in SimGrid a "
+                             "split-duplex link per host to one switch")
+    parser.add_argument("--release", type=float, default=0.0,
+                        help="the fork-join's RELEASE VOLUME: bytes processor 0 sends each other one to start a job")
+    parser.add_argument("--tolerance", type=float, default=1e-9,
+                        help="the relative difference allowed (random tasks: also any within 4 standard errors)")
     arguments = parser.parse_args()
     failures = []
     print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12} {'in errors':>10}")
@@ -256,7 +305,7 @@ def main():
         in_errors = abs(tool - simgrid) / error if error > 0.0 else 0.0
         print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e} {in_errors:>10.2f}")
         # Deterministic: the same up to round-off; random: within 4 combined standard errors.
-        if (error == 0.0 and abs(difference) > 1e-9) or (error > 0.0 and in_errors > 4.0):
+        if abs(difference) > arguments.tolerance and (error == 0.0 or in_errors > 4.0):
             failures.append(p)
     if failures:
         raise SystemExit(f"the tool and SimGrid differ at p = {failures}")

@@ -124,6 +124,8 @@ class ProgramGenerator {
                 ";\n  INTERARRIVAL TIME IS " + (uniform_int(0, 1) ? runtime() : std::string("DETERMINISTIC(0)")) +
                 ";\n  JOIN RUNTIME IS " + runtime() + ";\n  COMMUNICATION VOLUME IS " + volume() +
                 ";\n  SCHEDULING IS " + scheduling() + ";\n";
+        // A release message to every worker before each job (F7).
+        if (uniform_int(0, 2) == 0) text += "  RELEASE VOLUME IS " + volume() + ";\n";
         break;
       case 4:
         text += "  PARALLELIZATION SCHEME IS MACROPIPELINE;\n  SUBTASK RUNTIME IS " + runtime() + ";\n  JOBS IS " +
@@ -208,6 +210,8 @@ class ProgramGenerator {
     }
     // Rendezvous above a limit the programs' volumes (0 to 64 bytes a unit) straddle (M11).
     if (uniform_int(0, 2) == 0) text += "EAGER LIMIT IS " + number(uniform_real(0.0, 64.0)) + ";\n";
+    // One port per processor for a share of the per-byte time (M12).
+    if (uniform_int(0, 2) == 0) text += "PORT TIME IS " + number(uniform_real(0.001, 0.05)) + "*L;\n";
     return text;
   }
 
