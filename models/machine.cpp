@@ -1,5 +1,11 @@
 #include "models/machine.hpp"
 
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "models/limits.hpp"
+
 namespace models {
 
 const char* to_string(Communication communication) {
@@ -36,6 +42,11 @@ Machine ideal_machine() {
 CollectiveAlgorithm algorithm_of(const Machine& machine, CollectiveOperation operation) {
   const auto found = machine.collectives.find(operation);
   return found == machine.collectives.end() ? default_algorithm(operation) : found->second;
+}
+
+std::optional<std::string> invalid_ports(double ports) {
+  if (ports >= 1 && ports <= kMostPorts && ports == std::floor(ports)) return std::nullopt;
+  return fmt::format("PORTS must be a whole number from 1 to {:g}, got {}", kMostPorts, ports);
 }
 
 }  // namespace models

@@ -86,6 +86,10 @@ struct Machine {
 // (CHAR 1, BYTE 1, SHORT 2, INT 4, LONG 8, FLOAT 4, DOUBLE 8). Its name is "ideal".
 Machine ideal_machine();
 
+// Why `ports` is no value of PORTS (a whole number from 1 to kMostPorts), or none when it is one;
+// checked where the file is read and again where --set constants give it a new value.
+std::optional<std::string> invalid_ports(double ports);
+
 // The machine's algorithm for `operation`: its COLLECTIVE statement, else the default.
 CollectiveAlgorithm algorithm_of(const Machine& machine, CollectiveOperation operation);
 

@@ -261,9 +261,8 @@ class MachineChecker {
   // A whole number of ports per processor and direction, 1 to kMostPorts.
   void ports(const ast::MachineExpr& e, models::Expr expr, models::Machine& model) {
     if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
-      if (!(*value >= 1 && *value <= models::kMostPorts) || *value != std::floor(*value)) {
-        reporter_.error(e.value,
-                        fmt::format("PORTS must be a whole number from 1 to {:g}, got {}", models::kMostPorts, *value));
+      if (const auto invalid = models::invalid_ports(*value)) {
+        reporter_.error(e.value, *invalid);
         return;
       }
       model.ports = std::move(expr);

@@ -98,8 +98,11 @@ double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocat
 }
 
 double BoundQuantities::port_seconds(double bytes, const models::SourceLocation& where) const {
-  if (bytes == 0.0 || !machine_.port_time) return 0.0;
-  return per_message(*machine_.port_time, bytes, 1.0, "port time", "port", where);
+  return bytes == 0.0 ? 0.0 : port_time(bytes, where);
+}
+
+double BoundQuantities::port_time(double bytes, const models::SourceLocation& where) const {
+  return machine_.port_time ? per_message(*machine_.port_time, bytes, 1.0, "port time", "port", where) : 0.0;
 }
 
 std::int64_t BoundQuantities::ports() const {
@@ -107,10 +110,7 @@ std::int64_t BoundQuantities::ports() const {
     ports_ = 1;
     if (machine_.ports) {
       const double k = value(*machine_.ports, machine_.location, "ports");
-      if (!(k >= 1 && k <= models::kMostPorts) || k != std::floor(k)) {
-        throw ScalingError(machine_.location,
-                           fmt::format("PORTS must be a whole number from 1 to {:g}, got {}", models::kMostPorts, k));
-      }
+      if (const auto invalid = models::invalid_ports(k)) throw ScalingError(machine_.location, *invalid);
       ports_ = static_cast<std::int64_t>(k);
     }
   }
@@ -129,7 +129,7 @@ BoundQuantities::MessageCost BoundQuantities::collective_message(double bytes, c
                                                                  double sharing) const {
   return {per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where),
           per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where),
-          machine_.port_time ? per_message(*machine_.port_time, bytes, 1.0, "port time", "port", where) : 0.0};
+          port_time(bytes, where)};
 }
 
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {

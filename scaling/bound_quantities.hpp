@@ -83,6 +83,8 @@ class BoundQuantities {
   // `term` names the machine term in evaluation errors, `kind` the overhead (overhead()).
   double per_message(const models::Expr& cost, double bytes, double sharing, const char* term, const char* kind,
                      const models::SourceLocation& where) const;
+  // PORT TIME at `bytes`, even 0 (a collective's messages); 0 without the statement.
+  double port_time(double bytes, const models::SourceLocation& where) const;
 
   const models::Machine& machine_;
   models::Environment environment_;

@@ -48,15 +48,14 @@ void ExactBuilder::order_ports() {
   while (!events.empty()) {
     const auto [at, v] = events.top();
     events.pop();
-    double start = at;
+    double end = at + mean_seconds(graph_.node(v));
     if (port_of[v] != kNoPort) {
       const auto first = free.begin() + static_cast<std::ptrdiff_t>(port_of[v] * k);
       const auto port = std::min_element(first, first + static_cast<std::ptrdiff_t>(k));
-      start = std::max(at, *port);
-      *port = start + mean_seconds(graph_.node(v));
+      end += std::max(0.0, *port - at);  // it waits for the port
+      *port = end;
       served[static_cast<std::size_t>(port - free.begin())].push_back(v);
     }
-    const double end = start + mean_seconds(graph_.node(v));
     for (const NodeId w : graph_.successors(v)) {
       ready[w] = std::max(ready[w], end);
       if (--waiting[w] == 0) events.emplace(ready[w], w);

@@ -27,6 +27,13 @@ double round_sharing(const Builder& builder, const std::vector<CollectiveMessage
   return builder.sharing(step);
 }
 
+// The exact model's nodes of one collective message at most: a send, a transfer and a receive,
+// and two ports on a machine with ports.
+template <class Builder>
+double nodes_per_message(const Builder& builder) {
+  return builder.has_ports() ? 5.0 : 3.0;
+}
+
 // The most link crossings the approximate model works out for one collective's rounds (about a
 // second): an all-to-all on p processors has p(p - 1) messages, each over up to the diameter.
 constexpr double kMostRoutedLinks = 1 << 26;
@@ -48,8 +55,7 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
   builder.before_collective(where);
   const std::int64_t rounds = round_count(schedule);
   if (rounds == 0) return;
-  // A send, a transfer and a receive each, at most, and two ports on a machine with ports.
-  builder.expect_nodes((builder.has_ports() ? 5 : 3) * message_count(schedule));
+  builder.expect_nodes(nodes_per_message(builder) * message_count(schedule));
   const std::int64_t first_step = builder.take_steps(rounds);
   const std::string name = models::to_string(schedule.operation);
   for (std::int64_t k = 0; k < rounds; ++k) {
@@ -124,9 +130,9 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
   const std::string label =
       fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation), size_text(schedule.volume),
                   models::to_string(schedule.algorithm), round_count(schedule));
-  // The leaf stands for the exact model's nodes of the collective (a send, a transfer and a
-  // receive per message at most), which the study's task limit and memory estimate count.
-  const double nodes = std::min((builder.has_ports() ? 5 : 3) * message_count(schedule), 9e18);
+  // The leaf stands for the exact model's nodes of the collective, which the study's task limit
+  // and memory estimate count.
+  const double nodes = std::min(nodes_per_message(builder) * message_count(schedule), 9e18);
   return builder.synchronised(builder.tree().leaf_standing_for(
       {label, graph::NodeKind::Communication, distributions::deterministic(seconds), -1},
       std::max<std::int64_t>(1, static_cast<std::int64_t>(nodes))));

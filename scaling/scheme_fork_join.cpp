@@ -17,6 +17,12 @@ namespace scaling::detail {
 
 namespace {
 
+// F7: the bytes of each release message, 0 for none (no RELEASE VOLUME), by either model's builder.
+template <class Builder>
+double release_bytes_of(const Builder& builder, const models::WorkPhase& phase) {
+  return phase.release_volume ? builder.value(*phase.release_volume, phase.location, "release volume") : 0.0;
+}
+
 // F7: processor 0 releases job j after `start`: a message of `bytes` to every other processor
 // with tasks, in processor order, each of which starts its tasks when it has received it.
 void release(ExactBuilder& builder, const models::WorkPhase& phase, std::int64_t tasks, std::int64_t j,
@@ -65,8 +71,7 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
-  const double release_bytes =
-      phase.release_volume ? builder.value(*phase.release_volume, phase.location, "release volume") : 0.0;
+  const double release_bytes = release_bytes_of(builder, phase);
   builder.enter_closed(phase);
   if (jobs == 0) return;
   const std::int64_t step = builder.take_steps(jobs);
@@ -182,8 +187,7 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
   std::size_t job = fork(builder, phase, one, task, tasks, bytes);
   // F7: processor 0's release messages to the other processors with tasks, before the job on
   // every processor: its sends one after another, the last one's transfer and its receive.
-  const double release_bytes =
-      phase.release_volume ? builder.value(*phase.release_volume, phase.location, "release volume") : 0.0;
+  const double release_bytes = release_bytes_of(builder, phase);
   const std::int64_t released = std::min(builder.processors(), tasks) - 1;
   if (release_bytes > 0.0 && released > 0 && phase.scheduling != models::Scheduling::Dynamic) {
     job = builder.series({builder.message(release_bytes, released, 1, phase.location), job});
