@@ -83,6 +83,7 @@ Outcome<std::vector<Case>> make_cases(const std::vector<MachineInput>& machines,
         one.program = program;
         one.machine = swept_machine;
         one.environment = binding.environment;
+        one.values = values;
         one.label = {m,     input.machine.name,  input.machine_file, combination,
                      phase, input.program_index, input.program_label};
         cases.push_back(std::move(one));

@@ -10,6 +10,7 @@
 
 #include "analysis/cost_pilots.hpp"
 #include "analysis/parallel.hpp"
+#include "analysis/sensitivity.hpp"
 #include "distributions/fingerprint.hpp"
 #include "distributions/queries.hpp"
 #include "graph/fingerprint.hpp"
@@ -247,6 +248,58 @@ double own_solve_seconds(const Solvers& made, const solvers::ModelSizes& sizes, 
   return 0.0;
 }
 
+// The solves --sensitivity makes of one (case, p): the base, and per constant two for the
+// elasticity and, for the two tolerances, a few to bracket and TOMS 748's steps (10.6 to 13 per
+// constant in all on Foster's stencil and the paper's neighbour example, counted 2026-12-02).
+double sensitivity_solves(const Case& one) {
+  constexpr double kSolvesPerConstant = 14.0;
+  return 1.0 + kSolvesPerConstant * static_cast<double>(constants_of(one).size());
+}
+
+// One model's parts: the prediction's own solve, each method asked for, its exact model's
+// build and, with --sensitivity, the solves of its constants.
+void add_model(const cost_detail::PilotModel& model, const std::vector<Case>& cases, const Solvers& made,
+               const Request& request, const UnitCosts& costs, cost_detail::Pilots& pilots, Parts& parts,
+               CostEstimate& estimate) {
+  const bool exact = (made.exact_needed || model.p == 1) && model.exact_allowed;
+  // p = 1 not listed, its one-processor model a chain: the study runs no method there, T(1)
+  // being the chain's sum. Where the pilots did not build that model it is taken for a chain,
+  // as every p = 1 model of the examples is (a dynamically scheduled pool on one processor
+  // runs its tasks in series).
+  const bool base_only =
+      exact && model.p == 1 && !request.reports(1) && pilots.one_processor_chain(model.case_index).value_or(true);
+  const bool whole_program = cases[model.case_index].label.phase.empty();
+  // The prediction's solve (its own, else the costliest method asked for) and the models' builds:
+  // what each solve of --sensitivity costs.
+  double prediction_seconds = 0.0;
+  // At p = 1 the one-processor chain answers for the prediction instead.
+  if (exact && model.p > 1 && whole_program) {
+    prediction_seconds = own_solve_seconds(made, model.sizes, request, costs);
+    parts.add("prediction", model.p, prediction_seconds);
+  }
+  const bool own_solve = prediction_seconds > 0.0;
+  double build_seconds = model.build_seconds;
+  for (std::size_t m = 0; m < made.asked.size() && !base_only; ++m) {
+    const solvers::Solver& solver = *made.asked[m];
+    const solvers::SolverInfo& info = solver.info();
+    if (info.needs_exact_model && !exact) continue;  // refused: the exact model is over the task limit
+    const solvers::SolveCost cost =
+        info.cost_needs_models ? pilots.cost(m, model, costs) : solver.cost(model.sizes, costs);
+    estimate.states_at_limit = estimate.states_at_limit || cost.at_limit;
+    parts.add(std::string(info.name), model.p, cost.seconds);
+    if (!own_solve) prediction_seconds = std::max(prediction_seconds, cost.seconds);
+  }
+  if (exact) {
+    const double build = pilots.exact_seconds(model.case_index, costs, model.sizes.tasks, model.p);
+    parts.add("models", model.p, build);
+    build_seconds += build;
+  }
+  if (request.sensitivity && whole_program) {
+    parts.add("sensitivity", model.p,
+              sensitivity_solves(cases[model.case_index]) * (prediction_seconds + build_seconds));
+  }
+}
+
 }  // namespace
 
 std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
@@ -276,28 +329,8 @@ std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const 
   }
   cost_detail::Pilots pilots(cases.size(), made.asked);
   pilots.run(cases, models, cost_detail::pilot_order(models), request, costs);
-  for (const cost_detail::PilotModel& model : models) {
-    const bool exact = (made.exact_needed || model.p == 1) && model.exact_allowed;
-    // p = 1 not listed, its one-processor model a chain: the study runs no method there, T(1)
-    // being the chain's sum. Where the pilots did not build that model it is taken for a chain,
-    // as every p = 1 model of the examples is (a dynamically scheduled pool on one processor
-    // runs its tasks in series).
-    const bool base_only =
-        exact && model.p == 1 && !request.reports(1) && pilots.one_processor_chain(model.case_index).value_or(true);
-    // At p = 1 the one-processor chain answers for the prediction instead.
-    if (exact && model.p > 1 && cases[model.case_index].label.phase.empty())
-      parts.add("prediction", model.p, own_solve_seconds(made, model.sizes, request, costs));
-    for (std::size_t m = 0; m < made.asked.size() && !base_only; ++m) {
-      const solvers::Solver& solver = *made.asked[m];
-      const solvers::SolverInfo& info = solver.info();
-      if (info.needs_exact_model && !exact) continue;  // refused: the exact model is over the task limit
-      const solvers::SolveCost cost =
-          info.cost_needs_models ? pilots.cost(m, model, costs) : solver.cost(model.sizes, costs);
-      estimate.states_at_limit = estimate.states_at_limit || cost.at_limit;
-      parts.add(std::string(info.name), model.p, cost.seconds);
-    }
-    if (exact) parts.add("models", model.p, pilots.exact_seconds(model.case_index, costs, model.sizes.tasks, model.p));
-  }
+  for (const cost_detail::PilotModel& model : models)
+    add_model(model, cases, made, request, costs, pilots, parts, estimate);
   count_models(*built, groups, counts, made.exact_needed, request, costs, pilots, parts);
   parts.finish(estimate);
   estimate.seconds = agreed_seconds(estimate.seconds, request.communicator);

@@ -22,7 +22,8 @@ using solvers::UnitCosts;
 // One part of the estimate: a method (or the models' construction) over a range of processor
 // counts, e.g. "bounds on p = 32768-65535".
 struct CostPart {
-  std::string method;  // "approx", "bounds", "mc", "exact", "prediction" (its own solve) or "models"
+  // "approx", "bounds", "mc", "exact", "prediction" (its own solve), "models" or "sensitivity"
+  std::string method;
   int p_low = 0;
   int p_high = 0;
   double seconds = 0.0;

@@ -28,6 +28,26 @@ bool PredictionOptions::IsValid(std::string* why) const {
   return true;
 }
 
+bool SensitivityOptions::IsValid(std::string* why) const {
+  auto fail = [&](std::string message) {
+    if (why != nullptr) *why = std::move(message);
+    return false;
+  };
+  for (double step : {exact_step, sampled_step}) {
+    if (!(step > 0.0 && step <= 0.1)) return fail("a sensitivity step must be in (0, 0.1]");
+  }
+  if (!(growths[0] > 0.0 && growths[0] < growths[1] && growths[1] <= 1.0)) {
+    return fail("the sensitivity's growths must ascend within (0, 1]");
+  }
+  if (!(max_factor > 1.0 + growths[1]) || !std::isfinite(max_factor)) {
+    return fail("the sensitivity's largest factor must be finite and above the growths");
+  }
+  if (!(factor_precision > 0.0 && factor_precision <= 0.01)) {
+    return fail("the sensitivity's factor precision must be in (0, 0.01]");
+  }
+  return true;
+}
+
 bool Request::IsValid(std::string* why) const {
   auto fail = [&](std::string message) {
     if (why != nullptr) *why = std::move(message);
@@ -60,7 +80,7 @@ bool Request::IsValid(std::string* why) const {
   if (memory_budget_bytes < solvers::kSmallestMemoryBudget) {
     return fail("the memory budget must be at least 1 MiB, got " + std::to_string(memory_budget_bytes) + " bytes");
   }
-  return prediction.IsValid(why) && solver_options.IsValid(why);
+  return prediction.IsValid(why) && solver_options.IsValid(why) && (!sensitivity || sensitivity->IsValid(why));
 }
 
 }  // namespace analysis

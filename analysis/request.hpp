@@ -5,6 +5,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,27 @@ struct PredictionOptions {
   double seconds_per_model = 0.25;
   // The summary's thresholds: for each, the largest p whose efficiency reaches it.
   std::vector<double> efficiency_thresholds{kDefaultEfficiencyThresholds.begin(), kDefaultEfficiencyThresholds.end()};
+
+  bool IsValid(std::string* why) const;
+};
+
+// What limits scaling (--sensitivity; analysis/sensitivity.hpp, docs/sensitivity.md).
+struct SensitivityOptions {
+  // The relative step h of the central difference (T(x(1 + h)) - T(x(1 - h))) / (2 h T(x)) where
+  // the prediction is an exact mean: a kink of the longest path within x(1 +- h) is rare (the
+  // one-sided slopes show one), and a few ulps of rounding in T move e by about 1e-12 / e
+  // relative (1e-4 gave 1.1e-9 on Foster's t_s elasticity of 0.0019).
+  double exact_step = 1e-3;
+  // The step where the prediction comes from Monte Carlo (with common random numbers) or the
+  // approximate model: the difference then carries the samples' or the brackets' error, which a
+  // larger step divides; its own bias is of order h^2.
+  double sampled_step = 0.01;
+  // The growths of T (1% and 5%) whose tolerance factor is searched.
+  std::array<double, 2> growths{0.01, 0.05};
+  // A tolerance beyond this factor is reported as none (T does not grow that much).
+  double max_factor = 1e6;
+  // Relative width of the bracket a tolerance factor is searched to.
+  double factor_precision = 1e-6;
 
   bool IsValid(std::string* why) const;
 };
@@ -86,6 +108,9 @@ struct Request {
   // memory budget) even when no method needs it.
   bool breakdown = false;
   PredictionOptions prediction;
+  // With a value: each p's elasticities and tolerances (analysis/sensitivity.hpp), after the
+  // study. Empty: none.
+  std::optional<SensitivityOptions> sensitivity;
   // Worker threads of the study; 0 lets TBB use every core. No figure depends on it.
   int threads = 0;
   // The ranks of the job that share the study (docs/scale-out.md); null: this process alone.

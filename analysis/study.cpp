@@ -13,6 +13,7 @@
 #include "analysis/prediction_solve.hpp"
 #include "analysis/scaled_speedup.hpp"
 #include "analysis/sequential_time.hpp"
+#include "analysis/sensitivity.hpp"
 #include "analysis/solve_case.hpp"
 #include "distributions/fingerprint.hpp"
 #include "graph/fingerprint.hpp"
@@ -429,6 +430,10 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
     if (!std::binary_search(reported.processors.begin(), reported.processors.end(), p)) unsolved.push_back(p);
   }
   outcome.value->set_unsolved_processors(std::move(unsolved));
+  if (request.sensitivity && !reported.processors.empty()) {
+    outcome.value->set_sensitivities(run_sensitivity(cases, *outcome.value, reported));
+    outcome.value->set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   return outcome;
 }
 

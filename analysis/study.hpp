@@ -15,6 +15,7 @@
 #include "analysis/failure.hpp"
 #include "analysis/processor_time.hpp"
 #include "analysis/request.hpp"
+#include "analysis/sensitivity_result.hpp"
 #include "models/environment.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
@@ -67,6 +68,9 @@ struct Case {
   std::shared_ptr<const models::Program> program;
   std::shared_ptr<const models::Machine> machine;
   models::Environment environment;
+  // The program variables' values given (--set, then the swept ones) that `environment` was bound
+  // from: binding again with one changed (--sensitivity) starts from these.
+  std::map<std::string, double> values;
   CaseLabel label;
 };
 
@@ -128,8 +132,13 @@ class StudyResult {
   // The request's prediction options (the summary's efficiency thresholds).
   const PredictionOptions& prediction_options() const { return prediction_options_; }
   void set_prediction_options(PredictionOptions options) { prediction_options_ = std::move(options); }
-  // Wall-clock time of the whole study.
+  // With Request::sensitivity: one row per whole-program (case, p), by case then p; empty
+  // otherwise.
+  const std::vector<SensitivityRow>& sensitivities() const { return sensitivities_; }
+  void set_sensitivities(std::vector<SensitivityRow> rows) { sensitivities_ = std::move(rows); }
+  // Wall-clock time of the whole study (with Request::sensitivity, its solves included).
   double seconds() const { return seconds_; }
+  void set_seconds(double seconds) { seconds_ = seconds; }
   // The processor counts asked for that an interrupted study (Request::stop) did not solve
   // whole, ascending; empty when it ran to the end.
   const std::vector<int>& unsolved_processors() const { return unsolved_processors_; }
@@ -147,6 +156,7 @@ class StudyResult {
   std::vector<std::optional<ProcessorTime>> processor_times_;        // by case, then p; empty: none
   std::vector<std::optional<solvers::Result>> prediction_solves_;    // by case, then p; empty: none
   PredictionOptions prediction_options_;
+  std::vector<SensitivityRow> sensitivities_;
   double seconds_ = 0.0;
   std::vector<int> unsolved_processors_;
 };

@@ -27,6 +27,7 @@
 #include "app/output_file.hpp"
 #include "report/plot.hpp"
 #include "report/plot_breakdown.hpp"
+#include "report/plot_sensitivity.hpp"
 #include "report/plot_tail.hpp"
 #include "app/progress.hpp"
 #include "report/report.hpp"
@@ -436,7 +437,9 @@ bool write_charts(const ChartFiles& charts, const analysis::StudyResult& study, 
   const std::tuple<const char*, const std::optional<std::string>*, std::function<std::string()>> drawn[] = {
       {"--plot", &charts.speedup, [&] { return report::render_plot(study, inputs, {charts.log_axes}); }},
       {"--tail-plot", &charts.tail, [&] { return report::render_tail_plot(study, inputs, {charts.log_axes}); }},
-      {"--breakdown-plot", &charts.breakdown, [&] { return report::render_breakdown_plot(study, inputs); }}};
+      {"--breakdown-plot", &charts.breakdown, [&] { return report::render_breakdown_plot(study, inputs); }},
+      {"--sensitivity-plot", &charts.sensitivity,
+       [&] { return report::render_sensitivity_plot(study, inputs, {charts.log_axes}); }}};
   for (const auto& [option, file, render] : drawn) {
     if (!*file) continue;
     if (const auto error = write_output_file(**file, render())) {

@@ -35,7 +35,7 @@ struct Raw {  // values CLI11 cannot put into Options directly
   double isoefficiency = 0;
   std::string isospeed;
   std::vector<std::string> files;  // the positional arguments: the programs
-  std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot;
+  std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot, sensitivity_plot;
   std::string prediction_budget, efficiency;
   std::string calibrate, fit, write_fit, validate, validation_plot;
   std::vector<std::string> set_files;
@@ -233,6 +233,13 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--breakdown-plot", raw.breakdown_plot,
                  "also draw that split against p as a stacked SVG chart into FILE (whole or not at all; implies "
                  "--breakdown)")
+      ->type_name("FILE.svg");
+  cli.add_flag("--sensitivity", options.sensitivity,
+               "under the table, per p: each constant's elasticity d ln T / d ln x with its interval and the "
+               "factors it may grow by before T grows 1% and 5%, by the prediction's method (docs/sensitivity.md)");
+  cli.add_option("--sensitivity-plot", raw.sensitivity_plot,
+                 "also draw each constant's elasticity against p as an SVG chart into FILE (whole or not at all; "
+                 "implies --sensitivity)")
       ->type_name("FILE.svg");
   cli.add_flag("--log-axes", options.log_axes,
                "with --plot or --tail-plot: p (or the swept size) on a log2 axis, and speedup on a log2 axis too "
@@ -459,6 +466,10 @@ void take_files_and_outputs(const CLI::App& cli, const Raw& raw, Options& option
   if (!raw.breakdown_plot.empty()) {
     options.breakdown_plot = raw.breakdown_plot;
     options.breakdown = true;
+  }
+  if (!raw.sensitivity_plot.empty()) {
+    options.sensitivity_plot = raw.sensitivity_plot;
+    options.sensitivity = true;
   }
   if (!raw.output.empty()) options.output = raw.output;
 }

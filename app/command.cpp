@@ -38,6 +38,7 @@ std::optional<std::string> empty_output_problem(const Options& options) {
       {"--plot", "--plot", &options.plot},
       {"--tail-plot", "--tail-plot", &options.tail_plot},
       {"--breakdown-plot", "--breakdown-plot", &options.breakdown_plot},
+      {"--sensitivity-plot", "--sensitivity-plot", &options.sensitivity_plot},
       {"--write-fit", "--write-fit", &options.write_fit},
       {"--validation-plot", "--validation-plot", &options.validation_plot}};
   for (const auto& [given, option, path] : outputs) {
@@ -120,7 +121,8 @@ Made analysis_command(const Options& options) {
   StudyCommand command{inputs_from(options), destination_from(options), *request, std::move(*sweeps)};
   command.loss = options.loss;
   command.scaling_laws = options.scaling_laws;
-  command.charts = {options.plot, options.tail_plot, options.breakdown_plot, options.log_axes};
+  command.charts = {options.plot, options.tail_plot, options.breakdown_plot, options.sensitivity_plot,
+                    options.log_axes};
   command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
   command.catch_interrupts = options.catch_interrupts;
   command.on_progress = options.on_progress;
@@ -190,6 +192,7 @@ std::vector<OutputFile> outputs_of(const StudyCommand& command) {
   add(outputs, "--plot", command.charts.speedup);
   add(outputs, "--tail-plot", command.charts.tail);
   add(outputs, "--breakdown-plot", command.charts.breakdown);
+  add(outputs, "--sensitivity-plot", command.charts.sensitivity);
   return outputs;
 }
 

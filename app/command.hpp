@@ -97,10 +97,11 @@ struct GraphCommand {
 
 // The files of the speedup study's charts, and their axes.
 struct ChartFiles {
-  std::optional<std::string> speedup;    // --plot
-  std::optional<std::string> tail;       // --tail-plot
-  std::optional<std::string> breakdown;  // --breakdown-plot
-  bool log_axes = false;                 // --log-axes
+  std::optional<std::string> speedup;      // --plot
+  std::optional<std::string> tail;         // --tail-plot
+  std::optional<std::string> breakdown;    // --breakdown-plot
+  std::optional<std::string> sensitivity;  // --sensitivity-plot
+  bool log_axes = false;                   // --log-axes
 };
 
 // The wall-time guard of a study (analysis/cost.hpp) and its announcement.

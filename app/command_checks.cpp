@@ -117,9 +117,9 @@ std::optional<std::string> calibration_usage(const Options& options) {
     return "--calibrate and --validate print a table or JSON (--format table|json)";
   }
   if (!options.sweeps.empty() || options.loss || options.isoefficiency || options.isospeed || options.plot ||
-      options.tail_plot || options.breakdown || options.scaling_laws || options.quantiles) {
+      options.tail_plot || options.breakdown || options.scaling_laws || options.quantiles || options.sensitivity) {
     return "--calibrate and --validate make their own report: no --sweep, --loss, --isoefficiency, --isospeed, "
-           "--plot, --tail-plot, --breakdown, --scaling-laws or --quantiles with them";
+           "--plot, --tail-plot, --breakdown, --scaling-laws, --quantiles or --sensitivity with them";
   }
   if (options.given.count("--time-unit") != 0) {
     return "--time-unit: --calibrate and --validate show times in the runs file's unit (µs with a '# unit:' line)";
@@ -186,6 +186,12 @@ std::optional<std::string> study_usage(const Options& options, bool sweeps) {
         "{}: the split of each p's prediction goes with the speedup table, its CSV and "
         "JSON (not with jsonl, --isoefficiency or --isospeed)",
         options.breakdown_plot ? "--breakdown-plot" : "--breakdown");
+  }
+  if (options.sensitivity && (options.isoefficiency || options.isospeed || options.format == report::Format::Jsonl)) {
+    return fmt::format(
+        "{}: the elasticities of each p's prediction go with the speedup table, its CSV and JSON (not with "
+        "jsonl, --isoefficiency or --isospeed)",
+        options.sensitivity_plot ? "--sensitivity-plot" : "--sensitivity");
   }
   return std::nullopt;
 }

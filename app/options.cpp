@@ -357,7 +357,10 @@ std::optional<std::string> svg_path_problem(const std::string& option, const std
 
 std::optional<std::string> plot_path_problem(const Options& options) {
   const std::pair<const char*, const std::optional<std::string>*> charts[] = {
-      {"--plot", &options.plot}, {"--tail-plot", &options.tail_plot}, {"--breakdown-plot", &options.breakdown_plot}};
+      {"--plot", &options.plot},
+      {"--tail-plot", &options.tail_plot},
+      {"--breakdown-plot", &options.breakdown_plot},
+      {"--sensitivity-plot", &options.sensitivity_plot}};
   for (const auto& [option, file] : charts) {
     if (!*file) continue;
     if (auto problem = svg_path_problem(option, **file)) return problem;
@@ -452,6 +455,7 @@ std::optional<analysis::Request> analysis_request(const Options& options, std::s
     request.prediction.efficiency_thresholds = *thresholds;
   }
   request.breakdown = options.breakdown;
+  if (options.sensitivity) request.sensitivity.emplace();
   if (!request.IsValid(error)) return std::nullopt;
   return request;
 }

@@ -114,6 +114,10 @@ struct Options {
   // idle time (analysis/breakdown.hpp); --breakdown-plot FILE.svg draws it (and implies it).
   bool breakdown = false;
   std::optional<std::string> breakdown_plot;
+  // --sensitivity: each p's elasticities and tolerances per constant (analysis/sensitivity.hpp);
+  // --sensitivity-plot FILE.svg draws the elasticities against p (and implies it).
+  bool sensitivity = false;
+  std::optional<std::string> sensitivity_plot;
   bool log_axes = false;  // --log-axes: the charts' p axis (and speedup axis) log2
 
   // Calibration and validation (docs/calibration.md): --calibrate RUNS.csv --fit a,b fits the

@@ -9,33 +9,29 @@
 #include "report/breakdown.hpp"
 #include "report/notes.hpp"
 #include "report/quantiles.hpp"
+#include "report/sensitivity.hpp"
 #include "report/text.hpp"
 #include "report/wording.hpp"
 
 namespace report::report_data {
 
-namespace {
-
-using namespace report_text;
-
 nlohmann::ordered_json json_number(const std::optional<double>& value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
 
-nlohmann::ordered_json swept_json(const std::vector<std::pair<std::string, double>>& swept) {
-  nlohmann::ordered_json object = nlohmann::ordered_json::object();
-  for (const auto& [name, value] : swept) object[name] = value;
-  return object;
-}
-
-// What tells a case apart in JSON: "program" (only with several programs), "machine", "sweep".
 nlohmann::ordered_json case_json(const ReportInputs& inputs, const analysis::CaseLabel& label) {
+  nlohmann::ordered_json swept = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : label.swept) swept[name] = value;
   nlohmann::ordered_json keys = nlohmann::ordered_json::object();
-  if (several_programs(inputs)) keys["program"] = label.program;
+  if (report_text::several_programs(inputs)) keys["program"] = label.program;
   keys["machine"] = label.machine;
-  keys["sweep"] = swept_json(label.swept);
+  keys["sweep"] = std::move(swept);
   return keys;
 }
+
+namespace {
+
+using namespace report_text;
 
 // The figure in the report's time unit, where the method solved it.
 std::optional<double> time_figure(const solvers::Result& result, double microseconds, const ReportInputs& inputs) {
@@ -82,7 +78,7 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
                      csv_number(point_speedup(row)), csv_number(point_efficiency(row)), csv_number(row.speedup_lower),
                      csv_number(row.speedup_upper)) +
          report_quantiles::csv_fields(inputs, result) + report_breakdown::csv_fields(study, c, row.p, false, inputs) +
-         "\n";
+         report_sensitivity::csv_fields(study, c, row.p, false, inputs) + "\n";
 }
 
 // The prediction of one (case, p) as a CSV line whose method is "prediction" and whose field
@@ -92,7 +88,8 @@ std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t 
   const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
   // The prediction has no quantiles of its own: its quantile fields stay empty.
   const std::string no_quantiles = report_quantiles::csv_fields(inputs, solvers::Result{}) +
-                                   report_breakdown::csv_fields(study, c, p, true, inputs) + "\n";
+                                   report_breakdown::csv_fields(study, c, p, true, inputs) +
+                                   report_sensitivity::csv_fields(study, c, p, true, inputs) + "\n";
   if (!prediction) return csv_keys(study, c, row, inputs) + fmt::format("{},prediction,,,,,,,,,", p) + no_quantiles;
   const auto in_unit = [&](std::optional<double> value) {
     return value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt;
@@ -234,7 +231,9 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   out += fmt::format(
       "p,method,estimate_{0},lower_{0},upper_{0},interval_kind,speedup,efficiency,speedup_lower,"
       "speedup_upper,from{1}\n",
-      unit, report_quantiles::csv_header(inputs) + report_breakdown::csv_header(inputs));
+      unit,
+      report_quantiles::csv_header(inputs) + report_breakdown::csv_header(inputs) +
+          report_sensitivity::csv_header(study, inputs));
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
       if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs);
@@ -335,6 +334,7 @@ std::string json(const analysis::StudyResult& study, const ReportInputs& inputs)
   document["crossovers"] = crossovers_json(study, inputs);
   document["notes"] = notes_json(study, inputs);
   if (inputs.loss) document["loss"] = std::move(loss);
+  if (inputs.request.sensitivity) document["sensitivities"] = report_sensitivity::json_list(study, inputs);
   report_scaling::add_json(document, study, inputs);
   document["seconds"] = study.seconds();
   if (inputs.estimated_seconds) {

@@ -126,6 +126,9 @@ std::string grid_line_up(const PlotArea& area, double x_tick);
 // A tick's label, left of the panel (y axis) or under it (x axis).
 std::string y_tick_label(const PlotArea& area, double tick);
 std::string x_tick_label(const PlotArea& area, double tick);
+// The p axis of a one-panel chart over the study's processor counts: log2 or linear as the
+// speedup chart's (ChartOptions::log_axes, or every p a power of two).
+Axis p_axis(const analysis::StudyResult& study, const ChartOptions& chart);
 // The panel's border.
 std::string area_frame(const PlotArea& area);
 // An axis' label, centred along its side of the panel: the x axis' `below` px under the

@@ -76,27 +76,6 @@ Axis ratio_axis(const std::vector<TailLine>& lines) {
   return Axis{std::min(y_low, y_ticks.front()), std::max(y_high, y_ticks.back()), false, y_ticks};
 }
 
-// The p axis, log2 or linear as the speedup chart's.
-Axis p_axis(const analysis::StudyResult& study, const ChartOptions& chart) {
-  Axis x_axis;
-  const std::vector<double> ps(study.processors().begin(), study.processors().end());
-  const double p_low = ps.front();
-  const double p_high = ps.back();
-  if (chart.log_axes || is_log2_automatic(ps)) {
-    // The p range exactly (a single p in the middle of an octave each side).
-    x_axis.log = true;
-    x_axis.low = p_high > p_low ? p_low : p_low / 2;
-    x_axis.high = p_high > p_low ? p_high : p_high * 2;
-    x_axis.ticks = log2_ticks(x_axis.low, x_axis.high, 10);
-  } else {
-    const std::vector<double> ticks = nice_ticks(p_low, std::max(p_high, p_low + 1), 8, true);
-    x_axis.low = std::min(p_low, ticks.front());
-    x_axis.high = std::max(std::max(p_high, p_low + 1), ticks.back());
-    x_axis.ticks = ticks;
-  }
-  return x_axis;
-}
-
 // The document's size, and the height of a row of the legend.
 struct TailLayout {
   double width, height, row_height;

@@ -10,6 +10,7 @@
 
 #include "analysis/prediction.hpp"
 #include "report/breakdown.hpp"
+#include "report/sensitivity.hpp"
 #include "analysis/notes.hpp"
 #include "report/data.hpp"
 #include "report/notes.hpp"
@@ -307,7 +308,8 @@ std::string render(const analysis::StudyResult& study, const ReportInputs& input
   switch (format) {
     case Format::Table:
       return table(study, inputs) + report_quantiles::table_block(study, inputs) +
-             report_breakdown::table_block(study, inputs) + (inputs.loss ? loss_table(study, inputs) : std::string{});
+             report_breakdown::table_block(study, inputs) + report_sensitivity::table_block(study, inputs) +
+             (inputs.loss ? loss_table(study, inputs) : std::string{});
     case Format::Csv: return report_data::csv(study, inputs);
     case Format::Json: return report_data::json(study, inputs);
     case Format::Jsonl: return report_data::jsonl(study, inputs);

@@ -77,6 +77,10 @@ struct MonteCarloOptions {
   // statistics of the first summary_samples samples with a distribution-free 95% confidence
   // interval (order_statistic_quantiles). None by default.
   std::vector<double> quantiles;
+  // When true, Result::samples receives the first summary_samples samples in block order (the same whatever the
+  // threads): two runs with the same seed and sample count draw the same random numbers for graphs of the same shape,
+  // so their samples pair up (common random numbers; analysis/sensitivity.hpp).
+  bool keep_samples = false;
   // The ranks that share the sampling (docs/scale-out.md); null or one rank: this process
   // alone. With several, the solve is collective: every rank calls it with the same graph and
   // options, each draws a contiguous share of every round of blocks, the rounds are gathered

@@ -278,8 +278,11 @@ Result simulate(const BlockSampler& sampler, std::int64_t cost_per_block, std::i
 
   reporter.finish();
 
+  std::vector<double> in_block_order;
+  if (options.keep_samples) in_block_order = kept;
   MonteCarloSummary s = summarise(moments, kept, histogram, threads, blocks_done, task_samples_per_sample, start);
   Result result = monte_carlo_result(s, kept, options, std::move(detail));
+  result.samples = std::move(in_block_order);
   if (summary != nullptr) *summary = std::move(s);
   return result;
 }

@@ -81,6 +81,9 @@ struct Result {
   // The quantiles asked for (SolverOptions::quantiles), by ascending level; empty for a method
   // that computes the mean only (bounds, the state space) and for an unsolved result.
   std::vector<Quantile> quantiles;
+  // Monte Carlo with MonteCarloOptions::keep_samples: its first samples in block order, which
+  // pair up with another run's of the same seed (common random numbers); empty otherwise.
+  std::vector<double> samples;
   std::string detail;  // how the figure was obtained, e.g. "closed form" or "numerical grid"
   // A caveat on a solved figure that a report shows under its table, the same words for every
   // p it applies to (e.g. Monte Carlo stopped at its most samples before the precision asked);

@@ -27,8 +27,8 @@ except ImportError as missing:  # pragma: no cover - depends on the interpreter
 
 from . import _pdl_scale
 
-__all__ = ["analyze", "calibrate", "validate", "predict", "isoefficiency", "isospeed", "loss", "breakdown", "check",
-           "fit", "Analysis", "Calibration", "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
+__all__ = ["analyze", "calibrate", "validate", "predict", "isoefficiency", "isospeed", "loss", "breakdown",
+           "sensitivity", "check", "fit", "Analysis", "Calibration", "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
 
 Number = Union[int, float]
 
@@ -383,6 +383,40 @@ def breakdown(program: str, machine: Optional[str] = None, p: Iterable[int] = ra
             figures = (one.get("breakdown") or {}).get(part) or {}
             for suffix, field in (("", "estimate"), ("_lower", "lower"), ("_upper", "upper")):
                 row[part + suffix] = np.nan if figures.get(field) is None else figures[field]
+        rows.append(row)
+    frame = _frame(rows)
+    frame.attrs["json"] = report
+    return frame
+
+
+_SENSITIVITY_FIELDS = ("name", "owner", "value", "method", "interval_kind", "elasticity", "lower", "upper",
+                       "tolerance_1pct", "tolerance_5pct", "tolerance_1pct_unbounded", "tolerance_5pct_unbounded",
+                       "why_not")
+
+
+def sensitivity(program: str, machine: Optional[str] = None, p: Iterable[int] = range(1, 65),
+                methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
+                sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
+                samples: Optional[int] = None, memory: Optional[str] = None, allow_long: bool = False,
+                prediction_budget: Optional[float] = None):
+    """What limits scaling (``pdl-scale PROGRAM --sensitivity``, docs/sensitivity.md): per
+    configuration, p and numeric constant, the elasticity d ln T / d ln x of the prediction with
+    its ``lower`` and ``upper`` ends, and the factors x may grow by before T grows 1% and 5%
+    (``tolerance_1pct``, ``tolerance_5pct``; NaN where there is none, ``..._unbounded`` True when T
+    does not grow that much within a factor 10**6). A DataFrame with ``machine``, each swept
+    variable, ``p`` and the fields of the report's ``sensitivities`` entries; the command's whole
+    report in ``attrs["json"]``."""
+    texts: dict[str, str] = {}
+    arguments = _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, (), samples, memory,
+                                    allow_long, prediction_budget, (), texts) + ["--sensitivity"]
+    report = json.loads(_run(arguments, texts, AnalysisError))
+    rows = []
+    for one in report["sensitivities"]:
+        row = {"machine": one.get("machine"), **(one.get("sweep") or {}), "p": one["p"]}
+        for field in _SENSITIVITY_FIELDS:
+            value = one.get(field)
+            row[field] = np.nan if value is None and field not in ("name", "why_not", "owner", "method",
+                                                                   "interval_kind") else value
         rows.append(row)
     frame = _frame(rows)
     frame.attrs["json"] = report

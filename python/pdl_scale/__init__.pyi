@@ -87,6 +87,12 @@ def breakdown(program: str, machine: Optional[str] = ..., p: Iterable[int] = ...
               allow_long: bool = ..., prediction_budget: Optional[float] = ...) -> Any:
     """pdl-scale PROGRAM --breakdown --format json: the prediction per p split by where the time goes, a DataFrame."""
 
+def sensitivity(program: str, machine: Optional[str] = ..., p: Iterable[int] = ..., methods: Sequence[str] = ...,
+                set: Optional[Mapping[str, Number]] = ..., sweep: Optional[Mapping[str, Iterable[Number]]] = ...,
+                seed: int = ..., threads: int = ..., samples: Optional[int] = ..., memory: Optional[str] = ...,
+                allow_long: bool = ..., prediction_budget: Optional[float] = ...) -> Any:
+    """pdl-scale PROGRAM --sensitivity --format json: each constant's elasticity and tolerances per p, a DataFrame."""
+
 def isoefficiency(program: str, target: float, variable: str, machine: Optional[str] = ...,
                   p: Iterable[int] = ..., set: Optional[Mapping[str, Number]] = ...,
                   iso_max: Optional[float] = ...) -> Any:

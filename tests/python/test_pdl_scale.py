@@ -228,6 +228,21 @@ class AgainstTheCommand(unittest.TestCase):
                          [x["parameters"]["standard_error"] for x in report["predictions"]])
         self.assertEqual(list(predicted["unexplained"]), [x["unexplained"] for x in report["predictions"]])
 
+    def test_sensitivity_is_the_commands(self):
+        frame = pdl_scale.sensitivity(NEIGHBOR, p=[1, 4], machine=CLUSTER, samples=4000)
+        report = command_json(NEIGHBOR, "--p", "1,4", "--machine", CLUSTER, "--method", "approx,bounds", "--seed",
+                              "1", "--threads", "0", "--samples", "4000", "--sensitivity")
+        self.assertEqual(without_timing(frame.attrs["json"]), without_timing(report))
+        entries = report["sensitivities"]
+        self.assertGreater(len(entries), 0)
+        self.assertEqual(list(frame["p"]), [e["p"] for e in entries])
+        self.assertEqual(list(frame["name"]), [e["name"] for e in entries])
+        for name in ("elasticity", "lower", "upper", "tolerance_1pct", "tolerance_5pct", "value"):
+            same_numbers(self, frame[name].to_numpy(dtype=float), entries, name)
+        # RTFactor, ts and tw scale every time of the model: their elasticities add up to 1.
+        at_4 = frame[frame["p"] == 4].set_index("name")
+        self.assertAlmostEqual(at_4.loc[["RTFactor", "ts", "tw"], "elasticity"].sum(), 1.0, delta=0.01)
+
     def test_to_pandas_has_the_quantiles(self):
         analysis = pdl_scale.analyze(NEIGHBOR, p=[1, 4], methods=("approx", "mc"), quantiles=(50, 99.9), samples=2000)
         frame = analysis.to_pandas()
