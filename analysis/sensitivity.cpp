@@ -394,28 +394,31 @@ std::vector<SensitivityRow> run_sensitivity(const std::vector<Case>& cases, cons
     if (!study.cases()[c].phase.empty()) continue;
     for (int p : study.processors()) items.emplace_back(c, p);
   }
+  // A p whose model is that of a smaller reported p repeats that one's figures: solved once,
+  // copied after.
+  std::vector<std::optional<std::size_t>> copy_of(items.size());
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const auto model_of = study.at(items[k].first, items[k].second, study.methods().front()).same_model_as;
+    const auto source = std::find(items.begin(), items.end(), std::make_pair(items[k].first, model_of.value_or(0)));
+    if (model_of && source != items.end()) copy_of[k] = static_cast<std::size_t>(source - items.begin());
+  }
   std::vector<SensitivityRow> rows(items.size());
   MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
-  const auto same_model = [&](std::size_t k) {
-    return study.at(items[k].first, items[k].second, study.methods().front()).same_model_as;
-  };
-  // A p whose model is that of a smaller p repeats its figures: solved once, copied after.
   run_items(
       items.size(), request.threads,
       [&](std::size_t k) -> std::optional<Failure> {
         const auto [c, p] = items[k];
-        if (!same_model(k)) rows[k] = row_of(cases[c], c, p, study, request, gate);
+        if (request.stop != nullptr && request.stop->load()) {
+          rows[k] = SensitivityRow{c, p, {}, 0.0, {}, "interrupted before its sensitivities"};
+        } else if (!copy_of[k]) {
+          rows[k] = row_of(cases[c], c, p, study, request, gate);
+        }
         return std::nullopt;
       },
       [&](std::size_t k) { return cases[items[k].first].label.machine_index; });
   for (std::size_t k = 0; k < items.size(); ++k) {
-    const auto model_of = same_model(k);
-    if (!model_of) continue;
-    const auto source = std::find_if(items.begin(), items.end(), [&](const auto& item) {
-      return item.first == items[k].first && item.second == *model_of;
-    });
-    if (source == items.end()) continue;
-    rows[k] = rows[static_cast<std::size_t>(source - items.begin())];
+    if (!copy_of[k]) continue;
+    rows[k] = rows[*copy_of[k]];
     rows[k].p = items[k].second;
   }
   return rows;

@@ -229,8 +229,9 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertEqual(list(predicted["unexplained"]), [x["unexplained"] for x in report["predictions"]])
 
     def test_sensitivity_is_the_commands(self):
-        frame = pdl_scale.sensitivity(NEIGHBOR, p=[1, 4], machine=CLUSTER, samples=4000)
-        report = command_json(NEIGHBOR, "--p", "1,4", "--machine", CLUSTER, "--method", "approx,bounds", "--seed",
+        frame = pdl_scale.sensitivity(NEIGHBOR, p=[1, 4], machine=CLUSTER, methods=("approx", "bounds", "mc"),
+                                      samples=4000)
+        report = command_json(NEIGHBOR, "--p", "1,4", "--machine", CLUSTER, "--method", "approx,bounds,mc", "--seed",
                               "1", "--threads", "0", "--samples", "4000", "--sensitivity")
         self.assertEqual(without_timing(frame.attrs["json"]), without_timing(report))
         entries = report["sensitivities"]
