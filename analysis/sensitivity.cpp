@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <utility>
 
 #include "analysis/memory_gate.hpp"
@@ -388,7 +389,8 @@ Outcome<Case> with_constant(const Case& one, const ConstantSensitivity& constant
 }
 
 std::vector<SensitivityRow> run_sensitivity(const std::vector<Case>& cases, const StudyResult& study,
-                                            const Request& request) {
+                                            const Request& request,
+                                            const std::function<void(std::size_t, std::size_t)>& rows_done) {
   std::vector<std::pair<std::size_t, int>> items;
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     if (!study.cases()[c].phase.empty()) continue;
@@ -404,6 +406,8 @@ std::vector<SensitivityRow> run_sensitivity(const std::vector<Case>& cases, cons
   }
   std::vector<SensitivityRow> rows(items.size());
   MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
+  std::mutex reporting;
+  std::size_t done = 0;
   run_items(
       items.size(), request.threads,
       [&](std::size_t k) -> std::optional<Failure> {
@@ -413,6 +417,8 @@ std::vector<SensitivityRow> run_sensitivity(const std::vector<Case>& cases, cons
         } else if (!copy_of[k]) {
           rows[k] = row_of(cases[c], c, p, study, request, gate);
         }
+        const std::lock_guard<std::mutex> guard(reporting);
+        if (rows_done) rows_done(++done, items.size());
         return std::nullopt;
       },
       [&](std::size_t k) { return cases[items[k].first].label.machine_index; });

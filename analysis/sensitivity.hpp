@@ -5,6 +5,8 @@
 // by the method the prediction of that p comes from, on models bound with x changed.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,10 @@ std::vector<ConstantSensitivity> constants_of(const Case& one);
 Outcome<Case> with_constant(const Case& one, const ConstantSensitivity& constant, double value);
 
 // Every whole-program (case, p) of `study` (computed from `cases`, which it was run on). Runs
-// after the study, on its threads; no figure depends on them.
+// after the study, on its threads; no figure depends on them. `rows_done`, when set, hears the
+// rows finished and their number after each row, from one thread at a time.
 std::vector<SensitivityRow> run_sensitivity(const std::vector<Case>& cases, const StudyResult& study,
-                                            const Request& request);
+                                            const Request& request,
+                                            const std::function<void(std::size_t, std::size_t)>& rows_done = {});
 
 }  // namespace analysis

@@ -390,6 +390,12 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
   return study;
 }
 
+// The (case, p) rows --sensitivity fills: every whole-program case at every reported p.
+std::size_t whole_program_rows(const std::vector<Case>& cases, const Request& request) {
+  const auto whole = std::count_if(cases.begin(), cases.end(), [](const Case& one) { return one.label.phase.empty(); });
+  return static_cast<std::size_t>(whole) * request.processors.size();
+}
+
 }  // namespace
 
 Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress) {
@@ -412,7 +418,13 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   // study stopped early still has it; the rest largest p first.
   std::stable_partition(to_solve.begin(), to_solve.end(), [&](std::size_t k) { return items.p_index_of(k) != 0; });
   std::vector<ItemFigures> figures(items.size());
-  outcome.failure = solve_items(cases, counts, items, to_solve, request, gate, progress, figures);
+  // With --sensitivity its rows come after the models in the progress: one unit each.
+  const std::size_t sensitivity_rows = request.sensitivity ? whole_program_rows(cases, request) : 0;
+  const Progress study_progress =
+      !progress || sensitivity_rows == 0
+          ? progress
+          : Progress([&](double done, std::size_t total) { progress(done, total + sensitivity_rows); });
+  outcome.failure = solve_items(cases, counts, items, to_solve, request, gate, study_progress, figures);
   if (outcome.failure) return outcome;
   for (std::size_t k = 0; k < representative.size(); ++k) {
     if (representative[k] != k) figures[k] = figures[representative[k]];
@@ -431,7 +443,10 @@ Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& re
   }
   outcome.value->set_unsolved_processors(std::move(unsolved));
   if (request.sensitivity && !reported.processors.empty()) {
-    outcome.value->set_sensitivities(run_sensitivity(cases, *outcome.value, reported));
+    const auto rows_done = [&](std::size_t done, std::size_t) {
+      if (progress) progress(static_cast<double>(to_solve.size() + done), to_solve.size() + sensitivity_rows);
+    };
+    outcome.value->set_sensitivities(run_sensitivity(cases, *outcome.value, reported, rows_done));
     outcome.value->set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return outcome;

@@ -66,14 +66,26 @@ std::vector<std::string> read_constants(const analysis::StudyResult& study) {
   return names;
 }
 
-// One table: a line per (case, p) with a cell per constant.
+// The first three of a row's ranking (analysis::ranked) that surely have an effect: "ts > tc > tw".
+std::string leaders_cell(const analysis::SensitivityRow& row) {
+  std::string text;
+  int shown = 0;
+  for (const analysis::ConstantSensitivity* constant : analysis::ranked(row)) {
+    if (shown == 3 || !(analysis::surely(*constant) > 0.0)) break;
+    text += (shown++ == 0 ? "" : " > ") + constant->name;
+  }
+  return text.empty() ? "-" : text;
+}
+
+// One table: a line per (case, p) with a cell per constant, and with `leaders` the row's ranking.
 std::string per_constant_table(const analysis::StudyResult& study, const ReportInputs& inputs,
                                const std::vector<std::string>& names,
-                               std::string (*cell)(const analysis::ConstantSensitivity&)) {
+                               std::string (*cell)(const analysis::ConstantSensitivity&), bool leaders) {
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header = key_header(inputs);
   header.insert(header.end(), {"p", "from"});
   header.insert(header.end(), names.begin(), names.end());
+  if (leaders) header.push_back("ranked");
   cells.push_back(std::move(header));
   for (const analysis::SensitivityRow& row : study.sensitivities()) {
     std::vector<std::string> line = key_cells(inputs, study.cases()[row.case_index]);
@@ -83,6 +95,7 @@ std::string per_constant_table(const analysis::StudyResult& study, const ReportI
       const auto* constant = constant_in(&row, name);
       line.push_back(constant == nullptr ? "-" : cell(*constant));
     }
+    if (leaders) line.push_back(leaders_cell(row));
     cells.push_back(std::move(line));
   }
   return align(cells, key_header(inputs).size(), name_columns(inputs));
@@ -138,10 +151,10 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
   const std::vector<std::string> names = read_constants(study);
   std::string out =
       "\nwhat limits scaling: elasticity e = d ln T / d ln x of the prediction T (1% more x makes T about e% "
-      "longer), with its interval\n";
-  out += per_constant_table(study, inputs, names, elasticity_text);
+      "longer), with its interval; ranked: the first three by the |e| their interval guarantees\n";
+  out += per_constant_table(study, inputs, names, elasticity_text, true);
   out += "\ntolerance: the factor x may grow by before T grows 1%, then 5% (∞: not within ×10⁶)\n";
-  out += per_constant_table(study, inputs, names, tolerance_cell);
+  out += per_constant_table(study, inputs, names, tolerance_cell, false);
   out += leaders_text(study, inputs);
   std::vector<std::string> unread;
   for (const std::string& name : constant_names(study)) {
@@ -212,9 +225,11 @@ nlohmann::ordered_json json_list(const analysis::StudyResult& study, const Repor
       list.push_back(std::move(entry));
       continue;
     }
+    const auto order = analysis::ranked(row);
     for (const analysis::ConstantSensitivity& constant : row.constants) {
       nlohmann::ordered_json entry = keys;
       const bool has = constant.elasticity.has_value();
+      const auto place = std::find(order.begin(), order.end(), &constant);
       entry.update(nlohmann::ordered_json{
           {"p", row.p},
           {"name", constant.name},
@@ -223,6 +238,8 @@ nlohmann::ordered_json json_list(const analysis::StudyResult& study, const Repor
           {"method", solvers::to_string(row.method)},
           {"interval_kind", analysis::to_string(constant.kind)},
           {"whole_steps", constant.whole_steps},
+          {"rank", place == order.end() || !has ? nlohmann::ordered_json(nullptr)
+                                                : nlohmann::ordered_json(place - order.begin() + 1)},
           {"elasticity", report_data::json_number(constant.elasticity)},
           {"lower", report_data::json_number(has ? std::optional<double>(constant.lower) : std::nullopt)},
           {"upper", report_data::json_number(has ? std::optional<double>(constant.upper) : std::nullopt)},

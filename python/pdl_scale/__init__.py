@@ -389,7 +389,8 @@ def breakdown(program: str, machine: Optional[str] = None, p: Iterable[int] = ra
     return frame
 
 
-_SENSITIVITY_FIELDS = ("name", "owner", "value", "method", "interval_kind", "elasticity", "lower", "upper",
+_SENSITIVITY_FIELDS = ("name", "owner", "value", "method", "interval_kind", "whole_steps", "rank", "elasticity",
+                       "lower", "upper",
                        "tolerance_1pct", "tolerance_5pct", "tolerance_1pct_unbounded", "tolerance_5pct_unbounded",
                        "why_not")
 
@@ -416,7 +417,7 @@ def sensitivity(program: str, machine: Optional[str] = None, p: Iterable[int] = 
         for field in _SENSITIVITY_FIELDS:
             value = one.get(field)
             row[field] = np.nan if value is None and field not in ("name", "why_not", "owner", "method",
-                                                                   "interval_kind") else value
+                                                                   "interval_kind", "whole_steps") else value
         rows.append(row)
     frame = _frame(rows)
     frame.attrs["json"] = report

@@ -11,9 +11,9 @@
   N 2 at p = 1. Each must hold to 1e-9 relative; each 1% and 5% tolerance f must give
   T(f x) / T(x) = 1.01 (1.05) within 0.1% by the closed form, and the largest whole value for
   steps and N (N at p = 1: N + 1 planes do not divide evenly among more). A tolerance of t_w is also run through the command (--set tw=...).
-* The paper's neighbor example on the cluster (Erlang tasks, Monte Carlo): the elasticities of
-  ts and tw against central differences (step 5%) of two independent runs of 10^6 samples each
-  (other seeds), within four combined standard errors.
+* The paper's neighbor example and the fork-join example on the cluster (Erlang and mixture
+  tasks, Monte Carlo): the elasticities of ts and tw against central differences (step 5%) of
+  two independent runs of 10^6 samples each (other seeds), within four combined standard errors.
 * --sensitivity-plot rendered to PNG by rsvg-convert: a whole image, a line per constant read.
 Prints "ok".
 """
@@ -103,32 +103,39 @@ def check_foster(tool, source):
     return checked
 
 
-def monte_carlo(tool, source, p, name, value, seed):
-    report = run(tool, source, NEIGHBOR, "--machine", CLUSTER, "--p", str(p), "--method", "mc", "--samples",
-                 "1000000", "--seed", str(seed), "--set", f"{name}={value!r}", "--set", "columns=16",
-                 "--prediction-budget", "0")
+FORK_JOIN = "examples/schemes/fork_join.pdl"
+
+# Programs whose prediction is Monte Carlo's, with their settings and processor counts.
+SAMPLED = [(NEIGHBOR, ["--set", "columns=16"], [4, 8]), (FORK_JOIN, [], [2, 4])]
+
+
+def monte_carlo(tool, source, program, settings, p, name, value, seed):
+    report = run(tool, source, program, "--machine", CLUSTER, "--p", str(p), "--method", "mc", "--samples",
+                 "1000000", "--seed", str(seed), "--set", f"{name}={value!r}", *settings, "--prediction-budget", "0")
     row = report["results"][0]
     return row["estimate"], (row["upper"] - row["estimate"]) / 1.959963984540054
 
 
-def check_neighbor(tool, source):
-    report = run(tool, source, NEIGHBOR, "--machine", CLUSTER, "--p", "4,8", "--set", "columns=16", "--sensitivity")
+def check_sampled(tool, source):
     checked = 0
-    for entry in report["sensitivities"]:
-        if entry["name"] not in ("ts", "tw"):
-            continue
-        assert entry["method"] == "mc" and entry["interval_kind"] == "confidence", entry
-        p, value, step = entry["p"], entry["value"], 0.05
-        base = next(r for r in report["predictions"] if r["p"] == p)["estimate"]
-        plus, plus_error = monte_carlo(tool, source, p, entry["name"], value * (1 + step), 11)
-        minus, minus_error = monte_carlo(tool, source, p, entry["name"], value * (1 - step), 12)
-        reference = (plus - minus) / (2 * step * base)
-        reference_error = math.hypot(plus_error, minus_error) / (2 * step * base)
-        error = (entry["upper"] - entry["lower"]) / (2 * 1.959963984540054)
-        assert abs(entry["elasticity"] - reference) <= 4 * math.hypot(error, reference_error), \
-            (entry, reference, reference_error)
-        checked += 1
-    assert checked == 4, checked
+    for program, settings, processors in SAMPLED:
+        report = run(tool, source, program, "--machine", CLUSTER, "--p", ",".join(map(str, processors)), *settings,
+                     "--sensitivity")
+        for entry in report["sensitivities"]:
+            if entry["name"] not in ("ts", "tw"):
+                continue
+            assert entry["method"] == "mc" and entry["interval_kind"] == "confidence", entry
+            p, value, step = entry["p"], entry["value"], 0.05
+            base = next(r for r in report["predictions"] if r["p"] == p)["estimate"]
+            plus, plus_error = monte_carlo(tool, source, program, settings, p, entry["name"], value * (1 + step), 11)
+            minus, minus_error = monte_carlo(tool, source, program, settings, p, entry["name"], value * (1 - step), 12)
+            reference = (plus - minus) / (2 * step * base)
+            reference_error = math.hypot(plus_error, minus_error) / (2 * step * base)
+            error = (entry["upper"] - entry["lower"]) / (2 * 1.959963984540054)
+            assert abs(entry["elasticity"] - reference) <= 4 * math.hypot(error, reference_error), \
+                (program, entry, reference, reference_error)
+            checked += 1
+    assert checked == 8, checked
     return checked
 
 
@@ -154,7 +161,7 @@ def check_chart(tool, source, directory):
 def main():
     tool, source = sys.argv[1], pathlib.Path(sys.argv[2])
     with tempfile.TemporaryDirectory() as scratch:
-        figures = (check_foster(tool, source), check_neighbor(tool, source), check_chart(tool, source,
+        figures = (check_foster(tool, source), check_sampled(tool, source), check_chart(tool, source,
                                                                                         pathlib.Path(scratch)))
     print(f"ok: {figures[0]} closed forms, {figures[1]} Monte Carlo elasticities, {figures[2]} chart lines")
 
