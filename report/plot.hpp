@@ -142,4 +142,18 @@ std::string legend_entry(double font_size, const std::string& sample, double tex
 // A legend's sample of a line from x1 to x2 at height y; `attributes` give its stroke.
 std::string legend_line(double x1, double x2, double y, std::string_view attributes);
 
+// A one-panel chart's axes over p: grid, ticks, frame, "processors p" (with "(log scale)") under
+// it and `y_label` left of it.
+std::string p_axes_svg(const PlotArea& area, const std::string& y_label);
+// One series of a one-panel chart: its polyline (titled `label`) through `points` (x, y) and its
+// markers, on every point up to 24, else on points a twentieth of the width apart and the last.
+std::string series_svg(const PlotArea& area, const LineStyle& style, const std::string& label,
+                       const std::vector<std::pair<double, double>>& points);
+// The rows of a one-panel chart's legend from (x, *y) down, one per (style, label), each a line
+// sample with its marker; *y ends below the last row.
+std::string series_legend_rows(const std::vector<std::pair<LineStyle, std::string>>& series, double x, double* y,
+                               double row_height);
+// The note under a legend whose styles repeat (more than kDistinctLineStyles series).
+std::string repeated_styles_note(std::size_t series, double x, double y);
+
 }  // namespace report

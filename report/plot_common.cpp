@@ -332,4 +332,55 @@ std::string legend_line(double x1, double x2, double y, std::string_view attribu
   return fmt::format("<line x1=\"{:.0f}\" y1=\"{:.0f}\" x2=\"{:.0f}\" y2=\"{:.0f}\"{}/>", x1, y, x2, y, attributes);
 }
 
+std::string series_svg(const PlotArea& area, const LineStyle& style, const std::string& label,
+                       const std::vector<std::pair<double, double>>& points) {
+  std::string drawn;
+  for (const auto& [x, y] : points) drawn += fmt::format("{:.2f},{:.2f} ", area.x(x), area.y(y));
+  if (!drawn.empty()) drawn.pop_back();
+  std::string svg;
+  if (points.size() > 1) {
+    svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n", drawn,
+                       stroke_attributes(style, 2), svg_escape(label));
+  }
+  double last_marker = -1e300;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const double x = area.x(points[i].first);
+    if (points.size() > 24 && i + 1 != points.size() && x - last_marker < area.width / 20) continue;
+    svg += marker_svg(style.marker, x, area.y(points[i].second), style.colour) + "\n";
+    last_marker = x;
+  }
+  return svg;
+}
+
+std::string series_legend_rows(const std::vector<std::pair<LineStyle, std::string>>& series, double x, double* y,
+                               double row_height) {
+  std::string svg;
+  const double font = std::min(13.0, row_height - 2.0);
+  for (const auto& [style, label] : series) {
+    const std::string sample = legend_line(x, x + 30, *y - 4, stroke_attributes(style, 2)) +
+                               marker_svg(style.marker, x + 15, *y - 4, style.colour);
+    svg += legend_entry(font, sample, x + 38, *y, label);
+    *y += row_height;
+  }
+  return svg;
+}
+
+std::string repeated_styles_note(std::size_t series, double x, double y) {
+  if (series <= kDistinctLineStyles) return {};
+  return fmt::format(
+      "<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">styles repeat "
+      "after {} lines</text>\n",
+      x, y, kDistinctLineStyles);
+}
+
+std::string p_axes_svg(const PlotArea& area, const std::string& y_label) {
+  std::string svg = "<g class=\"axes\">\n";
+  for (double tick : area.y_axis.ticks) svg += grid_line_across(area, tick) + y_tick_label(area, tick);
+  for (double tick : area.x_axis.ticks) svg += grid_line_up(area, tick) + x_tick_label(area, tick);
+  svg += area_frame(area);
+  svg += x_axis_label(area, 40, fmt::format("processors p{}", area.x_axis.log ? " (log scale)" : ""));
+  svg += y_axis_label(area, 52, y_label);
+  return svg + "</g>\n";
+}
+
 }  // namespace report

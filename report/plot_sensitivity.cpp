@@ -66,60 +66,31 @@ Axis elasticity_axis(const std::vector<ElasticityLine>& lines) {
   return Axis{std::min(low, ticks.front()), std::max(high + margin, ticks.back()), false, ticks};
 }
 
-std::string axes_svg(const PlotArea& area) {
-  std::string svg = "<g class=\"axes\">\n";
-  for (double tick : area.y_axis.ticks) svg += grid_line_across(area, tick) + y_tick_label(area, tick);
-  for (double tick : area.x_axis.ticks) svg += grid_line_up(area, tick) + x_tick_label(area, tick);
-  svg += area_frame(area);
-  svg += x_axis_label(area, 40, fmt::format("processors p{}", area.x_axis.log ? " (log scale)" : ""));
-  svg += y_axis_label(area, 52, "elasticity d ln T / d ln x");
-  return svg + "</g>\n";
-}
-
+// A line's whiskers over the intervals wider than a line, then the line and its markers.
 std::string line_svg(const PlotArea& area, const ElasticityLine& line) {
-  std::string points;
-  for (const Point& point : line.points)
-    points += fmt::format("{:.2f},{:.2f} ", area.x(point.p), area.y(point.elasticity));
-  if (!points.empty()) points.pop_back();
   std::string svg = "<g class=\"line\">";
-  if (line.points.size() > 1) {
-    svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n",
-                       points, stroke_attributes(line.style, 2), svg_escape(line.label));
+  std::vector<std::pair<double, double>> points;
+  for (const Point& point : line.points) {
+    points.emplace_back(point.p, point.elasticity);
+    if (area.y(point.lower) - area.y(point.upper) <= 2.0) continue;
+    svg += fmt::format(
+        "<line class=\"interval\" x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{0:.2f}\" y2=\"{2:.2f}\" stroke=\"{3}\" "
+        "stroke-width=\"1\"/>\n",
+        area.x(point.p), area.y(point.lower), area.y(point.upper), line.style.colour);
   }
-  double last_marker = -1e300;
-  for (std::size_t i = 0; i < line.points.size(); ++i) {
-    const Point& point = line.points[i];
-    const double x = area.x(point.p);
-    if (area.y(point.lower) - area.y(point.upper) > 2.0) {
-      svg += fmt::format(
-          "<line class=\"interval\" x1=\"{0:.2f}\" y1=\"{1:.2f}\" x2=\"{0:.2f}\" y2=\"{2:.2f}\" "
-          "stroke=\"{3}\" stroke-width=\"1\"/>\n",
-          x, area.y(point.lower), area.y(point.upper), line.style.colour);
-    }
-    if (line.points.size() > 24 && i + 1 != line.points.size() && x - last_marker < area.width / 20) continue;
-    svg += marker_svg(line.style.marker, x, area.y(point.elasticity), line.style.colour) + "\n";
-    last_marker = x;
-  }
-  return svg + "</g>\n";
+  return svg + series_svg(area, line.style, line.label, points) + "</g>\n";
 }
 
+// A row per line right of the panel; a note where the styles repeat, and in the panel why it
+// is empty.
 std::string legend_svg(const std::vector<ElasticityLine>& lines, double row_height) {
   std::string svg = "<g class=\"legend\">\n";
-  const double font = std::min(13.0, row_height - 2.0);
   double y = kTop + 10;
   const double x = kLeft + kWidth + 30;
-  for (const ElasticityLine& line : lines) {
-    const std::string sample = legend_line(x, x + 30, y - 4, stroke_attributes(line.style, 2)) +
-                               marker_svg(line.style.marker, x + 15, y - 4, line.style.colour);
-    svg += legend_entry(font, sample, x + 38, y, line.label);
-    y += row_height;
-  }
-  if (lines.size() > kDistinctLineStyles) {
-    svg += fmt::format(
-        "<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">styles repeat "
-        "after {} lines</text>\n",
-        x, y + 22, kDistinctLineStyles);
-  }
+  std::vector<std::pair<LineStyle, std::string>> series;
+  for (const ElasticityLine& line : lines) series.emplace_back(line.style, line.label);
+  svg += series_legend_rows(series, x, &y, row_height);
+  svg += repeated_styles_note(lines.size(), x, y + 22);
   if (lines.empty()) {
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no constant with an elasticity other than 0</text>\n",
                        kLeft + 20, kTop + 30);
@@ -143,7 +114,7 @@ std::string render_sensitivity_plot(const analysis::StudyResult& study, const Re
   std::string svg = one_panel_opening(width, height, title, title_size,
                                       "what limits scaling: each constant's elasticity d ln T / d ln x against p",
                                       "clip-sensitivity", area);
-  svg += axes_svg(area);
+  svg += p_axes_svg(area, "elasticity d ln T / d ln x");
   svg += "<g class=\"curves\" clip-path=\"url(#clip-sensitivity)\">\n";
   svg += fmt::format("<line class=\"reference\" x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\"{}/>\n",
                      area.left, area.y(0.0), area.left + area.width, area.y(0.0), kReferenceStroke);

@@ -92,36 +92,8 @@ TailLayout tail_layout(const std::vector<TailLine>& lines) {
   return {width, total_height, row_height};
 }
 
-// Axes, grid and ticks.
-std::string tail_axes(const PlotArea& area) {
-  std::string svg = "<g class=\"axes\">\n";
-  for (double tick : area.y_axis.ticks) svg += grid_line_across(area, tick) + y_tick_label(area, tick);
-  for (double tick : area.x_axis.ticks) svg += grid_line_up(area, tick) + x_tick_label(area, tick);
-  svg += area_frame(area);
-  svg += x_axis_label(area, 40, fmt::format("processors p{}", area.x_axis.log ? " (log scale)" : ""));
-  svg += y_axis_label(area, 52, "95% quantile / mean runtime");
-  return svg + "</g>\n";
-}
-
 std::string tail_line_svg(const PlotArea& area, const TailLine& line) {
-  std::string points;
-  for (const auto& [p, ratio] : line.points) points += fmt::format("{:.2f},{:.2f} ", area.x(p), area.y(ratio));
-  if (!points.empty()) points.pop_back();
-  std::string svg = "<g class=\"line\">";
-  if (line.points.size() > 1) {
-    svg += fmt::format("<polyline class=\"series\" points=\"{}\" fill=\"none\"{}><title>{}</title></polyline>\n",
-                       points, stroke_attributes(line.style, 2), svg_escape(line.label));
-  }
-  // A marker on every point up to 24, else on points a twentieth of the width apart (and the
-  // last), as the speedup chart's.
-  double last_marker = -1e300;
-  for (std::size_t i = 0; i < line.points.size(); ++i) {
-    const double x = area.x(line.points[i].first);
-    if (line.points.size() > 24 && i + 1 != line.points.size() && x - last_marker < area.width / 20) continue;
-    svg += marker_svg(line.style.marker, x, area.y(line.points[i].second), line.style.colour) + "\n";
-    last_marker = x;
-  }
-  return svg + "</g>\n";
+  return "<g class=\"line\">" + series_svg(area, line.style, line.label, line.points) + "</g>\n";
 }
 
 // The reference at 1, then the lines, clipped to the panel.
@@ -140,19 +112,11 @@ std::string tail_legend(const std::vector<TailLine>& lines, double row_height) {
   const double font = std::min(13.0, row_height - 2.0);
   double y = kTop + 10;
   const double x = kLeft + kWidth + 30;
-  for (const TailLine& line : lines) {
-    const std::string sample = legend_line(x, x + 30, y - 4, stroke_attributes(line.style, 2)) +
-                               marker_svg(line.style.marker, x + 15, y - 4, line.style.colour);
-    svg += legend_entry(font, sample, x + 38, y, line.label);
-    y += row_height;
-  }
+  std::vector<std::pair<LineStyle, std::string>> series;
+  for (const TailLine& line : lines) series.emplace_back(line.style, line.label);
+  svg += series_legend_rows(series, x, &y, row_height);
   svg += legend_entry(font, legend_line(x, x + 30, y - 4, kReferenceStroke), x + 38, y, "p95 = mean");
-  if (lines.size() > kDistinctLineStyles) {
-    svg += fmt::format(
-        "<text class=\"note\" x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" fill=\"#444444\">styles repeat "
-        "after {} lines</text>\n",
-        x, y + 22, kDistinctLineStyles);
-  }
+  svg += repeated_styles_note(lines.size(), x, y + 22);
   if (lines.empty()) {
     svg +=
         fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no method of this run gives quantiles (approx and mc do)</text>\n",
@@ -174,7 +138,7 @@ std::string render_tail_plot(const analysis::StudyResult& study, const ReportInp
   const double title_size = static_cast<double>(display_length(title)) * 11 <= layout.width - 40 ? 18 : 15;
   std::string svg = one_panel_opening(layout.width, layout.height, title, title_size,
                                       "runtime tail: the 95% quantile over the mean, against p", "clip-tail", area);
-  svg += tail_axes(area);
+  svg += p_axes_svg(area, "95% quantile / mean runtime");
   svg += tail_curves(area, lines);
   return svg + tail_legend(lines, layout.row_height) + "</svg>\n";
 }
