@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <mutex>
 #include <utility>
 
@@ -37,8 +36,6 @@ const char* to_string(ElasticityKind kind) {
 }
 
 namespace {
-
-constexpr double kZ95 = 1.959963984540054;
 
 // How the models of a (case, p) with a constant changed are solved: as its prediction was.
 enum class Solve {
@@ -151,9 +148,9 @@ Figure evaluate(const Case& one, int p, const Plan& plan, const Request& request
     figure.why_not = invalid.what();
     return figure;
   }
-  const solvers::Result* result = plan.solve == Solve::Chain
-                                      ? (solved.one_processor_time ? &*solved.one_processor_time : nullptr)
-                                      : &solved.results.front();
+  solvers::Result* result = plan.solve == Solve::Chain
+                                ? (solved.one_processor_time ? &*solved.one_processor_time : nullptr)
+                                : &solved.results.front();
   if (result == nullptr) {
     figure.why_not = "the one-processor model is not a chain";
   } else if (!result->solved()) {
@@ -164,7 +161,7 @@ Figure evaluate(const Case& one, int p, const Plan& plan, const Request& request
     figure.mean = result->mean;
     figure.lower = result->lower;
     figure.upper = result->upper;
-    figure.samples = result->samples;
+    figure.samples = std::move(result->samples);
   }
   return figure;
 }
@@ -227,8 +224,8 @@ void paired_elasticity(const Figure& minus, const Figure& zero, const Figure& pl
   const double count = static_cast<double>(n);
   const double standard_error = std::sqrt(squares / (count - 1.0) / count) / (base / count);
   out.elasticity = ratio / (2.0 * h);
-  out.lower = *out.elasticity - kZ95 * standard_error / (2.0 * h);
-  out.upper = *out.elasticity + kZ95 * standard_error / (2.0 * h);
+  out.lower = *out.elasticity - solvers::kZ95 * standard_error / (2.0 * h);
+  out.upper = *out.elasticity + solvers::kZ95 * standard_error / (2.0 * h);
 }
 
 // The model of one (case, p) with one constant at `factor` times its value (for a whole-number

@@ -67,8 +67,9 @@ std::string csv_keys(const analysis::StudyResult& study, std::size_t c, const an
   return line;
 }
 
+// `constants`: the --sensitivity columns' constants (report_sensitivity::constant_names).
 std::string csv_line(const analysis::StudyResult& study, std::size_t c, const analysis::Row& row,
-                     const ReportInputs& inputs) {
+                     const ReportInputs& inputs, const std::vector<std::string>& constants) {
   const solvers::Result& result = row.result;
   return csv_keys(study, c, row, inputs) +
          fmt::format("{},{},{},{},{},{},{},{},{},{},", row.p, solvers::to_string(result.method),
@@ -78,18 +79,19 @@ std::string csv_line(const analysis::StudyResult& study, std::size_t c, const an
                      csv_number(point_speedup(row)), csv_number(point_efficiency(row)), csv_number(row.speedup_lower),
                      csv_number(row.speedup_upper)) +
          report_quantiles::csv_fields(inputs, result) + report_breakdown::csv_fields(study, c, row.p, false, inputs) +
-         report_sensitivity::csv_fields(study, c, row.p, false, inputs) + "\n";
+         report_sensitivity::csv_fields(study, c, row.p, false, constants, inputs) + "\n";
 }
 
 // The prediction of one (case, p) as a CSV line whose method is "prediction" and whose field
 // `from` names the method it comes from; with --breakdown, its split ends the line.
-std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t c, int p, const ReportInputs& inputs) {
+std::string csv_prediction_line(const analysis::StudyResult& study, std::size_t c, int p, const ReportInputs& inputs,
+                                const std::vector<std::string>& constants) {
   const analysis::Row& row = study.at(c, p, study.methods().front());
   const std::optional<analysis::Prediction> prediction = analysis::predict(study, c, p);
   // The prediction has no quantiles of its own: its quantile fields stay empty.
   const std::string no_quantiles = report_quantiles::csv_fields(inputs, solvers::Result{}) +
                                    report_breakdown::csv_fields(study, c, p, true, inputs) +
-                                   report_sensitivity::csv_fields(study, c, p, true, inputs) + "\n";
+                                   report_sensitivity::csv_fields(study, c, p, true, constants, inputs) + "\n";
   if (!prediction) return csv_keys(study, c, row, inputs) + fmt::format("{},prediction,,,,,,,,,", p) + no_quantiles;
   const auto in_unit = [&](std::optional<double> value) {
     return value ? std::optional<double>(inputs.time_unit.of(*value)) : std::nullopt;
@@ -225,6 +227,7 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
   const std::string& unit = inputs.time_unit.name;
   // Plain CSV: the header on line 1, every row as wide, units in the names; the run's
   // metadata (version, command, seed) is JSON's.
+  const std::vector<std::string> constants = report_sensitivity::constant_names(study);
   std::string out = several_programs(inputs) ? "program,machine," : "machine,";
   for (const analysis::SweepVariable& variable : inputs.sweeps) out += csv_text(variable.name) + ",";
   if (inputs.loss) out += "phase,share,";
@@ -233,11 +236,13 @@ std::string csv(const analysis::StudyResult& study, const ReportInputs& inputs) 
       "speedup_upper,from{1}\n",
       unit,
       report_quantiles::csv_header(inputs) + report_breakdown::csv_header(inputs) +
-          report_sensitivity::csv_header(study, inputs));
+          report_sensitivity::csv_header(constants, inputs));
   for (std::size_t c = 0; c < study.cases().size(); ++c) {
     for (int p : study.processors()) {
-      if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs);
-      for (solvers::Method method : study.methods()) out += csv_line(study, c, study.at(c, p, method), inputs);
+      if (study.cases()[c].phase.empty()) out += csv_prediction_line(study, c, p, inputs, constants);
+      for (solvers::Method method : study.methods()) {
+        out += csv_line(study, c, study.at(c, p, method), inputs, constants);
+      }
     }
   }
   return out;

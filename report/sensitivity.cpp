@@ -187,10 +187,10 @@ std::string table_block(const analysis::StudyResult& study, const ReportInputs& 
   return out;
 }
 
-std::string csv_header(const analysis::StudyResult& study, const ReportInputs& inputs) {
+std::string csv_header(const std::vector<std::string>& constants, const ReportInputs& inputs) {
   if (!inputs.request.sensitivity) return {};
   std::string out;
-  for (const std::string& name : constant_names(study)) {
+  for (const std::string& name : constants) {
     const std::string field = csv_text(name);
     out += fmt::format(",e_{0},e_{0}_lower,e_{0}_upper,tolerance_1pct_{0},tolerance_5pct_{0}", field);
   }
@@ -198,11 +198,11 @@ std::string csv_header(const analysis::StudyResult& study, const ReportInputs& i
 }
 
 std::string csv_fields(const analysis::StudyResult& study, std::size_t case_index, int p, bool prediction,
-                       const ReportInputs& inputs) {
+                       const std::vector<std::string>& constants, const ReportInputs& inputs) {
   if (!inputs.request.sensitivity) return {};
   const analysis::SensitivityRow* row = prediction ? row_at(study, case_index, p) : nullptr;
   std::string out;
-  for (const std::string& name : constant_names(study)) {
+  for (const std::string& name : constants) {
     const auto* constant = constant_in(row, name);
     if (constant == nullptr || !constant->elasticity) {
       out += ",,,,,";

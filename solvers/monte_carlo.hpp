@@ -30,6 +30,10 @@
 
 namespace solvers {
 
+// The standard normal's 0.975 quantile: a 95% confidence interval is the mean +- kZ95 standard
+// errors.
+inline constexpr double kZ95 = 1.959963984540054;
+
 // Samples per reproducibility block (8 lanes x 8 rounds).
 inline constexpr std::int64_t kMonteCarloBlock = 64;
 

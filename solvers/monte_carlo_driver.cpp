@@ -71,8 +71,6 @@ void draw_round(const BlockSampler& sampler, std::int64_t first_block, std::int6
   }
 }
 
-constexpr double kZ95 = 1.959963984540054;
-
 // Equal bins over the range of the kept samples, fixed once they are all there; a later
 // sample outside the range counts in the first or the last bin.
 struct Histogram {

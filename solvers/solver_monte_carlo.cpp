@@ -106,7 +106,6 @@ class MonteCarloSolver final : public Solver {
     }
     if (!pilot.result.solved() || !(pilot.result.mean > 0.0)) return cost(sizes, costs);
     if (fixed) return {.seconds = fixed_part + per_sample * static_cast<double>(options_.samples)};
-    constexpr double kZ95 = 1.959963984540054;
     const Result& result = pilot.result;
     const double half_width = (result.upper - result.lower) / 2.0;
     const double cv = half_width * std::sqrt(static_cast<double>(result.statistics.samples)) / (kZ95 * result.mean);
@@ -129,7 +128,6 @@ class MonteCarloSolver final : public Solver {
   // [min_samples, max_samples].
   double expected_samples() const {
     if (options_.relative_precision == 0.0) return static_cast<double>(options_.samples);
-    constexpr double kZ95 = 1.959963984540054;
     const double wanted = std::pow(kZ95 * kAssumedMakespanCv / options_.relative_precision, 2.0);
     return std::clamp(wanted, static_cast<double>(options_.min_samples), static_cast<double>(options_.max_samples));
   }
