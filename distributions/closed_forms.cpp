@@ -18,12 +18,6 @@
 
 namespace distributions::detail {
 
-namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-}  // namespace
-
 double closed_mean(const Node& node) {
   return std::visit(Overloaded{
                         [](const Deterministic& d) { return d.value; },

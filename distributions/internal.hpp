@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -13,6 +14,8 @@
 #include "distributions/representation.hpp"
 
 namespace distributions::detail {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // std::visit over the representation with one lambda per alternative.
 template <class... Ts>

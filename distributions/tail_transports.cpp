@@ -17,8 +17,6 @@ namespace distributions::detail {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 double erlang_upper_transport(double k, double rate, double t) {
   if (t <= 0.0) return k / rate - t;
   const double a = k / rate * boost::math::gamma_q(k + 1.0, rate * t, kTypedErrors);

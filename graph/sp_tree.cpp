@@ -157,7 +157,7 @@ std::int64_t SpTree::expanded_node_count() const {
 namespace {
 
 // The entry and exit nodes of an expanded part.
-struct Part {
+struct ExpandedPart {
   std::vector<NodeId> entries;
   std::vector<NodeId> exits;
 };
@@ -166,7 +166,7 @@ class Expander {
  public:
   Expander(const SpTree& tree, TaskGraph& graph) : tree_(tree), graph_(graph) {}
 
-  Part expand(std::size_t index) {
+  ExpandedPart expand(std::size_t index) {
     const SpNode& node = tree_.node(index);
     switch (node.kind) {
       case SpKind::Leaf: {
@@ -174,18 +174,18 @@ class Expander {
         return {{v}, {v}};
       }
       case SpKind::Series: {
-        Part whole = expand(node.children.front());
+        ExpandedPart whole = expand(node.children.front());
         for (std::size_t i = 1; i < node.children.size(); ++i) {
-          Part next = expand(node.children[i]);
+          ExpandedPart next = expand(node.children[i]);
           join(whole.exits, next.entries);
           whole.exits = std::move(next.exits);
         }
         return whole;
       }
       case SpKind::SeriesPower: {
-        Part whole = expand(node.children.front());
+        ExpandedPart whole = expand(node.children.front());
         for (std::int64_t i = 1; i < node.count; ++i) {
-          Part next = expand(node.children.front());
+          ExpandedPart next = expand(node.children.front());
           join(whole.exits, next.entries);
           whole.exits = std::move(next.exits);
         }
@@ -193,11 +193,11 @@ class Expander {
       }
       case SpKind::Parallel:
       case SpKind::ParallelPower: {
-        Part whole;
+        ExpandedPart whole;
         const std::int64_t copies = node.kind == SpKind::Parallel ? 1 : node.count;
         for (std::int64_t copy = 0; copy < copies; ++copy) {
           for (std::size_t child : node.children) {
-            Part part = expand(child);
+            ExpandedPart part = expand(child);
             whole.entries.insert(whole.entries.end(), part.entries.begin(), part.entries.end());
             whole.exits.insert(whole.exits.end(), part.exits.begin(), part.exits.end());
           }

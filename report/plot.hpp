@@ -120,6 +120,9 @@ inline constexpr std::string_view kReferenceStroke =
 // background, the title (bold, `title_size` px) and the subtitle under it.
 std::string one_panel_opening(double width, double height, const std::string& title, double title_size,
                               const std::string& subtitle, std::string_view clip_id, const PlotArea& area);
+// The panel of a one-panel chart over p (the tail and sensitivity charts): its place in the
+// document; the legend is right of it.
+inline constexpr double kOnePanelLeft = 90, kOnePanelTop = 80, kOnePanelWidth = 560, kOnePanelHeight = 340;
 // A light grey grid line across the panel at a tick of its y axis, or up it at one of its x axis.
 std::string grid_line_across(const PlotArea& area, double y_tick);
 std::string grid_line_up(const PlotArea& area, double x_tick);

@@ -14,10 +14,10 @@ namespace report {
 
 namespace {
 
-constexpr double kWidth = 760.0;
-constexpr double kLeft = 80.0;  // room for the time axis' labels
-constexpr double kRight = 20.0;
-constexpr double kTop = 70.0;  // the title and the legend
+constexpr double kBreakdownWidth = 760.0;
+constexpr double kBreakdownLeft = 80.0;  // room for the time axis' labels
+constexpr double kBreakdownRight = 20.0;
+constexpr double kBreakdownTop = 70.0;  // the title and the legend
 constexpr double kPanelHeight = 190.0;
 constexpr double kPanelGap = 56.0;  // the p labels and the next panel's title
 
@@ -92,11 +92,12 @@ std::string share_axis(const ShareScale& scale, double top) {
     out += fmt::format(R"(<line x1="{0}" y1="{1:.2f}" x2="{2}" y2="{1:.2f}" stroke="#e0e0e0"/>)"
                        R"(<text x="{3}" y="{4:.2f}" font-size="11" text-anchor="end">{5}%</text>)"
                        "\n",
-                       kLeft, scale.y(tick), kWidth - kRight, kLeft - 6.0, scale.y(tick) + 4.0, tick_label(tick));
+                       kBreakdownLeft, scale.y(tick), kBreakdownWidth - kBreakdownRight, kBreakdownLeft - 6.0,
+                       scale.y(tick) + 4.0, tick_label(tick));
   }
   out += fmt::format(R"~(<text transform="translate({},{:.2f}) rotate(-90)" font-size="11" text-anchor="middle">)~"
                      "share of the runtime</text>\n",
-                     kLeft - 50.0, top + kPanelHeight / 2.0);
+                     kBreakdownLeft - 50.0, top + kPanelHeight / 2.0);
   return out;
 }
 
@@ -155,14 +156,14 @@ std::string bar(const BarStyle& style, double x, int p, const analysis::Breakdow
 
 // The p axis under the bars and its label.
 std::string p_axis(double bottom, bool runtimes, const TimeUnit& unit) {
-  const double plot_width = kWidth - kLeft - kRight;
+  const double plot_width = kBreakdownWidth - kBreakdownLeft - kBreakdownRight;
   std::string out = fmt::format(R"(<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#000000"/>)"
                                 "\n",
-                                kLeft, bottom, kWidth - kRight);
+                                kBreakdownLeft, bottom, kBreakdownWidth - kBreakdownRight);
   out +=
       fmt::format(R"(<text x="{}" y="{:.2f}" font-size="11" text-anchor="middle">p (processors){}</text>)"
                   "\n",
-                  kLeft + plot_width / 2.0, bottom + 30.0,
+                  kBreakdownLeft + plot_width / 2.0, bottom + 30.0,
                   runtimes ? fmt::format("; above each bar its runtime [{}]", svg_escape(unit.symbol)) : std::string{});
   return out;
 }
@@ -172,13 +173,13 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
   const PanelSplits data = panel_splits(study, c);
   std::string out = fmt::format(R"(<text x="{}" y="{}" font-size="13" font-weight="bold">{}</text>)"
                                 "\n",
-                                kLeft, top - 8.0, svg_escape(panel_title(study, inputs, c)));
-  const double plot_width = kWidth - kLeft - kRight;
+                                kBreakdownLeft, top - 8.0, svg_escape(panel_title(study, inputs, c)));
+  const double plot_width = kBreakdownWidth - kBreakdownLeft - kBreakdownRight;
   const double bottom = top + kPanelHeight;
   if (!data.any) {
     out += fmt::format(R"(<text x="{}" y="{}" font-size="12">no breakdown: no exact model or no prediction</text>)"
                        "\n",
-                       kLeft + 10.0, top + kPanelHeight / 2.0);
+                       kBreakdownLeft + 10.0, top + kPanelHeight / 2.0);
     return out;
   }
   const ShareScale scale{bottom, data.top_percent * 1.08};  // room for the runtimes above the bars
@@ -188,7 +189,7 @@ std::string panel(const analysis::StudyResult& study, const ReportInputs& inputs
   const std::size_t label_every = std::max<std::size_t>(1, (processors.size() + 19) / 20);
   const BarStyle style{scale, data.top_percent, std::max(1.0, slot * 0.7), slot >= 44.0};
   for (std::size_t i = 0; i < processors.size(); ++i) {
-    const double x = kLeft + slot * (static_cast<double>(i) + 0.5);
+    const double x = kBreakdownLeft + slot * (static_cast<double>(i) + 0.5);
     if (i % label_every == 0) {
       out += fmt::format(R"(<text x="{:.2f}" y="{:.2f}" font-size="11" text-anchor="middle">{}</text>)"
                          "\n",
@@ -209,15 +210,15 @@ std::string render_breakdown_plot(const analysis::StudyResult& study, const Repo
     ++whole;
     if (cases.size() < kBreakdownPanels) cases.push_back(c);
   }
-  const double height = kTop + static_cast<double>(cases.size()) * (kPanelHeight + kPanelGap) + 10.0;
+  const double height = kBreakdownTop + static_cast<double>(cases.size()) * (kPanelHeight + kPanelGap) + 10.0;
   std::string title = "Where the time goes: " + inputs.program_name;
   if (whole > cases.size()) title += fmt::format(" (the first {} of {} cases)", cases.size(), whole);
-  std::string out = svg_opening(kWidth, height, title) + R"(<rect width="100%" height="100%" fill="#ffffff"/>)"
-                                                         "\n";
+  std::string out = svg_opening(kBreakdownWidth, height, title) + R"(<rect width="100%" height="100%" fill="#ffffff"/>)"
+                                                                  "\n";
   out += fmt::format(R"(<text x="{}" y="22" font-size="15" font-weight="bold" text-anchor="middle">{}</text>)"
                      "\n",
-                     kWidth / 2.0, svg_escape(title));
-  double x = kLeft;
+                     kBreakdownWidth / 2.0, svg_escape(title));
+  double x = kBreakdownLeft;
   for (const Part& part : kParts) {
     out += fmt::format(
         R"(<rect x="{:.1f}" y="34" width="12" height="12" fill="{}"/><text x="{:.1f}" y="44" font-size="12">{}</text>)"
@@ -229,7 +230,7 @@ std::string render_breakdown_plot(const analysis::StudyResult& study, const Repo
                      "\n",
                      x);
   for (std::size_t k = 0; k < cases.size(); ++k) {
-    out += panel(study, inputs, cases[k], kTop + static_cast<double>(k) * (kPanelHeight + kPanelGap) + 14.0);
+    out += panel(study, inputs, cases[k], kBreakdownTop + static_cast<double>(k) * (kPanelHeight + kPanelGap) + 14.0);
   }
   return out + "</svg>\n";
 }

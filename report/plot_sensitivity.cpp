@@ -14,14 +14,14 @@ namespace report {
 
 namespace {
 
-struct Point {
+struct ElasticityPoint {
   double p, elasticity, lower, upper;
 };
 
 struct ElasticityLine {
   std::string label;
   LineStyle style;
-  std::vector<Point> points;
+  std::vector<ElasticityPoint> points;
 };
 
 std::vector<ElasticityLine> elasticity_lines(const analysis::StudyResult& study, const ReportInputs& inputs) {
@@ -49,13 +49,11 @@ std::vector<ElasticityLine> elasticity_lines(const analysis::StudyResult& study,
   return lines;
 }
 
-constexpr double kLeft = 90, kTop = 80, kWidth = 560, kHeight = 340;
-
 // Round-number ticks over the elasticities, their intervals and 0.
 Axis elasticity_axis(const std::vector<ElasticityLine>& lines) {
   double low = 0.0, high = 0.0;
   for (const ElasticityLine& line : lines) {
-    for (const Point& point : line.points) {
+    for (const ElasticityPoint& point : line.points) {
       low = std::min(low, point.lower);
       high = std::max(high, point.upper);
     }
@@ -70,7 +68,7 @@ Axis elasticity_axis(const std::vector<ElasticityLine>& lines) {
 std::string line_svg(const PlotArea& area, const ElasticityLine& line) {
   std::string svg = "<g class=\"line\">";
   std::vector<std::pair<double, double>> points;
-  for (const Point& point : line.points) {
+  for (const ElasticityPoint& point : line.points) {
     points.emplace_back(point.p, point.elasticity);
     if (area.y(point.lower) - area.y(point.upper) <= 2.0) continue;
     svg += fmt::format(
@@ -85,15 +83,15 @@ std::string line_svg(const PlotArea& area, const ElasticityLine& line) {
 // is empty.
 std::string legend_svg(const std::vector<ElasticityLine>& lines, double row_height) {
   std::string svg = "<g class=\"legend\">\n";
-  double y = kTop + 10;
-  const double x = kLeft + kWidth + 30;
+  double y = kOnePanelTop + 10;
+  const double x = kOnePanelLeft + kOnePanelWidth + 30;
   std::vector<std::pair<LineStyle, std::string>> series;
   for (const ElasticityLine& line : lines) series.emplace_back(line.style, line.label);
   svg += series_legend_rows(series, x, &y, row_height);
   svg += repeated_styles_note(lines.size(), x, y + 22);
   if (lines.empty()) {
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no constant with an elasticity other than 0</text>\n",
-                       kLeft + 20, kTop + 30);
+                       kOnePanelLeft + 20, kOnePanelTop + 30);
   }
   return svg + "</g>\n";
 }
@@ -103,12 +101,13 @@ std::string legend_svg(const std::vector<ElasticityLine>& lines, double row_heig
 std::string render_sensitivity_plot(const analysis::StudyResult& study, const ReportInputs& inputs,
                                     const ChartOptions& chart) {
   const std::vector<ElasticityLine> lines = elasticity_lines(study, inputs);
-  const PlotArea area{kLeft, kTop, kWidth, kHeight, p_axis(study, chart), elasticity_axis(lines)};
+  const PlotArea area{kOnePanelLeft,   kOnePanelTop,         kOnePanelWidth,
+                      kOnePanelHeight, p_axis(study, chart), elasticity_axis(lines)};
   std::size_t longest = 24;
   for (const ElasticityLine& line : lines) longest = std::max(longest, display_length(line.label));
-  const double width = kLeft + kWidth + 80 + 7.5 * static_cast<double>(longest);
+  const double width = kOnePanelLeft + kOnePanelWidth + 80 + 7.5 * static_cast<double>(longest);
   const double row_height = std::clamp(380.0 / static_cast<double>(lines.size() + 1), 11.0, 20.0);
-  const double height = std::max(500.0, kTop + 10 + row_height * static_cast<double>(lines.size() + 3));
+  const double height = std::max(500.0, kOnePanelTop + 10 + row_height * static_cast<double>(lines.size() + 3));
   const std::string title = chart_title(inputs, static_cast<std::size_t>((width - 40) / 9));
   const double title_size = static_cast<double>(display_length(title)) * 11 <= width - 40 ? 18 : 15;
   std::string svg = one_panel_opening(width, height, title, title_size,

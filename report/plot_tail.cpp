@@ -56,9 +56,6 @@ std::vector<TailLine> tail_lines(const analysis::StudyResult& study, const Repor
   return lines;
 }
 
-// The panel's place in the document; the legend is right of it.
-constexpr double kLeft = 90, kTop = 80, kWidth = 560, kHeight = 340;
-
 // The ratio axis: round-number ticks over the lines' ratios and 1.
 Axis ratio_axis(const std::vector<TailLine>& lines) {
   double y_high = 1.0;
@@ -84,11 +81,11 @@ struct TailLayout {
 TailLayout tail_layout(const std::vector<TailLine>& lines) {
   std::size_t longest = 24;
   for (const TailLine& line : lines) longest = std::max(longest, display_length(line.label));
-  const double width = kLeft + kWidth + 40 + 40 + 7.5 * static_cast<double>(longest);
+  const double width = kOnePanelLeft + kOnePanelWidth + 40 + 40 + 7.5 * static_cast<double>(longest);
   // The legend's rows closer together when there are many lines, the chart taller when even
   // that is not enough.
   const double row_height = std::clamp(380.0 / static_cast<double>(lines.size() + 1), 11.0, 20.0);
-  const double total_height = std::max(500.0, kTop + 10 + row_height * static_cast<double>(lines.size() + 3));
+  const double total_height = std::max(500.0, kOnePanelTop + 10 + row_height * static_cast<double>(lines.size() + 3));
   return {width, total_height, row_height};
 }
 
@@ -110,8 +107,8 @@ std::string tail_curves(const PlotArea& area, const std::vector<TailLine>& lines
 std::string tail_legend(const std::vector<TailLine>& lines, double row_height) {
   std::string svg = "<g class=\"legend\">\n";
   const double font = std::min(13.0, row_height - 2.0);
-  double y = kTop + 10;
-  const double x = kLeft + kWidth + 30;
+  double y = kOnePanelTop + 10;
+  const double x = kOnePanelLeft + kOnePanelWidth + 30;
   std::vector<std::pair<LineStyle, std::string>> series;
   for (const TailLine& line : lines) series.emplace_back(line.style, line.label);
   svg += series_legend_rows(series, x, &y, row_height);
@@ -120,7 +117,7 @@ std::string tail_legend(const std::vector<TailLine>& lines, double row_height) {
   if (lines.empty()) {
     svg +=
         fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">no method of this run gives quantiles (approx and mc do)</text>\n",
-                    kLeft + 20, kTop + 30);
+                    kOnePanelLeft + 20, kOnePanelTop + 30);
   }
   return svg + "</g>\n";
 }
@@ -130,7 +127,8 @@ std::string tail_legend(const std::vector<TailLine>& lines, double row_height) {
 std::string render_tail_plot(const analysis::StudyResult& study, const ReportInputs& inputs,
                              const ChartOptions& chart) {
   const std::vector<TailLine> lines = tail_lines(study, inputs);
-  const PlotArea area{kLeft, kTop, kWidth, kHeight, p_axis(study, chart), ratio_axis(lines)};
+  const PlotArea area{kOnePanelLeft,   kOnePanelTop,         kOnePanelWidth,
+                      kOnePanelHeight, p_axis(study, chart), ratio_axis(lines)};
   const TailLayout layout = tail_layout(lines);
   // About 11 px a character of the 18 px bold title, 9 px at 15 px: a long title is set
   // smaller before it is shortened.

@@ -79,7 +79,7 @@ Axis time_axis(double low, double high) {
 }
 
 // The square panel's place in the document; the legend is right of it.
-constexpr double kLeft = 100, kTop = 80, kSide = 440;
+constexpr double kValidationLeft = 100, kValidationTop = 80, kValidationSide = 440;
 
 std::string validation_axes(const PlotArea& area, double level) {
   std::string svg = "<g class=\"axes\">\n";
@@ -128,8 +128,8 @@ std::string run_svg(const PlotArea& area, const analysis::ValidatedRun& one, con
 
 std::string validation_legend(const std::vector<std::string>& groups) {
   std::string svg = "<g class=\"legend\">\n";
-  double y = kTop + 10;
-  const double x = kLeft + kSide + 30;
+  double y = kValidationTop + 10;
+  const double x = kValidationLeft + kValidationSide + 30;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     const LineStyle style = line_style(i);
     svg += legend_entry(13, marker_svg(style.marker, x + 8, y - 4, style.colour), x + 22, y, groups[i]);
@@ -148,11 +148,12 @@ std::string render_validation_plot(const CalibrationReport& report) {
   const std::vector<std::string> groups = groups_in_order(labels);
   const auto [low, high] = time_range(part);
   const Axis axis = time_axis(low, high);
-  const PlotArea area{kLeft, kTop, kSide, kSide, axis, axis};
+  const PlotArea area{kValidationLeft, kValidationTop, kValidationSide, kValidationSide, axis, axis};
   std::size_t longest = 8;
   for (const std::string& group : groups) longest = std::max(longest, display_length(group));
-  const double width = kLeft + kSide + 70 + 7.5 * static_cast<double>(longest);
-  const double height = std::max(kTop + kSide + 70, kTop + 20.0 * static_cast<double>(groups.size() + 2));
+  const double width = kValidationLeft + kValidationSide + 70 + 7.5 * static_cast<double>(longest);
+  const double height =
+      std::max(kValidationTop + kValidationSide + 70, kValidationTop + 20.0 * static_cast<double>(groups.size() + 2));
   const std::string title =
       fmt::format("{} on {}: predicted against measured", report.program_name, report.machine_name);
   const std::string subtitle = fmt::format("{}: {} runs, mean |error| {:.1f}%, {} of {} inside their {:g}% interval",

@@ -166,7 +166,7 @@ class MonteCarloSolver final : public Solver {
 
 }  // namespace
 
-constexpr std::string_view kOwnOptions[] = {"samples", "precision"};
+constexpr std::string_view kMonteCarloOwnOptions[] = {"samples", "precision"};
 
 const SolverInfo& monte_carlo_info() {
   static const SolverInfo info{
@@ -182,7 +182,7 @@ const SolverInfo& monte_carlo_info() {
       .prediction_rank = 3,
       .shared_by_ranks = true,
       .cost_needs_models = true,
-      .own_options = kOwnOptions,
+      .own_options = kMonteCarloOwnOptions,
       .in_words = "Monte Carlo",
       .description = "Monte Carlo simulation of the exact model, with a 95% confidence interval",
   };

@@ -58,7 +58,7 @@ class SeriesParallelSolver final : public Solver {
 }  // namespace
 
 // The bounds' grids have their own size (solvers/bounds.hpp): only the reduction reads it.
-constexpr std::string_view kOwnOptions[] = {"grid-points"};
+constexpr std::string_view kSeriesParallelOwnOptions[] = {"grid-points"};
 
 const SolverInfo& series_parallel_info() {
   static const SolverInfo info{
@@ -74,7 +74,7 @@ const SolverInfo& series_parallel_info() {
       .prediction_rank = 1,
       .shared_by_ranks = false,
       .cost_needs_models = true,
-      .own_options = kOwnOptions,
+      .own_options = kSeriesParallelOwnOptions,
       .in_words = "the approximate model's reduction",
       .description = "the approximate (barrier) model, reduced exactly up to a discretisation bracket",
   };

@@ -212,7 +212,7 @@ class StateSpaceSolver final : public Solver {
 
 }  // namespace
 
-constexpr std::string_view kOwnOptions[] = {"max-states"};
+constexpr std::string_view kStateSpaceOwnOptions[] = {"max-states"};
 
 const SolverInfo& state_space_info() {
   static const SolverInfo info{
@@ -227,7 +227,7 @@ const SolverInfo& state_space_info() {
       .prediction_rank = 4,
       .shared_by_ranks = true,
       .cost_needs_models = true,
-      .own_options = kOwnOptions,
+      .own_options = kStateSpaceOwnOptions,
       .in_words = "the state-space analysis",
       .description =
           "the exact model's mean, exact: state-space analysis where every task is of phase type "
