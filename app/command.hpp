@@ -121,11 +121,11 @@ struct StudyCommand {
   std::vector<analysis::SweepVariable> sweeps;
   bool loss = false;
   bool scaling_laws = false;
-  ChartFiles charts;
-  TimeBudget budget;
-  bool catch_interrupts = false;                                    // Options::catch_interrupts
-  std::function<bool(double done, std::size_t total)> on_progress;  // Options::on_progress
-  std::vector<std::string> notes;  // said on stderr before the run ("--seed has no effect ...")
+  ChartFiles charts{};
+  TimeBudget budget{};
+  bool catch_interrupts = false;                                      // Options::catch_interrupts
+  std::function<bool(double done, std::size_t total)> on_progress{};  // Options::on_progress
+  std::vector<std::string> notes{};  // said on stderr before the run ("--seed has no effect ...")
 };
 
 // --isoefficiency E --iso-variable NAME: per p, the size that holds efficiency E.
@@ -133,10 +133,10 @@ struct IsoefficiencyCommand {
   ProgramInputs inputs;
   ReportDestination report;
   analysis::Request request;
-  analysis::IsoefficiencyOptions search;
+  analysis::IsoefficiencyOptions search{};
   bool range_given = false;  // --iso-range: only for a machine constant
-  TimeBudget budget;         // the search's evaluations estimated before any (analysis/solves_cost.hpp)
-  std::vector<std::string> notes;
+  TimeBudget budget{};       // the search's evaluations estimated before any (analysis/solves_cost.hpp)
+  std::vector<std::string> notes{};
 };
 
 // --isospeed base|A --iso-variable NAME: per p, the size that holds the speed per processor.
@@ -144,27 +144,27 @@ struct IsospeedCommand {
   ProgramInputs inputs;
   ReportDestination report;
   analysis::Request request;
-  analysis::IsospeedOptions search;
-  TimeBudget budget;  // as IsoefficiencyCommand's
-  std::vector<std::string> notes;
+  analysis::IsospeedOptions search{};
+  TimeBudget budget{};  // as IsoefficiencyCommand's
+  std::vector<std::string> notes{};
 };
 
 // --calibrate RUNS.csv --fit NAMES and/or --validate RUNS.csv (docs/calibration.md).
 struct CalibrationCommand {
   ProgramInputs inputs;
   ReportDestination report;
-  analysis::Request request;             // approx and bounds only
-  std::optional<std::string> calibrate;  // the runs to fit
-  std::vector<std::string> fit;          // the names fitted
-  std::optional<std::string> write_fit;
-  std::optional<std::string> validate;  // the runs to score
-  std::optional<std::string> validation_plot;
+  analysis::Request request;               // approx and bounds only
+  std::optional<std::string> calibrate{};  // the runs to fit
+  std::vector<std::string> fit{};          // the names fitted
+  std::optional<std::string> write_fit{};
+  std::optional<std::string> validate{};  // the runs to score
+  std::optional<std::string> validation_plot{};
   bool predict = false;          // --pmax or --p: predictions with intervals at those p
   bool bound_runs = false;       // --method with bounds: each validated run's RatioLB and RatioUB
   double interval_level = 0.95;  // in (0, 1)
   int draws = 0;                 // parameter draws behind each interval
-  TimeBudget budget;             // the solves estimated before any (analysis/solves_cost.hpp)
-  std::vector<std::string> notes;
+  TimeBudget budget{};           // the solves estimated before any (analysis/solves_cost.hpp)
+  std::vector<std::string> notes{};
 };
 
 using Command = std::variant<TextCommand, FitCommand, CheckCommand, CheckRunsCommand, DumpCommand, GraphCommand,

@@ -9,6 +9,12 @@ first-use costs weigh as much as the run), with every method among them, the hea
 the all-to-all on a bus and the 2-D sweep of 65,536 processor counts (issue 30). The test runs alone (ctest
 RUN_SERIAL), as the estimate is for a free core.
 
+Both figures are timings on a shared virtual machine: the estimate's pilots last milliseconds and
+a burst of another guest's load can halve them or double the run (a fresh-clone CI run once
+measured the heavy-tailed farm at 2.25 s estimated against 6.83 s run, where five other runs gave
+4-5 s against 5-5.5 s). A run outside 2x is therefore measured once more, and fails only if it
+is outside 2x both times: an estimate that is wrong fails twice.
+
     cost_ratio.py BINARY
 """
 import os
@@ -41,14 +47,17 @@ def main():
     os.chdir(ROOT)
     failures = []
     for arguments, method in RUNS:
-        figures, why = measure(binary, arguments, method)
-        assert figures is not None, f"{arguments} --method {method}: {why}"
-        estimated, seconds = figures
-        ratio = estimated / seconds
-        line = f"{' '.join(arguments)} --method {method}: estimated {estimated:.3g} s, measured {seconds:.3g} s, " \
-               f"ratio {ratio:.2f}"
-        print(line)
-        if not 0.5 <= ratio <= 2.0:
+        for attempt in ("", " (measured again)"):
+            figures, why = measure(binary, arguments, method)
+            assert figures is not None, f"{arguments} --method {method}: {why}"
+            estimated, seconds = figures
+            ratio = estimated / seconds
+            line = f"{' '.join(arguments)} --method {method}: estimated {estimated:.3g} s, " \
+                   f"measured {seconds:.3g} s, ratio {ratio:.2f}{attempt}"
+            print(line)
+            if 0.5 <= ratio <= 2.0:
+                break
+        else:
             failures.append(line)
     assert not failures, "outside 2x:\n" + "\n".join(failures)
     print("ok")
