@@ -319,9 +319,13 @@ SensitivityRow row_of(const Case& one, std::size_t c, int p, const StudyResult& 
   row.time = zero.mean;
   row.constants = constants_of(one);
   const Changed model{one, p, *plan, solving, gate};
+  // The tolerances read only each solve's mean: the same solves without the kept samples.
+  Request searching = solving;
+  searching.solver_options.monte_carlo.keep_samples = false;
+  const Changed searched{one, p, *plan, searching, gate};
   for (ConstantSensitivity& constant : row.constants) {
     elasticity_of(model, zero, constant);
-    if (constant.elasticity) tolerances_of(model, zero, *request.sensitivity, constant);
+    if (constant.elasticity) tolerances_of(searched, zero, *request.sensitivity, constant);
   }
   return row;
 }

@@ -702,7 +702,7 @@ TEST(Plot, AHoleInASeriesStaysAHole) {
     if (p != 2) row.speedup = p == 1 ? 1.0 : 2.5;
     rows.push_back(row);
   }
-  const analysis::StudyResult study({{0, "ideal", "", {}, ""}}, {1, 2, 3}, {solvers::Method::SeriesParallel},
+  const analysis::StudyResult study({{0, "ideal", "", {}, "", 0, ""}}, {1, 2, 3}, {solvers::Method::SeriesParallel},
                                     std::move(rows), {}, 0.0);
   report::ReportInputs inputs;
   inputs.program_name = "holes";
