@@ -104,6 +104,9 @@ class StateSpaceSolver final : public Solver {
       } catch (const state_space_detail::UnusableRuntime&) {
         return nullptr;
       }
+      // A graph the sweep cannot take (wider than the encoding, a fitted runtime) counts no
+      // states: without this the solve would compile it again only to refuse it.
+      if (!estimate.unsupported.empty()) return nullptr;
       states += estimate.states;
       if (!estimate.complete || states > affordable ||
           estimate.rank_bytes > static_cast<double>(tuned.memory_budget_bytes)) {

@@ -121,6 +121,20 @@ TEST(Solvers, AStateSpaceBeyondItsLimitIsATypedRefusalWithTheEstimate) {
   EXPECT_GT(result.unsolved->bytes, 0.0);
 }
 
+// A graph wider than the state encoding is not affordable in any time: within_seconds offers no
+// solver for it (the prediction compiled such a 100,000-task model twice, then was refused).
+TEST(Solvers, AStateSpaceBeyondTheEncodingIsNotOfferedWithinSeconds) {
+  graph::TaskGraph g;
+  for (int k = 0; k < 200; ++k)
+    g.add_node(graph::TaskNode{"t", graph::NodeKind::Task, distributions::exponential(1.0)});
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  const auto solver = solvers::make_solver(solvers::Method::StateSpace, {});
+  EXPECT_EQ(solver->within_seconds({nullptr, mixture}, 1e6), nullptr);
+  const solvers::Result refused = solver->solve({nullptr, mixture});
+  ASSERT_FALSE(refused.solved());
+  EXPECT_EQ(refused.unsolved->reason, solvers::Unsolved::Reason::NotSupported);
+}
+
 // Issue 11, "exact" means exact. Before: 8 tasks of DETERMINISTIC(5) on 4 processors printed
 // exact 12.668 (the mean of Erlang-8 fits); the truth is 2 tasks x 5 per processor = 10.
 TEST(ExactMeansExact, DeterministicTasksGiveTheLongestPath) {
