@@ -68,7 +68,7 @@ void check_supported(const graph::TaskGraph& graph) {
 // law_key.hpp).
 void assign_laws(const graph::TaskGraph& graph, std::size_t lattice_points, const distributions::GridOptions& grid,
                  Dag& dag) {
-  std::map<detail::LawKey, std::uint32_t> law_index;
+  detail::LawMap<std::uint32_t> law_index;
   dag.law.resize(dag.n);
   dag.processor.resize(dag.n);
   dag.step.resize(dag.n);
@@ -76,9 +76,12 @@ void assign_laws(const graph::TaskGraph& graph, std::size_t lattice_points, cons
     const graph::TaskNode& node = graph.node(dag.original[i]);
     dag.processor[i] = node.processor;
     dag.step[i] = node.step;
-    auto [it, inserted] = law_index.emplace(detail::law_key(node.runtime), static_cast<std::uint32_t>(dag.laws.size()));
-    if (inserted) dag.laws.push_back(make_law(node.runtime, lattice_points, grid));
-    dag.law[i] = it->second;
+    const auto [law, added] = law_index.try_emplace(node.runtime);
+    if (added) {
+      *law = static_cast<std::uint32_t>(dag.laws.size());
+      dag.laws.push_back(make_law(node.runtime, lattice_points, grid));
+    }
+    dag.law[i] = *law;
   }
 }
 

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <tuple>
+#include <utility>
 
 #include "distributions/distribution.hpp"
 #include "distributions/queries.hpp"
@@ -33,5 +35,29 @@ inline LawKey law_key(const distributions::Distribution& d) {
   }
   return {-1, 0.0, 0.0, 0, distributions::identity(d)};
 }
+
+// Values kept per law (law_key), remembering the identity of the last distribution asked for:
+// the tasks of one phase share one Distribution, so most lookups of a model's 10^5 tasks skip
+// the key (a visit of the closed form) and the map's search. Every distribution asked for must
+// outlive the LawMap (the nodes of the graph being compiled): an identity is an address.
+template <class Value>
+class LawMap {
+ public:
+  // d's value, and whether it was just added (value-initialised, for the caller to set).
+  std::pair<Value*, bool> try_emplace(const distributions::Distribution& d) {
+    const void* identity = distributions::identity(d);
+    if (identity == last_identity_) return {last_, false};
+    auto [it, added] = map_.try_emplace(law_key(d));
+    last_identity_ = identity;
+    last_ = &it->second;
+    return {last_, added};
+  }
+  std::size_t size() const { return map_.size(); }
+
+ private:
+  std::map<LawKey, Value> map_;
+  const void* last_identity_ = nullptr;
+  Value* last_ = nullptr;
+};
 
 }  // namespace solvers::detail

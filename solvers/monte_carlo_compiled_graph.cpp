@@ -10,9 +10,8 @@
 namespace solvers::monte_carlo_detail {
 
 std::uint32_t SamplerTable::index(const distributions::Distribution& d) {
-  const detail::LawKey key = detail::law_key(d);
-  const auto found = index_.find(key);
-  if (found != index_.end()) return found->second;
+  const auto [known, added] = index_.try_emplace(d);
+  if (!added) return *known;
   using Kind = distributions::ClosedFormParameters::Kind;
   const std::optional<distributions::ClosedFormParameters> form = distributions::closed_form(d);
   LaneSampler s;
@@ -36,9 +35,8 @@ std::uint32_t SamplerTable::index(const distributions::Distribution& d) {
     generals_.emplace_back(d);
   }
   samplers_.push_back(s);
-  const auto i = static_cast<std::uint32_t>(samplers_.size() - 1);
-  index_.emplace(key, i);
-  return i;
+  *known = static_cast<std::uint32_t>(samplers_.size() - 1);
+  return *known;
 }
 
 int SamplerTable::general_index(const distributions::Distribution& d) {

@@ -28,7 +28,8 @@ struct LaneSampler {
 
 class SamplerTable {
  public:
-  // Index of the lane sampler of d; one per distinct representation.
+  // Index of the lane sampler of d; one per distinct representation. Called while a graph is
+  // compiled, with its nodes' runtimes (which the LawMap requires to be alive).
   std::uint32_t index(const distributions::Distribution& d);
   const std::vector<LaneSampler>& samplers() const { return samplers_; }
   const std::vector<distributions::Sampler>& generals() const { return generals_; }
@@ -37,7 +38,7 @@ class SamplerTable {
 
  private:
   // Equal closed forms share a sampler (law_key.hpp).
-  std::map<solvers::detail::LawKey, std::uint32_t> index_;
+  solvers::detail::LawMap<std::uint32_t> index_;
   std::map<solvers::detail::LawKey, int> general_index_;
   std::vector<LaneSampler> samplers_;
   std::vector<distributions::Sampler> generals_;

@@ -300,7 +300,7 @@ struct ContractedTasks {
 
 // Each distinct runtime converted once.
 struct ConversionTable {
-  std::map<solvers::detail::LawKey, int> law_index;  // into conversions
+  solvers::detail::LawMap<int> law_index;  // into conversions
   std::vector<Conversion> conversions;
   std::vector<int> law_of_conversion;  // conversion -> out.laws, once a task uses it
 };
@@ -308,7 +308,7 @@ struct ConversionTable {
 // The index in table.conversions of node's runtime, converting it when first seen.
 std::size_t conversion_of(const graph::TaskNode& node, double fit_cv2_tolerance, ConversionTable& table) {
   // One conversion per distinct runtime; the tasks that share it share its phase table.
-  const auto [known, is_new] = table.law_index.try_emplace(solvers::detail::law_key(node.runtime), -1);
+  const auto [known, is_new] = table.law_index.try_emplace(node.runtime);
   if (is_new) {
     Conversion converted = to_phase_task(node.runtime, fit_cv2_tolerance);
     if (const std::string why = unusable(converted.task); !why.empty()) {
@@ -316,10 +316,10 @@ std::size_t conversion_of(const graph::TaskNode& node, double fit_cv2_tolerance,
                             ") has no usable phase-type form" +
                             (converted.fitted ? " (fitted as " + converted.fit + ")" : "") + ": " + why);
     }
-    known->second = static_cast<int>(table.conversions.size());
+    *known = static_cast<int>(table.conversions.size());
     table.conversions.push_back(std::move(converted));
   }
-  return static_cast<std::size_t>(known->second);
+  return static_cast<std::size_t>(*known);
 }
 
 // The tasks v depends on: its task predecessors and, through each contracted predecessor, the

@@ -72,6 +72,40 @@ TEST(Solvers, ExactModelMethodsAgreeWithTheClosedForm) {
   EXPECT_NEAR(mc.mean, exact, 4.0 / 1.96 * (mc.upper - mc.mean));
 }
 
+// Each method keeps one entry per law and remembers the last distribution it looked up
+// (solvers/law_key.hpp, LawMap): laws that alternate along a chain, copies of one law and an
+// equal law built apart must each get their own runtime. Means 1, 2, 1, 1, 2, 1, 2, 1: T = 11.
+TEST(Solvers, AlternatingLawsAlongAChainKeepTheirOwnRuntimes) {
+  const distributions::Distribution a = distributions::exponential(1.0);
+  const distributions::Distribution b = distributions::exponential(0.5);
+  const distributions::Distribution a_apart = distributions::exponential(1.0);
+  const distributions::Distribution c = distributions::erlang(2, 1.0);
+  graph::TaskGraph g;
+  graph::NodeId previous = 0;
+  int k = 0;
+  for (const distributions::Distribution& law : {a, b, a, a, b, a_apart, c, a}) {
+    const graph::NodeId v = g.add_node(graph::TaskNode{"t", graph::NodeKind::Task, law});
+    if (k++ > 0) g.add_arc(previous, v);
+    previous = v;
+  }
+  const solvers::WeightedGraph mixture[] = {{1.0, &g}};
+  const solvers::ScaledModels models{nullptr, mixture};
+  solvers::SolverOptions options;
+  options.monte_carlo.samples = 200'000;
+  const solvers::Result state_space = solvers::make_solver(solvers::Method::StateSpace, options)->solve(models);
+  ASSERT_TRUE(state_space.solved());
+  EXPECT_NEAR(state_space.mean, 11.0, 1e-9);
+  const solvers::Result bounds = solvers::make_solver(solvers::Method::Bounds, options)->solve(models);
+  ASSERT_TRUE(bounds.solved());
+  EXPECT_LE(bounds.lower, 11.0 + 1e-9);
+  EXPECT_GE(bounds.upper, 11.0 - 1e-9);
+  EXPECT_LT(bounds.upper - bounds.lower, 1.0);
+  const solvers::Result mc = solvers::make_solver(solvers::Method::MonteCarlo, options)->solve(models);
+  ASSERT_TRUE(mc.solved());
+  // Within 4 standard errors (the half-width is 1.96 of them): about 0.035 here.
+  EXPECT_NEAR(mc.mean, 11.0, 4.0 / 1.96 * (mc.upper - mc.mean));
+}
+
 TEST(Solvers, ADynamicPoolIsNotSupportedByBoundsNorTheStateSpace) {
   graph::TaskGraph g;
   graph::TaskNode pool;
