@@ -52,7 +52,6 @@ class LawMap {
     last_ = &it->second;
     return {last_, added};
   }
-  std::size_t size() const { return map_.size(); }
 
  private:
   std::map<LawKey, Value> map_;

@@ -40,13 +40,11 @@ std::uint32_t SamplerTable::index(const distributions::Distribution& d) {
 }
 
 int SamplerTable::general_index(const distributions::Distribution& d) {
-  const detail::LawKey key = detail::law_key(d);
-  const auto found = general_index_.find(key);
-  if (found != general_index_.end()) return found->second;
+  const auto [known, added] = general_index_.try_emplace(d);
+  if (!added) return *known;
   generals_.emplace_back(d);
-  const int i = static_cast<int>(generals_.size() - 1);
-  general_index_.emplace(key, i);
-  return i;
+  *known = static_cast<int>(generals_.size() - 1);
+  return *known;
 }
 
 FlatGraph compile(const graph::TaskGraph& g) {

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <vector>
 
 #include "distributions/distribution.hpp"
@@ -28,8 +27,9 @@ struct LaneSampler {
 
 class SamplerTable {
  public:
-  // Index of the lane sampler of d; one per distinct representation. Called while a graph is
-  // compiled, with its nodes' runtimes (which the LawMap requires to be alive).
+  // index and general_index are called while a graph is compiled, with its nodes' runtimes
+  // (which the LawMaps require to be alive).
+  // Index of the lane sampler of d; one per distinct representation.
   std::uint32_t index(const distributions::Distribution& d);
   const std::vector<LaneSampler>& samplers() const { return samplers_; }
   const std::vector<distributions::Sampler>& generals() const { return generals_; }
@@ -39,7 +39,7 @@ class SamplerTable {
  private:
   // Equal closed forms share a sampler (law_key.hpp).
   solvers::detail::LawMap<std::uint32_t> index_;
-  std::map<solvers::detail::LawKey, int> general_index_;
+  solvers::detail::LawMap<int> general_index_;
   std::vector<LaneSampler> samplers_;
   std::vector<distributions::Sampler> generals_;
 };
