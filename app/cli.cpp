@@ -1,6 +1,7 @@
 #include "app/cli.hpp"
 
 #include "app/command.hpp"
+#include "app/import.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -561,9 +562,13 @@ analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv,
     fit.arguments.insert(fit.arguments.end(), argv + 2, argv + argc);
     return {std::move(fit), std::nullopt};
   }
+  set_machine_defaults(options);
+  // `pdl-scale import FORMAT FILE`: its own options (app/import.hpp).
+  if (argc >= 2 && std::string_view(argv[1]) == "import") {
+    return parse_import_command(argc - 1, argv + 1, options.request.memory_budget_bytes);
+  }
   CLI::App cli{kDescription};
   Raw raw;
-  set_machine_defaults(options);
   build(cli, options, raw);
   // Left-over arguments are collected rather than refused, so that an unknown option is named
   // with the options it may mean (no_extras).

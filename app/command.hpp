@@ -5,6 +5,7 @@
 // outputs on one file" are checked once for every mode (destinations.hpp).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -69,6 +70,16 @@ struct TextCommand {
 // `pdl-scale fit ...`: the fitting tool (tools/fit_command.hpp) on its own arguments.
 struct FitCommand {
   std::vector<std::string> arguments;  // "pdl-scale fit" first
+};
+
+// `pdl-scale import FORMAT FILE`: a foreign description of a program (a GOAL schedule, a
+// WfCommons workflow instance) made into a PDL program and the files it reads (docs/import.md).
+struct ImportCommand {
+  std::string format;                     // a name of importers::formats()
+  std::string input;                      // FILE
+  std::optional<std::string> output;      // -o PROGRAM: the program, its data files beside it; stdout when absent
+  bool keep_auxiliary = true;             // --drop-auxiliary sets false
+  std::uint64_t memory_budget_bytes = 0;  // --memory, else a quarter of the machine's memory
 };
 
 // --check of programs and machine files, each with its diagnostics.
@@ -167,8 +178,8 @@ struct CalibrationCommand {
   std::vector<std::string> notes{};
 };
 
-using Command = std::variant<TextCommand, FitCommand, CheckCommand, CheckRunsCommand, DumpCommand, GraphCommand,
-                             StudyCommand, IsoefficiencyCommand, IsospeedCommand, CalibrationCommand>;
+using Command = std::variant<TextCommand, FitCommand, ImportCommand, CheckCommand, CheckRunsCommand, DumpCommand,
+                             GraphCommand, StudyCommand, IsoefficiencyCommand, IsospeedCommand, CalibrationCommand>;
 
 // The one mode the options ask for, with every check that needs no file read (a study's
 // sweeps against --set, an output given as '', an option of a method the run does not use, ...);

@@ -12,6 +12,7 @@
 #include "app/cli.hpp"
 #include "app/destinations.hpp"
 #include "app/command.hpp"
+#include "app/import.hpp"
 #include "app/load.hpp"
 #include "graph/dot.hpp"
 #include "models/bind.hpp"
@@ -168,6 +169,7 @@ struct Runner {
     for (const std::string& argument : command.arguments) argv.push_back(argument.c_str());
     return fitting::fit_main(command.arguments.front(), static_cast<int>(argv.size()), argv.data(), out, err);
   }
+  int operator()(const ImportCommand& command) const { return run_import(command, out, err); }
   int operator()(const CheckCommand& command) const { return run_check(command, out, err); }
   int operator()(const CheckRunsCommand& command) const { return run_check_runs(command, out, err); }
   int operator()(const DumpCommand& command) const { return run_dump(command, out, err); }

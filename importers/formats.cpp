@@ -1,0 +1,49 @@
+#include "importers/formats.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "importers/goal.hpp"
+#include "importers/located.hpp"
+#include "importers/wfformat.hpp"
+
+namespace importers {
+
+namespace {
+
+ImportResult read_goal_schedule(const ImportInput& input, const ImportLimits& limits, const ReadOptions&) {
+  return read_goal(input, limits);
+}
+
+// A JSON document is read whole: a cut one is refused at once, at the end of the part held.
+ImportResult read_wfformat_instance(const ImportInput& input, const ImportLimits& limits, const ReadOptions& options) {
+  if (input.cut()) {
+    Place end{input.text.size(), 1 + static_cast<std::size_t>(std::ranges::count(input.text, '\n'))};
+    return {std::nullopt, {diagnose(input, end, pdl::Severity::Error, cut_input_reason(input, limits))}};
+  }
+  return import_wfformat(input.text, input.filename, WfFormatOptions{.keep_auxiliary = options.keep_auxiliary}, limits);
+}
+
+constexpr std::array kFormats{
+    Format{"goal", "a GOAL schedule of LogGOPSim, LLAMP or ATLAHS (num_ranks, rank blocks of calc, send, recv)",
+           read_goal_schedule},
+    Format{"wfformat", "a WfCommons workflow instance in WfFormat 1.5 (JSON: tasks, their files and measured runtimes)",
+           read_wfformat_instance},
+};
+
+}  // namespace
+
+std::span<const Format> formats() { return kFormats; }
+
+const Format* format_named(std::string_view name) {
+  const auto found = std::ranges::find(kFormats, name, &Format::name);
+  return found == kFormats.end() ? nullptr : &*found;
+}
+
+std::string format_names() {
+  std::string names;
+  for (const Format& format : kFormats) names += (names.empty() ? "" : ", ") + std::string(format.name);
+  return names;
+}
+
+}  // namespace importers
