@@ -14,13 +14,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scores import lulesh, pingpong  # noqa: E402
+from scores import goal, lulesh, pingpong, workflows  # noqa: E402
 from scores.common import ToolError  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "docs", "validation.md")
 BEGIN, END = "<!-- scores: begin (scripts/validate writes this table) -->", "<!-- scores: end -->"
-MODULES = (pingpong, lulesh)
+MODULES = (pingpong, lulesh, goal, workflows)
 
 
 def percent(x):

@@ -112,7 +112,7 @@ TEST(WfFormatAuxiliary, KeptByDefaultAndWithoutAMeasurementTheyTakeZero) {
   const std::string text = instance(tasks);
   const importers::ImportResult zero = import_text(text);
   ASSERT_TRUE(zero.imported.has_value()) << pdl::format(zero.diagnostics);
-  expect_at(zero.imported->notes, Severity::Note, place_of(text, R"("stage_in_ID2")", 1),
+  expect_at(zero.imported->notes, Severity::Note, place_of(text, text.find(R"("id": "stage_in_ID2")") + 6),
             "the auxiliary task 'stage_in_ID2' has no measured runtime");
   EXPECT_NE(zero.imported->program.find("TASK stage_in_ID2 RUNTIME IS DETERMINISTIC(0)"), std::string::npos);
   EXPECT_NEAR(exact_makespan(zero.imported->program, 10), 34.75e6, 1e-9 * 34.75e6);

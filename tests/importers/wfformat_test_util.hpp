@@ -121,18 +121,18 @@ inline importers::ImportResult import_text(const std::string& text, const import
   return importers::import_wfformat(text, "dir/tiny.json", options, limits);
 }
 
-// The first diagnostic of `severity` is at `place` and its message contains `words`.
+// The first diagnostic of `severity` whose message contains `words` is at `place`.
 inline void expect_at(const std::vector<pdl::Diagnostic>& diagnostics, pdl::Severity severity, Place place,
                       std::string_view words) {
   for (const pdl::Diagnostic& d : diagnostics) {
-    if (d.severity != severity) continue;
+    if (d.severity != severity || d.message.find(words) == std::string::npos) continue;
     EXPECT_EQ(d.file, "dir/tiny.json");
     EXPECT_EQ(d.line, place.line) << pdl::format(d);
     EXPECT_EQ(d.column, place.column) << pdl::format(d);
     EXPECT_NE(d.message.find(words), std::string::npos) << pdl::format(d);
     return;
   }
-  ADD_FAILURE() << "no diagnostic of that severity in:\n" << pdl::format(diagnostics);
+  ADD_FAILURE() << "no diagnostic of that severity saying '" << words << "' in:\n" << pdl::format(diagnostics);
 }
 
 // A refusal: no program, and its first error at `place`, saying `words`.
