@@ -151,6 +151,12 @@ int write_import(const ImportCommand& command, const importers::Imported& import
 }  // namespace
 
 int run_import(const ImportCommand& command, std::ostream& out, std::ostream& err) {
+  // -o is checked before the input is read (a mistake is named before any reading), the data
+  // files beside it once the reader has named them (write_import).
+  if (command.output &&
+      !check_destinations({{"-o", *command.output}}, {{command.input, "the input"}}, "", {}, nullptr, err)) {
+    return kExitInput;
+  }
   const std::optional<HeldInput> held = hold_input(command, err);
   if (!held) return kExitInput;
   const importers::Format& format = *importers::format_named(command.format);
