@@ -5,6 +5,7 @@
 
 #include "importers/goal.hpp"
 #include "importers/located.hpp"
+#include "importers/otf2.hpp"
 #include "importers/wfformat.hpp"
 
 namespace importers {
@@ -24,11 +25,21 @@ ImportResult read_wfformat_instance(const ImportInput& input, const ImportLimits
   return import_wfformat(input.text, input.filename, WfFormatOptions{.keep_auxiliary = options.keep_auxiliary}, limits);
 }
 
+#ifdef PDL_SCALE_HAVE_OTF2
+// The command holds the anchor file's bytes; the OTF2 library reads the trace from its path.
+ImportResult read_otf2_trace(const ImportInput& input, const ImportLimits& limits, const ReadOptions&) {
+  return read_otf2(input, limits);
+}
+#endif
+
 constexpr std::array kFormats{
     Format{"goal", "a GOAL schedule of LogGOPSim, LLAMP or ATLAHS (num_ranks, rank blocks of calc, send, recv)",
            read_goal_schedule},
     Format{"wfformat", "a WfCommons workflow instance in WfFormat 1.5 (JSON: tasks, their files and measured runtimes)",
            read_wfformat_instance},
+#ifdef PDL_SCALE_HAVE_OTF2
+    Format{"otf2", "an OTF2 trace of an MPI program, as Score-P writes it (FILE: its traces.otf2)", read_otf2_trace},
+#endif
 };
 
 }  // namespace
