@@ -22,7 +22,14 @@ ImportResult read_wfformat_instance(const ImportInput& input, const ImportLimits
     Place end{input.text.size(), 1 + static_cast<std::size_t>(std::ranges::count(input.text, '\n'))};
     return {std::nullopt, {diagnose(input, end, pdl::Severity::Error, cut_input_reason(input, limits))}};
   }
-  return import_wfformat(input.text, input.filename, WfFormatOptions{.keep_auxiliary = options.keep_auxiliary}, limits);
+  // The reader's budget is what the input leaves of the command's (the command holds at most half
+  // of it: docs/import.md), never 0, which would mean none.
+  ImportLimits reader_limits = limits;
+  if (limits.memory_budget_bytes > 0) {
+    reader_limits.memory_budget_bytes -= std::min(limits.memory_budget_bytes - 1, input.text.size());
+  }
+  return import_wfformat(input.text, input.filename, WfFormatOptions{.keep_auxiliary = options.keep_auxiliary},
+                         reader_limits);
 }
 
 #ifdef PDL_SCALE_HAVE_OTF2

@@ -36,6 +36,12 @@ refused '^negative\.goal:3:8: error: a message size \(bytes\) must be a whole nu
 awk 'BEGIN { print "num_ranks 1"; print "rank 0 {"; for (i = 0; i < 10000000; ++i) print "calc 1"; print "}" }' >huge.goal
 refused '^huge\.goal:[0-9]+:[0-9]+: error: (reading the input up to here holds about|the imported program passes)' \
   goal huge.goal --memory 64M -o out.pdl
+# 10^6 tasks of WfFormat (69 MB) against a 32 MB budget: the command holds 16 MB of it and refuses there.
+awk 'BEGIN { printf "{\"name\": \"big\", \"schemaVersion\": \"1.5\", \"workflow\": {\"specification\": {\"tasks\": [";
+  for (i = 0; i < 1000000; ++i) printf "%s{\"name\": \"t%d\", \"id\": \"t%d\", \"parents\": [], \"children\": []}", (i ? ",\n" : "\n"), i, i;
+  print "]}}}" }' >big.json
+refused '^big\.json:[0-9]+:[0-9]+: error: the input is 65\.6 MiB; within the memory budget of 32\.0 MiB' \
+  wfformat big.json --memory 32M -o out.pdl
 refused 'would overwrite an input of this run \(the input' goal unmatched.goal -o unmatched.goal
 refused 'give -o PROGRAM' wfformat "$wf"
 refused "unknown format 'otf3'" otf3 "$wf"
