@@ -30,9 +30,10 @@ struct TaskNode {
   NodeKind kind = NodeKind::Task;
   distributions::Distribution runtime;  // the point mass at 0 unless set
   int processor = -1;                   // -1: not bound to one processor
-  // The iteration / wavefront / level index of the node in the exact scaled model (-1: none):
-  // every arc goes from a step to the same or a later step, so a barrier may be inserted
-  // between any two consecutive steps (Kleinöder's upper bound).
+  // The iteration / wavefront / level index of the node in the exact scaled model (-1: none).
+  // The builders' arcs go from a step to the same or a later step, so a barrier may be inserted
+  // between any two consecutive steps (Kleinöder's upper bound); a port's order (M12, first come
+  // first served) may not, and the bounds then partition otherwise (steps_go_forward).
   std::int64_t step = -1;
   // DynamicPool only: the number of tasks and of processors sharing the queue.
   std::int64_t pool_tasks = 0;

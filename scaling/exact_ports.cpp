@@ -61,9 +61,7 @@ void ExactBuilder::order_ports() {
       if (--waiting[w] == 0) events.emplace(ready[w], w);
     }
   }
-  for (std::vector<NodeId>& order : served) {
-    std::stable_sort(order.begin(), order.end(),
-                     [this](NodeId a, NodeId b) { return graph_.node(a).step < graph_.node(b).step; });
+  for (const std::vector<NodeId>& order : served) {
     for (std::size_t i = 1; i < order.size(); ++i) arc(order[i - 1], order[i]);
   }
   port_uses_.clear();

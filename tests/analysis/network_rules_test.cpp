@@ -101,6 +101,27 @@ TEST(Ports, M12_KPortsServeKMessagesAtATime) {
   expect_means(kGather, two, 8, {{Method::StateSpace, 150.0}, {Method::SeriesParallel, 150.0}});
 }
 
+// Issue 48's case: a binomial REDUCE(50) after seven tasks of 10 on p = 5 (tasks 2, 2, 1, 1, 1:
+// processors 0 and 1 end at 20, the others at 10), t = 5, g = 0.01·L = 0.5, two ports a
+// direction. Round 0: 3 -> 2 lands at 10 + 0.5 + 5 = 15.5 and 1 -> 0 leaves its ports at 20.5;
+// round 1: 2 -> 0 after 2's receive, ports 15.5-16; round 2: 4 -> 0 after 4's task, ports 10-10.5.
+// Processor 0's receiving ports meet them as they come, 4's at 10, 2's at 15.5 and 1's at 20, a
+// port free each time: the last lands at 20.5 + 5 = 25.5. Served by round instead (1's first),
+// 2's would wait behind it and land at 21 + 5 = 26.
+TEST(Ports, M12_AMessageTakesTheFirstFreePortInTheOrderMessagesComeNotByRound) {
+  const std::string machine =
+      "MACHINE NAME IS 'two-ports';\nCOMMUNICATION TIME IS 5;\nPORT TIME IS 0.01*L;\nPORTS IS 2;\n";
+  const std::string program =
+      "PROGRAM NAME IS 'reduce';\n"
+      "EXECUTION PATTERN IS w -> REDUCE(50);\n"
+      "WORK PHASE w IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(10);\n"
+      "  PROBLEM SIZE IS VECTOR a(7);\n"
+      "END;\n";
+  expect_means(program, machine, 5, {{Method::StateSpace, 25.5}, {Method::MonteCarlo, 25.5}});
+}
+
 // A LINEAR gather of v = 100 bytes (Q): every processor r > 0 sends v to the root at once after
 // its task of 10; the root's receiving port serves the p - 1 messages one after another, the
 // last lands at (p - 1)·g(v) + t: 10 + 50 + 10·(p - 1), then the last task of 10. A binomial

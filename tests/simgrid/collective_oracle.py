@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""SimGrid as an independent oracle of a binomial collective's exact model on a switched cluster
+(docs/machine.md, "Checked against SimGrid"; issue 48): each processor runs a task of WORK, then
+a binomial REDUCE or BROADCAST of VOLUME bytes, ITERATIONS times, on
+examples/machines/switched-cluster.machine (one port per processor, M12), and in SimGrid on one
+split-duplex link per host to a switch, which SimGrid shares max-min among the messages that
+cross it at once.
+
+    collective_oracle.py PDL_SCALE --collective reduce|broadcast --p 256,1024 [--work W]
+                         [--volume V] [--iterations I] [--not-slower | --tolerance R]
+
+--not-slower: the tool's first-come-first-served ports may be faster than SimGrid's fair sharing
+but never slower (a port that serves one message whole and then the next ends the last of them
+when fair sharing does, and the others earlier). --tolerance R: within R of SimGrid, relative.
+
+The schedule, from docs/machine.md's table and docs/semantics.md Q3 alone (o = 0, eager): round
+k of REDUCE: every r with r mod 2^(k+1) = 2^k sends VOLUME to r - 2^k; of BROADCAST: every
+r < 2^k with r + 2^k < P sends to r + 2^k. Each processor does its part of each round in round
+order: a send departs at once (the sender goes on), a receive waits for its message; the next
+task starts after the processor's last send or receive. Every receive is posted at the start.
+"""
+import argparse
+import csv
+import io
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from oracle import switched_platform_xml  # noqa: E402
+
+TS, TW = 50.0, 0.01  # examples/machines/switched-cluster.machine
+MACHINE = os.path.join(HERE, "..", "..", "examples", "machines", "switched-cluster.machine")
+PROGRAM = """PROGRAM NAME IS 'collective';
+VARIABLE work = 10;
+VARIABLE volume = 65536;
+VARIABLE iterations = 2;
+EXECUTION PATTERN IS (w -> {collective}(volume)){{iterations}};
+WORK PHASE w IS:
+  PARALLELIZATION SCHEME IS INDEPENDENT;
+  SUBTASK RUNTIME IS DETERMINISTIC(work);
+  PROBLEM SIZE IS VECTOR a(P);
+END;
+"""
+
+
+def rounds(collective, p):
+    """Per round, the (sender, receiver) pairs in the listed order."""
+    count = max(1, (p - 1).bit_length())
+    out = []
+    for k in range(count):
+        if collective == "reduce":
+            out.append([(r, r - (1 << k)) for r in range(p) if r % (1 << (k + 1)) == (1 << k)])
+        else:
+            out.append([(r, r + (1 << k)) for r in range(1 << k) if r + (1 << k) < p])
+    return out
+
+
+def simulate(collective, p, work, volume, iterations):
+    from simgrid import Actor, Comm, Engine, Mailbox, this_actor
+
+    schedule = rounds(collective, p)
+    pairs = sorted({pair for messages in schedule for pair in messages})
+    with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as f:
+        f.write(switched_platform_xml(p, pairs, TS, 1.0 / TW))
+        platform = f.name
+    engine = Engine(["collective", "--cfg=network/model:CM02", "--cfg=network/latency-factor:1",
+                     "--cfg=network/bandwidth-factor:1", "--cfg=network/crosstraffic:0",
+                     "--log=root.thres:critical"])
+    engine.load_platform(platform)
+    os.unlink(platform)
+    finish = [0.0]
+
+    def box(sender, receiver, i, k):
+        return Mailbox.by_name(f"{sender}>{receiver}@{i}.{k}")
+
+    def processor(r):
+        posted = {(i, k): box(s, d, i, k).get_async()
+                  for i in range(iterations) for k, messages in enumerate(schedule) for s, d in messages if d == r}
+        sends = []
+        for i in range(iterations):
+            this_actor.sleep_for(work)
+            for k, messages in enumerate(schedule):
+                for s, d in messages:
+                    if s == r:
+                        sends.append(box(s, d, i, k).put_async(k, int(volume)))
+                    elif d == r:
+                        posted[(i, k)][0].wait()
+        Comm.wait_all(sends)
+        finish[0] = max(finish[0], engine.clock)
+
+    for r in range(p):
+        Actor.create(f"p{r}", engine.host_by_name(f"h{r}"), processor, r)
+    engine.run()
+    return finish[0]
+
+
+def tool_figure(binary, collective, p, work, volume, iterations):
+    with tempfile.TemporaryDirectory() as directory:
+        program = os.path.join(directory, "collective.pdl")
+        with open(program, "w") as f:
+            f.write(PROGRAM.format(collective=collective.upper()))
+        out = subprocess.run([binary, program, "--machine", MACHINE, "--p", str(p), "--method", "exact", "--format",
+                              "csv", "--quiet", "--set", f"work={work!r}", "--set", f"volume={volume!r}", "--set",
+                              f"iterations={iterations}"], check=True, capture_output=True, text=True).stdout
+    for row in csv.DictReader(io.StringIO(out)):
+        if row["method"] == "exact":
+            return float(row["estimate_us"])
+    raise SystemExit(f"no exact row in:\n{out}")
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--simulate":  # one p per process: SimGrid's engine is a singleton
+        collective, p, work, volume, iterations = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(
+            sys.argv[5]), int(sys.argv[6])
+        print(repr(simulate(collective, p, work, volume, iterations)))
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--collective", choices=["reduce", "broadcast"], default="reduce")
+    parser.add_argument("--p", default="4,16,256,1024")
+    parser.add_argument("--work", type=float, default=10.0)
+    parser.add_argument("--volume", type=float, default=65536.0)
+    parser.add_argument("--iterations", type=int, default=2)
+    parser.add_argument("--not-slower", action="store_true")
+    parser.add_argument("--tolerance", type=float, default=None)
+    arguments = parser.parse_args()
+    failures = []
+    print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12}")
+    for p in (int(x) for x in arguments.p.split(",")):
+        tool = tool_figure(arguments.binary, arguments.collective, p, arguments.work, arguments.volume,
+                           arguments.iterations)
+        simgrid = float(subprocess.run([sys.executable, os.path.abspath(__file__), "--simulate", arguments.collective,
+                                        str(p), repr(arguments.work), repr(arguments.volume),
+                                        str(arguments.iterations)], check=True, capture_output=True,
+                                       text=True).stdout.split()[-1])
+        difference = (tool - simgrid) / simgrid
+        print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e}")
+        if arguments.not_slower and tool > simgrid * (1 + 1e-9):
+            failures.append(p)
+        if arguments.tolerance is not None and abs(difference) > arguments.tolerance:
+            failures.append(p)
+    if failures:
+        raise SystemExit(f"the tool and SimGrid part at p = {failures}")
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
