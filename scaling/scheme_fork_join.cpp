@@ -120,13 +120,18 @@ namespace {
 // What processor 0's receiving side adds after the last result is sent, for `more` senders of
 // `big` bytes and `fewer` of `small`: eager, its ports' queue (M12; nothing without ports);
 // rendezvous (M11), every transfer and port time one after another, each receive posted after
-// the previous one is done.
-double drain_wait(const ApproximateBuilder& builder, const models::WorkPhase& phase, bool rendezvous, std::int64_t more,
-                  double big, std::int64_t fewer, double small) {
+// the previous one is done. Each group is rendezvous or eager by its own size: where only the
+// larger results are rendezvous, their transfers one after another, then the others' queue.
+double drain_wait(const ApproximateBuilder& builder, const models::WorkPhase& phase, bool big_rendezvous,
+                  bool small_rendezvous, std::int64_t more, double big, std::int64_t fewer, double small) {
   const double g_big = builder.port_seconds(big, phase.location), g_small = builder.port_seconds(small, phase.location);
-  if (rendezvous) {
-    return static_cast<double>(more) * (builder.communication_seconds(big, phase.location) + g_big) +
-           static_cast<double>(fewer) * (builder.communication_seconds(small, phase.location) + g_small);
+  const auto in_turn = [&](std::int64_t count, double bytes, double g) {
+    return static_cast<double>(count) * (builder.communication_seconds(bytes, phase.location) + g);
+  };
+  if (big_rendezvous && small_rendezvous) return in_turn(more, big, g_big) + in_turn(fewer, small, g_small);
+  if (big_rendezvous) {
+    return in_turn(more, big, g_big) +
+           builder.port_queue_seconds(static_cast<double>(fewer) * g_small, fewer > 0 ? g_small : 0.0, fewer);
   }
   return builder.port_queue_seconds(static_cast<double>(more) * g_big + static_cast<double>(fewer) * g_small,
                                     std::max(more > 0 ? g_big : 0.0, fewer > 0 ? g_small : 0.0), more + fewer);
@@ -143,11 +148,12 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   const std::int64_t q = tasks / p;
   const std::int64_t r = tasks % p;
   const double big = bytes * static_cast<double>(q + 1), small = bytes * static_cast<double>(q);
-  const bool rendezvous = builder.rendezvous(big, phase.location);
+  // M11 by each processor's own results, c_k·V: a size no processor sends decides nothing.
   const auto on = [&](std::int64_t c, bool local) {
     if (c == 0) return kZero;
     if (local) return builder.power(one, c);
     const double sent = bytes * static_cast<double>(c);
+    const bool rendezvous = builder.rendezvous(sent, phase.location);
     // The port times (and, rendezvous, the transfers) are processor 0's, below.
     const std::size_t send = rendezvous
                                  ? builder.overheads(builder.overhead_seconds(sent, phase.location), phase.location)
@@ -162,7 +168,10 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   // the last arrival bounds its receives from above.
   const std::int64_t senders_of_more = std::max<std::int64_t>(r - 1, 0);
   const std::int64_t senders_of_fewer = q > 0 ? p - std::max<std::int64_t>(r, 1) : 0;
-  const double wait = drain_wait(builder, phase, rendezvous, senders_of_more, big, senders_of_fewer, small);
+  const bool big_rendezvous = senders_of_more > 0 && builder.rendezvous(big, phase.location);
+  const bool small_rendezvous = senders_of_fewer > 0 ? builder.rendezvous(small, phase.location) : big_rendezvous;
+  const double wait = drain_wait(builder, phase, big_rendezvous || (senders_of_more == 0 && small_rendezvous),
+                                 small_rendezvous, senders_of_more, big, senders_of_fewer, small);
   return builder.series({builder.close(work),
                          wait > 0.0 ? builder.leaf("the drain's receives", graph::NodeKind::Communication,
                                                    distributions::deterministic(wait))

@@ -182,4 +182,26 @@ TEST(Release, F7_EachJobStartsWithAMessageFromProcessor0ToEveryWorker) {
   expect_means(released_job("100"), kPorts, 1, {{Method::StateSpace, 40.0}, {Method::SeriesParallel, 40.0}});
 }
 
+// Issue 48: M11 decides eager or rendezvous by each processor's own results, c_k·V. One job of 9
+// tasks of 3 on p = 3: each processor runs 3 tasks (9) and sends 90 bytes, under the EAGER LIMIT
+// of 100: eager. Processors 1 and 2 send at 9, their results land at 9 + 2 = 11, the drain of 1
+// ends at 12: the exact model and F6's approximate one alike. Deciding by (⌊9/3⌋ + 1)·30 = 120
+// bytes, a size no processor sends, made the approximate model rendezvous: 14.
+TEST(Rendezvous, M11_AForkJoinsResultsAreEagerOrRendezvousByTheirOwnSize) {
+  const std::string program =
+      "PROGRAM NAME IS 'fj';\n"
+      "EXECUTION PATTERN IS f;\n"
+      "WORK PHASE f IS:\n"
+      "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
+      "  SUBTASK RUNTIME IS DETERMINISTIC(3);\n"
+      "  JOBS IS 1;\n"
+      "  TASKS PER JOB IS 9;\n"
+      "  INTERARRIVAL TIME IS DETERMINISTIC(0);\n"
+      "  JOIN RUNTIME IS DETERMINISTIC(1);\n"
+      "  COMMUNICATION VOLUME IS 30;\n"
+      "END;\n";
+  const std::string machine = "MACHINE NAME IS 'eager100';\nCOMMUNICATION TIME IS 2;\nEAGER LIMIT IS 100;\n";
+  expect_means(program, machine, 3, {{Method::StateSpace, 12.0}, {Method::SeriesParallel, 12.0}});
+}
+
 }  // namespace
