@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "distributions/distribution.hpp"
@@ -70,6 +71,14 @@ class SpTree {
   // INT64_MAX), each leaf counting its exact_nodes. A Branch counts its largest alternative.
   std::int64_t expanded_node_count() const;
 
+  // Why the tree is no upper bound of the exact model where its builder knows it (docs/
+  // semantics.md U2), in words a report shows under the method's figures; empty when none.
+  // The first reason given is kept: one sentence per tree.
+  void add_caveat(std::string caveat) {
+    if (caveat_.empty()) caveat_ = std::move(caveat);
+  }
+  const std::string& caveat() const { return caveat_; }
+
  private:
   std::size_t add(SpNode node);
   std::size_t combine(SpKind kind, std::vector<std::size_t> children);
@@ -77,6 +86,7 @@ class SpTree {
   void check_child(std::size_t child) const;
   std::vector<SpNode> nodes_;
   std::size_t root_ = static_cast<std::size_t>(-1);
+  std::string caveat_;
 };
 
 // The explicit task graph a tree stands for: every copy of a power becomes its own nodes and

@@ -59,7 +59,9 @@ std::string filled(const std::string& sentence, const std::vector<int>& processo
   std::string out = sentence;
   const std::size_t at = out.find("{p}");
   if (at != std::string::npos) out.replace(at, 3, ranges(processors));
-  if (caveat) out += fmt::format(" (it is up to {:.3g} of the mean)", widest);
+  // How wide the figure's interval is, where it has one: a caveat on a figure without (approx's
+  // "no upper bound" on a closed form) says nothing of its width.
+  if (caveat && widest > 0.0) out += fmt::format(" (it is up to {:.3g} of the mean)", widest);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -122,6 +123,16 @@ class ApproximateBuilder {
   }
   bool has_ports() const { return bound_.has_ports(); }
   bool rendezvous(double bytes, const models::SourceLocation& where) const { return bound_.rendezvous(bytes, where); }
+  // A scheme whose approximate model prices its messages as eager (ARBITRARY, MACROPIPELINE,
+  // PAIRED) says so for a message of `bytes` that the machine makes rendezvous (M11): the tree
+  // is then no upper bound (U2), which the reports show under approx's figures.
+  void priced_as_eager(double bytes, const models::WorkPhase& phase, std::string_view scheme) {
+    if (!rendezvous(bytes, phase.location)) return;
+    tree_.add_caveat("it prices the rendezvous messages (above the machine's EAGER LIMIT) of " + std::string(scheme) +
+                     " phase '" + phase.name +
+                     "' as eager, so it is no upper bound of the exact mean there and may lie below it "
+                     "(docs/semantics.md U2)");
+  }
   std::int64_t ports() const { return bound_.ports(); }
   double port_queue_seconds(double total, double largest, std::int64_t count) const {
     return bound_.port_queue_seconds(total, largest, count);

@@ -284,6 +284,7 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
     }
     const auto longest = transfer.find(d);
     const double bytes = longest == transfer.end() ? 0.0 : longest->second;
+    builder.priced_as_eager(bytes, phase, "ARBITRARY");
     // The busiest port serves its messages into the level one after another: message() below
     // charges the longest message's own port time, this the rest of the busiest port's.
     const double own_port = builder.port_seconds(bytes, phase.location);

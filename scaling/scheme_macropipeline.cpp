@@ -79,6 +79,7 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   // One send or one receive overhead o(V).
   const std::size_t overhead = builder.overheads(builder.overhead_seconds(bytes, phase.location), phase.location);
   const std::size_t transfer = builder.message(bytes, 0, 0, phase.location);
+  builder.priced_as_eager(bytes, phase, "MACROPIPELINE");
   std::map<std::tuple<std::int64_t, bool, bool>, std::size_t> made;
   const auto block = [&](std::int64_t k) {
     const std::int64_t size = base + (k < extra ? 1 : 0);

@@ -225,6 +225,7 @@ Result solve_series_parallel(const graph::SpTree& tree, const SeriesParallelOpti
   result.detail = exact ? "series-parallel reduction, closed form" : "series-parallel reduction, numerical grid";
   result.statistics.tree_nodes = static_cast<std::int64_t>(tree.nodes().size());
   result.statistics.represented_tasks = tree.expanded_node_count();
+  result.note = tree.caveat();  // the builder's reason the tree is no bound, if it knows one
   if (!options.quantiles.empty()) {
     // A runtime whose mean is finite may still have a distribution beyond the grid's range (a
     // sum of 10^12 iterations): then the mean stands without quantiles, and the detail says so.

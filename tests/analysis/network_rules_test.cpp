@@ -204,4 +204,23 @@ TEST(Rendezvous, M11_AForkJoinsResultsAreEagerOrRendezvousByTheirOwnSize) {
   expect_means(program, machine, 3, {{Method::StateSpace, 12.0}, {Method::SeriesParallel, 12.0}});
 }
 
+// Issue 48: ARBITRARY, MACROPIPELINE and PAIRED price their messages as eager in the approximate
+// model; where the machine makes one rendezvous (M11) the approximate figure is no bound (U2) and
+// says so in its note, which the reports show under the table. An eager machine: no note.
+TEST(Rendezvous, U2_ApproxSaysWhereItPricesRendezvousMessagesAsEager) {
+  const std::string program = three_tasks("  ARC a -> b VOLUME 1000;\n");
+  const auto note = [&](const std::string& machine) {
+    const auto study = analysis::run_study({test_support::case_of(program, machine)},
+                                           test_support::request_for({3}, {Method::SeriesParallel}));
+    EXPECT_TRUE(study.ok());
+    return study.ok() ? study.value->at(0, 3, Method::SeriesParallel).result.note : std::string();
+  };
+  EXPECT_NE(note("MACHINE NAME IS 'rv';\nCOMMUNICATION TIME IS 5;\nEAGER LIMIT IS 100;\n")
+                .find("prices the rendezvous messages (above the machine's EAGER LIMIT) of ARBITRARY phase 'd' as "
+                      "eager, so it is no upper bound"),
+            std::string::npos);
+  EXPECT_EQ(note("MACHINE NAME IS 'eager';\nCOMMUNICATION TIME IS 5;\nEAGER LIMIT IS 1000;\n"), "");
+  EXPECT_EQ(note(kPorts), "");
+}
+
 }  // namespace
