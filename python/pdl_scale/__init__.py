@@ -3,7 +3,8 @@
 The figures come from the same library and the same code paths as the ``pdl-scale`` command
 (``_pdl_scale.run`` runs a command line in this process, with the GIL released), so they are the
 command's figures to the last bit: ``analyze`` is ``pdl-scale PROGRAM --format json`` with its
-arguments, ``check`` is ``--check``, ``fit`` is ``pdl-scale fit``, and every other mode has its
+arguments, ``check`` is ``--check``, ``fit`` is ``pdl-scale fit``, ``import_program`` is
+``pdl-scale import``, and every other mode has its
 function (``calibrate``, ``validate``, ``predict``, ``isoefficiency``, ``isospeed``, ``loss``,
 ``breakdown``). docs/python.md has a tour.
 """
@@ -28,7 +29,8 @@ except ImportError as missing:  # pragma: no cover - depends on the interpreter
 from . import _pdl_scale
 
 __all__ = ["analyze", "calibrate", "validate", "predict", "isoefficiency", "isospeed", "loss", "breakdown",
-           "sensitivity", "check", "fit", "Analysis", "Calibration", "Diagnostic", "PdlError", "CheckError", "AnalysisError"]
+           "sensitivity", "check", "fit", "import_program", "Imported", "Analysis", "Calibration", "Diagnostic",
+           "PdlError", "CheckError", "AnalysisError"]
 
 Number = Union[int, float]
 
@@ -308,6 +310,15 @@ def analyze(program: str, machine: Optional[str] = None, p: Iterable[int] = rang
     return Analysis(json.loads(_run(arguments, texts, AnalysisError, progress)))
 
 
+def _memory(memory) -> list[str]:
+    """--memory SIZE, or nothing for None."""
+    if memory is None:
+        return []
+    if not isinstance(memory, (str, numbers.Integral)) or isinstance(memory, bool):
+        raise TypeError(f"memory: expected a size such as '4G', got {type(memory).__name__}")
+    return ["--memory", _name(str(memory), "memory")]
+
+
 def _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, quantiles, samples, memory, allow_long,
                         prediction_budget, efficiency, texts: dict[str, str]) -> list[str]:
     """The command line of ``analyze`` (and of ``loss`` and ``breakdown``, which add their flag)."""
@@ -322,10 +333,7 @@ def _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads,
         arguments += ["--quantiles", _values(quantiles, "quantiles")]
     if samples is not None:
         arguments += ["--samples", _whole(samples, "samples")]
-    if memory is not None:
-        if not isinstance(memory, (str, numbers.Integral)) or isinstance(memory, bool):
-            raise TypeError(f"memory: expected a size such as '4G', got {type(memory).__name__}")
-        arguments += ["--memory", _name(str(memory), "memory")]
+    arguments += _memory(memory)
     if prediction_budget is not None:
         budget = _number(prediction_budget, "prediction_budget")
         arguments += ["--prediction-budget", "0" if float(budget) == 0 else f"{budget}s"]
@@ -582,6 +590,43 @@ def check(program: str, machine: Optional[str] = None, set: Optional[Mapping[str
     if status != 0:
         raise RuntimeError(f"pdl-scale: internal failure (status {status}): {err.strip()}")
     return _diagnostics(err)
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What ``import_program`` made: ``program``, the PDL text (None when written to ``output``),
+    ``files``, the files written (the data files first, the program last), and ``notes``, what
+    the reader decided, located in the input."""
+
+    program: Optional[str]
+    files: list[str]
+    notes: list[Diagnostic]
+
+
+def import_program(format: str, path: str, output: Optional[str] = None, drop_auxiliary: bool = False,
+                   memory: Optional[str] = None) -> Imported:
+    """A foreign description of a program made into PDL, as ``pdl-scale import FORMAT PATH [-o OUTPUT]``
+    (docs/import.md): ``format`` is ``"goal"``, ``"wfformat"`` or (in a build with OTF2)
+    ``"otf2"``. Without ``output`` the program's text is returned (an import that writes data
+    files beside its program needs ``output``). Raises CheckError with the located diagnostics
+    for an input the reader refuses, or an output that cannot be written."""
+    arguments = ["import", _name(format, "format"), _path(path, "path")]
+    if output is not None:
+        arguments += ["-o", _path(output, "output")]
+    if not isinstance(drop_auxiliary, bool):
+        raise TypeError(f"drop_auxiliary: expected True or False, got {type(drop_auxiliary).__name__}")
+    if drop_auxiliary:
+        arguments.append("--drop-auxiliary")
+    arguments += _memory(memory)
+    status, out, err = _pdl_scale.run(arguments, {})
+    if status == 2:
+        raise CheckError(err, _diagnostics(err))
+    if status != 0:
+        raise RuntimeError(f"pdl-scale: internal failure (status {status}): {err.strip()}")
+    if output is None:
+        return Imported(out, [], _diagnostics(err))
+    return Imported(None, [line[len("wrote "):] for line in out.splitlines() if line.startswith("wrote ")],
+                    _diagnostics(err))
 
 
 def fit(samples: Iterable[Number], weights: Optional[Iterable[Number]] = None) -> list[dict[str, Any]]:

@@ -105,5 +105,16 @@ def isospeed(program: str, target: Union[str, float], variable: str, machine: Op
 def check(program: str, machine: Optional[str] = ..., set: Optional[Mapping[str, Number]] = ...) -> list[Diagnostic]:
     """Checks a program; its warnings when valid, CheckError when not."""
 
+class Imported:
+    """What import_program made: the program's text (None when written), the files written, the notes."""
+    program: Optional[str]
+    files: list[str]
+    notes: list[Diagnostic]
+    def __init__(self, program: Optional[str], files: list[str], notes: list[Diagnostic]) -> None: ...
+
+def import_program(format: str, path: str, output: Optional[str] = ..., drop_auxiliary: bool = ...,
+                   memory: Optional[str] = ...) -> Imported:
+    """pdl-scale import FORMAT PATH [-o OUTPUT]: the PDL program, the files written, the reader's notes."""
+
 def fit(samples: Iterable[Number], weights: Optional[Iterable[Number]] = ...) -> list[dict[str, Any]]:
     """PDL distributions fitted to measured runtimes, best first (pdl-scale fit)."""

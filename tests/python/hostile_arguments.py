@@ -106,6 +106,11 @@ def call(rng):
         kwargs = dict(machine=machine, p=processor_counts(rng), set=settings(rng))
         return ("isospeed", lambda: pdl_scale.isospeed(program, target, variable, **kwargs),
                 dict(kwargs, target=target, variable=variable))
+    if rng.randrange(3) == 0:  # to standard output only: a hostile call writes no file
+        kwargs = dict(drop_auxiliary=hostile(rng, False), memory=hostile(rng, None))
+        form = hostile(rng, rng.choice(["goal", "wfformat"]))
+        return ("import_program", lambda: pdl_scale.import_program(form, program, **kwargs),
+                dict(kwargs, format=form))
     if rng.randrange(2):
         kwargs = dict(machine=machine, set=settings(rng))
         return "check", lambda: pdl_scale.check(program, **kwargs), kwargs

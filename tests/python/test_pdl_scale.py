@@ -426,5 +426,42 @@ class Fit(unittest.TestCase):
         self.assertEqual(listed, [one["pdl"] for one in fits])  # the same fits, in the same order
 
 
+
+class Import(unittest.TestCase):
+    def test_import_is_the_commands(self):
+        goal = "validation/goal/dissemination_16.goal"
+        imported = pdl_scale.import_program("goal", goal)
+        command = subprocess.run([TOOL, "import", "goal", goal], capture_output=True, text=True, check=True)
+        self.assertEqual(imported.program, command.stdout)  # the same program, byte for byte
+        self.assertEqual(imported.files, [])
+        instance = "validation/wfinstances/srasearch-chameleon-10a-001.json"
+        with tempfile.TemporaryDirectory() as directory:
+            written = pdl_scale.import_program("wfformat", instance, output=os.path.join(directory, "flow.pdl"))
+            self.assertIsNone(written.program)
+            self.assertEqual(written.files[-1], os.path.join(directory, "flow.pdl"))
+            self.assertTrue(all(os.path.exists(path) for path in written.files))
+            self.assertTrue(any(path.endswith(".runs.csv") for path in written.files))
+            # The reader's notes, as the command prints them on standard error.
+            self.assertTrue(any("renamed" in note.message for note in written.notes), written.notes)
+
+    def test_a_refused_input_raises_with_the_commands_text(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".goal", delete=False) as f:
+            f.write("num_ranks 2\nrank 0 {\n  send 8b to 1 tag 3\n}\n")
+        try:
+            done = subprocess.run([TOOL, "import", "goal", f.name], capture_output=True, text=True)
+            with self.assertRaises(pdl_scale.CheckError) as raised:
+                pdl_scale.import_program("goal", f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(raised.exception.text, done.stderr)
+        self.assertEqual((raised.exception.diagnostics[0].line, raised.exception.diagnostics[0].column), (3, 3))
+        with self.assertRaises(pdl_scale.CheckError):
+            pdl_scale.import_program("wfformat", "validation/wfinstances/srasearch-chameleon-10a-001.json")
+        with self.assertRaises(TypeError):
+            pdl_scale.import_program("goal", "x.goal", drop_auxiliary="yes")
+        with self.assertRaises(ValueError):
+            pdl_scale.import_program("--help", "x.goal")
+
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0]])
