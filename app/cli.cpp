@@ -2,6 +2,7 @@
 
 #include "app/command.hpp"
 #include "app/import.hpp"
+#include "app/set_file.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -22,8 +23,6 @@
 #include <vector>
 
 #include "app/suggest.hpp"
-#include "pdl/file_reader.hpp"
-#include "pdl/parse.hpp"
 #include "solvers/solver.hpp"
 
 namespace app {
@@ -328,7 +327,10 @@ void add_calibration(CLI::App& cli, Options& options, Raw& raw) {
 
 void build(CLI::App& cli, Options& options, Raw& raw) {
   cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
-  cli.footer("pdl-scale fit DATAFILE: the best fitting PDL distributions of measured runtimes (pdl-scale fit --help)");
+  cli.footer(
+      "pdl-scale fit DATAFILE: the best fitting PDL distributions of measured runtimes (pdl-scale fit --help)\n"
+      "pdl-scale import FORMAT FILE: a GOAL schedule, a WfCommons workflow or an OTF2 trace made into a PDL "
+      "program (pdl-scale import --help)");
   add_inputs(cli, options, raw);
   add_processors_and_output(cli, options, raw);
   add_studies(cli, options, raw);
@@ -385,68 +387,6 @@ bool no_extras(const CLI::App& cli, std::ostream& err) {
   err << fmt::format("pdl-scale: error: unexpected argument{} {}: pdl-scale takes one program FILE\n",
                      extras.size() == 1 ? "" : "s", list);
   return false;
-}
-
-// An error at `column` (1-based) of line `number` of a --set-file, printed as every diagnostic is
-// (pdl::format: the line shortened around the caret when it is long).
-void set_file_error(const std::string& file, int number, const std::string& line, std::size_t column,
-                    std::string message, std::ostream& err) {
-  pdl::Diagnostic problem = pdl::Source(file, line).diagnose(pdl::Severity::Error, column - 1, std::move(message));
-  problem.line = static_cast<std::size_t>(number);
-  err << pdl::format(problem);
-}
-
-// A --set-file line's VALUE (at `column` of `line`, 1-based) parsed as --set parses it; false with
-// the first error located in the file's line rather than in the "--set NAME" text it becomes.
-bool value_parses(const std::string& file, int number, const std::string& line, std::size_t column,
-                  const std::string& name, const std::string& value, std::ostream& err) {
-  const pdl::SetParseResult parsed = pdl::parse_set_value(name, value);
-  for (const pdl::Diagnostic& problem : parsed.diagnostics) {
-    if (problem.severity != pdl::Severity::Error) continue;
-    // parse_set_value's text is "VARIABLE NAME = VALUE;": the value starts after that prefix.
-    const std::size_t prefix = std::string("VARIABLE ").size() + name.size() + std::string(" = ").size();
-    const std::size_t offset = std::min(problem.column - 1 - std::min(problem.column - 1, prefix), value.size());
-    set_file_error(file, number, line, column + offset, problem.message, err);
-    return false;
-  }
-  return true;
-}
-
-// --set-file FILE: every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them),
-// `#` comments and blank lines ignored, appended to the --set values. False with a located
-// message when the file cannot be read or a line is not of that form.
-bool read_set_file(const std::string& file, std::vector<std::string>& sets, const pdl::FileReader& read,
-                   std::ostream& err) {
-  const pdl::FileFacts facts = read(file, pdl::kMaxSourceBytes);
-  if (facts.open_error != 0 || facts.read_error || facts.directory || facts.text.size() > pdl::kMaxSourceBytes) {
-    err << fmt::format("pdl-scale: error: --set-file {}: cannot read the file\n", file);
-    return false;
-  }
-  std::istringstream in(facts.text);
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    std::string text = line.substr(0, line.find('#'));
-    const std::size_t first = text.find_first_not_of(" \t\r");
-    if (first == std::string::npos) continue;
-    text = text.substr(first, text.find_last_not_of(" \t\r") + 1 - first);
-    std::size_t column = first + 1;
-    if (text.starts_with("--set ") || text.starts_with("--set=")) {
-      const std::size_t value = text.find_first_not_of(" =", 5);
-      column += value == std::string::npos ? text.size() : value;
-      text = value == std::string::npos ? std::string() : text.substr(value);
-    }
-    const std::size_t equals = text.find('=');
-    if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
-        text.find_first_of(" \t", 0) < equals) {
-      set_file_error(file, number, line, column, "expected NAME=VALUE (or --set NAME=VALUE)", err);
-      return false;
-    }
-    if (!value_parses(file, number, line, column + equals + 1, text.substr(0, equals), text.substr(equals + 1), err)) {
-      return false;
-    }
-    sets.push_back(text);
-  }
-  return true;
 }
 
 // The programs, the options given, the searches asked for and the outputs' files.
