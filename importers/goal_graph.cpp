@@ -149,20 +149,19 @@ class GraphBuilder {
   }
 
   void note_tallies() {
-    if (zero_bytes_.first) {
-      built_.notes.push_back(diagnose(
-          input_, *zero_bytes_.first, pdl::Severity::Note,
-          fmt::format("{} message(s) of 0 bytes are priced as 1 byte: a PDL arc of 0 bytes sends no message "
-                      "(semantics.md, M3), where LogGOPSim charges a message of 0 bytes its overheads and latency",
-                      zero_bytes_.count)));
-    }
-    if (to_itself_.first) {
-      built_.notes.push_back(diagnose(
-          input_, *to_itself_.first, pdl::Severity::Note,
-          fmt::format("{} message(s) go from a rank to itself: the tool charges nothing for them (an arc within one "
-                      "processor), where LogGOPSim charges its overheads and latency",
-                      to_itself_.count)));
-    }
+    note(zero_bytes_,
+         "{} message(s) of 0 bytes are priced as 1 byte: a PDL arc of 0 bytes sends no message "
+         "(semantics.md, M3), where LogGOPSim charges a message of 0 bytes its overheads and latency");
+    note(to_itself_,
+         "{} message(s) go from a rank to itself: the tool charges nothing for them (an arc within one "
+         "processor), where LogGOPSim charges its overheads and latency");
+  }
+
+  // A note at the first of a tally's operations, `sentence` with their count, when there is one.
+  void note(const Tally& tally, const char* sentence) {
+    if (!tally.first) return;
+    built_.notes.push_back(
+        diagnose(input_, *tally.first, pdl::Severity::Note, fmt::format(fmt::runtime(sentence), tally.count)));
   }
 
   std::string node_name(std::uint32_t node) const {

@@ -110,12 +110,17 @@ bool valid_runtime(const Value& value, std::string_view where, Findings& finding
   return false;
 }
 
+// Whether `element`, the index-th of the array at `array` (e.g. "workflow.execution.tasks"), is an
+// object; an error at it when not.
+bool is_object(const Value& element, std::string_view array, std::size_t index, Findings& findings) {
+  if (element.kind == Value::Kind::Object) return true;
+  findings.error(element.offset,
+                 fmt::format("{}[{}] must be an object, got {}", array, index, json::kind_name(element)));
+  return false;
+}
+
 std::optional<Task> read_task(const Value& object, std::size_t index, Findings& findings) {
-  if (object.kind != Value::Kind::Object) {
-    findings.error(object.offset, fmt::format("workflow.specification.tasks[{}] must be an object, got {}", index,
-                                              json::kind_name(object)));
-    return std::nullopt;
-  }
+  if (!is_object(object, "workflow.specification.tasks", index, findings)) return std::nullopt;
   const std::size_t errors = findings.errors();
   const Fields fields(object, fmt::format("workflow.specification.tasks[{}]", index), findings);
   Task task;
@@ -141,11 +146,7 @@ std::vector<File> read_files(const Value& list, Findings& findings) {
   std::vector<File> files;
   for (std::size_t i = 0; i < list.elements.size(); ++i) {
     const Value& object = list.elements[i];
-    if (object.kind != Value::Kind::Object) {
-      findings.error(object.offset, fmt::format("workflow.specification.files[{}] must be an object, got {}", i,
-                                                json::kind_name(object)));
-      continue;
-    }
+    if (!is_object(object, "workflow.specification.files", i, findings)) continue;
     const Fields fields(object, fmt::format("workflow.specification.files[{}]", i), findings);
     const Value* id = fields.typed("id", Value::Kind::String, true);
     const Value* size = fields.number("sizeInBytes", true, 0.0, true);
@@ -177,11 +178,7 @@ std::vector<Task> read_tasks(const Value& list, Findings& findings) {
 void read_execution_task(const Value& object, std::size_t index,
                          const std::unordered_map<std::string_view, std::size_t>& by_id, std::vector<Task>& tasks,
                          Findings& findings) {
-  if (object.kind != Value::Kind::Object) {
-    findings.error(object.offset, fmt::format("workflow.execution.tasks[{}] must be an object, got {}", index,
-                                              json::kind_name(object)));
-    return;
-  }
+  if (!is_object(object, "workflow.execution.tasks", index, findings)) return;
   const Fields fields(object, fmt::format("workflow.execution.tasks[{}]", index), findings);
   const Value* id = fields.typed("id", Value::Kind::String, true);
   const Fields named(object, id != nullptr ? fmt::format("the execution of task {}", cited(id->text)) : fields.where(),
@@ -216,11 +213,7 @@ std::vector<Machine> read_machines(const Value& list, Findings& findings) {
   std::vector<Machine> machines;
   for (std::size_t i = 0; i < list.elements.size(); ++i) {
     const Value& object = list.elements[i];
-    if (object.kind != Value::Kind::Object) {
-      findings.error(object.offset, fmt::format("workflow.execution.machines[{}] must be an object, got {}", i,
-                                                json::kind_name(object)));
-      continue;
-    }
+    if (!is_object(object, "workflow.execution.machines", i, findings)) continue;
     const Fields fields(object, fmt::format("workflow.execution.machines[{}]", i), findings);
     Machine machine;
     machine.name = fields.string("nodeName", true).value_or("");

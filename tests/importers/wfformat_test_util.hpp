@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +12,7 @@
 #include "importers/wfformat.hpp"
 #include "pdl/check.hpp"
 #include "pdl/parse.hpp"
+#include "tests/support/case_from_text.hpp"
 
 namespace wfformat_test {
 
@@ -29,12 +28,7 @@ inline const std::vector<std::string>& vendored() {
   return files;
 }
 
-inline std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_support::read_file;
 
 // Four tasks: split, then two works, then merge; 1.5 + max(4.25, 6) + 0.75 = 8.25 s on the
 // critical path. Each test changes one thing in it.

@@ -58,22 +58,31 @@ def splits(cluster, trips):
            low, high)
 
 
-def score_split(tool, cluster, machine, name, calibrated_on, predicted, train, test, workdir):
-    train_file, test_file = (os.path.join(workdir, f"{cluster}-{name}-{k}.csv".replace(" ", "-")) for k in ("train", "test"))
+def fit_and_score(tool, cluster, label, machine_arguments, fit, calibrated_on, predicted, train, test, workdir):
+    """Fits FIT on the TRAIN round trips and validates on TEST: (the Score with its model text still
+    to fill in, the fitted values)."""
+    train_file, test_file = (os.path.join(workdir, f"{cluster}-{label}-{k}.csv".replace(" ", "-"))
+                             for k in ("train", "test"))
     write_runs(train_file, train)
     write_runs(test_file, test)
-    document = run_json(tool, ["pingpong.pdl", "--machine", machine, "--calibrate", train_file, "--fit", "ts,tw",
+    document = run_json(tool, ["pingpong.pdl", *machine_arguments, "--calibrate", train_file, "--fit", ",".join(fit),
                                "--validate", test_file], HERE)
     summary = validation_summary(document)
-    values = fitted(document)
-    return Score(data_set=f"ping-pong, {CLUSTERS[cluster]}",
-                 model=f"`pingpong.pdl` on `{machine}`: one affine law t_s + t_w·L, fitted t_s = "
-                       f"{values['ts'][0]:.3g} µs, t_w = {values['tw'][0] * 1e3:.3g} ns/B",
-                 calibrated_on=f"{calibrated_on}: {len(train):,} round trips",
-                 predicted=f"{predicted}: {len(test):,} round trips",
-                 runs=summary["runs"], mean_abs_error=summary["mean_absolute_error"],
-                 largest_error=summary["largest_absolute_error"], coverage=summary["coverage"],
-                 anchor="LLAMP < 2%, ATLAHS < 5% (their own networks)", quick=True)
+    score = Score(data_set=f"ping-pong, {CLUSTERS[cluster]}", model="",
+                  calibrated_on=f"{calibrated_on}: {len(train):,} round trips",
+                  predicted=f"{predicted}: {len(test):,} round trips",
+                  runs=summary["runs"], mean_abs_error=summary["mean_absolute_error"],
+                  largest_error=summary["largest_absolute_error"], coverage=summary["coverage"],
+                  anchor="LLAMP < 2%, ATLAHS < 5% (their own networks)", quick=True)
+    return score, fitted(document)
+
+
+def score_split(tool, cluster, machine, name, calibrated_on, predicted, train, test, workdir):
+    score, values = fit_and_score(tool, cluster, name, ["--machine", machine], ["ts", "tw"], calibrated_on, predicted,
+                                  train, test, workdir)
+    score.model = (f"`pingpong.pdl` on `{machine}`: one affine law t_s + t_w·L, fitted t_s = "
+                   f"{values['ts'][0]:.3g} µs, t_w = {values['tw'][0] * 1e3:.3g} ns/B")
+    return score
 
 
 PIECEWISE = ["ts0", "tw0", "ts1", "tw1", "ts2", "tw2", "ts3", "tw3", "ts4", "tw4"]
@@ -82,25 +91,15 @@ PIECEWISE = ["ts0", "tw0", "ts1", "tw1", "ts2", "tw2", "ts3", "tw3", "ts4", "tw4
 def score_piecewise(tool, cluster, calibrated_on, predicted, train, test, workdir):
     """The alternate split again, with one affine segment between each two of the data set's
     breakpoints (piecewise.machine): the law that crosses protocol limits, in today's language."""
-    train_file, test_file = (os.path.join(workdir, f"{cluster}-piecewise-{k}.csv") for k in ("train", "test"))
-    write_runs(train_file, train)
-    write_runs(test_file, test)
     limits = breakpoints(cluster)
     sets = [a for k, b in enumerate(limits) for a in ("--set", f"b{k + 1}={b}")]
-    document = run_json(tool, ["pingpong.pdl", "--machine", "piecewise.machine", *sets, "--calibrate", train_file,
-                               "--fit", ",".join(PIECEWISE), "--validate", test_file], HERE)
-    summary = validation_summary(document)
-    values = fitted(document)
+    score, values = fit_and_score(tool, cluster, "piecewise", ["--machine", "piecewise.machine", *sets], PIECEWISE,
+                                  calibrated_on, predicted, train, test, workdir)
     laws = ", ".join(f"{values[f'ts{j}'][0]:.3g} µs + {values[f'tw{j}'][0] * 1e3:.3g} ns/B" for j in range(5))
-    return Score(data_set=f"ping-pong, {CLUSTERS[cluster]}",
-                 model=f"`pingpong.pdl` on `piecewise.machine`: five affine segments at the data set's breakpoints "
-                       f"({', '.join(f'{b:,}' for b in limits)} B), all fitted",
-                 calibrated_on=f"{calibrated_on}: {len(train):,} round trips",
-                 predicted=f"{predicted}: {len(test):,} round trips",
-                 runs=summary["runs"], mean_abs_error=summary["mean_absolute_error"],
-                 largest_error=summary["largest_absolute_error"], coverage=summary["coverage"],
-                 anchor="LLAMP < 2%, ATLAHS < 5% (their own networks)", quick=True,
-                 details=[f"`piecewise.machine`'s fitted segments, from the smallest sizes: {laws}"])
+    score.model = (f"`pingpong.pdl` on `piecewise.machine`: five affine segments at the data set's breakpoints "
+                   f"({', '.join(f'{b:,}' for b in limits)} B), all fitted")
+    score.details = [f"`piecewise.machine`'s fitted segments, from the smallest sizes: {laws}"]
+    return score
 
 
 def scores(tool):
