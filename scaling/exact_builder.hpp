@@ -286,7 +286,7 @@ class ExactBuilder {
   };
   const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
   // Each port's messages, chained one after another (exact_ports.cpp): in the order they become
-  // ready when every node takes its mean time, those of an earlier step first.
+  // ready when every node takes its mean time, whatever their step (M12).
   void order_ports();
   struct PortUse {
     NodeId node;

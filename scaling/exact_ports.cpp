@@ -2,8 +2,9 @@
 // no queues: a port is an order of its messages, like a processor's order of its tasks, fixed
 // when the graph is built. The order is first come, first served on the schedule where every
 // node takes its mean time (for deterministic tasks, the schedule itself), each message on the
-// first free of its processor's k ports of that direction, a message of an earlier step first,
-// so that every arc still goes from a step to the same or a later one.
+// first free of its processor's k ports of that direction, whatever its step: a next
+// iteration's message ready first goes first, so a port's arcs may go back a step (the bounds
+// then partition otherwise than by steps: solvers/bounds_reduction.cpp, steps_go_forward).
 #include <algorithm>
 #include <functional>
 #include <queue>
