@@ -34,7 +34,6 @@ class Holdings {
   // refuse when either bound is then passed, else nothing.
   std::optional<std::string> add(std::size_t table_bytes, std::size_t program_bytes);
 
-  std::size_t program_bytes() const { return program_bytes_; }
   std::size_t max_program_bytes() const { return max_program_bytes_; }
 
  private:
