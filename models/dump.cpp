@@ -190,6 +190,9 @@ std::string dump(const Machine& machine) {
   if (machine.eager_limit) out += fmt::format("EAGER LIMIT IS {};\n", to_string(*machine.eager_limit));
   if (machine.port_time) out += fmt::format("PORT TIME IS {};\n", to_string(*machine.port_time));
   if (machine.ports) out += fmt::format("PORTS IS {};\n", to_string(*machine.ports));
+  if (machine.port_sharing != PortSharing::FirstComeFirstServed) {
+    out += fmt::format("PORT SHARING IS {};\n", to_string(machine.port_sharing));
+  }
   for (const auto& [operation, algorithm] : machine.collectives) {
     out += fmt::format("COLLECTIVE {} IS {};\n", to_string(operation), to_string(algorithm));
   }

@@ -27,6 +27,8 @@ const char* to_string(Topology topology) {
   return "FULLY CONNECTED";
 }
 
+const char* to_string(PortSharing sharing) { return sharing == PortSharing::Fair ? "FAIR" : "FIRST COME FIRST SERVED"; }
+
 Machine ideal_machine() {
   Machine machine;
   machine.name = "ideal";

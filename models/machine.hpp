@@ -30,6 +30,11 @@ struct MachineConstant {
 };
 const char* to_string(Communication communication);  // "MESSAGE PASSING"
 
+// How a port serves the messages that hold it at once (PORT SHARING IS ...;, docs/semantics.md
+// M12, M13): one after another in the order they come, or fairly (max-min) among them.
+enum class PortSharing { FirstComeFirstServed, Fair };
+const char* to_string(PortSharing sharing);  // "FIRST COME FIRST SERVED"
+
 struct Machine {
   std::string name;  // also replaces $ARCH in NUMERICAL file names
   std::string file;  // empty for the built-in ideal machine
@@ -79,6 +84,9 @@ struct Machine {
   // Ports per processor and direction, each serving one message at a time (PORTS IS k;, a whole
   // number from 1 to kMostPorts; docs/semantics.md M12). None: one. May use the constants.
   std::optional<Expr> ports;
+  // How each port shares itself among the messages that hold it at once (PORT SHARING IS FAIR;):
+  // first come, first served by default (M12), or max-min fair sharing (M13).
+  PortSharing port_sharing = PortSharing::FirstComeFirstServed;
   SourceLocation location;
 };
 

@@ -301,8 +301,14 @@ struct TopologyDecl : x3::position_tagged {
   models::Topology topology;
 };
 
+// PORT SHARING IS FAIR;
+struct PortSharingDecl : x3::position_tagged {
+  PortSharingDecl(models::PortSharing sharing_ = models::PortSharing::FirstComeFirstServed) : sharing(sharing_) {}
+  models::PortSharing sharing;
+};
+
 struct MachineStatement
-    : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl> {
+    : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl, PortSharingDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

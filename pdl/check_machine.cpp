@@ -39,6 +39,7 @@ struct SeenStatements {
   std::array<bool, static_cast<std::size_t>(ast::MachineRole::Ports) + 1> role{};  // the last role
   bool kind = false;
   bool topology = false;
+  bool port_sharing = false;
   std::map<std::string, bool> size;
 };
 
@@ -89,11 +90,17 @@ class MachineChecker {
         }
         seen.topology = true;
         model.topology = t->topology;
+      } else if (const auto* sharing = boost::get<ast::PortSharingDecl>(&statement)) {
+        if (seen.port_sharing) {
+          reporter_.error(*sharing, "duplicate PORT SHARING IS ...;");
+          continue;
+        }
+        seen.port_sharing = true;
+        model.port_sharing = sharing->sharing;
+        port_sharing_at_ = sharing;
       }
     }
-    if (ports_at_ != nullptr && !model.port_time) {
-      reporter_.error(ports_at_->value, "PORTS without a PORT TIME: say how long a message holds a port");
-    }
+    require_port_time(model);
     return model;
   }
 
@@ -259,6 +266,17 @@ class MachineChecker {
   }
 
   // A whole number of ports per processor and direction, 1 to kMostPorts.
+  // PORTS and PORT SHARING describe ports, which only a PORT TIME gives the machine.
+  void require_port_time(const models::Machine& model) {
+    if (model.port_time) return;
+    if (ports_at_ != nullptr) {
+      reporter_.error(ports_at_->value, "PORTS without a PORT TIME: say how long a message holds a port");
+    }
+    if (port_sharing_at_ != nullptr) {
+      reporter_.error(*port_sharing_at_, "PORT SHARING without a PORT TIME: say how long a message holds a port");
+    }
+  }
+
   void ports(const ast::MachineExpr& e, models::Expr expr, models::Machine& model) {
     if (const auto value = detail::constant_value(expr, environment_, e.value, reporter_)) {
       if (const auto invalid = models::invalid_ports(*value)) {
@@ -315,7 +333,8 @@ class MachineChecker {
 
   Reporter reporter_;
   models::Environment environment_;
-  const ast::MachineExpr* ports_at_ = nullptr;  // the PORTS statement, if any
+  const ast::MachineExpr* ports_at_ = nullptr;             // the PORTS statement, if any
+  const ast::PortSharingDecl* port_sharing_at_ = nullptr;  // the PORT SHARING statement, if any
 };
 
 }  // namespace

@@ -168,6 +168,8 @@ struct collective_algorithm_class;
 struct collective_decl_class : Annotate {};
 struct topology_class;
 struct topology_decl_class : Annotate {};
+struct port_sharing_class;
+struct port_sharing_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
@@ -336,6 +338,8 @@ x3::rule<collective_algorithm_class, models::CollectiveAlgorithm> const collecti
 x3::rule<collective_decl_class, ast::CollectiveDecl> const collective_decl = "COLLECTIVE";
 x3::rule<topology_class, models::Topology> const topology = "topology";
 x3::rule<topology_decl_class, ast::TopologyDecl> const topology_decl = "TOPOLOGY";
+x3::rule<port_sharing_class, models::PortSharing> const port_sharing = "port sharing (FAIR or FIRST COME FIRST SERVED)";
+x3::rule<port_sharing_decl_class, ast::PortSharingDecl> const port_sharing_decl = "PORT SHARING";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
 variable_decl_type const variable_decl_rule = "VARIABLE";
@@ -367,6 +371,8 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
 constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
     kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"}, kw_hypercube{"hypercube"},
     kw_fat{"fat"}, kw_tree{"tree"};
+// The words of PORT SHARING IS ...;.
+constexpr Keyword kw_sharing{"sharing"}, kw_fair{"fair"}, kw_first{"first"}, kw_come{"come"}, kw_served{"served"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -510,8 +516,13 @@ auto const topology_def = (kw_fully >> kw_connected >> x3::attr(models::Topology
                           (kw_hypercube >> x3::attr(models::Topology::Hypercube)) |
                           (kw_fat >> kw_tree >> x3::attr(models::Topology::FatTree));
 auto const topology_decl_def = kw_topology > kw_is > topology > ';';
-auto const machine_statement_rule_def =
-    machine_expr | sizeof_decl | comm_kind_decl | topology_decl | collective_decl | variable_decl_rule;
+auto const port_sharing_def =
+    (kw_fair >> x3::attr(models::PortSharing::Fair)) |
+    ((kw_first > kw_come > kw_first > kw_served) >> x3::attr(models::PortSharing::FirstComeFirstServed));
+// PORT SHARING is tried before PORT TIME (machine_expr), whose PORT expects TIME.
+auto const port_sharing_decl_def = kw_port >> kw_sharing > kw_is > port_sharing > ';';
+auto const machine_statement_rule_def = port_sharing_decl | machine_expr | sizeof_decl | comm_kind_decl |
+                                        topology_decl | collective_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name, variable_name, task_name,
                     type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args,
@@ -523,7 +534,7 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
                     phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind, comm_kind_decl)
 // BOOST_SPIRIT_DEFINE takes at most 64 rules at a time (Boost.Preprocessor's limit).
 BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology,
-                    topology_decl)
+                    topology_decl, port_sharing, port_sharing_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule, clause_rule,
                     end_statement_rule, concat_head_rule, concat_entry_rule, machine_header_rule,
                     machine_statement_rule)

@@ -280,8 +280,8 @@ class Driver {
         if (diagnostics_.size() == before) {
           error(fmt::format(
               "expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
-              "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, EAGER LIMIT, PORT TIME, PORTS, TOPOLOGY or "
-              "VARIABLE) "
+              "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, EAGER LIMIT, PORT TIME, PORTS, PORT SHARING, "
+              "TOPOLOGY, COLLECTIVE or VARIABLE) "
               "but found {}",
               parser::describe_token(it_, end_)));
         }

@@ -2,7 +2,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
+#include <queue>
 #include <stdexcept>
+#include <tuple>
+
+#include "scaling/fair_ports.hpp"
 
 namespace scaling {
 
@@ -167,10 +173,106 @@ double serve(std::vector<double>::iterator free, std::int64_t ports, double read
   return *port;
 }
 
+// Every message of the schedule with its cost, and each processor's part in round order: its
+// sends of a round, then its receives.
+struct Parts {
+  struct Step {
+    std::size_t message;
+    bool send;
+  };
+  std::vector<CollectiveMessage> messages;
+  std::vector<CollectiveCost> costs;
+  std::vector<std::vector<Step>> steps;  // per processor
+};
+
+Parts parts_of(const CollectiveSchedule& s, const RoundCost& cost) {
+  Parts parts;
+  parts.steps.resize(static_cast<std::size_t>(s.processors));
+  for (std::int64_t k = 0; k < round_count(s); ++k) {
+    const std::vector<CollectiveMessage> round = round_messages(s, k);
+    for (const bool send : {true, false}) {
+      for (std::size_t i = 0; i < round.size(); ++i) {
+        const auto r = static_cast<std::size_t>(send ? round[i].from : round[i].to);
+        parts.steps[r].push_back({parts.messages.size() + i, send});
+      }
+    }
+    for (const CollectiveMessage& m : round) {
+      parts.messages.push_back(m);
+      parts.costs.push_back(cost(k, m.bytes));
+    }
+  }
+  return parts;
+}
+
+// collective_makespan with fair sharing: events in time order (a processor going on, a message
+// ready at its ports, a message through them), each processor's sends and receives in round order.
+double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports) {
+  const auto p = static_cast<std::size_t>(s.processors);
+  const Parts parts = parts_of(s, cost);
+  const auto& [messages, costs, steps] = parts;
+  constexpr double kNotYet = std::numeric_limits<double>::infinity();
+  std::vector<double> arrival(messages.size(), kNotYet);
+  std::vector<std::size_t> next(p, 0), flow_message;
+  std::vector<bool> waiting(p, false);  // a processor waiting for a message
+  FairPorts network(2 * p, static_cast<double>(ports));
+  // (time, processor or message, kind): a processor goes on, or a message is ready at its ports.
+  using Event = std::tuple<double, std::size_t, bool>;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
+  for (std::size_t r = 0; r < p; ++r) events.emplace(0.0, r, false);
+  double makespan = 0.0;
+  const auto arrive = [&](std::size_t i, double at) {
+    arrival[i] = at;
+    const auto to = static_cast<std::size_t>(messages[i].to);
+    if (waiting[to]) events.emplace(at, to, false);
+    waiting[to] = false;
+  };
+  const auto go_on = [&](std::size_t r, double at) {
+    for (; next[r] < steps[r].size(); ++next[r]) {
+      const Parts::Step step = steps[r][next[r]];
+      const CollectiveCost& c = costs[step.message];
+      if (step.send) {
+        at += c.overhead;
+        events.emplace(at, step.message, true);
+      } else if (arrival[step.message] == kNotYet) {
+        waiting[r] = true;
+        return;
+      } else {
+        at = std::max(at, arrival[step.message]) + c.overhead;
+      }
+    }
+    makespan = std::max(makespan, at);
+  };
+  for (;;) {
+    const double shared = network.next_finish();
+    if (!events.empty() && std::get<0>(events.top()) <= shared) {
+      const auto [at, who, ready] = events.top();
+      events.pop();
+      if (!ready) {
+        go_on(who, at);
+      } else if (costs[who].port > 0.0) {
+        network.add(at, 2 * static_cast<std::size_t>(messages[who].from),
+                    2 * static_cast<std::size_t>(messages[who].to) + 1, costs[who].port);
+        flow_message.push_back(who);
+      } else {
+        arrive(who, at + costs[who].transfer);
+      }
+      continue;
+    }
+    if (std::isinf(shared)) break;
+    const FairPorts::Finished finished = network.pop_finished();
+    for (const std::size_t flow : finished.messages) {
+      arrive(flow_message[flow], finished.at + costs[flow_message[flow]].transfer);
+    }
+  }
+  return makespan;
+}
+
 }  // namespace
 
-double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports) {
+double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports,
+                           models::PortSharing sharing) {
   const std::int64_t rounds = round_count(s);
+  if (sharing == models::PortSharing::Fair && !is_uniform(s)) return fair_makespan(s, cost, ports);
   if (is_uniform(s)) {
     // Every processor sends one message and takes one of the same size per round, all in step.
     double total = 0.0;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/collective.hpp"
+#include "models/machine.hpp"  // PortSharing
 
 namespace scaling {
 
@@ -53,6 +54,9 @@ using RoundCost = std::function<CollectiveCost(std::int64_t round, double bytes)
 // message holds one of its sender's `ports` sending ports and one of its receiver's receiving
 // ports for its port time, the first free of each, in round order, and arrives its transfer time
 // after both.
-double collective_makespan(const CollectiveSchedule& schedule, const RoundCost& cost, std::int64_t ports = 1);
+// With fair sharing (M13) the ports are shared max-min among the messages that hold them at once
+// (fair_ports.hpp), each processor doing its sends and receives in round order as above.
+double collective_makespan(const CollectiveSchedule& schedule, const RoundCost& cost, std::int64_t ports = 1,
+                           models::PortSharing sharing = models::PortSharing::FirstComeFirstServed);
 
 }  // namespace scaling

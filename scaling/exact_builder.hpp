@@ -288,6 +288,7 @@ class ExactBuilder {
   // Each port's messages, chained one after another (exact_ports.cpp): in the order they become
   // ready when every node takes its mean time, whatever their step (M12).
   void order_ports();
+  void share_ports_fairly();  // order_ports() with PORT SHARING IS FAIR (M13)
   struct PortUse {
     NodeId node;
     std::size_t port;  // 2k: processor k's sending port, 2k + 1: its receiving port

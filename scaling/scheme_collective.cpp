@@ -125,7 +125,7 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
         }
         return found->second;
       },
-      builder.ports());
+      builder.ports(), builder.machine().port_sharing);
   if (seconds == 0.0) return builder.synchronised(kZero);
   const std::string label =
       fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation), size_text(schedule.volume),

@@ -33,6 +33,7 @@ from oracle import switched_platform_xml  # noqa: E402
 
 TS, TW = 50.0, 0.01  # examples/machines/switched-cluster.machine
 MACHINE = os.path.join(HERE, "..", "..", "examples", "machines", "switched-cluster.machine")
+FAIR_MACHINE = os.path.join(HERE, "..", "..", "examples", "machines", "switched-cluster-fair.machine")
 PROGRAM = """PROGRAM NAME IS 'collective';
 VARIABLE work = 10;
 VARIABLE volume = 65536;
@@ -58,13 +59,13 @@ def rounds(collective, p):
     return out
 
 
-def simulate(collective, p, work, volume, iterations):
-    from simgrid import Actor, Comm, Engine, Mailbox, this_actor
+def simulate(collective, p, work, volume, iterations, fifo=False, latency_after=False):
+    from simgrid import Actor, Comm, Engine, Mailbox, Semaphore, this_actor
 
     schedule = rounds(collective, p)
     pairs = sorted({pair for messages in schedule for pair in messages})
     with tempfile.NamedTemporaryFile("w", suffix=".xml", delete=False) as f:
-        f.write(switched_platform_xml(p, pairs, TS, 1.0 / TW))
+        f.write(switched_platform_xml(p, pairs, 0.0 if latency_after else TS, 1.0 / TW))
         platform = f.name
     engine = Engine(["collective", "--cfg=network/model:CM02", "--cfg=network/latency-factor:1",
                      "--cfg=network/bandwidth-factor:1", "--cfg=network/crosstraffic:0",
@@ -76,33 +77,67 @@ def simulate(collective, p, work, volume, iterations):
     def box(sender, receiver, i, k):
         return Mailbox.by_name(f"{sender}>{receiver}@{i}.{k}")
 
+    # With fifo: one actor per connection puts its messages one after another, in the order the
+    # sender reaches them (a semaphore counts them; handing over takes no time). With
+    # latency_after (M12's order: the port time, then the latency) the links have no latency and
+    # an actor per message delivers it t_s after its last byte.
+    ready, delivered = {}, {}
+
+    def channel(keys):
+        for key in keys:
+            ready[key].acquire()
+            Mailbox.by_name(key).put(0, int(volume))
+        finish[0] = max(finish[0], engine.clock)
+
+    def delivery(key):
+        Mailbox.by_name(key).get()
+        this_actor.sleep_for(TS)
+        delivered[key].release()
+
     def processor(r):
-        posted = {(i, k): box(s, d, i, k).get_async()
-                  for i in range(iterations) for k, messages in enumerate(schedule) for s, d in messages if d == r}
+        posted = {} if latency_after else {
+            (i, k): box(s, d, i, k).get_async()
+            for i in range(iterations) for k, messages in enumerate(schedule) for s, d in messages if d == r}
         sends = []
         for i in range(iterations):
             this_actor.sleep_for(work)
             for k, messages in enumerate(schedule):
                 for s, d in messages:
-                    if s == r:
+                    if s == r and fifo:
+                        ready[f"{s}>{d}@{i}.{k}"].release()
+                    elif s == r:
                         sends.append(box(s, d, i, k).put_async(k, int(volume)))
+                    elif d == r and latency_after:
+                        delivered[f"{s}>{d}@{i}.{k}"].acquire()
                     elif d == r:
                         posted[(i, k)][0].wait()
         Comm.wait_all(sends)
         finish[0] = max(finish[0], engine.clock)
 
+    keys = [(s, d, f"{s}>{d}@{i}.{k}") for i in range(iterations) for k, messages in enumerate(schedule)
+            for s, d in messages]
+    if fifo:
+        for s, d, key in keys:
+            ready[key] = Semaphore(0)
+        for s, d in pairs:
+            Actor.create(f"c{s}>{d}", engine.host_by_name(f"h{s}"), channel,
+                         [key for a, b, key in keys if (a, b) == (s, d)])
+    if latency_after:
+        for s, d, key in keys:
+            delivered[key] = Semaphore(0)
+            Actor.create(f"r{key}", engine.host_by_name(f"h{d}"), delivery, key)
     for r in range(p):
         Actor.create(f"p{r}", engine.host_by_name(f"h{r}"), processor, r)
     engine.run()
     return finish[0]
 
 
-def tool_figure(binary, collective, p, work, volume, iterations):
+def tool_figure(binary, collective, p, work, volume, iterations, machine):
     with tempfile.TemporaryDirectory() as directory:
         program = os.path.join(directory, "collective.pdl")
         with open(program, "w") as f:
             f.write(PROGRAM.format(collective=collective.upper()))
-        out = subprocess.run([binary, program, "--machine", MACHINE, "--p", str(p), "--method", "exact", "--format",
+        out = subprocess.run([binary, program, "--machine", machine, "--p", str(p), "--method", "exact", "--format",
                               "csv", "--quiet", "--set", f"work={work!r}", "--set", f"volume={volume!r}", "--set",
                               f"iterations={iterations}"], check=True, capture_output=True, text=True).stdout
     for row in csv.DictReader(io.StringIO(out)):
@@ -115,7 +150,7 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--simulate":  # one p per process: SimGrid's engine is a singleton
         collective, p, work, volume, iterations = sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(
             sys.argv[5]), int(sys.argv[6])
-        print(repr(simulate(collective, p, work, volume, iterations)))
+        print(repr(simulate(collective, p, work, volume, iterations, "fifo" in sys.argv[7], "after" in sys.argv[7])))
         return
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -124,6 +159,11 @@ def main():
     parser.add_argument("--work", type=float, default=10.0)
     parser.add_argument("--volume", type=float, default=65536.0)
     parser.add_argument("--iterations", type=int, default=2)
+    parser.add_argument("--fair", action="store_true", help="the tool on switched-cluster-fair.machine (M13)")
+    parser.add_argument("--fifo-per-connection", action="store_true",
+                        help="in SimGrid, the messages of one (sender, receiver) pair one after another")
+    parser.add_argument("--latency-after", action="store_true",
+                        help="in SimGrid, each message's latency after its last byte, as M12 orders them")
     parser.add_argument("--not-slower", action="store_true")
     parser.add_argument("--tolerance", type=float, default=None)
     arguments = parser.parse_args()
@@ -131,10 +171,12 @@ def main():
     print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12}")
     for p in (int(x) for x in arguments.p.split(",")):
         tool = tool_figure(arguments.binary, arguments.collective, p, arguments.work, arguments.volume,
-                           arguments.iterations)
+                           arguments.iterations, FAIR_MACHINE if arguments.fair else MACHINE)
         simgrid = float(subprocess.run([sys.executable, os.path.abspath(__file__), "--simulate", arguments.collective,
                                         str(p), repr(arguments.work), repr(arguments.volume),
-                                        str(arguments.iterations)], check=True, capture_output=True,
+                                        str(arguments.iterations),
+                                        ("fifo" if arguments.fifo_per_connection else "shared") +
+                                        ("-after" if arguments.latency_after else "")], check=True, capture_output=True,
                                        text=True).stdout.split()[-1])
         difference = (tool - simgrid) / simgrid
         print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e}")

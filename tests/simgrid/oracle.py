@@ -12,9 +12,10 @@ from the rules of docs/semantics.md alone and compared with `pdl-scale` at each 
     oracle.py ... --rendezvous
         on rendezvous-links.machine (EAGER LIMIT IS 0): every transfer waits for its receive,
         which SimGrid posts where the program needs it (a blocking get), in the tool's order
-    oracle.py ... --switched
+    oracle.py ... --switched [--fair]
         on examples/machines/switched-cluster.machine (one port per processor, M12; with
-        --rendezvous its rendezvous twin): in SimGrid a split-duplex link per host to one switch
+        --rendezvous its rendezvous twin; with --fair switched-cluster-fair.machine, fair sharing,
+        M13): in SimGrid a split-duplex link per host to one switch
     oracle.py --program fork-join ... --release BYTES
         the fork-join's release messages (F7): processor 0 sends BYTES to every other processor
         with tasks to start each job, in processor order
@@ -227,6 +228,7 @@ def tool_figure(binary, arguments, p):
     if arguments.switched:
         machine = os.path.join(HERE, "..", "..", "examples", "machines",
                                "switched-cluster-rendezvous.machine" if arguments.rendezvous
+                               else "switched-cluster-fair.machine" if arguments.fair
                                else "switched-cluster.machine")
     else:
         machine = os.path.join(HERE, "rendezvous-links.machine" if arguments.rendezvous else "private-links.machine")
@@ -287,6 +289,8 @@ def main():
     parser.add_argument("--samples", type=int, default=100000, help="the tool's Monte Carlo, with --phases")
     parser.add_argument("--rendezvous", action="store_true",
                         help="every message waits for its receive: rendezvous-links.machine, receives posted where needed")
+    parser.add_argument("--fair", action="store_true",
+                        help="with --switched: the tool on switched-cluster-fair.machine (max-min sharing, M13)")
     parser.add_argument("--switched", action="store_true",
                         help="one port per processor: examples/machines/switched-cluster.machine, in SimGrid a "
                              "split-duplex link per host to one switch")
