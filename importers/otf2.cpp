@@ -367,7 +367,8 @@ std::string goal_text(const Trace& trace, const std::string& name) {
     const std::vector<TraceOperation>& operations = trace.ranks[r].operations;
     for (std::size_t k = 0; k < operations.size(); ++k) {
       const TraceOperation& op = operations[k];
-      const double seconds = static_cast<double>(op.time - std::min(op.time, trace.offset)) / trace.resolution;
+      const double seconds =
+          static_cast<double>(op.time - std::min(op.time, trace.offset)) / static_cast<double>(trace.resolution);
       if (op.kind == Kind::Calc) {
         fmt::format_to(std::back_inserter(out), "l{}: calc {}", k + 1, nanoseconds(trace, op.amount));
       } else {
@@ -398,7 +399,8 @@ void add_notes(const Trace& trace, const std::string& file, std::vector<pdl::Dia
         file, pdl::Severity::Note,
         fmt::format("{} MPI call(s) without a point-to-point message (collectives, MPI_Comm_rank, ...) are kept as "
                     "computation of their measured time, {:.6f} s in all: the schedule has no collectives",
-                    trace.other_mpi_calls, static_cast<double>(trace.other_mpi_ticks) / trace.resolution)));
+                    trace.other_mpi_calls,
+                    static_cast<double>(trace.other_mpi_ticks) / static_cast<double>(trace.resolution))));
   }
   if (trace.ignored_locations > 0) {
     notes.push_back(trace_diagnostic(file, pdl::Severity::Note,

@@ -193,6 +193,14 @@ std::string dump(const Machine& machine) {
   if (machine.port_sharing != PortSharing::FirstComeFirstServed) {
     out += fmt::format("PORT SHARING IS {};\n", to_string(machine.port_sharing));
   }
+  for (const MessageSegment& segment : machine.segments) {
+    out += fmt::format("SEGMENT FROM {} IS:\n", to_string(segment.from));
+    out += fmt::format("  COMMUNICATION TIME IS {};\n", to_string(segment.communication_time));
+    out += fmt::format("  MESSAGE OVERHEAD IS {};\n", to_string(segment.message_overhead));
+    if (segment.port_time) out += fmt::format("  PORT TIME IS {};\n", to_string(*segment.port_time));
+    if (segment.protocol) out += fmt::format("  PROTOCOL IS {};\n", to_string(*segment.protocol));
+    out += "END;\n";
+  }
   for (const auto& [operation, algorithm] : machine.collectives) {
     out += fmt::format("COLLECTIVE {} IS {};\n", to_string(operation), to_string(algorithm));
   }

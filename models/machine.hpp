@@ -35,6 +35,23 @@ const char* to_string(Communication communication);  // "MESSAGE PASSING"
 enum class PortSharing { FirstComeFirstServed, Fair };
 const char* to_string(PortSharing sharing);  // "FIRST COME FIRST SERVED"
 
+// How a message's transfer starts: with its send (eager), or once its receiver has posted the
+// receive (rendezvous; docs/semantics.md M11).
+enum class Protocol { Eager, Rendezvous };
+const char* to_string(Protocol protocol);  // "RENDEZVOUS"
+
+// A protocol segment of the message law (SEGMENT FROM b IS: ... END;, docs/machine.md "Protocol
+// segments", semantics M14): the law of messages of at least `from` bytes, up to the next
+// segment's. A statement the segment does not give keeps the law of the sizes below it.
+struct MessageSegment {
+  Expr from;  // bytes, > 0; may use the constants
+  Expr communication_time;
+  Expr message_overhead;
+  std::optional<Expr> port_time;     // none: the machine has no ports
+  std::optional<Protocol> protocol;  // none: the EAGER LIMIT decides
+  SourceLocation location;
+};
+
 struct Machine {
   std::string name;  // also replaces $ARCH in NUMERICAL file names
   std::string file;  // empty for the built-in ideal machine
@@ -87,6 +104,9 @@ struct Machine {
   // How each port shares itself among the messages that hold it at once (PORT SHARING IS FAIR;):
   // first come, first served by default (M12), or max-min fair sharing (M13).
   PortSharing port_sharing = PortSharing::FirstComeFirstServed;
+  // The message law's protocol segments in increasing `from`; the statements above are the law
+  // below the first one. None: one law for every size.
+  std::vector<MessageSegment> segments;
   SourceLocation location;
 };
 

@@ -307,8 +307,25 @@ struct PortSharingDecl : x3::position_tagged {
   models::PortSharing sharing;
 };
 
-struct MachineStatement
-    : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl, PortSharingDecl> {
+// PROTOCOL IS RENDEZVOUS; (in a SEGMENT)
+struct ProtocolDecl : x3::position_tagged {
+  ProtocolDecl(models::Protocol protocol_ = models::Protocol::Eager) : protocol(protocol_) {}
+  models::Protocol protocol;
+};
+
+struct SegmentStatement : x3::variant<MachineExpr, ProtocolDecl> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// SEGMENT FROM 1420 IS: COMMUNICATION TIME IS ...; PROTOCOL IS RENDEZVOUS; END;
+struct SegmentDecl : x3::position_tagged {
+  Expression from;
+  std::vector<SegmentStatement> statements;
+};
+
+struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl,
+                                      PortSharingDecl, SegmentDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

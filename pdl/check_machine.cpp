@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +65,7 @@ class MachineChecker {
     }
 
     SeenStatements seen;
+    std::vector<const ast::SegmentDecl*> segments;  // after every statement: they start from its law
     for (const ast::MachineStatement& statement : machine.statements) {
       if (const auto* e = boost::get<ast::MachineExpr>(&statement)) {
         const auto role = static_cast<std::size_t>(e->role);
@@ -98,9 +101,12 @@ class MachineChecker {
         seen.port_sharing = true;
         model.port_sharing = sharing->sharing;
         port_sharing_at_ = sharing;
+      } else if (const auto* segment = boost::get<ast::SegmentDecl>(&statement)) {
+        segments.push_back(segment);
       }
     }
     require_port_time(model);
+    for (const ast::SegmentDecl* segment : segments) this->segment(*segment, constants, model);
     return model;
   }
 
@@ -232,18 +238,28 @@ class MachineChecker {
     return scope;
   }
 
-  void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
+  // The expression of a statement in its role's scope; for a cost, tried at its sample points.
+  std::optional<models::Expr> checked_expression(const ast::MachineExpr& e, const Scope& constants) {
     Samples samples;
     const Scope scope = role_scope(e.role, constants, samples);
     const std::size_t errors = reporter_.errors();
     models::Expr expr = detail::convert(e.value, scope, reporter_, nullptr);
-    if (reporter_.errors() != errors) return;
+    if (reporter_.errors() != errors) return std::nullopt;
+    if (e.role == ast::MachineRole::RTFactor || e.role == ast::MachineRole::Ports) return expr;
     // S is sampled only where the expression reads it, so that the points of the other
     // expressions are named as before.
     const std::vector<std::string> mentioned = models::identifiers(expr);
     if (std::find(mentioned.begin(), mentioned.end(), "S") == mentioned.end()) {
       std::erase_if(samples, [](const auto& sample) { return std::string_view{sample.first} == "S"; });
     }
+    if (!valid_cost(e, expr, samples)) return std::nullopt;
+    return expr;
+  }
+
+  void expression(const ast::MachineExpr& e, const Scope& constants, models::Machine& model) {
+    std::optional<models::Expr> checked = checked_expression(e, constants);
+    if (!checked) return;
+    models::Expr expr = std::move(*checked);
     if (e.role == ast::MachineRole::RTFactor) {
       rt_factor(e, std::move(expr), model);
       return;
@@ -252,7 +268,6 @@ class MachineChecker {
       ports(e, std::move(expr), model);
       return;
     }
-    if (!valid_cost(e, expr, samples)) return;
     switch (e.role) {
       case ast::MachineRole::CommunicationTime: model.communication_time = std::move(expr); break;
       case ast::MachineRole::MessageOverhead: model.message_overhead = std::move(expr); break;
@@ -266,6 +281,61 @@ class MachineChecker {
   }
 
   // A whole number of ports per processor and direction, 1 to kMostPorts.
+  // SEGMENT FROM b IS: ... END;: the law of the sizes below it (the machine's, or the previous
+  // segment's) with the segment's statements; b a constant above the previous segment's.
+  void segment(const ast::SegmentDecl& decl, const Scope& constants, models::Machine& model) {
+    models::MessageSegment segment =
+        model.segments.empty()
+            ? models::MessageSegment{{}, model.communication_time, model.message_overhead, model.port_time, {}, {}}
+            : model.segments.back();
+    segment.location = reporter_.location(decl);
+    Scope scope = constants;
+    scope.context = "in a SEGMENT's FROM, which may use the machine's constants";
+    segment.from = detail::convert(decl.from, scope, reporter_, nullptr);
+    const auto from = detail::constant_value(segment.from, environment_, decl.from, reporter_);
+    if (!from) return;
+    const double below = segment_from_.empty() ? 0.0 : segment_from_.back();
+    if (!(*from > below) || *from > models::kLargestMagnitude) {
+      reporter_.error(decl.from,
+                      segment_from_.empty()
+                          ? fmt::format("a SEGMENT must start above 0 bytes (and at most {:g}), got {}",
+                                        models::kLargestMagnitude, *from)
+                          : fmt::format("SEGMENTs must come in increasing order of FROM: {} after {}", *from, below));
+      return;
+    }
+    std::set<std::string> seen;
+    for (const ast::SegmentStatement& statement : decl.statements) {
+      if (const auto* protocol = boost::get<ast::ProtocolDecl>(&statement)) {
+        if (!seen.insert("PROTOCOL").second) reporter_.error(*protocol, "duplicate PROTOCOL in the SEGMENT");
+        segment.protocol = protocol->protocol;
+        continue;
+      }
+      const auto& e = boost::get<ast::MachineExpr>(statement);
+      if (!seen.insert(role_name(e.role)).second) {
+        reporter_.error(e, fmt::format("duplicate {} in the SEGMENT", role_name(e.role)));
+      } else if (e.role == ast::MachineRole::PortTime && !model.port_time) {
+        reporter_.error(e, "a SEGMENT's PORT TIME needs the machine's PORT TIME: ports are the whole machine's");
+      } else if (auto expr = segment_cost(e, constants)) {
+        (e.role == ast::MachineRole::CommunicationTime ? segment.communication_time
+         : e.role == ast::MachineRole::MessageOverhead ? segment.message_overhead
+                                                       : *segment.port_time) = std::move(*expr);
+      }
+    }
+    segment_from_.push_back(*from);
+    model.segments.push_back(std::move(segment));
+  }
+
+  std::optional<models::Expr> segment_cost(const ast::MachineExpr& e, const Scope& constants) {
+    if (e.role != ast::MachineRole::CommunicationTime && e.role != ast::MachineRole::MessageOverhead &&
+        e.role != ast::MachineRole::PortTime) {
+      reporter_.error(e, fmt::format("{} is the whole machine's: a SEGMENT gives only COMMUNICATION TIME, MESSAGE "
+                                     "OVERHEAD, PORT TIME and PROTOCOL",
+                                     role_name(e.role)));
+      return std::nullopt;
+    }
+    return checked_expression(e, constants);
+  }
+
   // PORTS and PORT SHARING describe ports, which only a PORT TIME gives the machine.
   void require_port_time(const models::Machine& model) {
     if (model.port_time) return;
@@ -335,6 +405,7 @@ class MachineChecker {
   models::Environment environment_;
   const ast::MachineExpr* ports_at_ = nullptr;             // the PORTS statement, if any
   const ast::PortSharingDecl* port_sharing_at_ = nullptr;  // the PORT SHARING statement, if any
+  std::vector<double> segment_from_;                       // the FROM of each segment taken
 };
 
 }  // namespace

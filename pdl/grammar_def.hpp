@@ -170,6 +170,10 @@ struct topology_class;
 struct topology_decl_class : Annotate {};
 struct port_sharing_class;
 struct port_sharing_decl_class : Annotate {};
+struct protocol_class;
+struct protocol_decl_class : Annotate {};
+struct segment_statement_class;
+struct segment_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
@@ -340,6 +344,11 @@ x3::rule<topology_class, models::Topology> const topology = "topology";
 x3::rule<topology_decl_class, ast::TopologyDecl> const topology_decl = "TOPOLOGY";
 x3::rule<port_sharing_class, models::PortSharing> const port_sharing = "port sharing (FAIR or FIRST COME FIRST SERVED)";
 x3::rule<port_sharing_decl_class, ast::PortSharingDecl> const port_sharing_decl = "PORT SHARING";
+x3::rule<protocol_class, models::Protocol> const protocol = "protocol (EAGER or RENDEZVOUS)";
+x3::rule<protocol_decl_class, ast::ProtocolDecl> const protocol_decl = "PROTOCOL";
+x3::rule<segment_statement_class, ast::SegmentStatement> const segment_statement =
+    "segment statement (COMMUNICATION TIME, MESSAGE OVERHEAD, PORT TIME, PROTOCOL or END)";
+x3::rule<segment_decl_class, ast::SegmentDecl> const segment_decl = "SEGMENT";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
 variable_decl_type const variable_decl_rule = "VARIABLE";
@@ -373,6 +382,8 @@ constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"conn
     kw_fat{"fat"}, kw_tree{"tree"};
 // The words of PORT SHARING IS ...;.
 constexpr Keyword kw_sharing{"sharing"}, kw_fair{"fair"}, kw_first{"first"}, kw_come{"come"}, kw_served{"served"};
+// The words of SEGMENT FROM b IS: ... END;.
+constexpr Keyword kw_segment{"segment"}, kw_from{"from"}, kw_protocol{"protocol"}, kw_rendezvous{"rendezvous"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -521,8 +532,14 @@ auto const port_sharing_def =
     ((kw_first > kw_come > kw_first > kw_served) >> x3::attr(models::PortSharing::FirstComeFirstServed));
 // PORT SHARING is tried before PORT TIME (machine_expr), whose PORT expects TIME.
 auto const port_sharing_decl_def = kw_port >> kw_sharing > kw_is > port_sharing > ';';
+auto const protocol_def =
+    (kw_eager >> x3::attr(models::Protocol::Eager)) | (kw_rendezvous >> x3::attr(models::Protocol::Rendezvous));
+auto const protocol_decl_def = kw_protocol > kw_is > protocol > ';';
+auto const segment_statement_def = protocol_decl | machine_expr;
+auto const segment_decl_def = kw_segment > kw_from > expression > kw_is > -x3::lit(':') >
+                              *(!kw_end >> segment_statement) > kw_end > ';';
 auto const machine_statement_rule_def = port_sharing_decl | machine_expr | sizeof_decl | comm_kind_decl |
-                                        topology_decl | collective_decl | variable_decl_rule;
+                                        topology_decl | collective_decl | segment_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name, variable_name, task_name,
                     type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args,
@@ -534,7 +551,8 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
                     phase_kind, concat_kind, machine_role, machine_expr, sizeof_decl, comm_kind, comm_kind_decl)
 // BOOST_SPIRIT_DEFINE takes at most 64 rules at a time (Boost.Preprocessor's limit).
 BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology,
-                    topology_decl, port_sharing, port_sharing_decl)
+                    topology_decl, port_sharing, port_sharing_decl, protocol, protocol_decl, segment_statement,
+                    segment_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule, clause_rule,
                     end_statement_rule, concat_head_rule, concat_entry_rule, machine_header_rule,
                     machine_statement_rule)

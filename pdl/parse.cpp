@@ -281,7 +281,7 @@ class Driver {
           error(fmt::format(
               "expected a machine statement (RTFACTOR, SIZEOF, COMMUNICATION, "
               "COMMUNICATION TIME, MESSAGE OVERHEAD, BARRIER TIME, CONTENTION, EAGER LIMIT, PORT TIME, PORTS, PORT SHARING, "
-              "TOPOLOGY, COLLECTIVE or VARIABLE) "
+              "TOPOLOGY, COLLECTIVE, SEGMENT or VARIABLE) "
               "but found {}",
               parser::describe_token(it_, end_)));
         }

@@ -128,8 +128,8 @@ class ApproximateBuilder {
   // is then no upper bound (U2), which the reports show under approx's figures.
   void priced_as_eager(double bytes, const models::WorkPhase& phase, std::string_view scheme) {
     if (!rendezvous(bytes, phase.location)) return;
-    tree_.add_caveat("it prices the rendezvous messages (above the machine's EAGER LIMIT) of " + std::string(scheme) +
-                     " phase '" + phase.name +
+    tree_.add_caveat("it prices the rendezvous messages (by the machine's EAGER LIMIT or SEGMENT) of " +
+                     std::string(scheme) + " phase '" + phase.name +
                      "' as eager, so it is no upper bound of the exact mean there and may lie below it "
                      "(docs/semantics.md U2)");
   }

@@ -89,12 +89,12 @@ double BoundQuantities::per_message(const models::Expr& cost, double bytes, doub
 
 double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where, double sharing) const {
   if (bytes == 0.0) return 0.0;
-  return per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where);
+  return per_message(*law(bytes).communication_time, bytes, sharing, "communication time", "communication", where);
 }
 
 double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocation& where, double sharing) const {
   if (bytes == 0.0) return 0.0;
-  return per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where);
+  return per_message(*law(bytes).message_overhead, bytes, sharing, "message overhead", "message overhead", where);
 }
 
 double BoundQuantities::port_seconds(double bytes, const models::SourceLocation& where) const {
@@ -102,7 +102,39 @@ double BoundQuantities::port_seconds(double bytes, const models::SourceLocation&
 }
 
 double BoundQuantities::port_time(double bytes, const models::SourceLocation& where) const {
-  return machine_.port_time ? per_message(*machine_.port_time, bytes, 1.0, "port time", "port", where) : 0.0;
+  const models::Expr* port = law(bytes).port_time;
+  return port != nullptr ? per_message(*port, bytes, 1.0, "port time", "port", where) : 0.0;
+}
+
+bool BoundQuantities::rendezvous(double bytes, const models::SourceLocation& where) const {
+  if (p_ == 1) return false;
+  if (const auto protocol = law(bytes).protocol) return *protocol == models::Protocol::Rendezvous;
+  return machine_.eager_limit.has_value() && bytes > value(*machine_.eager_limit, where, "eager limit");
+}
+
+BoundQuantities::Law BoundQuantities::law(double bytes) const {
+  const Law own{&machine_.communication_time, &machine_.message_overhead,
+                machine_.port_time ? &*machine_.port_time : nullptr, std::nullopt};
+  if (machine_.segments.empty()) return own;
+  if (!segment_from_) {
+    // The FROMs once per machine and p, in the environment of --set constants.
+    std::vector<double> from;
+    for (const models::MessageSegment& segment : machine_.segments) {
+      from.push_back(value(segment.from, segment.location, "segment"));
+      if (!(from.back() > (from.size() == 1 ? 0.0 : from[from.size() - 2]))) {
+        throw ScalingError(segment.location, fmt::format("SEGMENTs must start above 0 bytes and in increasing order "
+                                                         "of FROM, got {}",
+                                                         from.back()));
+      }
+    }
+    segment_from_ = std::move(from);
+  }
+  const auto above = std::upper_bound(segment_from_->begin(), segment_from_->end(), bytes);
+  if (above == segment_from_->begin()) return own;
+  const models::MessageSegment& segment =
+      machine_.segments[static_cast<std::size_t>(above - segment_from_->begin()) - 1];
+  return {&segment.communication_time, &segment.message_overhead, segment.port_time ? &*segment.port_time : nullptr,
+          segment.protocol};
 }
 
 std::int64_t BoundQuantities::ports() const {
@@ -127,8 +159,9 @@ double BoundQuantities::port_queue_seconds(double total, double largest, std::in
 
 BoundQuantities::MessageCost BoundQuantities::collective_message(double bytes, const models::SourceLocation& where,
                                                                  double sharing) const {
-  return {per_message(machine_.communication_time, bytes, sharing, "communication time", "communication", where),
-          per_message(machine_.message_overhead, bytes, sharing, "message overhead", "message overhead", where),
+  const Law of = law(bytes);
+  return {per_message(*of.communication_time, bytes, sharing, "communication time", "communication", where),
+          per_message(*of.message_overhead, bytes, sharing, "message overhead", "message overhead", where),
           port_time(bytes, where)};
 }
 

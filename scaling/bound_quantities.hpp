@@ -44,9 +44,8 @@ class BoundQuantities {
   bool has_ports() const { return machine_.port_time.has_value(); }
   // Whether a message of `bytes` between processors is rendezvous: more bytes than the
   // machine's EAGER LIMIT (M11); never on one processor or without the statement.
-  bool rendezvous(double bytes, const models::SourceLocation& where) const {
-    return p_ > 1 && machine_.eager_limit.has_value() && bytes > value(*machine_.eager_limit, where, "eager limit");
-  }
+  // A protocol segment that says so decides instead of the limit (models::MessageSegment).
+  bool rendezvous(double bytes, const models::SourceLocation& where) const;
   // Ports per processor and direction (PORTS; 1 without the statement).
   std::int64_t ports() const;
   // When a processor's ports (ports() of them, each serving one message at a time as they
@@ -85,6 +84,15 @@ class BoundQuantities {
                      const models::SourceLocation& where) const;
   // PORT TIME at `bytes`, even 0 (a collective's messages); 0 without the statement.
   double port_time(double bytes, const models::SourceLocation& where) const;
+  // The message law of `bytes`: the machine's own below its first protocol segment, else the
+  // last segment that starts at or below it.
+  struct Law {
+    const models::Expr* communication_time;
+    const models::Expr* message_overhead;
+    const models::Expr* port_time;  // null: no ports
+    std::optional<models::Protocol> protocol;
+  };
+  Law law(double bytes) const;
 
   const models::Machine& machine_;
   models::Environment environment_;
@@ -97,6 +105,7 @@ class BoundQuantities {
   mutable std::map<MessageKey, double> message_costs_;
   mutable std::optional<models::Environment> message_environment_;
   mutable std::optional<std::int64_t> ports_;
+  mutable std::optional<std::vector<double>> segment_from_;  // each segment's FROM, in bytes
 };
 
 }  // namespace scaling::detail

@@ -281,7 +281,7 @@ class ExactBuilder {
   struct MessageCost {
     double transfer = 0.0;    // the machine's communication time
     double overhead = 0.0;    // o, on the sender and again on the receiver
-    bool rendezvous = false;  // more bytes than the machine's EAGER LIMIT
+    bool rendezvous = false;  // by the machine's EAGER LIMIT or protocol SEGMENT (M11, M14)
     double port = 0.0;        // the machine's port time, on the sender's port and on the receiver's
   };
   const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
