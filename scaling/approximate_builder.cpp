@@ -18,15 +18,14 @@ std::size_t ApproximateBuilder::overhead(double seconds, graph::NodeKind kind, c
   return leaf(label, kind, distributions::deterministic(seconds));
 }
 
-double ApproximateBuilder::message_seconds(double bytes, std::int64_t sends, std::int64_t receives,
-                                           const models::SourceLocation& where, double sharing) const {
+double ApproximateBuilder::step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives) const {
   // M12: a processor's k ports serve the step's messages k at a time; the busiest (the most
   // sends or receives of one processor, at least one) serves its last after the others.
   const std::int64_t k = bound_.ports();
-  const double overheads = static_cast<double>(sends + receives) * bound_.overhead_seconds(bytes, where, sharing);
-  const double t = bound_.communication_seconds(bytes, where, sharing);
-  const double g = bound_.port_seconds(bytes, where);
-  if (receives > 0 && bound_.rendezvous(bytes, where)) {
+  const double overheads = static_cast<double>(sends + receives) * cost.overhead;
+  const double t = cost.transfer;
+  const double g = cost.port;
+  if (receives > 0 && cost.rendezvous()) {
     // M11: each transfer starts when its receive is posted, after the receiver's previous
     // receive: the busiest receiver's r transfers one after another, and the sender's ports.
     const std::int64_t sending_rounds = (std::max<std::int64_t>(1, sends) + k - 1) / k;
@@ -36,20 +35,11 @@ double ApproximateBuilder::message_seconds(double bytes, std::int64_t sends, std
   return overheads + t + static_cast<double>(rounds) * g;
 }
 
-std::size_t ApproximateBuilder::message(double bytes, std::int64_t sends, std::int64_t receives,
-                                        const models::SourceLocation& where, double sharing) {
-  const double o = bound_.overhead_seconds(bytes, where, sharing);
-  const double seconds = message_seconds(bytes, sends, receives, where, sharing);
-  std::string label = "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes";
-  if (o > 0.0) label += " (" + std::to_string(sends) + " sends, " + std::to_string(receives) + " receives)";
-  if (sharing != 1.0) label += " sharing S = " + std::to_string(static_cast<long long>(sharing));
-  return overhead(seconds, graph::NodeKind::Communication, label);
-}
-
-std::size_t ApproximateBuilder::receives(double bytes, std::int64_t count, const models::SourceLocation& where) {
-  if (count <= 0) return kZero;
-  return overhead(static_cast<double>(count) * bound_.overhead_seconds(bytes, where), graph::NodeKind::Communication,
-                  std::to_string(count) + " receives of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
+std::size_t ApproximateBuilder::send(const MessageCost& cost, std::int64_t sends, std::int64_t receives) {
+  std::string label = "communication of " + std::to_string(static_cast<long long>(cost.bytes)) + " bytes";
+  if (cost.overhead > 0.0) label += " (" + std::to_string(sends) + " sends, " + std::to_string(receives) + " receives)";
+  if (cost.sharing != 1.0) label += " sharing S = " + std::to_string(static_cast<long long>(cost.sharing));
+  return overhead(step_seconds(cost, sends, receives), graph::NodeKind::Communication, label);
 }
 
 std::size_t ApproximateBuilder::barrier(const models::SourceLocation& where) {
@@ -117,7 +107,7 @@ std::size_t ApproximateBuilder::list_schedule_bound(const std::string& label, co
 
 std::size_t ApproximateBuilder::level(std::size_t one, std::int64_t tasks, double bytes,
                                       const models::SourceLocation& where) {
-  const std::size_t comm = message(bytes, 1, 1, where);
+  const std::size_t comm = send(message_cost(bytes, where), 1, 1);
   return close(spread(tasks, [&](std::int64_t c) { return c == 0 ? kZero : series({power(one, c), comm}); }));
 }
 
@@ -159,8 +149,8 @@ Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
     if (found != made.end()) return found->second;
     const UnitMessages sent = c == 0 ? UnitMessages{} : messages(c, volume);
     return made
-        .emplace(c,
-                 series({power(one, c), message(sent.bytes, sent.sends, sent.receives, phase.location, sent.sharing)}))
+        .emplace(c, series({power(one, c),
+                            send(message_cost(sent.bytes, phase.location, sent.sharing), sent.sends, sent.receives)}))
         .first->second;
   });
   const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);

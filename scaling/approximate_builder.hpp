@@ -82,66 +82,47 @@ class ApproximateBuilder {
     return tree_.series_power(part, n);
   }
 
-  // Machine overheads as leaves; none where they cost nothing (on one processor, always).
-  // `sends` send overheads o(bytes), the transfer time of `bytes`, then `receives` receive
-  // overheads, in series on one processor's work: one deterministic leaf. `sharing`: the
-  // bandwidth-sharing factor S of the step that sends them (sharing()).
-  std::size_t message(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where,
-                      double sharing = 1.0);
-  // The seconds of message(): s·o + t + r·o, and with ports (M12) ⌈max(1, s, r)/k⌉ port times;
-  // rendezvous (M11, r > 0) s·o + r·(t + g + o) + (⌈max(1, s)/k⌉ − 1)·g.
-  double message_seconds(double bytes, std::int64_t sends, std::int64_t receives, const models::SourceLocation& where,
-                         double sharing) const;
-  // message() without the port times: s·o + t, for a caller that charges the ports itself.
-  std::size_t message_without_ports(double bytes, std::int64_t sends, const models::SourceLocation& where) {
-    return overhead(
-        static_cast<double>(sends) * bound_.overhead_seconds(bytes, where) + bound_.communication_seconds(bytes, where),
-        graph::NodeKind::Communication, "communication of " + std::to_string(static_cast<long long>(bytes)) + " bytes");
+  // ---- messages: every one priced by the one model of a message (BoundQuantities::MessageCost)
+  using MessageCost = BoundQuantities::MessageCost;
+  // What a message of `bytes` costs; `sharing`: the bandwidth-sharing factor S of the step that
+  // sends it (sharing()). All 0 on one processor.
+  MessageCost message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
+    return bound_.message_cost(bytes, where, sharing);
   }
-  // A blocking send to a receiver outside the processors (results): o plus the transfer.
-  std::size_t send_out(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
-    return message(bytes, 1, 0, where, sharing);
+  // A collective's message (Q): priced even when it carries no bytes, eager.
+  MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const {
+    return bound_.collective_message(bytes, where, sharing);
   }
-  // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
-  // topology can make it exceed 1.
-  double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
-  bool shares_bandwidth() const { return bound_.shares_bandwidth(); }
-  // Send and receive overheads of `seconds` in all.
-  std::size_t overheads(double seconds, const models::SourceLocation&) {
+  // msg(L; s, r) (M9) on the busiest processor of a step: `sends` send overheads, the transfer,
+  // `receives` receive overheads: s·o + t + r·o, and with ports (M12) ⌈max(1, s, r)/k⌉ port
+  // times; rendezvous (M11, r > 0) s·o + r·(t + g + o) + (⌈max(1, s)/k⌉ − 1)·g.
+  double step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives) const;
+  // step_seconds() as one deterministic leaf; none when it costs nothing.
+  std::size_t send(const MessageCost& cost, std::int64_t sends, std::int64_t receives);
+  // Message overheads (or any message time a scheme adds up itself) of `seconds` in all.
+  std::size_t overheads(double seconds) {
     return overhead(seconds, graph::NodeKind::Communication, "message overheads");
   }
-  // `count` receive overheads o(bytes).
-  std::size_t receives(double bytes, std::int64_t count, const models::SourceLocation& where);
-  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
-    return bound_.overhead_seconds(bytes, where, sharing);
-  }
-  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
-    return bound_.communication_seconds(bytes, where, sharing);
-  }
-  double port_seconds(double bytes, const models::SourceLocation& where) const {
-    return bound_.port_seconds(bytes, where);
-  }
-  bool has_ports() const { return bound_.has_ports(); }
-  bool rendezvous(double bytes, const models::SourceLocation& where) const { return bound_.rendezvous(bytes, where); }
   // A scheme whose approximate model prices its messages as eager (ARBITRARY, MACROPIPELINE,
-  // PAIRED) says so for a message of `bytes` that the machine makes rendezvous (M11): the tree
-  // is then no upper bound (U2), which the reports show under approx's figures.
-  void priced_as_eager(double bytes, const models::WorkPhase& phase, std::string_view scheme) {
-    if (!rendezvous(bytes, phase.location)) return;
+  // PAIRED) says so for a message the machine makes rendezvous (M11, M14): the tree is then no
+  // upper bound (U2), which the reports show under approx's figures.
+  void priced_as_eager(const MessageCost& cost, const models::WorkPhase& phase, std::string_view scheme) {
+    if (!cost.rendezvous()) return;
     tree_.add_caveat("it prices the rendezvous messages (by the machine's EAGER LIMIT or SEGMENT) of " +
                      std::string(scheme) + " phase '" + phase.name +
                      "' as eager, so it is no upper bound of the exact mean there and may lie below it "
                      "(docs/semantics.md U2)");
   }
+  // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
+  // topology can make it exceed 1.
+  double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
+  bool shares_bandwidth() const { return bound_.shares_bandwidth(); }
+  bool has_ports() const { return bound_.has_ports(); }
   std::int64_t ports() const { return bound_.ports(); }
   double port_queue_seconds(double total, double largest, std::int64_t count) const {
     return bound_.port_queue_seconds(total, largest, count);
   }
   std::size_t barrier(const models::SourceLocation& where);
-  BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
-                                                  double sharing) const {
-    return bound_.collective_message(bytes, where, sharing);
-  }
   const models::Machine& machine() const { return bound_.machine(); }
   std::size_t contention(double phase_work, const models::SourceLocation& where);
 

@@ -117,8 +117,8 @@ class PatternWalk {
     }
     std::size_t top_up = kZero;
     if (own > 0 && joint_sharing > own_sharing) {
-      const double more = builder_.message_seconds(volume, own, own, b->location, joint_sharing) -
-                          builder_.message_seconds(volume, own, own, b->location, own_sharing);
+      const double more = builder_.step_seconds(builder_.message_cost(volume, b->location, joint_sharing), own, own) -
+                          builder_.step_seconds(builder_.message_cost(volume, b->location, own_sharing), own, own);
       if (more > 0.0) {
         top_up = builder_.leaf(
             "communication of " + std::to_string(static_cast<long long>(volume)) +
@@ -127,7 +127,8 @@ class PatternWalk {
       }
     }
     if (most <= own) return top_up;
-    const std::size_t extra = builder_.message(volume, most - own, most - own, b->location, joint_sharing);
+    const std::size_t extra =
+        builder_.send(builder_.message_cost(volume, b->location, joint_sharing), most - own, most - own);
     return top_up == kZero ? extra : builder_.series({top_up, extra});
   }
 

@@ -97,8 +97,17 @@ double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocat
   return per_message(*law(bytes).message_overhead, bytes, sharing, "message overhead", "message overhead", where);
 }
 
-double BoundQuantities::port_seconds(double bytes, const models::SourceLocation& where) const {
-  return bytes == 0.0 ? 0.0 : port_time(bytes, where);
+BoundQuantities::MessageCost BoundQuantities::message_cost(double bytes, const models::SourceLocation& where,
+                                                           double sharing) const {
+  MessageCost cost;
+  cost.bytes = bytes;
+  cost.sharing = sharing;
+  if (p_ == 1 || bytes == 0.0) return cost;
+  cost.transfer = communication_seconds(bytes, where, sharing);
+  cost.overhead = overhead_seconds(bytes, where, sharing);
+  cost.port = port_time(bytes, where);
+  if (rendezvous(bytes, where)) cost.protocol = models::Protocol::Rendezvous;
+  return cost;
 }
 
 double BoundQuantities::port_time(double bytes, const models::SourceLocation& where) const {
@@ -160,9 +169,13 @@ double BoundQuantities::port_queue_seconds(double total, double largest, std::in
 BoundQuantities::MessageCost BoundQuantities::collective_message(double bytes, const models::SourceLocation& where,
                                                                  double sharing) const {
   const Law of = law(bytes);
-  return {per_message(*of.communication_time, bytes, sharing, "communication time", "communication", where),
-          per_message(*of.message_overhead, bytes, sharing, "message overhead", "message overhead", where),
-          port_time(bytes, where)};
+  MessageCost cost;
+  cost.bytes = bytes;
+  cost.sharing = sharing;
+  cost.transfer = per_message(*of.communication_time, bytes, sharing, "communication time", "communication", where);
+  cost.overhead = per_message(*of.message_overhead, bytes, sharing, "message overhead", "message overhead", where);
+  cost.port = port_time(bytes, where);
+  return cost;
 }
 
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {

@@ -29,23 +29,33 @@ class BoundQuantities {
   std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const;
   distributions::Distribution runtime(const models::RuntimeSpec& spec) const;
 
-  // The machine's overheads in the program's time unit. None on one processor, where the
-  // program runs sequentially without messages, barriers or contention; a machine
-  // expression that gives a negative or non-finite time is an error.
-  // `sharing` is the bandwidth-sharing factor S of the step that sends the message (the
-  // machine's expressions read it as S; 1 where nothing shares a link).
-  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
-  // LogP's overhead o: processor time a send, and again a receive, of `bytes` occupies.
-  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
-  // LogGP's G·L: the time a message of `bytes` holds its sender's port and its receiver's port
-  // (PORT TIME; docs/semantics.md M12); 0 without ports, for no bytes and on one processor.
-  double port_seconds(double bytes, const models::SourceLocation& where) const;
+  // What one message costs: the one model of a message through which both scalers charge every
+  // message (docs/semantics.md M2-M14). Its law is the machine's for its size (M14), `sharing`
+  // the bandwidth-sharing factor S of the step that sends it (M10; 1 where nothing shares a
+  // link). A cost outside the range of times is an error at `where`.
+  struct MessageCost {
+    double bytes = 0.0;
+    double sharing = 1.0;
+    double transfer = 0.0;  // t(L): the communication time, in flight (the latency, with ports)
+    double overhead = 0.0;  // o(L): LogP's overhead, on the sender and again on the receiver
+    double port = 0.0;      // g(L): on the sender's port and on the receiver's (M12); 0 without ports
+    models::Protocol protocol = models::Protocol::Eager;  // M11, M14
+    bool rendezvous() const { return protocol == models::Protocol::Rendezvous; }
+    // From its send to its receive: the transfer and the port time.
+    double in_transit() const { return transfer + port; }
+    // A blocking send to a receiver outside the processors (INDEPENDENT's results, M8): its
+    // overhead, then the message in transit, on the sender.
+    double sent_out() const { return overhead + in_transit(); }
+  };
+  // A message of `bytes` between two processors: all 0 and eager for no bytes and on one
+  // processor, where the program runs sequentially without messages.
+  MessageCost message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
+  // A message a collective sends (docs/semantics.md, section Q): priced even when it carries no
+  // bytes, since a barrier's messages are all synchronisation, and eager whatever its size; 0 on
+  // one processor.
+  MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const;
   // Whether the machine's messages go through ports (it has a PORT TIME).
   bool has_ports() const { return machine_.port_time.has_value(); }
-  // Whether a message of `bytes` between processors is rendezvous: more bytes than the
-  // machine's EAGER LIMIT (M11); never on one processor or without the statement.
-  // A protocol segment that says so decides instead of the limit (models::MessageSegment).
-  bool rendezvous(double bytes, const models::SourceLocation& where) const;
   // Ports per processor and direction (PORTS; 1 without the statement).
   std::int64_t ports() const;
   // When a processor's ports (ports() of them, each serving one message at a time as they
@@ -53,14 +63,6 @@ class BoundQuantities {
   // ready at once: `total` with one port; with k, the least of Graham's total/k + (1 − 1/k)·largest
   // and ⌈count/k⌉·largest.
   double port_queue_seconds(double total, double largest, std::int64_t count) const;
-  // A message a collective sends (docs/semantics.md, section Q): priced even when it carries no
-  // bytes, since a barrier's messages are all synchronisation; 0 on one processor.
-  struct MessageCost {
-    double transfer = 0.0;  // the communication time, in flight
-    double overhead = 0.0;  // o, on the sender and again on the receiver
-    double port = 0.0;      // the port time, on the sender's port and on the receiver's (M12)
-  };
-  MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const;
   double barrier_seconds(const models::SourceLocation& where) const;
   // c(T, P) with T = the phase instance's work (the sum of its task means); 0 without one.
   double contention_seconds(double work, const models::SourceLocation& where) const;
@@ -82,8 +84,14 @@ class BoundQuantities {
   // `term` names the machine term in evaluation errors, `kind` the overhead (overhead()).
   double per_message(const models::Expr& cost, double bytes, double sharing, const char* term, const char* kind,
                      const models::SourceLocation& where) const;
-  // PORT TIME at `bytes`, even 0 (a collective's messages); 0 without the statement.
+  // The terms of message_cost(): 0 for no bytes (port_time: even then, for a collective's
+  // messages) and on one processor.
+  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing) const;
+  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing) const;
   double port_time(double bytes, const models::SourceLocation& where) const;
+  // Whether a message of `bytes` between processors is rendezvous (M11): more bytes than the
+  // machine's EAGER LIMIT, or as its protocol segment says (M14); never on one processor.
+  bool rendezvous(double bytes, const models::SourceLocation& where) const;
   // The message law of `bytes`: the machine's own below its first protocol segment, else the
   // last segment that starts at or below it.
   struct Law {

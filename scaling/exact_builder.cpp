@@ -19,17 +19,10 @@ ExactBuilder::ExactBuilder(const models::Program& program, const models::Machine
 
 const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const models::SourceLocation& where,
                                                             double sharing) {
-  static const MessageCost kFree{};
-  if (p_ == 1 || bytes == 0.0) return kFree;
   const auto key = std::make_pair(bytes, sharing);
   const auto found = message_costs_.find(key);
   if (found != message_costs_.end()) return found->second;
-  const bool rendezvous = bound_.rendezvous(bytes, where);
-  return message_costs_
-      .emplace(key, MessageCost{bound_.communication_seconds(bytes, where, sharing),
-                                bound_.overhead_seconds(bytes, where, sharing), rendezvous,
-                                bound_.port_seconds(bytes, where)})
-      .first->second;
+  return message_costs_.emplace(key, bound_.message_cost(bytes, where, sharing)).first->second;
 }
 
 // ---- nodes and arcs -------------------------------------------------------------------------
@@ -80,7 +73,7 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
   // M11: above the eager limit the transfer waits for the receiver to post its receive, where
   // its order stands now; the receive is then always a node of the receiver's order, so that
   // the receives it posts after this one wait for this one.
-  const bool rendezvous = a >= 0 && to_processor >= 0 && cost.rendezvous;
+  const bool rendezvous = a >= 0 && to_processor >= 0 && cost.rendezvous();
   const std::string size = std::to_string(static_cast<long long>(bytes)) + " B";
   NodeId at = from;
   if (overhead > 0.0) {
@@ -248,7 +241,7 @@ void ExactBuilder::send_boundaries(const models::SourceLocation& where, Exchange
   // otherwise wait for); at the end of the program never (a receive overhead is a node anyway).
   const bool receive =
       exchange == Exchange::BeforeSerialWork ||
-      (exchange == Exchange::BeforeSynchronisation && in_transit_seconds(units_.volume, where, sharing) > 0.0);
+      (exchange == Exchange::BeforeSynchronisation && message_cost(units_.volume, where, sharing).in_transit() > 0.0);
   const std::int64_t step = step_ - 1;
   for (const auto& [u, to] : messages) {
     message(units_.node[static_cast<std::size_t>(u)], to, units_.volume, step, receive, where, sharing);
@@ -458,7 +451,7 @@ void ExactBuilder::after_units(const models::WorkPhase& phase, const UnitInstanc
       // The results, one blocking send per processor to outside the processors, as in the
       // approximate model.
       const double seconds =
-          send_out_seconds(instance.volume * static_cast<double>(per_processor[k]), phase.location, sharing);
+          message_cost(instance.volume * static_cast<double>(per_processor[k]), phase.location, sharing).sent_out();
       if (seconds > 0.0) {
         run_on(k, deterministic_node(phase.name + " results", NodeKind::Communication, seconds, static_cast<int>(k),
                                      step));

@@ -66,25 +66,11 @@ class ExactBuilder {
   std::int64_t processors() const { return p_; }
   NeighborOrder neighbor_order() const { return neighbor_order_; }
 
-  // Machine overheads: none on one processor; a cost of 0 means no node. `sharing`: the
-  // bandwidth-sharing factor S of the step that sends the message (sharing()).
-  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
-    return message_cost(bytes, where, sharing).transfer;
-  }
-  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
-    return message_cost(bytes, where, sharing).overhead;
-  }
-  // The time a message spends between its send and its receive: the communication time, and
-  // the port time on each of its ports (M12).
-  double in_transit_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
-    const MessageCost& cost = message_cost(bytes, where, sharing);
-    return cost.transfer + cost.port;
-  }
-  // A blocking send of `bytes` to a receiver outside the processors (INDEPENDENT's results):
-  // the send overhead plus the transfer, on the sender's order.
-  double send_out_seconds(double bytes, const models::SourceLocation& where, double sharing = 1.0) {
-    return overhead_seconds(bytes, where, sharing) + in_transit_seconds(bytes, where, sharing);
-  }
+  // What a message of `bytes` costs (BoundQuantities::message_cost, the one model of a message),
+  // computed once per (size, S): `sharing` is the bandwidth-sharing factor S of the step that
+  // sends it (sharing()). All 0 on one processor; a cost of 0 means no node.
+  using MessageCost = BoundQuantities::MessageCost;
+  const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0);
   // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
   // topology can make it exceed 1.
   double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
@@ -276,15 +262,6 @@ class ExactBuilder {
   std::vector<GridBoundary> grid_boundary_;
   double grid_sharing_ = 1.0;  // S of those messages
   std::int64_t step_ = 0;
-  // What a message of some size costs at some bandwidth-sharing factor S, computed once per
-  // (size, S).
-  struct MessageCost {
-    double transfer = 0.0;    // the machine's communication time
-    double overhead = 0.0;    // o, on the sender and again on the receiver
-    bool rendezvous = false;  // by the machine's EAGER LIMIT or protocol SEGMENT (M11, M14)
-    double port = 0.0;        // the machine's port time, on the sender's port and on the receiver's
-  };
-  const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing);
   // Each port's messages, chained one after another (exact_ports.cpp): in the order they become
   // ready when every node takes its mean time, whatever their step (M12).
   void order_ports();

@@ -61,7 +61,7 @@ void ExactBuilder::send_grid_boundary(const models::SourceLocation& where, Excha
     // The receive rule of send_boundaries, per message size.
     const bool receive =
         exchange == Exchange::BeforeSerialWork ||
-        (exchange == Exchange::BeforeSynchronisation && in_transit_seconds(m.bytes, where, grid_sharing_) > 0.0);
+        (exchange == Exchange::BeforeSynchronisation && message_cost(m.bytes, where, grid_sharing_).in_transit() > 0.0);
     message(m.from, m.to, m.bytes, step, receive, where, grid_sharing_);
   }
   grid_boundary_.clear();

@@ -211,10 +211,11 @@ LevelMessages level_messages(const ApproximateBuilder& builder, const models::Wo
       if (bytes == 0.0 || processor[u] == processor[v] || !sent.emplace(u, processor[v], bytes).second) continue;
       const double s = sharing_of(sharing, Message{u, processor[v], bytes});
       level.sharing[depth[v]] = s;  // one S per receiving level
-      const double o = builder.overhead_seconds(bytes, phase.location, s);
+      const ApproximateBuilder::MessageCost cost = builder.message_cost(bytes, phase.location, s);
+      const double o = cost.overhead;
       level.sending.try_emplace(depth[u] + 1, p, 0.0).first->second[static_cast<std::size_t>(processor[u])] += o;
       level.receiving.try_emplace(depth[v], p, 0.0).first->second[static_cast<std::size_t>(processor[v])] += o;
-      const double g = builder.port_seconds(bytes, phase.location);
+      const double g = cost.port;
       if (g > 0.0) {
         auto& port = level.ports.try_emplace(depth[v], 2 * p, 0.0).first->second;
         auto& messages = level.port_messages.try_emplace(depth[v], 2 * p, 0).first->second;
@@ -284,15 +285,15 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
     }
     const auto longest = transfer.find(d);
     const double bytes = longest == transfer.end() ? 0.0 : longest->second;
-    builder.priced_as_eager(bytes, phase, "ARBITRARY");
-    // The busiest port serves its messages into the level one after another: message() below
+    const ApproximateBuilder::MessageCost cost =
+        builder.message_cost(bytes, phase.location, level_sharing.count(d) != 0 ? level_sharing.at(d) : 1.0);
+    builder.priced_as_eager(cost, phase, "ARBITRARY");
+    // The busiest port serves its messages into the level one after another: send() below
     // charges the longest message's own port time, this the rest of the busiest port's.
-    const double own_port = builder.port_seconds(bytes, phase.location);
     const double overheads =
-        most(sending, d) + most(receiving, d) + std::max(0.0, busiest_port(builder, costs, d, own_port) - own_port);
-    middle.push_back(builder.overheads(overheads, phase.location));
-    middle.push_back(
-        builder.message(bytes, 0, 0, phase.location, level_sharing.count(d) != 0 ? level_sharing.at(d) : 1.0));
+        most(sending, d) + most(receiving, d) + std::max(0.0, busiest_port(builder, costs, d, cost.port) - cost.port);
+    middle.push_back(builder.overheads(overheads));
+    middle.push_back(builder.send(cost, 0, 0));
     middle.push_back(builder.tree().parallel(std::move(busy)));
   }
   middle.push_back(builder.contention(work, phase.location));

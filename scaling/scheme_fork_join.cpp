@@ -117,16 +117,18 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
 
 namespace {
 
+using MessageCost = ApproximateBuilder::MessageCost;
+
 // What processor 0's receiving side adds after the last result is sent, for `more` senders of
-// `big` bytes and `fewer` of `small`: eager, its ports' queue (M12; nothing without ports);
-// rendezvous (M11), every transfer and port time one after another, each receive posted after
-// the previous one is done. Each group is rendezvous or eager by its own size: where only the
-// larger results are rendezvous, their transfers one after another, then the others' queue.
-double drain_wait(const ApproximateBuilder& builder, const models::WorkPhase& phase, bool big_rendezvous,
-                  bool small_rendezvous, std::int64_t more, double big, std::int64_t fewer, double small) {
-  const double g_big = builder.port_seconds(big, phase.location), g_small = builder.port_seconds(small, phase.location);
-  const auto in_turn = [&](std::int64_t count, double bytes, double g) {
-    return static_cast<double>(count) * (builder.communication_seconds(bytes, phase.location) + g);
+// results of cost `big` and `fewer` of `small`: eager, its ports' queue (M12; nothing without
+// ports); rendezvous (M11), every transfer and port time one after another, each receive posted
+// after the previous one is done. Each group is rendezvous or eager by its own size: where only
+// the larger results are rendezvous, their transfers one after another, then the others' queue.
+double drain_wait(const ApproximateBuilder& builder, bool big_rendezvous, bool small_rendezvous, std::int64_t more,
+                  const MessageCost& big, std::int64_t fewer, const MessageCost& small) {
+  const double g_big = big.port, g_small = small.port;
+  const auto in_turn = [](std::int64_t count, const MessageCost& cost, double g) {
+    return static_cast<double>(count) * (cost.transfer + g);
   };
   if (big_rendezvous && small_rendezvous) return in_turn(more, big, g_big) + in_turn(fewer, small, g_small);
   if (big_rendezvous) {
@@ -152,13 +154,10 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   const auto on = [&](std::int64_t c, bool local) {
     if (c == 0) return kZero;
     if (local) return builder.power(one, c);
-    const double sent = bytes * static_cast<double>(c);
-    const bool rendezvous = builder.rendezvous(sent, phase.location);
     // The port times (and, rendezvous, the transfers) are processor 0's, below.
-    const std::size_t send = rendezvous
-                                 ? builder.overheads(builder.overhead_seconds(sent, phase.location), phase.location)
-                             : !builder.has_ports() ? builder.send_out(sent, phase.location)
-                                                    : builder.message_without_ports(sent, 1, phase.location);
+    MessageCost cost = builder.message_cost(bytes * static_cast<double>(c), phase.location);
+    cost.port = 0.0;
+    const std::size_t send = cost.rendezvous() ? builder.overheads(cost.overhead) : builder.send(cost, 1, 0);
     return builder.series({builder.power(one, c), send});
   };
   Work work{{0, 1, on(r > 0 ? q + 1 : q, true)}};
@@ -168,16 +167,18 @@ std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, st
   // the last arrival bounds its receives from above.
   const std::int64_t senders_of_more = std::max<std::int64_t>(r - 1, 0);
   const std::int64_t senders_of_fewer = q > 0 ? p - std::max<std::int64_t>(r, 1) : 0;
-  const bool big_rendezvous = senders_of_more > 0 && builder.rendezvous(big, phase.location);
-  const bool small_rendezvous = senders_of_fewer > 0 ? builder.rendezvous(small, phase.location) : big_rendezvous;
-  const double wait = drain_wait(builder, phase, big_rendezvous || (senders_of_more == 0 && small_rendezvous),
-                                 small_rendezvous, senders_of_more, big, senders_of_fewer, small);
+  const MessageCost big_cost = builder.message_cost(big, phase.location);
+  const MessageCost small_cost = builder.message_cost(small, phase.location);
+  const bool big_rendezvous = senders_of_more > 0 && big_cost.rendezvous();
+  const bool small_rendezvous = senders_of_fewer > 0 ? small_cost.rendezvous() : big_rendezvous;
+  const double wait = drain_wait(builder, big_rendezvous || (senders_of_more == 0 && small_rendezvous),
+                                 small_rendezvous, senders_of_more, big_cost, senders_of_fewer, small_cost);
   return builder.series({builder.close(work),
                          wait > 0.0 ? builder.leaf("the drain's receives", graph::NodeKind::Communication,
                                                    distributions::deterministic(wait))
                                     : kZero,
-                         builder.receives(big, senders_of_more, phase.location),
-                         builder.receives(small, senders_of_fewer, phase.location)});
+                         builder.overheads(static_cast<double>(senders_of_more) * big_cost.overhead),
+                         builder.overheads(static_cast<double>(senders_of_fewer) * small_cost.overhead)});
 }
 
 }  // namespace
@@ -199,7 +200,7 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
   const double release_bytes = release_bytes_of(builder, phase);
   const std::int64_t released = std::min(builder.processors(), tasks) - 1;
   if (release_bytes > 0.0 && released > 0 && phase.scheduling != models::Scheduling::Dynamic) {
-    job = builder.series({builder.message(release_bytes, released, 1, phase.location), job});
+    job = builder.series({builder.send(builder.message_cost(release_bytes, phase.location), released, 1), job});
   }
   if (!ApproximateBuilder::takes_no_time(join_time)) {
     job = builder.series({job, builder.leaf(phase.name + " join", graph::NodeKind::Task, join_time)});

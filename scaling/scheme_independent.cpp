@@ -31,7 +31,7 @@ void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const d
   const std::int64_t p = builder.processors();
   const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
   const double seconds =
-      builder.send_out_seconds(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing);
+      builder.message_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing).sent_out();
   if (seconds > 0.0) {
     const NodeId message =
         builder.deterministic_node(phase.name + " results", NodeKind::Communication, seconds, -1, step);
@@ -76,7 +76,8 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   const std::int64_t p = builder.processors();
   const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
   const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
-  const std::size_t results = builder.send_out(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing);
+  const std::size_t results =
+      builder.send(builder.message_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing), 1, 0);
   const std::size_t delay = builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location);
   Piece piece = builder.synchronised(builder.series({bound, results, delay}));
   piece.first_phase = piece.last_phase = phase.name;

@@ -77,9 +77,10 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::int64_t q = std::min(p, stages);
   const std::int64_t base = stages / p, extra = stages % p;
   // One send or one receive overhead o(V).
-  const std::size_t overhead = builder.overheads(builder.overhead_seconds(bytes, phase.location), phase.location);
-  const std::size_t transfer = builder.message(bytes, 0, 0, phase.location);
-  builder.priced_as_eager(bytes, phase, "MACROPIPELINE");
+  const ApproximateBuilder::MessageCost cost = builder.message_cost(bytes, phase.location);
+  const std::size_t overhead = builder.overheads(cost.overhead);
+  const std::size_t transfer = builder.send(cost, 0, 0);
+  builder.priced_as_eager(cost, phase, "MACROPIPELINE");
   std::map<std::tuple<std::int64_t, bool, bool>, std::size_t> made;
   const auto block = [&](std::int64_t k) {
     const std::int64_t size = base + (k < extra ? 1 : 0);
@@ -108,8 +109,7 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
       slowest.push_back(builder.leaf(phase.name + " interarrival", graph::NodeKind::Task, arrival_time));
     }
     // With ports (M12) each processor's k ports pass one message a job, k at a time.
-    const double port =
-        q > 1 ? builder.port_seconds(bytes, phase.location) / static_cast<double>(builder.ports()) : 0.0;
+    const double port = q > 1 ? cost.port / static_cast<double>(builder.ports()) : 0.0;
     if (port > 0.0) {
       slowest.push_back(
           builder.leaf(phase.name + " port", graph::NodeKind::Communication, distributions::deterministic(port)));

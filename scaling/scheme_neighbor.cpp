@@ -108,20 +108,18 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
                              : 1.0;
   // BoundQuantities evaluates each (machine term, L, S) once: a layout's edges have a handful.
   const auto overhead = [&](std::int64_t points) {
-    return builder.overhead_seconds(static_cast<double>(points) * volume, phase.location, sharing);
+    return builder.message_cost(static_cast<double>(points) * volume, phase.location, sharing).overhead;
   };
   const GridExchange edges = grid_exchange(layout, overhead, volume);
   // M12: the busiest port's edge messages one after another (a block receives what it sends).
   const auto port_of = [&](std::int64_t points) {
-    return builder.port_seconds(static_cast<double>(points) * volume, phase.location);
+    return builder.message_cost(static_cast<double>(points) * volume, phase.location).port;
   };
-  const double ports = builder.has_ports()
-                           ? builder.port_queue_seconds(grid_exchange(layout, port_of, volume).most_overhead,
-                                                        builder.port_seconds(edges.longest_bytes, phase.location), 4)
-                           : 0.0;
-  const double exchange = edges.most_overhead +
-                          builder.communication_seconds(edges.longest_bytes, phase.location, sharing) + ports +
-                          edges.most_overhead;
+  const ApproximateBuilder::MessageCost longest = builder.message_cost(edges.longest_bytes, phase.location, sharing);
+  const double ports = builder.has_ports() ? builder.port_queue_seconds(
+                                                 grid_exchange(layout, port_of, volume).most_overhead, longest.port, 4)
+                                           : 0.0;
+  const double exchange = edges.most_overhead + longest.transfer + ports + edges.most_overhead;
   const std::size_t messages = exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
                                                              distributions::deterministic(exchange))
                                               : kZero;

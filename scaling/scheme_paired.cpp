@@ -76,7 +76,7 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
   const std::size_t dependent = builder.leaf(phase.name + " dependent", graph::NodeKind::Task, dependent_time);
   builder.value(phase.independent->volume, phase.location, "communication volume");  // checked, never sent
   const double dependent_bytes = builder.value(phase.dependent->volume, phase.location, "communication volume");
-  builder.priced_as_eager(dependent_bytes, phase, "PAIRED");
+  builder.priced_as_eager(builder.message_cost(dependent_bytes, phase.location), phase, "PAIRED");
   const std::vector<std::int64_t> distances = dependency_distances(builder, phase);
   // Level sizes, run-length encoded: the tree grows with the number of distinct runs.
   constexpr std::int64_t kMaxIterations = 100'000'000;
