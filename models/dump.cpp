@@ -193,6 +193,17 @@ std::string dump(const Machine& machine) {
   if (machine.port_sharing != PortSharing::FirstComeFirstServed) {
     out += fmt::format("PORT SHARING IS {};\n", to_string(machine.port_sharing));
   }
+  if (machine.nodes) {
+    const Nodes& nodes = *machine.nodes;
+    out += fmt::format("NODE IS:\n  PROCESSORS IS {};\n", to_string(nodes.processors));
+    if (nodes.cores) out += fmt::format("  CORES IS {};\n", to_string(*nodes.cores));
+    out += fmt::format("  PLACEMENT IS {};\n", to_string(nodes.placement));
+    if (nodes.communication_time) {
+      out += fmt::format("  COMMUNICATION TIME IS {};\n", to_string(*nodes.communication_time));
+    }
+    if (nodes.message_overhead) out += fmt::format("  MESSAGE OVERHEAD IS {};\n", to_string(*nodes.message_overhead));
+    out += "END;\n";
+  }
   for (const MessageSegment& segment : machine.segments) {
     out += fmt::format("SEGMENT FROM {} IS:\n", to_string(segment.from));
     out += fmt::format("  COMMUNICATION TIME IS {};\n", to_string(segment.communication_time));

@@ -43,6 +43,22 @@ const char* to_string(Protocol protocol);  // "RENDEZVOUS"
 // A protocol segment of the message law (SEGMENT FROM b IS: ... END;, docs/machine.md "Protocol
 // segments", semantics M14): the law of messages of at least `from` bytes, up to the next
 // segment's. A statement the segment does not give keeps the law of the sizes below it.
+// How processes (ranks 0 .. P-1) are placed on nodes: in blocks of k (rank r on node r / k) or in
+// turn (rank r on node r mod N, N = ceil(P / k) nodes).
+enum class Placement { Block, Cyclic };
+const char* to_string(Placement placement);  // "CYCLIC"
+
+// Processors grouped in nodes (NODE IS: ... END;, docs/machine.md "Nodes", semantics M15): k
+// processes a node on c cores, and the law of a message between two processes of one node.
+struct Nodes {
+  Expr processors;            // k of the P processors a node: a whole number >= 1; constant
+  std::optional<Expr> cores;  // c: a whole number >= 1; none: k (a core a processor)
+  Placement placement = Placement::Block;
+  std::optional<Expr> communication_time;  // inside a node (L, P, constants); none: the machine's
+  std::optional<Expr> message_overhead;    // inside a node; none: the machine's
+  SourceLocation location;
+};
+
 struct MessageSegment {
   Expr from;  // bytes, > 0; may use the constants
   Expr communication_time;
@@ -107,6 +123,8 @@ struct Machine {
   // The message law's protocol segments in increasing `from`; the statements above are the law
   // below the first one. None: one law for every size.
   std::vector<MessageSegment> segments;
+  // Nodes of several processes; none: every processor a node of its own, as before.
+  std::optional<Nodes> nodes;
   SourceLocation location;
 };
 

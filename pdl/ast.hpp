@@ -271,7 +271,9 @@ enum class MachineRole {
   Contention,
   EagerLimit,
   PortTime,
-  Ports
+  Ports,
+  Processors,  // in a NODE
+  Cores        // in a NODE
 };
 
 struct MachineExpr : x3::position_tagged {
@@ -324,8 +326,25 @@ struct SegmentDecl : x3::position_tagged {
   std::vector<SegmentStatement> statements;
 };
 
+// PLACEMENT IS CYCLIC; (in a NODE)
+struct PlacementDecl : x3::position_tagged {
+  PlacementDecl(models::Placement placement_ = models::Placement::Block) : placement(placement_) {}
+  models::Placement placement;
+};
+
+struct NodeStatement : x3::variant<MachineExpr, PlacementDecl> {
+  using base_type::base_type;
+  using base_type::operator=;
+};
+
+// NODE IS: PROCESSORS IS 32; CORES IS 32; PLACEMENT IS BLOCK; COMMUNICATION TIME IS ...; END;
+struct NodeDecl : x3::position_tagged {
+  bool colon = false;  // NODE IS: (the colon is optional)
+  std::vector<NodeStatement> statements;
+};
+
 struct MachineStatement : x3::variant<MachineExpr, SizeofDecl, CommKindDecl, TopologyDecl, VariableDecl, CollectiveDecl,
-                                      PortSharingDecl, SegmentDecl> {
+                                      PortSharingDecl, SegmentDecl, NodeDecl> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -32,13 +32,15 @@ const char* role_name(ast::MachineRole role) {
     case ast::MachineRole::EagerLimit: return "EAGER LIMIT";
     case ast::MachineRole::PortTime: return "PORT TIME";
     case ast::MachineRole::Ports: return "PORTS";
+    case ast::MachineRole::Processors: return "PROCESSORS";
+    case ast::MachineRole::Cores: return "CORES";
   }
   return "?";
 }
 
 // What the statements of a machine file have declared so far: each may appear once.
 struct SeenStatements {
-  std::array<bool, static_cast<std::size_t>(ast::MachineRole::Ports) + 1> role{};  // the last role
+  std::array<bool, static_cast<std::size_t>(ast::MachineRole::Cores) + 1> role{};  // the last role
   bool kind = false;
   bool topology = false;
   bool port_sharing = false;
@@ -68,13 +70,7 @@ class MachineChecker {
     std::vector<const ast::SegmentDecl*> segments;  // after every statement: they start from its law
     for (const ast::MachineStatement& statement : machine.statements) {
       if (const auto* e = boost::get<ast::MachineExpr>(&statement)) {
-        const auto role = static_cast<std::size_t>(e->role);
-        if (seen.role[role]) {
-          reporter_.error(*e, fmt::format("duplicate {}", role_name(e->role)));
-          continue;
-        }
-        seen.role[role] = true;
-        expression(*e, constants, model);
+        top_level_expression(*e, constants, seen, model);
       } else if (const auto* s = boost::get<ast::SizeofDecl>(&statement)) {
         sizeof_statement(*s, constants, seen, model);
       } else if (const auto* k = boost::get<ast::CommKindDecl>(&statement)) {
@@ -103,6 +99,8 @@ class MachineChecker {
         port_sharing_at_ = sharing;
       } else if (const auto* segment = boost::get<ast::SegmentDecl>(&statement)) {
         segments.push_back(segment);
+      } else if (const auto* node_decl = boost::get<ast::NodeDecl>(&statement)) {
+        node(*node_decl, constants, model);
       }
     }
     require_port_time(model);
@@ -111,6 +109,24 @@ class MachineChecker {
   }
 
  private:
+  // A statement `ROLE IS expression;` outside a block: each role once, PROCESSORS and CORES only in
+  // a NODE.
+  void top_level_expression(const ast::MachineExpr& e, const Scope& constants, SeenStatements& seen,
+                            models::Machine& model) {
+    if (e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
+      reporter_.error(
+          e, fmt::format("{} belongs in a NODE: NODE IS: {} IS ...; END;", role_name(e.role), role_name(e.role)));
+      return;
+    }
+    const auto role = static_cast<std::size_t>(e.role);
+    if (seen.role[role]) {
+      reporter_.error(e, fmt::format("duplicate {}", role_name(e.role)));
+      return;
+    }
+    seen.role[role] = true;
+    expression(e, constants, model);
+  }
+
   // VARIABLE name = value;: a constant joins the scope unless its declaration is refused
   // outright (a built-in name, a duplicate, no value).
   void declare_constant(const ast::VariableDecl& decl, Scope& constants, models::Machine& model) {
@@ -234,6 +250,10 @@ class MachineChecker {
         samples = {{"L", {0, 1, 1e6}}, {"P", {1, 2, 1024}}};
         break;
       case ast::MachineRole::Ports: scope.context = "in PORTS, which may use the machine's constants"; break;
+      case ast::MachineRole::Processors:
+        scope.context = "in a NODE's PROCESSORS, which may use the machine's constants";
+        break;
+      case ast::MachineRole::Cores: scope.context = "in a NODE's CORES, which may use the machine's constants"; break;
     }
     return scope;
   }
@@ -245,7 +265,10 @@ class MachineChecker {
     const std::size_t errors = reporter_.errors();
     models::Expr expr = detail::convert(e.value, scope, reporter_, nullptr);
     if (reporter_.errors() != errors) return std::nullopt;
-    if (e.role == ast::MachineRole::RTFactor || e.role == ast::MachineRole::Ports) return expr;
+    if (e.role == ast::MachineRole::RTFactor || e.role == ast::MachineRole::Ports ||
+        e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
+      return expr;  // constants, checked where they are taken
+    }
     // S is sampled only where the expression reads it, so that the points of the other
     // expressions are named as before.
     const std::vector<std::string> mentioned = models::identifiers(expr);
@@ -276,7 +299,9 @@ class MachineChecker {
       case ast::MachineRole::EagerLimit: model.eager_limit = std::move(expr); break;
       case ast::MachineRole::PortTime: model.port_time = std::move(expr); break;
       case ast::MachineRole::RTFactor:
-      case ast::MachineRole::Ports: break;
+      case ast::MachineRole::Ports:
+      case ast::MachineRole::Processors:
+      case ast::MachineRole::Cores: break;
     }
   }
 
@@ -328,12 +353,86 @@ class MachineChecker {
   std::optional<models::Expr> segment_cost(const ast::MachineExpr& e, const Scope& constants) {
     if (e.role != ast::MachineRole::CommunicationTime && e.role != ast::MachineRole::MessageOverhead &&
         e.role != ast::MachineRole::PortTime) {
-      reporter_.error(e, fmt::format("{} is the whole machine's: a SEGMENT gives only COMMUNICATION TIME, MESSAGE "
-                                     "OVERHEAD, PORT TIME and PROTOCOL",
+      reporter_.error(e, fmt::format("{} does not belong in a SEGMENT, which gives only COMMUNICATION TIME, "
+                                     "MESSAGE OVERHEAD, PORT TIME and PROTOCOL",
                                      role_name(e.role)));
       return std::nullopt;
     }
     return checked_expression(e, constants);
+  }
+
+  // NODE IS: ... END;: k of the P processors a node (required), on c <= k cores, placed in blocks or
+  // in turn, and the law of a message inside a node.
+  void node(const ast::NodeDecl& decl, const Scope& constants, models::Machine& model) {
+    if (node_seen_) {
+      reporter_.error(decl, "duplicate NODE IS ...; a machine's nodes are all alike");
+      return;
+    }
+    node_seen_ = true;
+    models::Nodes nodes;
+    nodes.location = reporter_.location(decl);
+    std::set<std::string> seen;
+    std::optional<double> processors, cores;
+    const ast::MachineExpr* cores_at = nullptr;
+    for (const ast::NodeStatement& statement : decl.statements) {
+      if (const auto* placement = boost::get<ast::PlacementDecl>(&statement)) {
+        if (!seen.insert("PLACEMENT").second) reporter_.error(*placement, "duplicate PLACEMENT in the NODE");
+        nodes.placement = placement->placement;
+        continue;
+      }
+      const auto& e = boost::get<ast::MachineExpr>(statement);
+      if (!seen.insert(role_name(e.role)).second) {
+        reporter_.error(e, fmt::format("duplicate {} in the NODE", role_name(e.role)));
+        continue;
+      }
+      if (e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
+        auto expr = checked_expression(e, constants);
+        const auto count = expr ? node_count(e, *expr) : std::nullopt;
+        if (!count) continue;
+        if (e.role == ast::MachineRole::Processors) {
+          processors = count;
+          nodes.processors = std::move(*expr);
+        } else {
+          cores = count;
+          nodes.cores = std::move(*expr);
+          cores_at = &e;
+        }
+      } else if (e.role == ast::MachineRole::CommunicationTime || e.role == ast::MachineRole::MessageOverhead) {
+        if (auto expr = checked_expression(e, constants)) {
+          (e.role == ast::MachineRole::CommunicationTime ? nodes.communication_time : nodes.message_overhead) =
+              std::move(*expr);
+        }
+      } else {
+        reporter_.error(e, fmt::format("{} does not belong in a NODE, which gives only PROCESSORS, CORES, PLACEMENT, "
+                                       "COMMUNICATION TIME and MESSAGE OVERHEAD",
+                                       role_name(e.role)));
+      }
+    }
+    if (!processors) {
+      if (seen.count("PROCESSORS") == 0) {
+        reporter_.error(decl, "a NODE needs PROCESSORS IS k;: how many of the P processors a node holds");
+      }
+      return;
+    }
+    if (cores && *cores > *processors) {
+      reporter_.error(cores_at->value, fmt::format("a node's CORES ({}) must not exceed its PROCESSORS ({}): leave "
+                                                   "CORES out for a core a processor",
+                                                   *cores, *processors));
+      return;
+    }
+    model.nodes = std::move(nodes);
+  }
+
+  // PROCESSORS or CORES of a NODE: a whole number from 1 to 2^31 - 1.
+  std::optional<double> node_count(const ast::MachineExpr& e, const models::Expr& expr) {
+    const auto value = detail::constant_value(expr, environment_, e.value, reporter_);
+    if (!value) return std::nullopt;
+    if (!(*value >= 1 && *value <= 2147483647.0 && *value == std::floor(*value))) {
+      reporter_.error(e.value, fmt::format("a NODE's {} must be a whole number from 1 to 2147483647, got {}",
+                                           role_name(e.role), *value));
+      return std::nullopt;
+    }
+    return value;
   }
 
   // PORTS and PORT SHARING describe ports, which only a PORT TIME gives the machine.
@@ -406,6 +505,7 @@ class MachineChecker {
   const ast::MachineExpr* ports_at_ = nullptr;             // the PORTS statement, if any
   const ast::PortSharingDecl* port_sharing_at_ = nullptr;  // the PORT SHARING statement, if any
   std::vector<double> segment_from_;                       // the FROM of each segment taken
+  bool node_seen_ = false;                                 // a NODE statement, taken or refused
 };
 
 }  // namespace

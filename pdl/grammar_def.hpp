@@ -174,6 +174,10 @@ struct protocol_class;
 struct protocol_decl_class : Annotate {};
 struct segment_statement_class;
 struct segment_decl_class : Annotate {};
+struct placement_class;
+struct placement_decl_class : Annotate {};
+struct node_statement_class;
+struct node_decl_class : Annotate {};
 
 // ---- Symbol tables (lower case; matched case-insensitively, whole words only) -----------
 struct DistKinds : x3::symbols<models::DistKind> {
@@ -349,6 +353,11 @@ x3::rule<protocol_decl_class, ast::ProtocolDecl> const protocol_decl = "PROTOCOL
 x3::rule<segment_statement_class, ast::SegmentStatement> const segment_statement =
     "segment statement (COMMUNICATION TIME, MESSAGE OVERHEAD, PORT TIME, PROTOCOL or END)";
 x3::rule<segment_decl_class, ast::SegmentDecl> const segment_decl = "SEGMENT";
+x3::rule<placement_class, models::Placement> const placement = "placement (BLOCK or CYCLIC)";
+x3::rule<placement_decl_class, ast::PlacementDecl> const placement_decl = "PLACEMENT";
+x3::rule<node_statement_class, ast::NodeStatement> const node_statement =
+    "node statement (PROCESSORS, CORES, PLACEMENT, COMMUNICATION TIME, MESSAGE OVERHEAD or END)";
+x3::rule<node_decl_class, ast::NodeDecl> const node_decl = "NODE";
 
 program_header_type const program_header_rule = "PROGRAM NAME IS";
 variable_decl_type const variable_decl_rule = "VARIABLE";
@@ -384,6 +393,9 @@ constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"conn
 constexpr Keyword kw_sharing{"sharing"}, kw_fair{"fair"}, kw_first{"first"}, kw_come{"come"}, kw_served{"served"};
 // The words of SEGMENT FROM b IS: ... END;.
 constexpr Keyword kw_segment{"segment"}, kw_from{"from"}, kw_protocol{"protocol"}, kw_rendezvous{"rendezvous"};
+// The words of NODE IS: ... END;.
+constexpr Keyword kw_node{"node"}, kw_processors{"processors"}, kw_cores{"cores"}, kw_placement{"placement"},
+    kw_block{"block"}, kw_cyclic{"cyclic"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -493,14 +505,15 @@ auto const concat_kind_def = whole_word(concat_kinds);
 auto const concat_entry_rule_def = phase_name > ',' > phase_name > ':' > concat_kind > ';';
 
 auto const machine_header_rule_def = kw_machine > kw_name > kw_is > string_literal > ';';
-auto const machine_role_def = (kw_rtfactor >> x3::attr(ast::MachineRole::RTFactor)) |
-                              (kw_communication >> kw_time >> x3::attr(ast::MachineRole::CommunicationTime)) |
-                              (kw_message >> kw_overhead >> x3::attr(ast::MachineRole::MessageOverhead)) |
-                              ((kw_barrier > kw_time) >> x3::attr(ast::MachineRole::BarrierTime)) |
-                              (kw_contention >> x3::attr(ast::MachineRole::Contention)) |
-                              ((kw_eager > kw_limit) >> x3::attr(ast::MachineRole::EagerLimit)) |
-                              ((kw_port > kw_time) >> x3::attr(ast::MachineRole::PortTime)) |
-                              (kw_ports >> x3::attr(ast::MachineRole::Ports));
+auto const machine_role_def =
+    (kw_rtfactor >> x3::attr(ast::MachineRole::RTFactor)) |
+    (kw_communication >> kw_time >> x3::attr(ast::MachineRole::CommunicationTime)) |
+    (kw_message >> kw_overhead >> x3::attr(ast::MachineRole::MessageOverhead)) |
+    ((kw_barrier > kw_time) >> x3::attr(ast::MachineRole::BarrierTime)) |
+    (kw_contention >> x3::attr(ast::MachineRole::Contention)) |
+    ((kw_eager > kw_limit) >> x3::attr(ast::MachineRole::EagerLimit)) |
+    ((kw_port > kw_time) >> x3::attr(ast::MachineRole::PortTime)) | (kw_ports >> x3::attr(ast::MachineRole::Ports)) |
+    (kw_processors >> x3::attr(ast::MachineRole::Processors)) | (kw_cores >> x3::attr(ast::MachineRole::Cores));
 auto const machine_expr_def = machine_role > kw_is > expression > ';';
 auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) > kw_is > expression > ';';
 auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |
@@ -538,8 +551,13 @@ auto const protocol_decl_def = kw_protocol > kw_is > protocol > ';';
 auto const segment_statement_def = protocol_decl | machine_expr;
 auto const segment_decl_def = kw_segment > kw_from > expression > kw_is > -x3::lit(':') >
                               *(!kw_end >> segment_statement) > kw_end > ';';
+auto const placement_def =
+    (kw_block >> x3::attr(models::Placement::Block)) | (kw_cyclic >> x3::attr(models::Placement::Cyclic));
+auto const placement_decl_def = kw_placement > kw_is > placement > ';';
+auto const node_statement_def = placement_decl | machine_expr;
+auto const node_decl_def = kw_node > kw_is > x3::matches[x3::lit(':')] > *(!kw_end >> node_statement) > kw_end > ';';
 auto const machine_statement_rule_def = port_sharing_decl | machine_expr | sizeof_decl | comm_kind_decl |
-                                        topology_decl | collective_decl | segment_decl | variable_decl_rule;
+                                        topology_decl | collective_decl | segment_decl | node_decl | variable_decl_rule;
 
 BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name, phase_name, variable_name, task_name,
                     type_name, primary, exponent, string_chars, wrapped, probability, expression_list, dist_args,
@@ -552,7 +570,7 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
 // BOOST_SPIRIT_DEFINE takes at most 64 rules at a time (Boost.Preprocessor's limit).
 BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology,
                     topology_decl, port_sharing, port_sharing_decl, protocol, protocol_decl, segment_statement,
-                    segment_decl)
+                    segment_decl, placement, placement_decl, node_statement, node_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule, clause_rule,
                     end_statement_rule, concat_head_rule, concat_entry_rule, machine_header_rule,
                     machine_statement_rule)

@@ -98,11 +98,11 @@ std::size_t ApproximateBuilder::list_schedule_bound(const std::string& label, co
   if (n == 0) return kZero;
   const std::int64_t q = std::min(p_, n);
   const double share = 1.0 / static_cast<double>(q);
-  const std::size_t work = leaf(label + " pool work / " + std::to_string(q), graph::NodeKind::Task,
-                                distributions::scale(distributions::series_power(task, n), share));
+  const std::size_t work = task_leaf(label + " pool work / " + std::to_string(q),
+                                     distributions::scale(distributions::series_power(task, n), share));
   if (q == 1) return work;
-  return series({work, leaf(label + " pool last task", graph::NodeKind::Task,
-                            distributions::scale(distributions::parallel_power(task, n), 1.0 - share))});
+  return series({work, task_leaf(label + " pool last task",
+                                 distributions::scale(distributions::parallel_power(task, n), 1.0 - share))});
 }
 
 std::size_t ApproximateBuilder::level(std::size_t one, std::int64_t tasks, double bytes,
@@ -140,7 +140,7 @@ Piece ApproximateBuilder::open_phase(const models::WorkPhase& phase, Work work) 
 Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
                                      const std::function<UnitMessages(std::int64_t, double)>& messages) {
   const distributions::Distribution task = runtime(*phase.runtime);
-  const std::size_t one = leaf(phase.name + " task", graph::NodeKind::Task, task);
+  const std::size_t one = task_leaf(phase.name + " task", task);
   const std::int64_t units = count(*phase.units, phase.location, "number of tasks");
   const double volume = value(phase.volume, phase.location, "communication volume");
   std::map<std::int64_t, std::size_t> made;
@@ -149,8 +149,10 @@ Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
     if (found != made.end()) return found->second;
     const UnitMessages sent = c == 0 ? UnitMessages{} : messages(c, volume);
     return made
-        .emplace(c, series({power(one, c),
-                            send(message_cost(sent.bytes, phase.location, sent.sharing), sent.sends, sent.receives)}))
+        .emplace(c,
+                 series({power(one, c), send(sent.outside ? message_out_cost(sent.bytes, phase.location, sent.sharing)
+                                                          : message_cost(sent.bytes, phase.location, sent.sharing),
+                                             sent.sends, sent.receives)}))
         .first->second;
   });
   const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);

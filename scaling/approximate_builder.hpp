@@ -73,6 +73,13 @@ class ApproximateBuilder {
   graph::SpTree& tree() { return tree_; }
 
   // ---- tree helpers treating kZero as "nothing" -------------------------------------
+  // A task of a program's phase on `processor` (-1: any): on a node with more processors than
+  // cores (M15) it takes the busiest node's slowdown times its runtime, an upper bound.
+  std::size_t task_leaf(std::string label, const distributions::Distribution& runtime, int processor = -1) {
+    const double slowdown = bound_.largest_slowdown();
+    return tree_.leaf({std::move(label), graph::NodeKind::Task,
+                       slowdown > 1.0 ? distributions::scale(runtime, slowdown) : runtime, processor});
+  }
   std::size_t leaf(std::string label, graph::NodeKind kind, distributions::Distribution runtime, int processor = -1) {
     return tree_.leaf({std::move(label), kind, std::move(runtime), processor});
   }
@@ -86,12 +93,18 @@ class ApproximateBuilder {
   using MessageCost = BoundQuantities::MessageCost;
   // What a message of `bytes` costs; `sharing`: the bandwidth-sharing factor S of the step that
   // sends it (sharing()). All 0 on one processor.
+  // With nodes (M15) the approximate model does not list a step's pairs of processors: a message
+  // between processors takes the larger of the two laws unless all p share one node.
   MessageCost message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0) const {
-    return bound_.message_cost(bytes, where, sharing);
+    return bound_.message_cost(bytes, where, sharing, bound_.any_route());
+  }
+  // A message to a receiver outside the processors (INDEPENDENT's results, M8): the machine's law.
+  MessageCost message_out_cost(double bytes, const models::SourceLocation& where, double sharing) const {
+    return bound_.message_cost(bytes, where, sharing, BoundQuantities::Route::BetweenNodes);
   }
   // A collective's message (Q): priced even when it carries no bytes, eager.
   MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const {
-    return bound_.collective_message(bytes, where, sharing);
+    return bound_.collective_message(bytes, where, sharing, bound_.any_route());
   }
   // msg(L; s, r) (M9) on the busiest processor of a step: `sends` send overheads, the transfer,
   // `receives` receive overheads: s·o + t + r·o, and with ports (M12) ⌈max(1, s, r)/k⌉ port
@@ -177,6 +190,7 @@ class ApproximateBuilder {
     std::int64_t sends = 0;
     std::int64_t receives = 0;
     double sharing = 1.0;  // S of the step (sharing())
+    bool outside = false;  // to a receiver outside the processors (INDEPENDENT's results)
   };
   // One task (of the phase's runtime) per unit of its problem size spread over the
   // processors, each processor its c tasks then messages(c, volume) (none without tasks),

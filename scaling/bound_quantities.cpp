@@ -13,6 +13,18 @@
 
 namespace scaling::detail {
 
+namespace {
+
+// Both laws at once (Route::Either): the larger of each term, so that the approximate model
+// charges no message less than the exact model does.
+BoundQuantities::MessageCost either(BoundQuantities::MessageCost between, const BoundQuantities::MessageCost& inside) {
+  between.transfer = std::max(between.transfer, inside.transfer);
+  between.overhead = std::max(between.overhead, inside.overhead);
+  return between;
+}
+
+}  // namespace
+
 BoundQuantities::BoundQuantities(const models::Machine& machine, const models::Environment& environment, int p)
     : machine_(machine), environment_(environment), p_(p) {
   // Variables that are expressions of P (weak scaling) take their value for this p here.
@@ -98,16 +110,16 @@ double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocat
 }
 
 BoundQuantities::MessageCost BoundQuantities::message_cost(double bytes, const models::SourceLocation& where,
-                                                           double sharing) const {
-  MessageCost cost;
-  cost.bytes = bytes;
-  cost.sharing = sharing;
-  if (p_ == 1 || bytes == 0.0) return cost;
-  cost.transfer = communication_seconds(bytes, where, sharing);
-  cost.overhead = overhead_seconds(bytes, where, sharing);
-  cost.port = port_time(bytes, where);
-  if (rendezvous(bytes, where)) cost.protocol = models::Protocol::Rendezvous;
-  return cost;
+                                                           double sharing, Route route) const {
+  if (p_ == 1 || bytes == 0.0) {
+    MessageCost free;
+    free.bytes = bytes;
+    free.sharing = sharing;
+    return free;
+  }
+  return route == Route::Either ? either(one_law_cost(bytes, where, sharing, false, false),
+                                         one_law_cost(bytes, where, sharing, true, false))
+                                : one_law_cost(bytes, where, sharing, route == Route::WithinNode, false);
 }
 
 double BoundQuantities::port_time(double bytes, const models::SourceLocation& where) const {
@@ -167,15 +179,97 @@ double BoundQuantities::port_queue_seconds(double total, double largest, std::in
 }
 
 BoundQuantities::MessageCost BoundQuantities::collective_message(double bytes, const models::SourceLocation& where,
-                                                                 double sharing) const {
-  const Law of = law(bytes);
+                                                                 double sharing, Route route) const {
+  MessageCost cost = route == Route::Either ? either(one_law_cost(bytes, where, sharing, false, true),
+                                                     one_law_cost(bytes, where, sharing, true, true))
+                                            : one_law_cost(bytes, where, sharing, route == Route::WithinNode, true);
+  cost.protocol = models::Protocol::Eager;  // Q: a collective's rounds are eager
+  return cost;
+}
+
+BoundQuantities::MessageCost BoundQuantities::one_law_cost(double bytes, const models::SourceLocation& where,
+                                                           double sharing, bool inside, bool priced_empty) const {
   MessageCost cost;
   cost.bytes = bytes;
   cost.sharing = sharing;
-  cost.transfer = per_message(*of.communication_time, bytes, sharing, "communication time", "communication", where);
-  cost.overhead = per_message(*of.message_overhead, bytes, sharing, "message overhead", "message overhead", where);
-  cost.port = port_time(bytes, where);
+  const Law of = law(bytes);
+  const models::Nodes* node = inside && machine_.nodes ? &*machine_.nodes : nullptr;
+  const models::Expr& t =
+      node != nullptr && node->communication_time ? *node->communication_time : *of.communication_time;
+  const models::Expr& o = node != nullptr && node->message_overhead ? *node->message_overhead : *of.message_overhead;
+  if (bytes != 0.0 || priced_empty) {
+    cost.transfer = per_message(t, bytes, sharing, "communication time", "communication", where);
+    cost.overhead = per_message(o, bytes, sharing, "message overhead", "message overhead", where);
+    // A message inside a node goes through memory, not the node's ports.
+    cost.port = inside && machine_.nodes ? 0.0 : port_time(bytes, where);
+  }
+  if (bytes != 0.0 && rendezvous(bytes, where)) cost.protocol = models::Protocol::Rendezvous;
   return cost;
+}
+
+std::pair<std::int64_t, std::int64_t> BoundQuantities::node_shape() const {
+  if (!node_shape_) {
+    node_shape_ = std::make_pair(std::int64_t{1}, std::int64_t{1});
+    if (machine_.nodes) {
+      const auto whole = [&](const models::Expr& expr, const char* what) {
+        const double v = value(expr, machine_.nodes->location, what);
+        if (!(v >= 1 && v <= 2147483647.0 && v == std::floor(v))) {
+          throw ScalingError(machine_.nodes->location,
+                             fmt::format("a NODE's {} must be a whole number from 1 to 2147483647, got {}", what, v));
+        }
+        return static_cast<std::int64_t>(v);
+      };
+      const std::int64_t k = whole(machine_.nodes->processors, "PROCESSORS");
+      const std::int64_t c = machine_.nodes->cores ? whole(*machine_.nodes->cores, "CORES") : k;
+      if (c > k) {
+        throw ScalingError(machine_.nodes->location,
+                           fmt::format("a node's CORES ({}) must not exceed its PROCESSORS ({})", c, k));
+      }
+      node_shape_ = std::make_pair(k, c);
+    }
+  }
+  return *node_shape_;
+}
+
+std::int64_t BoundQuantities::node_count() const {
+  const std::int64_t k = node_shape().first;
+  return (p_ + k - 1) / k;
+}
+
+std::int64_t BoundQuantities::node_of(std::int64_t r) const {
+  const std::int64_t k = node_shape().first;
+  if (k == 1) return r;
+  return machine_.nodes->placement == models::Placement::Cyclic ? r % node_count() : r / k;
+}
+
+std::int64_t BoundQuantities::processors_on(std::int64_t node) const {
+  const std::int64_t k = node_shape().first;
+  if (machine_.nodes && machine_.nodes->placement == models::Placement::Cyclic) {
+    return (p_ - node + node_count() - 1) / node_count();
+  }
+  return std::min(k, p_ - node * k);
+}
+
+BoundQuantities::Route BoundQuantities::route(std::int64_t a, std::int64_t b) const {
+  if (!machine_.nodes || a < 0 || b < 0 || node_of(a) != node_of(b)) return Route::BetweenNodes;
+  return Route::WithinNode;
+}
+
+BoundQuantities::Route BoundQuantities::any_route() const {
+  if (!machine_.nodes || node_shape().first == 1) return Route::BetweenNodes;
+  return node_count() == 1 ? Route::WithinNode : Route::Either;
+}
+
+double BoundQuantities::slowdown(std::int64_t r) const {
+  const auto [k, c] = node_shape();
+  if (c == k) return 1.0;
+  return std::max(1.0, static_cast<double>(processors_on(node_of(r))) / static_cast<double>(c));
+}
+
+double BoundQuantities::largest_slowdown() const {
+  const auto [k, c] = node_shape();
+  if (c == k) return 1.0;
+  return std::max(1.0, static_cast<double>(processors_on(0)) / static_cast<double>(c));  // node 0 holds the most
 }
 
 double BoundQuantities::barrier_seconds(const models::SourceLocation& where) const {

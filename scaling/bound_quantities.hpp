@@ -47,13 +47,32 @@ class BoundQuantities {
     // overhead, then the message in transit, on the sender.
     double sent_out() const { return overhead + in_transit(); }
   };
+  // Which law a message takes (M15): the machine's between nodes, the node's inside one, or,
+  // where a step's pairs of processors are not listed (the approximate model), the larger of the
+  // two term by term.
+  enum class Route { BetweenNodes, WithinNode, Either };
   // A message of `bytes` between two processors: all 0 and eager for no bytes and on one
-  // processor, where the program runs sequentially without messages.
-  MessageCost message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0) const;
+  // processor, where the program runs sequentially without messages. Inside a node it holds no
+  // port.
+  MessageCost message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0,
+                           Route route = Route::BetweenNodes) const;
   // A message a collective sends (docs/semantics.md, section Q): priced even when it carries no
   // bytes, since a barrier's messages are all synchronisation, and eager whatever its size; 0 on
   // one processor.
-  MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing) const;
+  MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing,
+                                 Route route = Route::BetweenNodes) const;
+  // ---- nodes (NODE IS: ... END;, M15); without the statement every processor is a node ----
+  // The node of processor r: BLOCK r / k, CYCLIC r mod N (N = ceil(p / k) nodes).
+  std::int64_t node_of(std::int64_t r) const;
+  std::int64_t node_count() const;
+  // A message from processor a to b (either may be -1: outside the processors).
+  Route route(std::int64_t a, std::int64_t b) const;
+  // The route of a step whose pairs are not listed: inside a node when all p are on one.
+  Route any_route() const;
+  // How many times its runtime a task takes on processor r: the processors on its node over the
+  // node's cores when they are more (they share the cores), else 1; the largest over the nodes.
+  double slowdown(std::int64_t r) const;
+  double largest_slowdown() const;
   // Whether the machine's messages go through ports (it has a PORT TIME).
   bool has_ports() const { return machine_.port_time.has_value(); }
   // Ports per processor and direction (PORTS; 1 without the statement).
@@ -114,6 +133,13 @@ class BoundQuantities {
   mutable std::optional<models::Environment> message_environment_;
   mutable std::optional<std::int64_t> ports_;
   mutable std::optional<std::vector<double>> segment_from_;  // each segment's FROM, in bytes
+  // The NODE's k and c (c = k without CORES), evaluated once; {1, 1} without nodes.
+  std::pair<std::int64_t, std::int64_t> node_shape() const;
+  std::int64_t processors_on(std::int64_t node) const;
+  mutable std::optional<std::pair<std::int64_t, std::int64_t>> node_shape_;
+  // A MessageCost of one law, the machine's (at its size, M14) or the node's.
+  MessageCost one_law_cost(double bytes, const models::SourceLocation& where, double sharing, bool inside,
+                           bool priced_empty) const;
 };
 
 }  // namespace scaling::detail

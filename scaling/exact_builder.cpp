@@ -18,11 +18,11 @@ ExactBuilder::ExactBuilder(const models::Program& program, const models::Machine
       last_(static_cast<std::size_t>(p), kNone) {}
 
 const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const models::SourceLocation& where,
-                                                            double sharing) {
-  const auto key = std::make_pair(bytes, sharing);
+                                                            double sharing, Route route) {
+  const auto key = std::make_tuple(bytes, sharing, route);
   const auto found = message_costs_.find(key);
   if (found != message_costs_.end()) return found->second;
-  return message_costs_.emplace(key, bound_.message_cost(bytes, where, sharing)).first->second;
+  return message_costs_.emplace(key, bound_.message_cost(bytes, where, sharing, route)).first->second;
 }
 
 // ---- nodes and arcs -------------------------------------------------------------------------
@@ -30,6 +30,11 @@ const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const 
 NodeId ExactBuilder::add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
                          std::int64_t step) {
   if (graph_.node_count() >= max_nodes_) throw ExactModelTooLarge(max_nodes_);
+  // M15: a task on a node with more processors than cores shares them (a pool: the busiest node).
+  const double slowdown = kind == NodeKind::Task && processor >= 0 ? bound_.slowdown(processor)
+                          : kind == NodeKind::DynamicPool          ? bound_.largest_slowdown()
+                                                                   : 1.0;
+  if (slowdown > 1.0) runtime = distributions::scale(runtime, slowdown);
   graph::TaskNode node;
   node.label = std::move(label);
   node.kind = kind;
@@ -67,7 +72,7 @@ NodeId ExactBuilder::message(NodeId from, int to_processor, double bytes, std::i
   if (found != received_.end()) return found->second;
   const int a = graph_.node(from).processor;
   const std::int64_t sent_at = graph_.node(from).step;
-  const MessageCost& cost = message_cost(bytes, where, sharing);
+  const MessageCost& cost = message_cost(bytes, where, sharing, route(a, to_processor));
   const double overhead = (a >= 0 && to_processor >= 0) ? cost.overhead : 0.0;
   const double transfer = cost.transfer;
   // M11: above the eager limit the transfer waits for the receiver to post its receive, where

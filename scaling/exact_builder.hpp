@@ -70,7 +70,11 @@ class ExactBuilder {
   // computed once per (size, S): `sharing` is the bandwidth-sharing factor S of the step that
   // sends it (sharing()). All 0 on one processor; a cost of 0 means no node.
   using MessageCost = BoundQuantities::MessageCost;
-  const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0);
+  using Route = BoundQuantities::Route;
+  const MessageCost& message_cost(double bytes, const models::SourceLocation& where, double sharing = 1.0,
+                                  Route route = Route::BetweenNodes);
+  // The route of a message between two processors (M15), and their nodes.
+  Route route(std::int64_t from, std::int64_t to) const { return bound_.route(from, to); }
   // S of the messages a step sends at once (bandwidth_sharing.hpp), and whether the machine's
   // topology can make it exceed 1.
   double sharing(const std::vector<Transfer>& step) const { return bound_.sharing(step); }
@@ -78,9 +82,9 @@ class ExactBuilder {
   bool has_ports() const { return bound_.has_ports(); }
   std::int64_t ports() const { return bound_.ports(); }
   double barrier_seconds(const models::SourceLocation& where) const { return bound_.barrier_seconds(where); }
-  BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where,
-                                                  double sharing) const {
-    return bound_.collective_message(bytes, where, sharing);
+  BoundQuantities::MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing,
+                                                  Route route) const {
+    return bound_.collective_message(bytes, where, sharing, route);
   }
   const models::Machine& machine() const { return bound_.machine(); }
   double contention_seconds(double work, const models::SourceLocation& where) const {
@@ -271,7 +275,7 @@ class ExactBuilder {
     std::size_t port;  // 2k: processor k's sending port, 2k + 1: its receiving port
   };
   std::vector<PortUse> port_uses_;
-  std::map<std::pair<double, double>, MessageCost> message_costs_;
+  std::map<std::tuple<double, double, Route>, MessageCost> message_costs_;  // (bytes, S, route)
   std::vector<NodeId> order_next_;                              // per node on a processor: the next node of its order
   std::map<NodeId, NodeId> last_send_;                          // per node: the last send placed right after it
   std::map<std::tuple<NodeId, int, double>, NodeId> received_;  // (from, processor, bytes)

@@ -276,8 +276,7 @@ Piece approximate_arbitrary(ApproximateBuilder& builder, const models::WorkPhase
       const models::Task& task = phase.tasks[v];
       const distributions::Distribution runtime_of_task = builder.runtime(task.runtime);
       work += distributions::mean(runtime_of_task);
-      on[static_cast<std::size_t>(processor[v])].push_back(
-          builder.leaf(task.name, graph::NodeKind::Task, runtime_of_task, processor[v]));
+      on[static_cast<std::size_t>(processor[v])].push_back(builder.task_leaf(task.name, runtime_of_task, processor[v]));
     }
     std::vector<std::size_t> busy;
     for (auto& tasks : on) {

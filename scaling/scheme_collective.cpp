@@ -66,7 +66,7 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
     std::vector<double> overhead(round.size(), 0.0);
     for (std::size_t i = 0; i < round.size(); ++i) {
       const CollectiveMessage& m = round[i];
-      const auto cost = builder.collective_message(m.bytes, where, sharing);
+      const auto cost = builder.collective_message(m.bytes, where, sharing, builder.route(m.from, m.to));
       overhead[i] = cost.overhead;
       NodeId at = builder.last()[static_cast<std::size_t>(m.from)];
       if (cost.overhead > 0.0) {

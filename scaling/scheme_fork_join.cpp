@@ -190,7 +190,7 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
   const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
   if (jobs == 0) return builder.empty_closed_phase(phase);
   const distributions::Distribution task = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
+  const std::size_t one = builder.task_leaf(phase.name + " task", task);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
@@ -203,7 +203,7 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
     job = builder.series({builder.send(builder.message_cost(release_bytes, phase.location), released, 1), job});
   }
   if (!ApproximateBuilder::takes_no_time(join_time)) {
-    job = builder.series({job, builder.leaf(phase.name + " join", graph::NodeKind::Task, join_time)});
+    job = builder.series({job, builder.task_leaf(phase.name + " join", join_time)});
   }
   // Job j + 1 is released one interarrival time after job j starts: every job but the last
   // lasts at least that long (J - 1 waits for J jobs, as in the exact model).

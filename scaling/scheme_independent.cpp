@@ -76,8 +76,8 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   const std::int64_t p = builder.processors();
   const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
   const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
-  const std::size_t results =
-      builder.send(builder.message_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing), 1, 0);
+  const std::size_t results = builder.send(
+      builder.message_out_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing), 1, 0);
   const std::size_t delay = builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location);
   Piece piece = builder.synchronised(builder.series({bound, results, delay}));
   piece.first_phase = piece.last_phase = phase.name;
@@ -96,7 +96,7 @@ Piece approximate_independent(ApproximateBuilder& builder, const models::WorkPha
     sharing = builder.sharing(results_transfers(std::min(builder.processors(), n)));
   }
   return builder.unit_phase(phase, [sharing](std::int64_t c, double volume) {
-    return ApproximateBuilder::UnitMessages{volume * static_cast<double>(c), 1, 0, sharing};
+    return ApproximateBuilder::UnitMessages{volume * static_cast<double>(c), 1, 0, sharing, true};
   });
 }
 

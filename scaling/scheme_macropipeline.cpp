@@ -70,7 +70,7 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::int64_t stages = builder.count(*phase.stages, phase.location, "number of stages");
   if (jobs == 0 || stages == 0) return builder.empty_closed_phase(phase);
   const distributions::Distribution stage = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.leaf(phase.name + " stage", graph::NodeKind::Task, stage);
+  const std::size_t one = builder.task_leaf(phase.name + " stage", stage);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
   const std::int64_t p = builder.processors();

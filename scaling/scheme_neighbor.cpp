@@ -124,7 +124,7 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
                                                              distributions::deterministic(exchange))
                                               : kZero;
   const distributions::Distribution task = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.leaf(phase.name + " task", graph::NodeKind::Task, task);
+  const std::size_t one = builder.task_leaf(phase.name + " task", task);
   Work work = grid_work(builder, layout, one, messages);
   const std::int64_t points = builder.count(*phase.units, phase.location, "number of tasks");
   const std::size_t delay = builder.contention(static_cast<double>(points) * distributions::mean(task), phase.location);

@@ -72,8 +72,8 @@ Piece approximate_paired(ApproximateBuilder& builder, const models::WorkPhase& p
   const std::int64_t n = builder.count(*phase.units, phase.location, "number of iterations");
   const distributions::Distribution independent_time = builder.runtime(phase.independent->runtime);
   const distributions::Distribution dependent_time = builder.runtime(phase.dependent->runtime);
-  const std::size_t independent = builder.leaf(phase.name + " independent", graph::NodeKind::Task, independent_time);
-  const std::size_t dependent = builder.leaf(phase.name + " dependent", graph::NodeKind::Task, dependent_time);
+  const std::size_t independent = builder.task_leaf(phase.name + " independent", independent_time);
+  const std::size_t dependent = builder.task_leaf(phase.name + " dependent", dependent_time);
   builder.value(phase.independent->volume, phase.location, "communication volume");  // checked, never sent
   const double dependent_bytes = builder.value(phase.dependent->volume, phase.location, "communication volume");
   builder.priced_as_eager(builder.message_cost(dependent_bytes, phase.location), phase, "PAIRED");

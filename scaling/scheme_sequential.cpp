@@ -19,7 +19,7 @@ void exact_sequential(ExactBuilder& builder, const models::SequentialPhase& phas
 }
 
 Piece approximate_sequential(ApproximateBuilder& builder, const models::SequentialPhase& phase) {
-  return builder.synchronised(builder.leaf(phase.name, graph::NodeKind::Task, builder.runtime(phase.runtime)));
+  return builder.synchronised(builder.task_leaf(phase.name, builder.runtime(phase.runtime)));
 }
 
 }  // namespace scaling::detail

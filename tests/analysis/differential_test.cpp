@@ -329,7 +329,9 @@ void check_default_prediction(const analysis::Case& one, const analysis::StudyRe
                                ? 5.0 / 1.959964 * std::max(upper - estimate, estimate - lower)
                                : 0.0;
     const double reference = exact.solved() ? exact.mean : mc.mean;
-    const double reference_error = exact.solved() ? 0.0 : five_se(mc);
+    // Monte Carlo's samples all alike may have missed rare events (below): 1e-6 of the mean.
+    const double reference_error =
+        exact.solved() ? 0.0 : five_se(mc) + (five_se(mc) == 0.0 ? 1e-6 * std::abs(mc.mean) : 0.0);
     if (!exact.solved() && !mc.solved()) continue;
     if (reference < lower - sampled - reference_error - slack(reference) ||
         reference > upper + sampled + reference_error + slack(reference)) {
@@ -366,7 +368,10 @@ std::string check_properties(const analysis::Case& one, const test_support::Gene
       fail("approx's mean lies in its bracket", approx.lower, approx.upper);
     }
     if (bounds.solved()) {
-      if (bounds.lower > mc.mean + five_se(mc) + slack(mc.mean))
+      // Samples all alike (no standard error) may have missed rare events that the bounds count
+      // (a NORMAL interarrival's far tail overtaking a stage): 1e-6 of the mean for those.
+      const double rare = five_se(mc) == 0.0 ? 1e-6 * std::abs(mc.mean) : 0.0;
+      if (bounds.lower > mc.mean + five_se(mc) + rare + slack(mc.mean))
         fail("lower bound <= Monte Carlo", bounds.lower, mc.mean);
       if (bounds.upper < mc.mean - five_se(mc) - slack(mc.mean))
         fail("Monte Carlo <= upper bound", mc.mean, bounds.upper);

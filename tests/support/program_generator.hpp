@@ -212,6 +212,14 @@ class ProgramGenerator {
     }
     // Rendezvous above a limit the programs' volumes (0 to 64 bytes a unit) straddle (M11).
     if (uniform_int(0, 2) == 0) text += "EAGER LIMIT IS " + number(uniform_real(0.0, 64.0)) + ";\n";
+    // Nodes of 2 or 4 processors with a cheaper law inside, sometimes on fewer cores (M15).
+    if (uniform_int(0, 3) == 0) {
+      const int k = uniform_int(0, 1) == 0 ? 2 : 4;
+      text += "NODE IS:\n  PROCESSORS IS " + std::to_string(k) + ";\n";
+      if (uniform_int(0, 1) == 0) text += "  CORES IS " + std::to_string(uniform_int(1, k)) + ";\n";
+      text += uniform_int(0, 1) == 0 ? "  PLACEMENT IS CYCLIC;\n" : "";
+      text += "  COMMUNICATION TIME IS ts/10 + tw/4*L;\nEND;\n";
+    }
     // One port per processor for a share of the per-byte time (M12), shared fairly in half the
     // cases (M13).
     if (uniform_int(0, 2) == 0) {
