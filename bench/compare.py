@@ -26,7 +26,7 @@ BASELINE = os.path.join(ROOT, "bench", "baseline.json")
 SET = [
     ("solvers/monte_carlo_bench", "BM_MonteCarloExactNeighbor(Kernel)?/"),
     ("solvers/state_space_bench", "BM_StateSpaceNeighbor/iterations:2/p:(4|5)/threads:1"),
-    ("scaling/approximate_sweep_bench", "BM_Stencil2dSweep/pmax:(4096|65536)/"),
+    ("scaling/approximate_sweep_bench", "BM_Stencil2dSweep/pmax:(4096|65536)/threads:1/nodes:(0|1)"),
     ("scaling/approximate_sweep_bench", "BM_NeighborSweep/pmax:1024/columns:100000/iterations:1000/threads:1"),
     ("analysis/calibration_bench", "BM_Calibrate/"),
     ("analysis/calibration_bench", "BM_CalibrateRows/rows:100000"),

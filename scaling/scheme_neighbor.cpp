@@ -106,15 +106,21 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
   const double sharing = builder.shares_bandwidth() && builder.processors() > 1
                              ? builder.sharing(grid_transfers(grid_messages(layout)))
                              : 1.0;
-  // BoundQuantities evaluates each (machine term, L, S) once: a layout's edges have a handful.
-  const auto overhead = [&](std::int64_t points) {
-    return builder.message_cost(static_cast<double>(points) * volume, phase.location, sharing).overhead;
+  // A layout's edges have a handful of lengths: each one's cost is worked out once (the sweep
+  // over p asks for them at every p).
+  std::map<std::int64_t, ApproximateBuilder::MessageCost> costs;
+  const auto cost_of = [&](std::int64_t points) -> const ApproximateBuilder::MessageCost& {
+    auto found = costs.find(points);
+    if (found == costs.end()) {
+      found = costs.emplace(points, builder.message_cost(static_cast<double>(points) * volume, phase.location, sharing))
+                  .first;
+    }
+    return found->second;
   };
-  const GridExchange edges = grid_exchange(layout, overhead, volume);
+  const GridExchange edges = grid_exchange(
+      layout, [&](std::int64_t points) { return cost_of(points).overhead; }, volume);
   // M12: the busiest port's edge messages one after another (a block receives what it sends).
-  const auto port_of = [&](std::int64_t points) {
-    return builder.message_cost(static_cast<double>(points) * volume, phase.location).port;
-  };
+  const auto port_of = [&](std::int64_t points) { return cost_of(points).port; };
   const ApproximateBuilder::MessageCost longest = builder.message_cost(edges.longest_bytes, phase.location, sharing);
   const double ports = builder.has_ports() ? builder.port_queue_seconds(
                                                  grid_exchange(layout, port_of, volume).most_overhead, longest.port, 4)

@@ -59,13 +59,16 @@ BENCHMARK(BM_NeighborSweep)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// Arguments: pmax, threads. examples/studies/stencil_2d.pdl (NEIGHBOR, DECOMPOSITION IS 2D) with
-// n = 4096 on examples/machines/infiniband-edr.machine, approx, as the command runs it.
+// Arguments: pmax, threads, nodes. examples/studies/stencil_2d.pdl (NEIGHBOR, DECOMPOSITION IS
+// 2D) with n = 4096 on examples/machines/infiniband-edr.machine (nodes: 0) or its 32-a-node
+// twin infiniband-edr-nodes.machine (nodes: 1, docs/semantics.md M15), approx, as the command
+// runs it.
 void BM_Stencil2dSweep(benchmark::State& state) {
   const std::string root = PDL_SCALE_SOURCE_DIR;
-  const std::vector<analysis::Case> cases{case_of(read_file(root + "/examples/studies/stencil_2d.pdl"),
-                                                  read_file(root + "/examples/machines/infiniband-edr.machine"),
-                                                  {{"n", 4096.0}})};
+  const std::string machine = state.range(2) == 1 ? "/examples/machines/infiniband-edr-nodes.machine"
+                                                  : "/examples/machines/infiniband-edr.machine";
+  const std::vector<analysis::Case> cases{
+      case_of(read_file(root + "/examples/studies/stencil_2d.pdl"), read_file(root + machine), {{"n", 4096.0}})};
   analysis::Request request;
   request.methods = {solvers::Method::SeriesParallel};
   request.prediction.seconds_per_model = 0.0;
@@ -78,8 +81,10 @@ void BM_Stencil2dSweep(benchmark::State& state) {
 }
 
 BENCHMARK(BM_Stencil2dSweep)
-    ->ArgNames({"pmax", "threads"})
-    ->ArgsProduct({{256, 1024, 4096, 16384, 65536}, {1}})
+    ->ArgNames({"pmax", "threads", "nodes"})
+    ->ArgsProduct({{256, 1024, 4096, 16384, 65536}, {1}, {0}})
+    ->Args({4096, 1, 1})
+    ->Args({65536, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
