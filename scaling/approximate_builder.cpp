@@ -25,13 +25,17 @@ double ApproximateBuilder::step_seconds(const MessageCost& cost, std::int64_t se
   const double overheads = static_cast<double>(sends + receives) * cost.overhead;
   const double t = cost.transfer;
   const double g = cost.port;
+  // M15: the m processors of a node share its ports: at most m times one's messages at a port.
+  const std::int64_t m = g > 0.0 ? bound_.port_sharers() : 1;
   if (receives > 0 && cost.rendezvous()) {
     // M11: each transfer starts when its receive is posted, after the receiver's previous
     // receive: the busiest receiver's r transfers one after another, and the sender's ports.
-    const std::int64_t sending_rounds = (std::max<std::int64_t>(1, sends) + k - 1) / k;
-    return overheads + static_cast<double>(receives) * (t + g) + static_cast<double>(sending_rounds - 1) * g;
+    const std::int64_t sending_rounds = (std::max<std::int64_t>(1, m * sends) + k - 1) / k;
+    const double receiving = m == 1 ? static_cast<double>(receives) * (t + g)
+                                    : static_cast<double>(receives) * t + static_cast<double>(m * receives) * g;
+    return overheads + receiving + static_cast<double>(sending_rounds - 1) * g;
   }
-  const std::int64_t rounds = (std::max<std::int64_t>({1, sends, receives}) + k - 1) / k;
+  const std::int64_t rounds = (std::max<std::int64_t>({1, m * sends, m * receives}) + k - 1) / k;
   return overheads + t + static_cast<double>(rounds) * g;
 }
 

@@ -132,6 +132,10 @@ class ApproximateBuilder {
   bool shares_bandwidth() const { return bound_.shares_bandwidth(); }
   bool has_ports() const { return bound_.has_ports(); }
   std::int64_t ports() const { return bound_.ports(); }
+  // Nodes (M15): processor r's node, and the most processors one node holds (1 without NODE),
+  // who share its ports.
+  std::int64_t node_of(std::int64_t r) const { return bound_.node_of(r); }
+  std::int64_t port_sharers() const { return bound_.port_sharers(); }
   double port_queue_seconds(double total, double largest, std::int64_t count) const {
     return bound_.port_queue_seconds(total, largest, count);
   }

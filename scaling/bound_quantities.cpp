@@ -244,6 +244,7 @@ std::int64_t BoundQuantities::node_of(std::int64_t r) const {
 
 std::int64_t BoundQuantities::processors_on(std::int64_t node) const {
   const std::int64_t k = node_shape().first;
+  if (k == 1) return 1;
   if (machine_.nodes && machine_.nodes->placement == models::Placement::Cyclic) {
     return (p_ - node + node_count() - 1) / node_count();
   }

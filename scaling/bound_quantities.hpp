@@ -73,6 +73,8 @@ class BoundQuantities {
   // node's cores when they are more (they share the cores), else 1; the largest over the nodes.
   double slowdown(std::int64_t r) const;
   double largest_slowdown() const;
+  // The most processors one node holds (node 0's; 1 without nodes): who share a node's ports.
+  std::int64_t port_sharers() const { return processors_on(0); }
   // Whether the machine's messages go through ports (it has a PORT TIME).
   bool has_ports() const { return machine_.port_time.has_value(); }
   // Ports per processor and direction (PORTS; 1 without the statement).

@@ -206,7 +206,8 @@ Parts parts_of(const CollectiveSchedule& s, const RoundCost& cost) {
 
 // collective_makespan with fair sharing: events in time order (a processor going on, a message
 // ready at its ports, a message through them), each processor's sends and receives in round order.
-double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports) {
+double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports,
+                     const PortPlacement& placement) {
   const auto p = static_cast<std::size_t>(s.processors);
   const Parts parts = parts_of(s, cost);
   const auto& [messages, costs, steps] = parts;
@@ -214,7 +215,11 @@ double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::in
   std::vector<double> arrival(messages.size(), kNotYet);
   std::vector<std::size_t> next(p, 0), flow_message;
   std::vector<bool> waiting(p, false);  // a processor waiting for a message
-  FairPorts network(2 * p, static_cast<double>(ports));
+  const auto node = [&](std::int64_t r) {
+    return static_cast<std::size_t>(placement.node_of ? placement.node_of(r) : r);
+  };
+  FairPorts network(2 * (placement.node_of ? static_cast<std::size_t>(placement.nodes) : p),
+                    static_cast<double>(ports));
   // (time, processor or message, kind): a processor goes on, or a message is ready at its ports.
   using Event = std::tuple<double, std::size_t, bool>;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
@@ -250,8 +255,8 @@ double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::in
       if (!ready) {
         go_on(who, at);
       } else if (costs[who].port > 0.0) {
-        network.add(at, 2 * static_cast<std::size_t>(messages[who].from),
-                    2 * static_cast<std::size_t>(messages[who].to) + 1, costs[who].port);
+        network.add(at, 2 * node(messages[who].from), 2 * node(messages[who].to) + 1, costs[who].port,
+                    {static_cast<std::size_t>(messages[who].from), static_cast<std::size_t>(messages[who].to)});
         flow_message.push_back(who);
       } else {
         arrive(who, at + costs[who].transfer);
@@ -270,23 +275,30 @@ double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::in
 }  // namespace
 
 double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::int64_t ports,
-                           models::PortSharing sharing) {
+                           models::PortSharing sharing, const PortPlacement& placement) {
   const std::int64_t rounds = round_count(s);
-  if (sharing == models::PortSharing::Fair && !is_uniform(s)) return fair_makespan(s, cost, ports);
+  if (sharing == models::PortSharing::Fair && !is_uniform(s)) return fair_makespan(s, cost, ports, placement);
   if (is_uniform(s)) {
-    // Every processor sends one message and takes one of the same size per round, all in step.
+    // Every processor sends one message and takes one of the same size per round, all in step; a
+    // node's m processors' messages at its ports, k at a time.
+    const double port_rounds = static_cast<double>((placement.most_on_a_node + ports - 1) / ports);
     double total = 0.0;
     for (std::int64_t k = 0; k < rounds; ++k) {
       const double bytes =
           s.algorithm == CollectiveAlgorithm::Ring ? s.volume / static_cast<double>(s.processors) : s.volume;
       const CollectiveCost c = cost(k, bytes);
-      total += 2.0 * c.overhead + c.port + c.transfer;
+      total += 2.0 * c.overhead + port_rounds * c.port + c.transfer;
     }
     return total;
   }
   const auto p = static_cast<std::size_t>(s.processors);
   const auto per_processor = static_cast<std::size_t>(ports);
-  std::vector<double> clock(p, 0.0), sending_port(p * per_processor, 0.0), receiving_port(p * per_processor, 0.0);
+  const std::size_t port_count = placement.node_of ? static_cast<std::size_t>(placement.nodes) : p;
+  const auto node = [&](std::int64_t r) {
+    return static_cast<std::size_t>(placement.node_of ? placement.node_of(r) : r);
+  };
+  std::vector<double> clock(p, 0.0), sending_port(port_count * per_processor, 0.0),
+      receiving_port(port_count * per_processor, 0.0);
   std::vector<double> arrival;
   for (std::int64_t k = 0; k < rounds; ++k) {
     const std::vector<CollectiveMessage> round = round_messages(s, k);
@@ -295,8 +307,8 @@ double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, s
       const CollectiveCost c = cost(k, round[i].bytes);
       double& sender = clock[static_cast<std::size_t>(round[i].from)];
       sender += c.overhead;
-      const auto from = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(round[i].from) * per_processor);
-      const auto to = static_cast<std::ptrdiff_t>(static_cast<std::size_t>(round[i].to) * per_processor);
+      const auto from = static_cast<std::ptrdiff_t>(node(round[i].from) * per_processor);
+      const auto to = static_cast<std::ptrdiff_t>(node(round[i].to) * per_processor);
       const double out = serve(sending_port.begin() + from, ports, sender, c.port);
       const double in = serve(receiving_port.begin() + to, ports, sender, c.port);
       arrival[i] = std::max(out, in) + c.transfer;

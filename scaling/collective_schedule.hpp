@@ -56,7 +56,16 @@ using RoundCost = std::function<CollectiveCost(std::int64_t round, double bytes)
 // after both.
 // With fair sharing (M13) the ports are shared max-min among the messages that hold them at once
 // (fair_ports.hpp), each processor doing its sends and receives in round order as above.
+// With nodes (M15) a node's processors share its ports: `node_of` gives processor r's node, of
+// `nodes`, the busiest holding `most_on_a_node` processors (a round where every processor sends
+// one message then takes ⌈m/k⌉ port times); empty: every processor a node of its own.
+struct PortPlacement {
+  std::int64_t nodes = 0;
+  std::int64_t most_on_a_node = 1;
+  std::function<std::int64_t(std::int64_t)> node_of;
+};
 double collective_makespan(const CollectiveSchedule& schedule, const RoundCost& cost, std::int64_t ports = 1,
-                           models::PortSharing sharing = models::PortSharing::FirstComeFirstServed);
+                           models::PortSharing sharing = models::PortSharing::FirstComeFirstServed,
+                           const PortPlacement& placement = {});
 
 }  // namespace scaling

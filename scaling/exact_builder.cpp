@@ -120,14 +120,17 @@ NodeId ExactBuilder::transfer(NodeId at, int from, int to, TransferCost cost, No
     arc(posted, in_flight);
     return in_flight;
   }
-  for (const std::size_t port : {2 * static_cast<std::size_t>(from), 2 * static_cast<std::size_t>(to) + 1}) {
+  // A node's processors share its ports (M15); without nodes every processor is a node.
+  const auto from_node = static_cast<std::size_t>(bound_.node_of(from));
+  const auto to_node = static_cast<std::size_t>(bound_.node_of(to));
+  for (const std::size_t port : {2 * from_node, 2 * to_node + 1}) {
     const NodeId held = deterministic_node((port % 2 == 0 ? "sending port " : "receiving port ") + label,
                                            NodeKind::Communication, cost.port, -1, step);
     graph_.node(held).in_flight = true;
     arc(at, held);
     arc(posted, held);
     arc(held, in_flight);
-    port_uses_.push_back({held, port});
+    port_uses_.push_back({held, port, {static_cast<std::size_t>(from), static_cast<std::size_t>(to)}});
   }
   return in_flight;
 }

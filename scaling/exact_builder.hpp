@@ -272,7 +272,9 @@ class ExactBuilder {
   void share_ports_fairly();  // order_ports() with PORT SHARING IS FAIR (M13)
   struct PortUse {
     NodeId node;
-    std::size_t port;  // 2k: processor k's sending port, 2k + 1: its receiving port
+    std::size_t port;  // 2n: node n's sending ports, 2n + 1: its receiving ports (a node: a
+                       // processor without NODE, M15)
+    std::pair<std::size_t, std::size_t> connection;  // the message's sending and receiving processors
   };
   std::vector<PortUse> port_uses_;
   std::map<std::tuple<double, double, Route>, MessageCost> message_costs_;  // (bytes, S, route)

@@ -55,7 +55,7 @@ void ExactBuilder::order_ports() {
     if (waiting[v] == 0) events.emplace(0.0, v);
   }
   const auto k = static_cast<std::size_t>(ports());
-  std::vector<double> free(2 * static_cast<std::size_t>(p_) * k, 0.0);
+  std::vector<double> free(2 * static_cast<std::size_t>(bound_.node_count()) * k, 0.0);
   std::vector<std::vector<NodeId>> served(free.size());
   while (!events.empty()) {
     const auto [at, v] = events.top();
@@ -90,7 +90,7 @@ void ExactBuilder::share_ports_fairly() {
   const std::size_t messages = port_uses_.size() / 2;
   std::vector<double> started(messages, -1.0);
   std::vector<std::size_t> use_of_flow;  // FairPorts' message number: its first port use
-  FairPorts network(2 * static_cast<std::size_t>(p_), static_cast<double>(ports()));
+  FairPorts network(2 * static_cast<std::size_t>(bound_.node_count()), static_cast<double>(ports()));
   using Event = std::pair<double, NodeId>;  // a node's end
   std::priority_queue<Event, std::vector<Event>, std::greater<>> ends;
   std::vector<std::size_t> waiting(n);
@@ -100,7 +100,8 @@ void ExactBuilder::share_ports_fairly() {
       ends.emplace(at + mean_seconds(graph_.node(v)), v);
     } else if (started[message] < 0.0) {  // its other port node starts with it: the same arcs in
       started[message] = at;
-      network.add(at, port_uses_[2 * message].port, port_uses_[2 * message + 1].port, mean_seconds(graph_.node(v)));
+      network.add(at, port_uses_[2 * message].port, port_uses_[2 * message + 1].port, mean_seconds(graph_.node(v)),
+                  port_uses_[2 * message].connection);
       use_of_flow.push_back(2 * message);
     }
   };

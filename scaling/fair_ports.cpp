@@ -21,7 +21,7 @@ FairPorts::FairPorts(std::size_t ports, double capacity)
       most_(ports, 0.0),
       unfixed_(ports, 0) {}
 
-std::size_t FairPorts::add(double now, std::size_t from, std::size_t to, double work) {
+std::size_t FairPorts::add(double now, std::size_t from, std::size_t to, double work, Connection connection) {
   if (from == to || from >= under_way_.size() || to >= under_way_.size() || !(work > 0.0)) {
     throw std::invalid_argument("FairPorts::add: a message needs two different ports and some work");
   }
@@ -30,13 +30,14 @@ std::size_t FairPorts::add(double now, std::size_t from, std::size_t to, double 
   Message m;
   m.from = from;
   m.to = to;
+  m.connection = connection;
   m.remaining = work;
   messages_.push_back(m);
   message_seen_.push_back(0);
   rate_.push_back(0.0);
-  std::deque<std::size_t>& connection = waiting_[{from, to}];
-  connection.push_back(message);
-  if (connection.size() == 1) start(message);  // else it waits for the connection's earlier ones
+  std::deque<std::size_t>& queue = waiting_[connection];
+  queue.push_back(message);
+  if (queue.size() == 1) start(message);  // else it waits for the connection's earlier ones
   return message;
 }
 
@@ -98,9 +99,9 @@ void FairPorts::end(std::size_t message) {
   detach(m.to, m.at_to);
   changed_.push_back(m.from);
   changed_.push_back(m.to);
-  std::deque<std::size_t>& connection = waiting_[{m.from, m.to}];
-  connection.pop_front();
-  if (!connection.empty()) start(connection.front());
+  std::deque<std::size_t>& queue = waiting_[m.connection];
+  queue.pop_front();
+  if (!queue.empty()) start(queue.front());
 }
 
 // Removes the message at `position` of the port's list, the last one taking its place.

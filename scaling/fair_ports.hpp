@@ -32,7 +32,13 @@ class FairPorts {
   // A message ready at `now` (not before the previous call's time, nor after next_finish())
   // that holds ports `from` and `to` (different) for `work` > 0 seconds at full rate. Returns
   // its number: 0, 1, ... in the order of the calls.
-  std::size_t add(double now, std::size_t from, std::size_t to, double work);
+  std::size_t add(double now, std::size_t from, std::size_t to, double work) {
+    return add(now, from, to, work, {from, to});
+  }
+  // The same for a message of `connection` (a sender and a receiver, whatever their ports: a
+  // node's processors share its ports, each pair of them a connection of its own, M15).
+  using Connection = std::pair<std::size_t, std::size_t>;
+  std::size_t add(double now, std::size_t from, std::size_t to, double work, Connection connection);
 
   // When the next message under way ends; +infinity when none is.
   double next_finish();
@@ -49,6 +55,7 @@ class FairPorts {
  private:
   struct Message {
     std::size_t from = 0, to = 0;
+    Connection connection;
     double remaining = 0.0;  // seconds of full rate still to send at `since`
     double rate = 0.0;       // of a port alone: 1
     double since = 0.0;
@@ -71,9 +78,9 @@ class FairPorts {
   double capacity_;
   double now_ = 0.0;
   std::vector<Message> messages_;
-  std::vector<std::vector<std::size_t>> under_way_;                                 // per port: its messages under way
-  std::map<std::pair<std::size_t, std::size_t>, std::deque<std::size_t>> waiting_;  // per connection
-  std::vector<std::size_t> changed_;  // ports whose messages changed since share()
+  std::vector<std::vector<std::size_t>> under_way_;        // per port: its messages under way
+  std::map<Connection, std::deque<std::size_t>> waiting_;  // per connection
+  std::vector<std::size_t> changed_;                       // ports whose messages changed since share()
   // Scratch of share(), by port and by message; an epoch marks what one pass has seen.
   std::vector<std::uint64_t> port_seen_, message_seen_;
   std::uint64_t epoch_ = 0;

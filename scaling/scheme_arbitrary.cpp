@@ -215,12 +215,14 @@ LevelMessages level_messages(const ApproximateBuilder& builder, const models::Wo
       const double o = cost.overhead;
       level.sending.try_emplace(depth[u] + 1, p, 0.0).first->second[static_cast<std::size_t>(processor[u])] += o;
       level.receiving.try_emplace(depth[v], p, 0.0).first->second[static_cast<std::size_t>(processor[v])] += o;
-      const double g = cost.port;
+      // A node's processors share its ports; a message inside a node holds none (M15).
+      const std::int64_t from_node = builder.node_of(processor[u]), to_node = builder.node_of(processor[v]);
+      const double g = from_node == to_node ? 0.0 : cost.port;
       if (g > 0.0) {
         auto& port = level.ports.try_emplace(depth[v], 2 * p, 0.0).first->second;
         auto& messages = level.port_messages.try_emplace(depth[v], 2 * p, 0).first->second;
         for (const std::size_t k :
-             {2 * static_cast<std::size_t>(processor[u]), 2 * static_cast<std::size_t>(processor[v]) + 1}) {
+             {2 * static_cast<std::size_t>(from_node), 2 * static_cast<std::size_t>(to_node) + 1}) {
           port[k] += g;
           ++messages[k];
         }

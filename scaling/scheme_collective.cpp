@@ -92,6 +92,15 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
 
 // Every processor enters together (the open work is closed first), and the collective takes
 // its schedule's time from that common start: one deterministic leaf.
+// The nodes whose processors share ports (M15); none without NODE.
+PortPlacement port_placement(const ApproximateBuilder& builder) {
+  if (builder.port_sharers() == 1) return {};
+  const std::int64_t p = builder.processors();
+  std::int64_t nodes = 0;
+  for (std::int64_t r = 0; r < p; ++r) nodes = std::max(nodes, builder.node_of(r) + 1);
+  return {nodes, builder.port_sharers(), [&builder](std::int64_t r) { return builder.node_of(r); }};
+}
+
 Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
                              const models::SourceLocation& where) {
   const bool routed = builder.shares_bandwidth();
@@ -125,7 +134,7 @@ Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedu
         }
         return found->second;
       },
-      builder.ports(), builder.machine().port_sharing);
+      builder.ports(), builder.machine().port_sharing, port_placement(builder));
   if (seconds == 0.0) return builder.synchronised(kZero);
   const std::string label =
       fmt::format("{} of {} ({}, {} rounds)", models::to_string(schedule.operation), size_text(schedule.volume),

@@ -122,9 +122,13 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
   // M12: the busiest port's edge messages one after another (a block receives what it sends).
   const auto port_of = [&](std::int64_t points) { return cost_of(points).port; };
   const ApproximateBuilder::MessageCost longest = builder.message_cost(edges.longest_bytes, phase.location, sharing);
-  const double ports = builder.has_ports() ? builder.port_queue_seconds(
-                                                 grid_exchange(layout, port_of, volume).most_overhead, longest.port, 4)
-                                           : 0.0;
+  // M15: a node's m processors share its ports: at most m blocks' edge messages at one.
+  const std::int64_t m = builder.port_sharers();
+  const double ports =
+      builder.has_ports()
+          ? builder.port_queue_seconds(static_cast<double>(m) * grid_exchange(layout, port_of, volume).most_overhead,
+                                       longest.port, 4 * m)
+          : 0.0;
   const double exchange = edges.most_overhead + longest.transfer + ports + edges.most_overhead;
   const std::size_t messages = exchange > 0.0 ? builder.leaf("boundary exchange", graph::NodeKind::Communication,
                                                              distributions::deterministic(exchange))

@@ -67,6 +67,31 @@ TEST(Nodes, M15_AMessageInsideANodeHoldsNoPort) {
   expect_means(kChain, two_per_node("BLOCK") + "PORT TIME IS 0.1*L;\n", 4, {{Method::StateSpace, 62.0}});
 }
 
+// Two processors of node 0 (a on 0, b on 1, 10 each) send 100 bytes each to node 1 (a -> c on 2,
+// b -> d on 3): the node's one sending port (and node 1's receiving port) pass them one after
+// another, g = 10 each: a's 10-20, b's 20-30; d has its message at 30 + 50 = 80 and ends at 81.
+// With a port per processor (no NODE) both leave at 20: 71. The approximate model (A3) charges
+// the busiest node port's 20 and the latency before the level: 10 + 20 + 50 + 1 = 81.
+TEST(Nodes, M15_TheProcessorsOfANodeShareItsPorts) {
+  const char* const two_pairs =
+      "PROGRAM NAME IS 'two-pairs';\n"
+      "EXECUTION PATTERN IS d;\n"
+      "WORK PHASE d IS:\n"
+      "  PARALLELIZATION SCHEME IS ARBITRARY;\n"
+      "  TASK a RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 0;\n"
+      "  TASK b RUNTIME IS DETERMINISTIC(10) ON PROCESSOR 1;\n"
+      "  TASK c RUNTIME IS DETERMINISTIC(1) ON PROCESSOR 2;\n"
+      "  TASK e RUNTIME IS DETERMINISTIC(1) ON PROCESSOR 3;\n"
+      "  ARC a -> c VOLUME 100;\n"
+      "  ARC b -> e VOLUME 100;\n"
+      "END;\n";
+  const std::string ports = "MACHINE NAME IS 'ports';\nCOMMUNICATION TIME IS 50;\nPORT TIME IS 0.1*L;\n";
+  expect_means(two_pairs, ports, 4, {{Method::StateSpace, 71.0}, {Method::SeriesParallel, 71.0}});
+  const std::string nodes = ports + "NODE IS: PROCESSORS IS 2; END;\n";
+  expect_means(two_pairs, nodes, 4, {{Method::StateSpace, 81.0}, {Method::SeriesParallel, 81.0}});
+  expect_means(two_pairs, nodes + "PORT SHARING IS FAIR;\n", 4, {{Method::StateSpace, 81.0}});
+}
+
 // 8 tasks of 10, INDEPENDENT, on one node of 4 processors and 2 cores. p = 1: 80. p = 2: two
 // processors on two cores, 40. p = 4: four processors share two cores, each task takes 20, two
 // tasks a processor: 40, the same as p = 2: the speedup flattens at the cores.
