@@ -173,6 +173,22 @@ double serve(std::vector<double>::iterator free, std::int64_t ports, double read
   return *port;
 }
 
+// Who holds processor r's ports: its node (M15), or itself without nodes; and how many hold ports.
+std::size_t port_holder(const PortPlacement& placement, std::int64_t r) {
+  return static_cast<std::size_t>(placement.node_of ? placement.node_of(r) : r);
+}
+std::size_t port_holders(const PortPlacement& placement, std::int64_t processors) {
+  return static_cast<std::size_t>(placement.node_of ? placement.nodes : processors);
+}
+
+// Message m, ready at `at`, onto its sender's and its receiver's ports (each pair of processors
+// a connection of its own).
+void put_on_ports(FairPorts& network, const PortPlacement& placement, double at, const CollectiveMessage& m,
+                  double port) {
+  network.add(at, 2 * port_holder(placement, m.from), 2 * port_holder(placement, m.to) + 1, port,
+              {static_cast<std::size_t>(m.from), static_cast<std::size_t>(m.to)});
+}
+
 // Every message of the schedule with its cost, and each processor's part in round order: its
 // sends of a round, then its receives.
 struct Parts {
@@ -215,11 +231,7 @@ double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::in
   std::vector<double> arrival(messages.size(), kNotYet);
   std::vector<std::size_t> next(p, 0), flow_message;
   std::vector<bool> waiting(p, false);  // a processor waiting for a message
-  const auto node = [&](std::int64_t r) {
-    return static_cast<std::size_t>(placement.node_of ? placement.node_of(r) : r);
-  };
-  FairPorts network(2 * (placement.node_of ? static_cast<std::size_t>(placement.nodes) : p),
-                    static_cast<double>(ports));
+  FairPorts network(2 * port_holders(placement, s.processors), static_cast<double>(ports));
   // (time, processor or message, kind): a processor goes on, or a message is ready at its ports.
   using Event = std::tuple<double, std::size_t, bool>;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events;
@@ -255,8 +267,7 @@ double fair_makespan(const CollectiveSchedule& s, const RoundCost& cost, std::in
       if (!ready) {
         go_on(who, at);
       } else if (costs[who].port > 0.0) {
-        network.add(at, 2 * node(messages[who].from), 2 * node(messages[who].to) + 1, costs[who].port,
-                    {static_cast<std::size_t>(messages[who].from), static_cast<std::size_t>(messages[who].to)});
+        put_on_ports(network, placement, at, messages[who], costs[who].port);
         flow_message.push_back(who);
       } else {
         arrive(who, at + costs[who].transfer);
@@ -293,10 +304,7 @@ double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, s
   }
   const auto p = static_cast<std::size_t>(s.processors);
   const auto per_processor = static_cast<std::size_t>(ports);
-  const std::size_t port_count = placement.node_of ? static_cast<std::size_t>(placement.nodes) : p;
-  const auto node = [&](std::int64_t r) {
-    return static_cast<std::size_t>(placement.node_of ? placement.node_of(r) : r);
-  };
+  const std::size_t port_count = port_holders(placement, s.processors);
   std::vector<double> clock(p, 0.0), sending_port(port_count * per_processor, 0.0),
       receiving_port(port_count * per_processor, 0.0);
   std::vector<double> arrival;
@@ -307,8 +315,8 @@ double collective_makespan(const CollectiveSchedule& s, const RoundCost& cost, s
       const CollectiveCost c = cost(k, round[i].bytes);
       double& sender = clock[static_cast<std::size_t>(round[i].from)];
       sender += c.overhead;
-      const auto from = static_cast<std::ptrdiff_t>(node(round[i].from) * per_processor);
-      const auto to = static_cast<std::ptrdiff_t>(node(round[i].to) * per_processor);
+      const auto from = static_cast<std::ptrdiff_t>(port_holder(placement, round[i].from) * per_processor);
+      const auto to = static_cast<std::ptrdiff_t>(port_holder(placement, round[i].to) * per_processor);
       const double out = serve(sending_port.begin() + from, ports, sender, c.port);
       const double in = serve(receiving_port.begin() + to, ports, sender, c.port);
       arrival[i] = std::max(out, in) + c.transfer;
