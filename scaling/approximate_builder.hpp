@@ -108,7 +108,8 @@ class ApproximateBuilder {
   }
   // msg(L; s, r) (M9) on the busiest processor of a step: `sends` send overheads, the transfer,
   // `receives` receive overheads: s·o + t + r·o, and with ports (M12) ⌈max(1, s, r)/k⌉ port
-  // times; rendezvous (M11, r > 0) s·o + r·(t + g + o) + (⌈max(1, s)/k⌉ − 1)·g.
+  // times; rendezvous (M11, r > 0) s·o + r·(t + g + o) + (⌈max(1, s)/k⌉ − 1)·g. With nodes (M15)
+  // the busiest node's m processors share its ports: m·s and m·r messages there.
   double step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives) const;
   // step_seconds() as one deterministic leaf; none when it costs nothing.
   std::size_t send(const MessageCost& cost, std::int64_t sends, std::int64_t receives);

@@ -99,16 +99,6 @@ double BoundQuantities::per_message(const models::Expr& cost, double bytes, doub
   return overhead(known->second, kind, where);
 }
 
-double BoundQuantities::communication_seconds(double bytes, const models::SourceLocation& where, double sharing) const {
-  if (bytes == 0.0) return 0.0;
-  return per_message(*law(bytes).communication_time, bytes, sharing, "communication time", "communication", where);
-}
-
-double BoundQuantities::overhead_seconds(double bytes, const models::SourceLocation& where, double sharing) const {
-  if (bytes == 0.0) return 0.0;
-  return per_message(*law(bytes).message_overhead, bytes, sharing, "message overhead", "message overhead", where);
-}
-
 BoundQuantities::MessageCost BoundQuantities::message_cost(double bytes, const models::SourceLocation& where,
                                                            double sharing, Route route) const {
   if (p_ == 1 || bytes == 0.0) {

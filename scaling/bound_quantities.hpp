@@ -105,10 +105,8 @@ class BoundQuantities {
   // `term` names the machine term in evaluation errors, `kind` the overhead (overhead()).
   double per_message(const models::Expr& cost, double bytes, double sharing, const char* term, const char* kind,
                      const models::SourceLocation& where) const;
-  // The terms of message_cost(): 0 for no bytes (port_time: even then, for a collective's
-  // messages) and on one processor.
-  double communication_seconds(double bytes, const models::SourceLocation& where, double sharing) const;
-  double overhead_seconds(double bytes, const models::SourceLocation& where, double sharing) const;
+  // PORT TIME at `bytes`, even 0 (a collective's messages); 0 without the statement and on one
+  // processor.
   double port_time(double bytes, const models::SourceLocation& where) const;
   // Whether a message of `bytes` between processors is rendezvous (M11): more bytes than the
   // machine's EAGER LIMIT, or as its protocol segment says (M14); never on one processor.
