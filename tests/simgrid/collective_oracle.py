@@ -20,16 +20,13 @@ order: a send departs at once (the sender goes on), a receive waits for its mess
 task starts after the processor's last send or receive. Every receive is posted at the start.
 """
 import argparse
-import csv
-import io
 import os
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from oracle import switched_platform_xml  # noqa: E402
+from oracle import compare_deterministic, exact_figure, run, switched_platform_xml  # noqa: E402
 
 TS, TW = 50.0, 0.01  # examples/machines/switched-cluster.machine
 MACHINE = os.path.join(HERE, "..", "..", "examples", "machines", "switched-cluster.machine")
@@ -137,13 +134,9 @@ def tool_figure(binary, collective, p, work, volume, iterations, machine):
         program = os.path.join(directory, "collective.pdl")
         with open(program, "w") as f:
             f.write(PROGRAM.format(collective=collective.upper()))
-        out = subprocess.run([binary, program, "--machine", machine, "--p", str(p), "--method", "exact", "--format",
-                              "csv", "--quiet", "--set", f"work={work!r}", "--set", f"volume={volume!r}", "--set",
-                              f"iterations={iterations}"], check=True, capture_output=True, text=True).stdout
-    for row in csv.DictReader(io.StringIO(out)):
-        if row["method"] == "exact":
-            return float(row["estimate_us"])
-    raise SystemExit(f"no exact row in:\n{out}")
+        return exact_figure([binary, program, "--machine", machine, "--p", str(p), "--method", "exact", "--format",
+                             "csv", "--quiet", "--set", f"work={work!r}", "--set", f"volume={volume!r}", "--set",
+                             f"iterations={iterations}"])
 
 
 def main():
@@ -167,26 +160,16 @@ def main():
     parser.add_argument("--not-slower", action="store_true")
     parser.add_argument("--tolerance", type=float, default=None)
     arguments = parser.parse_args()
-    failures = []
-    print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12}")
-    for p in (int(x) for x in arguments.p.split(",")):
-        tool = tool_figure(arguments.binary, arguments.collective, p, arguments.work, arguments.volume,
-                           arguments.iterations, FAIR_MACHINE if arguments.fair else MACHINE)
-        simgrid = float(subprocess.run([sys.executable, os.path.abspath(__file__), "--simulate", arguments.collective,
-                                        str(p), repr(arguments.work), repr(arguments.volume),
-                                        str(arguments.iterations),
-                                        ("fifo" if arguments.fifo_per_connection else "shared") +
-                                        ("-after" if arguments.latency_after else "")], check=True, capture_output=True,
-                                       text=True).stdout.split()[-1])
-        difference = (tool - simgrid) / simgrid
-        print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e}")
-        if arguments.not_slower and tool > simgrid * (1 + 1e-9):
-            failures.append(p)
-        if arguments.tolerance is not None and abs(difference) > arguments.tolerance:
-            failures.append(p)
-    if failures:
-        raise SystemExit(f"the tool and SimGrid part at p = {failures}")
-    print("ok")
+    a = arguments
+    compare_deterministic(
+        [int(x) for x in a.p.split(",")],
+        lambda p: tool_figure(a.binary, a.collective, p, a.work, a.volume, a.iterations,
+                              FAIR_MACHINE if a.fair else MACHINE),
+        lambda p: float(run([sys.executable, os.path.abspath(__file__), "--simulate", a.collective, str(p),
+                             repr(a.work), repr(a.volume), str(a.iterations),
+                             ("fifo" if a.fifo_per_connection else "shared") +
+                             ("-after" if a.latency_after else "")]).split()[-1]),
+        a.not_slower, a.tolerance)
 
 
 if __name__ == "__main__":

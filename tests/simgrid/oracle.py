@@ -218,6 +218,40 @@ def simulate(program, p, units, steps, work, volume, join, phases=0, replication
     return [finish - start for start, finish in zip(starts, finishes)]
 
 
+def run(command):
+    """A command's standard output; its standard error on failure."""
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
+    return done.stdout
+
+
+def exact_figure(command):
+    """The exact model's mean that `pdl-scale ... --method exact --format csv` prints."""
+    out = run(command)
+    for row in csv.DictReader(io.StringIO(out)):
+        if row["method"] == "exact" and row["estimate_us"] not in ("", "-"):
+            return float(row["estimate_us"])
+    raise SystemExit(f"no exact figure from {' '.join(command)} in:\n{out}")
+
+
+def compare_deterministic(processors, tool_of, simgrid_of, not_slower=False, tolerance=None):
+    """The tool against SimGrid at each p of `processors` (tool_of(p), simgrid_of(p)): a table,
+    then `ok`, or an exit naming the p where the tool is slower (not_slower) or further than
+    `tolerance`, relative, from SimGrid."""
+    failures = []
+    print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12}")
+    for p in processors:
+        tool, simgrid = tool_of(p), simgrid_of(p)
+        difference = (tool - simgrid) / simgrid
+        print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e}", flush=True)
+        if (not_slower and tool > simgrid * (1 + 1e-9)) or (tolerance is not None and abs(difference) > tolerance):
+            failures.append(p)
+    if failures:
+        raise SystemExit(f"the tool and SimGrid part at p = {failures}")
+    print("ok")
+
+
 def tool_figure(binary, arguments, p):
     """The tool's mean and its standard error: the exact model's (deterministic tasks) or its
     Monte Carlo's (Erlang tasks)."""

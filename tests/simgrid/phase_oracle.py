@@ -37,17 +37,15 @@ The makespan is when the last task ends or the last message arrives (G1). Time u
 tool's (microseconds as SimGrid seconds); SimGrid runs one p per child process.
 """
 import argparse
-import csv
-import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from oracle import block_counts, platform_xml, switched_platform_xml  # noqa: E402
+from oracle import (block_counts, compare_deterministic, exact_figure, platform_xml, run,  # noqa: E402
+                    switched_platform_xml)
 
 TS, TW = 50.0, 0.01  # examples/machines/switched-cluster.machine, tests/simgrid/private-links.machine
 MACHINE = os.path.join(HERE, "..", "..", "examples", "machines", "switched-cluster.machine")
@@ -214,13 +212,6 @@ def configuration(arguments, p):
             "private": arguments.private_links}
 
 
-def run(command):
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
-    return done.stdout
-
-
 def tool_figure(binary, machine, config):
     c = config
     if c["program"] == "paired":
@@ -236,11 +227,7 @@ def tool_figure(binary, machine, config):
                    "--quiet"]
         for name, value in values.items():
             command += ["--set", f"{name}={value!r}"]
-        out = run(command)
-    for row in csv.DictReader(io.StringIO(out)):
-        if row["method"] == "exact":
-            return float(row["estimate_us"])
-    raise SystemExit(f"no exact row in:\n{out}")
+        return exact_figure(command)
 
 
 def main():
@@ -267,21 +254,12 @@ def main():
     parser.add_argument("--not-slower", action="store_true")
     parser.add_argument("--tolerance", type=float, default=None)
     arguments = parser.parse_args()
-    failures = []
-    print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12}")
-    for p in (int(x) for x in arguments.p.split(",")):
-        config = configuration(arguments, p)
-        tool = tool_figure(arguments.binary, arguments.machine, config)
-        simgrid = float(run([sys.executable, os.path.abspath(__file__), "--simulate", json.dumps(config)]).split()[-1])
-        difference = (tool - simgrid) / simgrid
-        print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e}")
-        if arguments.not_slower and tool > simgrid * (1 + 1e-9):
-            failures.append(p)
-        if arguments.tolerance is not None and abs(difference) > arguments.tolerance:
-            failures.append(p)
-    if failures:
-        raise SystemExit(f"the tool and SimGrid part at p = {failures}")
-    print("ok")
+    compare_deterministic(
+        [int(x) for x in arguments.p.split(",")],
+        lambda p: tool_figure(arguments.binary, arguments.machine, configuration(arguments, p)),
+        lambda p: float(run([sys.executable, os.path.abspath(__file__), "--simulate",
+                             json.dumps(configuration(arguments, p))]).split()[-1]),
+        arguments.not_slower, arguments.tolerance)
 
 
 if __name__ == "__main__":

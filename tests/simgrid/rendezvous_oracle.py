@@ -50,16 +50,13 @@ The makespan is when the last task or transfer ends. Time units are the tool's (
 SimGrid's seconds). One SimGrid run per child process (its engine is a singleton).
 """
 import argparse
-import csv
-import io
 import os
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from oracle import platform_xml, switched_platform_xml  # noqa: E402
+from oracle import compare_deterministic, exact_figure, platform_xml, run, switched_platform_xml  # noqa: E402
 
 TS, TW = 50.0, 0.01  # switched-cluster-rendezvous.machine, rendezvous-links.machine
 MACHINE = os.path.join(HERE, "..", "..", "examples", "machines", "switched-cluster-rendezvous.machine")
@@ -207,14 +204,8 @@ def tool_figure(a, p):
         with open(program, "w") as f:
             f.write(HALO.format(n=a.n, iterations=a.iterations, work=a.work, volume=a.volume) if a.program == "halo"
                     else transpose_program(p, a.work, a.task, a.volume, a.order))
-        run = subprocess.run([a.binary, program, "--machine", a.machine, "--p", str(p), "--method", "exact",
-                              "--format", "csv", "--quiet"], capture_output=True, text=True)
-    if run.returncode != 0:
-        raise SystemExit(f"pdl-scale failed at p = {p}:\n{run.stderr}")
-    for row in csv.DictReader(io.StringIO(run.stdout)):
-        if row["method"] == "exact" and row["estimate_us"] not in ("", "-"):
-            return float(row["estimate_us"])
-    raise SystemExit(f"no exact figure at p = {p} in:\n{run.stdout}{run.stderr}")
+        return exact_figure([a.binary, program, "--machine", a.machine, "--p", str(p), "--method", "exact",
+                             "--format", "csv", "--quiet"])
 
 
 def arguments_parser():
@@ -254,22 +245,11 @@ def main():
         return
     a = defaults(arguments_parser().parse_args())
     tolerance = a.tolerance if a.tolerance is not None else (None if a.not_slower else 1e-9)
-    failures = []
-    print(f"{'p':>6} {'tool':>14} {'SimGrid':>14} {'difference':>12}")
-    for p in (int(x) for x in a.p.split(",")):
-        tool = tool_figure(a, p)
-        child = [sys.executable, os.path.abspath(__file__), "--simulate"] + [
-            x for x in sys.argv[1:]] + ["--p", str(p)]
-        simgrid = float(subprocess.run(child, check=True, capture_output=True, text=True).stdout.split()[-1])
-        difference = (tool - simgrid) / simgrid
-        print(f"{p:>6} {tool:>14.6f} {simgrid:>14.6f} {difference:>12.2e}", flush=True)
-        if a.not_slower and tool > simgrid * (1 + 1e-9):
-            failures.append(p)
-        if tolerance is not None and abs(difference) > tolerance:
-            failures.append(p)
-    if failures:
-        raise SystemExit(f"the tool and SimGrid part at p = {sorted(set(failures))}")
-    print("ok")
+    compare_deterministic(
+        [int(x) for x in a.p.split(",")], lambda p: tool_figure(a, p),
+        lambda p: float(run([sys.executable, os.path.abspath(__file__), "--simulate"] + sys.argv[1:] +
+                            ["--p", str(p)]).split()[-1]),
+        a.not_slower, tolerance)
 
 
 if __name__ == "__main__":
