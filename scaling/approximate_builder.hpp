@@ -136,6 +136,7 @@ class ApproximateBuilder {
   // Nodes (M15): processor r's node, and the most processors one node holds (1 without NODE),
   // who share its ports.
   std::int64_t node_of(std::int64_t r) const { return bound_.node_of(r); }
+  std::int64_t node_count() const { return bound_.node_count(); }
   std::int64_t port_sharers() const { return bound_.port_sharers(); }
   double port_queue_seconds(double total, double largest, std::int64_t count) const {
     return bound_.port_queue_seconds(total, largest, count);

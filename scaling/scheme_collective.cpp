@@ -95,10 +95,7 @@ void exact_collective(ExactBuilder& builder, const CollectiveSchedule& schedule,
 // The nodes whose processors share ports (M15); none without NODE.
 PortPlacement port_placement(const ApproximateBuilder& builder) {
   if (builder.port_sharers() == 1) return {};
-  const std::int64_t p = builder.processors();
-  std::int64_t nodes = 0;
-  for (std::int64_t r = 0; r < p; ++r) nodes = std::max(nodes, builder.node_of(r) + 1);
-  return {nodes, builder.port_sharers(), [&builder](std::int64_t r) { return builder.node_of(r); }};
+  return {builder.node_count(), builder.port_sharers(), [&builder](std::int64_t r) { return builder.node_of(r); }};
 }
 
 Piece approximate_collective(ApproximateBuilder& builder, const CollectiveSchedule& schedule,
