@@ -1,6 +1,7 @@
 #include "models/dump.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace models {
 
@@ -57,28 +58,31 @@ void expr_line(std::string& out, std::string_view indent, std::string_view claus
   out += fmt::format("{}{} IS {};{}\n", indent, clause, to_string(expr), value_comment(expr, environment, unit));
 }
 
+// PROBLEM SIZE IS ...; with the units it makes at these values.
+void problem_size_line(std::string& out, const WorkPhase& phase, const Environment& env) {
+  const ProblemSize& size = *phase.problem_size;
+  std::string extents;
+  for (const Expr& e : size.extents) extents += (extents.empty() ? "" : ", ") + to_string(e);
+  out += fmt::format("  PROBLEM SIZE IS {} {}({});", to_string(size.shape), size.name, extents);
+  if (phase.units) {
+    const char* unit = phase.scheme == Scheme::Independent          ? "tasks"
+                       : phase.scheme == Scheme::Paired             ? "loop iterations"
+                       : phase.decomposition == Decomposition::TwoD ? "grid points"
+                                                                    : "columns";
+    const Evaluation n = evaluate(*phase.units, env);
+    if (n.ok())
+      out += fmt::format("  // {} {}", number(n.value), unit);
+    else
+      out += fmt::format("  // {} {}", to_string(*phase.units), unit);
+  }
+  out += '\n';
+}
+
 void work_phase(std::string& out, const WorkPhase& phase, const Environment& env, const std::string& machine_name) {
   out += fmt::format("WORK PHASE {} IS:\n", phase.name);
   out += fmt::format("  PARALLELIZATION SCHEME IS {};\n", to_string(phase.scheme));
   if (phase.runtime) runtime_line(out, "  ", "SUBTASK RUNTIME", *phase.runtime, env, machine_name);
-  if (phase.problem_size) {
-    const ProblemSize& size = *phase.problem_size;
-    std::string extents;
-    for (const Expr& e : size.extents) extents += (extents.empty() ? "" : ", ") + to_string(e);
-    out += fmt::format("  PROBLEM SIZE IS {} {}({});", to_string(size.shape), size.name, extents);
-    if (phase.units) {
-      const char* unit = phase.scheme == Scheme::Independent          ? "tasks"
-                         : phase.scheme == Scheme::Paired             ? "loop iterations"
-                         : phase.decomposition == Decomposition::TwoD ? "grid points"
-                                                                      : "columns";
-      const Evaluation n = evaluate(*phase.units, env);
-      if (n.ok())
-        out += fmt::format("  // {} {}", number(n.value), unit);
-      else
-        out += fmt::format("  // {} {}", to_string(*phase.units), unit);
-    }
-    out += '\n';
-  }
+  if (phase.problem_size) problem_size_line(out, phase, env);
   // Only a 2-D decomposition is written: 1-D programs dump as before.
   if (phase.decomposition == Decomposition::TwoD) {
     out += fmt::format("  DECOMPOSITION IS {};\n", to_string(phase.decomposition));
@@ -102,6 +106,7 @@ void work_phase(std::string& out, const WorkPhase& phase, const Environment& env
   if (phase.interarrival) runtime_line(out, "  ", "INTERARRIVAL TIME", *phase.interarrival, env, machine_name);
   if (phase.join) runtime_line(out, "  ", "JOIN RUNTIME", *phase.join, env, machine_name);
   if (phase.release_volume) expr_line(out, "  ", "RELEASE VOLUME", *phase.release_volume, env, " bytes");
+  if (phase.memory_volume) expr_line(out, "  ", "SUBTASK MEMORY VOLUME", *phase.memory_volume, env, " bytes");
   for (const Task& task : phase.tasks) {
     out += fmt::format("  TASK {} RUNTIME IS {}", task.name, to_string(task.runtime));
     if (task.processor) out += " ON PROCESSOR " + to_string(*task.processor);
@@ -197,11 +202,18 @@ std::string dump(const Machine& machine) {
     const Nodes& nodes = *machine.nodes;
     out += fmt::format("NODE IS:\n  PROCESSORS IS {};\n", to_string(nodes.processors));
     if (nodes.cores) out += fmt::format("  CORES IS {};\n", to_string(*nodes.cores));
-    out += fmt::format("  PLACEMENT IS {};\n", to_string(nodes.placement));
+    if (nodes.placement == Placement::List) {
+      std::vector<std::string> groups;
+      for (const auto& ranks : nodes.listed) groups.push_back(fmt::format("({})", fmt::join(ranks, ", ")));
+      out += fmt::format("  PLACEMENT IS {};\n", fmt::join(groups, ", "));
+    } else {
+      out += fmt::format("  PLACEMENT IS {};\n", to_string(nodes.placement));
+    }
     if (nodes.communication_time) {
       out += fmt::format("  COMMUNICATION TIME IS {};\n", to_string(*nodes.communication_time));
     }
     if (nodes.message_overhead) out += fmt::format("  MESSAGE OVERHEAD IS {};\n", to_string(*nodes.message_overhead));
+    if (nodes.memory_bandwidth) out += fmt::format("  MEMORY BANDWIDTH IS {};\n", to_string(*nodes.memory_bandwidth));
     out += "END;\n";
   }
   for (const MessageSegment& segment : machine.segments) {

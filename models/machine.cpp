@@ -29,7 +29,14 @@ const char* to_string(Topology topology) {
 
 const char* to_string(PortSharing sharing) { return sharing == PortSharing::Fair ? "FAIR" : "FIRST COME FIRST SERVED"; }
 
-const char* to_string(Placement placement) { return placement == Placement::Cyclic ? "CYCLIC" : "BLOCK"; }
+const char* to_string(Placement placement) {
+  switch (placement) {
+    case Placement::Block: return "BLOCK";
+    case Placement::Cyclic: return "CYCLIC";
+    case Placement::List: return "LIST";
+  }
+  return "BLOCK";
+}
 
 const char* to_string(Protocol protocol) { return protocol == Protocol::Rendezvous ? "RENDEZVOUS" : "EAGER"; }
 

@@ -5,6 +5,7 @@
 #include "models/expr.hpp"
 #include "models/program.hpp"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,9 +44,9 @@ const char* to_string(Protocol protocol);  // "RENDEZVOUS"
 // A protocol segment of the message law (SEGMENT FROM b IS: ... END;, docs/machine.md "Protocol
 // segments", semantics M14): the law of messages of at least `from` bytes, up to the next
 // segment's. A statement the segment does not give keeps the law of the sizes below it.
-// How processes (ranks 0 .. P-1) are placed on nodes: in blocks of k (rank r on node r / k) or in
-// turn (rank r on node r mod N, N = ceil(P / k) nodes).
-enum class Placement { Block, Cyclic };
+// How processes (ranks 0 .. P-1) are placed on nodes: in blocks of k (rank r on node r / k), in
+// turn (rank r on node r mod N, N = ceil(P / k) nodes), or as a list of each node's ranks.
+enum class Placement { Block, Cyclic, List };
 const char* to_string(Placement placement);  // "CYCLIC"
 
 // Processors grouped in nodes (NODE IS: ... END;, docs/machine.md "Nodes", semantics M15): k
@@ -54,8 +55,13 @@ struct Nodes {
   Expr processors;            // k of the P processors a node: a whole number >= 1; constant
   std::optional<Expr> cores;  // c: a whole number >= 1; none: k (a core a processor)
   Placement placement = Placement::Block;
+  // Placement::List: node i holds the ranks listed[i] (each rank 0 .. N-1 once, at most k a node).
+  std::vector<std::vector<std::int64_t>> listed;
   std::optional<Expr> communication_time;  // inside a node (L, P, constants); none: the machine's
   std::optional<Expr> message_overhead;    // inside a node; none: the machine's
+  // Bytes per unit of time the node's memory serves its tasks together (a roofline, M16); none:
+  // no bound.
+  std::optional<Expr> memory_bandwidth;
   SourceLocation location;
 };
 

@@ -185,6 +185,9 @@ struct WorkPhase {
   // FORK-JOIN: bytes processor 0 sends each other processor with tasks to start a job (docs/
   // semantics.md F7); none: no release message, the job starts on the previous drain (F4).
   std::optional<Expr> release_volume;
+  // INDEPENDENT, NEIGHBOR*, MACROPIPELINE, FORK-JOIN: the bytes each task moves to and from its
+  // node's memory (docs/semantics.md M16); none: no memory bound.
+  std::optional<Expr> memory_volume;
 
   // ARBITRARY
   std::vector<Task> tasks;

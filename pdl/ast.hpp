@@ -163,7 +163,7 @@ struct Alternatives : std::vector<Branch>, x3::position_tagged {
 
 // ---- Phase clauses ------------------------------------------------------------------
 enum class DistRole { SubtaskRuntime, Runtime, Interarrival, JoinRuntime };
-enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob, ReleaseVolume };
+enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob, ReleaseVolume, MemoryVolume };
 enum class SubtaskKind { Independent, Dependent };
 
 struct SchemeClause : x3::position_tagged {
@@ -272,8 +272,9 @@ enum class MachineRole {
   EagerLimit,
   PortTime,
   Ports,
-  Processors,  // in a NODE
-  Cores        // in a NODE
+  Processors,      // in a NODE
+  Cores,           // in a NODE
+  MemoryBandwidth  // in a NODE
 };
 
 struct MachineExpr : x3::position_tagged {
@@ -332,7 +333,15 @@ struct PlacementDecl : x3::position_tagged {
   models::Placement placement;
 };
 
-struct NodeStatement : x3::variant<MachineExpr, PlacementDecl> {
+// PLACEMENT IS (0, 2), (1, 3); (in a NODE): each parenthesis one node's ranks.
+struct PlacementGroup : std::vector<Expression>, x3::position_tagged {
+  using std::vector<Expression>::vector;
+};
+struct PlacementList : std::vector<PlacementGroup>, x3::position_tagged {
+  using std::vector<PlacementGroup>::vector;
+};
+
+struct NodeStatement : x3::variant<MachineExpr, PlacementDecl, PlacementList> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -34,13 +36,20 @@ const char* role_name(ast::MachineRole role) {
     case ast::MachineRole::Ports: return "PORTS";
     case ast::MachineRole::Processors: return "PROCESSORS";
     case ast::MachineRole::Cores: return "CORES";
+    case ast::MachineRole::MemoryBandwidth: return "MEMORY BANDWIDTH";
   }
   return "?";
 }
 
+// The statements only a NODE gives.
+bool in_node_only(ast::MachineRole role) {
+  return role == ast::MachineRole::Processors || role == ast::MachineRole::Cores ||
+         role == ast::MachineRole::MemoryBandwidth;
+}
+
 // What the statements of a machine file have declared so far: each may appear once.
 struct SeenStatements {
-  std::array<bool, static_cast<std::size_t>(ast::MachineRole::Cores) + 1> role{};  // the last role
+  std::array<bool, static_cast<std::size_t>(ast::MachineRole::MemoryBandwidth) + 1> role{};  // the last role
   bool kind = false;
   bool topology = false;
   bool port_sharing = false;
@@ -109,11 +118,11 @@ class MachineChecker {
   }
 
  private:
-  // A statement `ROLE IS expression;` outside a block: each role once, PROCESSORS and CORES only in
-  // a NODE.
+  // A statement `ROLE IS expression;` outside a block: each role once, PROCESSORS, CORES and
+  // MEMORY BANDWIDTH only in a NODE.
   void top_level_expression(const ast::MachineExpr& e, const Scope& constants, SeenStatements& seen,
                             models::Machine& model) {
-    if (e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
+    if (in_node_only(e.role)) {
       reporter_.error(
           e, fmt::format("{} belongs in a NODE: NODE IS: {} IS ...; END;", role_name(e.role), role_name(e.role)));
       return;
@@ -254,6 +263,9 @@ class MachineChecker {
         scope.context = "in a NODE's PROCESSORS, which may use the machine's constants";
         break;
       case ast::MachineRole::Cores: scope.context = "in a NODE's CORES, which may use the machine's constants"; break;
+      case ast::MachineRole::MemoryBandwidth:
+        scope.context = "in a NODE's MEMORY BANDWIDTH, which may use the machine's constants";
+        break;
     }
     return scope;
   }
@@ -265,8 +277,7 @@ class MachineChecker {
     const std::size_t errors = reporter_.errors();
     models::Expr expr = detail::convert(e.value, scope, reporter_, nullptr);
     if (reporter_.errors() != errors) return std::nullopt;
-    if (e.role == ast::MachineRole::RTFactor || e.role == ast::MachineRole::Ports ||
-        e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
+    if (e.role == ast::MachineRole::RTFactor || e.role == ast::MachineRole::Ports || in_node_only(e.role)) {
       return expr;  // constants, checked where they are taken
     }
     // S is sampled only where the expression reads it, so that the points of the other
@@ -301,7 +312,8 @@ class MachineChecker {
       case ast::MachineRole::RTFactor:
       case ast::MachineRole::Ports:
       case ast::MachineRole::Processors:
-      case ast::MachineRole::Cores: break;
+      case ast::MachineRole::Cores:
+      case ast::MachineRole::MemoryBandwidth: break;
     }
   }
 
@@ -361,66 +373,150 @@ class MachineChecker {
     return checked_expression(e, constants);
   }
 
-  // NODE IS: ... END;: k of the P processors a node (required), on c <= k cores, placed in blocks or
-  // in turn, and the law of a message inside a node.
+  // NODE IS: ... END;: k of the P processors a node (required), on c <= k cores, placed in blocks,
+  // in turn or as listed, the law of a message inside a node and its memory bandwidth.
   void node(const ast::NodeDecl& decl, const Scope& constants, models::Machine& model) {
     if (node_seen_) {
       reporter_.error(decl, "duplicate NODE IS ...; a machine's nodes are all alike");
       return;
     }
     node_seen_ = true;
-    models::Nodes nodes;
-    nodes.location = reporter_.location(decl);
-    std::set<std::string> seen;
-    std::optional<double> processors, cores;
-    const ast::MachineExpr* cores_at = nullptr;
-    for (const ast::NodeStatement& statement : decl.statements) {
-      if (const auto* placement = boost::get<ast::PlacementDecl>(&statement)) {
-        if (!seen.insert("PLACEMENT").second) reporter_.error(*placement, "duplicate PLACEMENT in the NODE");
-        nodes.placement = placement->placement;
-        continue;
-      }
-      const auto& e = boost::get<ast::MachineExpr>(statement);
-      if (!seen.insert(role_name(e.role)).second) {
-        reporter_.error(e, fmt::format("duplicate {} in the NODE", role_name(e.role)));
-        continue;
-      }
-      if (e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
-        auto expr = checked_expression(e, constants);
-        const auto count = expr ? node_count(e, *expr) : std::nullopt;
-        if (!count) continue;
-        if (e.role == ast::MachineRole::Processors) {
-          processors = count;
-          nodes.processors = std::move(*expr);
-        } else {
-          cores = count;
-          nodes.cores = std::move(*expr);
-          cores_at = &e;
-        }
-      } else if (e.role == ast::MachineRole::CommunicationTime || e.role == ast::MachineRole::MessageOverhead) {
-        if (auto expr = checked_expression(e, constants)) {
-          (e.role == ast::MachineRole::CommunicationTime ? nodes.communication_time : nodes.message_overhead) =
-              std::move(*expr);
-        }
-      } else {
-        reporter_.error(e, fmt::format("{} does not belong in a NODE, which gives only PROCESSORS, CORES, PLACEMENT, "
-                                       "COMMUNICATION TIME and MESSAGE OVERHEAD",
-                                       role_name(e.role)));
-      }
-    }
-    if (!processors) {
-      if (seen.count("PROCESSORS") == 0) {
+    NodeStatements taken;
+    taken.nodes.location = reporter_.location(decl);
+    for (const ast::NodeStatement& statement : decl.statements) node_statement(statement, constants, taken);
+    if (!taken.processors) {
+      if (taken.seen.count("PROCESSORS") == 0) {
         reporter_.error(decl, "a NODE needs PROCESSORS IS k;: how many of the P processors a node holds");
       }
       return;
     }
-    if (cores && *cores > *processors) {
-      reporter_.error(cores_at->value, fmt::format("a node's CORES ({}) must not exceed its PROCESSORS ({}): leave "
-                                                   "CORES out for a core a processor",
-                                                   *cores, *processors));
+    if (taken.cores && *taken.cores > *taken.processors) {
+      reporter_.error(taken.cores_at->value,
+                      fmt::format("a node's CORES ({}) must not exceed its PROCESSORS ({}): leave CORES out for a "
+                                  "core a processor",
+                                  *taken.cores, *taken.processors));
       return;
     }
-    model.nodes = std::move(nodes);
+    if (taken.list && !placement_list(*taken.list, *taken.processors, constants, taken.nodes)) return;
+    model.nodes = std::move(taken.nodes);
+  }
+
+  // What a NODE's statements have given so far.
+  struct NodeStatements {
+    models::Nodes nodes;
+    std::set<std::string> seen;
+    std::optional<double> processors, cores;
+    const ast::MachineExpr* cores_at = nullptr;
+    const ast::PlacementList* list = nullptr;
+  };
+
+  void node_statement(const ast::NodeStatement& statement, const Scope& constants, NodeStatements& taken) {
+    const auto* placement = boost::get<ast::PlacementDecl>(&statement);
+    const auto* list = boost::get<ast::PlacementList>(&statement);
+    if (placement || list) {
+      if (!taken.seen.insert("PLACEMENT").second) {
+        reporter_.error(placement ? static_cast<const boost::spirit::x3::position_tagged&>(*placement) : *list,
+                        "duplicate PLACEMENT in the NODE");
+        return;
+      }
+      taken.nodes.placement = placement ? placement->placement : models::Placement::List;
+      taken.list = list;
+      return;
+    }
+    const auto& e = boost::get<ast::MachineExpr>(statement);
+    if (!taken.seen.insert(role_name(e.role)).second) {
+      reporter_.error(e, fmt::format("duplicate {} in the NODE", role_name(e.role)));
+      return;
+    }
+    if (e.role == ast::MachineRole::Processors || e.role == ast::MachineRole::Cores) {
+      auto expr = checked_expression(e, constants);
+      const auto count = expr ? node_count(e, *expr) : std::nullopt;
+      if (!count) return;
+      if (e.role == ast::MachineRole::Processors) {
+        taken.processors = count;
+        taken.nodes.processors = std::move(*expr);
+      } else {
+        taken.cores = count;
+        taken.nodes.cores = std::move(*expr);
+        taken.cores_at = &e;
+      }
+    } else if (e.role == ast::MachineRole::MemoryBandwidth) {
+      auto expr = checked_expression(e, constants);
+      if (expr && positive_constant(e, *expr)) taken.nodes.memory_bandwidth = std::move(*expr);
+    } else if (e.role == ast::MachineRole::CommunicationTime || e.role == ast::MachineRole::MessageOverhead) {
+      if (auto expr = checked_expression(e, constants)) {
+        (e.role == ast::MachineRole::CommunicationTime ? taken.nodes.communication_time
+                                                       : taken.nodes.message_overhead) = std::move(*expr);
+      }
+    } else {
+      reporter_.error(e, fmt::format("{} does not belong in a NODE, which gives only PROCESSORS, CORES, PLACEMENT, "
+                                     "COMMUNICATION TIME, MESSAGE OVERHEAD and MEMORY BANDWIDTH",
+                                     role_name(e.role)));
+    }
+  }
+
+  // PLACEMENT IS (0, 2), (1, 3);: each rank a whole constant, named once, ranks 0 .. N-1 all
+  // named, at most k a node. False (errors reported) when the list is refused.
+  bool placement_list(const ast::PlacementList& list, double k, const Scope& constants, models::Nodes& nodes) {
+    const std::size_t errors = reporter_.errors();
+    std::map<std::int64_t, std::size_t> node_of;  // rank -> its node
+    for (const ast::PlacementGroup& group : list) {
+      const std::size_t node = nodes.listed.size();
+      nodes.listed.emplace_back();
+      if (static_cast<double>(group.size()) > k) {
+        reporter_.error(group, fmt::format("node {} lists {} processors, more than the node's PROCESSORS ({})", node,
+                                           group.size(), k));
+      }
+      for (const ast::Expression& rank_at : group) {
+        const auto rank = placement_rank(rank_at, constants);
+        if (!rank) continue;
+        if (const auto [it, fresh] = node_of.emplace(*rank, node); !fresh) {
+          reporter_.error(rank_at, fmt::format("processor {} is placed twice (first on node {})", *rank, it->second));
+          continue;
+        }
+        nodes.listed.back().push_back(*rank);
+      }
+    }
+    std::int64_t expected = 0;
+    for (const auto& [rank, node] : node_of) {
+      if (rank != expected) break;
+      ++expected;
+    }
+    if (reporter_.errors() == errors && expected != static_cast<std::int64_t>(node_of.size())) {
+      reporter_.error(list, fmt::format("processor {} is on no node: a PLACEMENT list names each of the processors 0 "
+                                        "to N - 1 once",
+                                        expected));
+    }
+    return reporter_.errors() == errors;
+  }
+
+  // One rank of a PLACEMENT list: a whole constant from 0 to 2^31 - 2.
+  std::optional<std::int64_t> placement_rank(const ast::Expression& at, const Scope& constants) {
+    Scope scope = constants;
+    scope.context = "in a PLACEMENT list, which may use the machine's constants";
+    const std::size_t errors = reporter_.errors();
+    const models::Expr expr = detail::convert(at, scope, reporter_, nullptr);
+    if (reporter_.errors() != errors) return std::nullopt;
+    const auto value = detail::constant_value(expr, environment_, at, reporter_);
+    if (!value) return std::nullopt;
+    if (!(*value >= 0 && *value <= 2147483646.0 && *value == std::floor(*value))) {
+      reporter_.error(at, fmt::format("a processor of a PLACEMENT list must be a whole number from 0 to 2147483646, "
+                                      "got {}",
+                                      *value));
+      return std::nullopt;
+    }
+    return static_cast<std::int64_t>(*value);
+  }
+
+  // MEMORY BANDWIDTH: a positive, finite constant.
+  bool positive_constant(const ast::MachineExpr& e, const models::Expr& expr) {
+    const auto value = detail::constant_value(expr, environment_, e.value, reporter_);
+    if (!value) return false;
+    if (!(*value > 0 && std::isfinite(*value))) {
+      reporter_.error(e.value, fmt::format("a NODE's {} must be a positive number, got {}", role_name(e.role), *value));
+      return false;
+    }
+    return true;
   }
 
   // PROCESSORS or CORES of a NODE: a whole number from 1 to 2^31 - 1.

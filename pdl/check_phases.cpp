@@ -25,6 +25,7 @@ constexpr std::string_view kJobs = "JOBS";
 constexpr std::string_view kStages = "STAGES";
 constexpr std::string_view kTasksPerJob = "TASKS PER JOB";
 constexpr std::string_view kRelease = "RELEASE VOLUME";
+constexpr std::string_view kMemoryVolume = "SUBTASK MEMORY VOLUME";
 constexpr std::string_view kProblemSize = "PROBLEM SIZE";
 constexpr std::string_view kDependency = "DEPENDENCY";
 constexpr std::string_view kScheduling = "SCHEDULING";
@@ -55,6 +56,7 @@ std::string_view clause_name(const ast::Clause& clause) {
         case ast::ExprRole::Stages: return kStages;
         case ast::ExprRole::TasksPerJob: return kTasksPerJob;
         case ast::ExprRole::ReleaseVolume: return kRelease;
+        case ast::ExprRole::MemoryVolume: return kMemoryVolume;
       }
       return kVolume;
     }
@@ -89,13 +91,15 @@ struct SchemeRules {
 
 SchemeRules rules_for(models::Scheme scheme) {
   switch (scheme) {
-    case models::Scheme::Independent: return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling}};
+    case models::Scheme::Independent: return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kMemoryVolume}};
     case models::Scheme::Neighbor:
     case models::Scheme::NeighborTorus:
-      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kDecomposition}};
-    case models::Scheme::Macropipeline: return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume}};
+      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kDecomposition, kMemoryVolume}};
+    case models::Scheme::Macropipeline:
+      return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume, kMemoryVolume}};
     case models::Scheme::ForkJoin:
-      return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival}, {kVolume, kJoin, kScheduling, kRelease}};
+      return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival},
+              {kVolume, kJoin, kScheduling, kRelease, kMemoryVolume}};
     case models::Scheme::Paired:
       return {{kDependency, kIndependentBlock, kDependentBlock, kProblemSize}, {kVolume, kScheduling}};
     case models::Scheme::Arbitrary: return {{kTask}, {kArc}};
@@ -304,6 +308,9 @@ class PhaseChecker {
         break;
       case ast::ExprRole::ReleaseVolume:
         model.release_volume = context_.quantity(e.value, Requirement::NonNegative, "the RELEASE VOLUME");
+        break;
+      case ast::ExprRole::MemoryVolume:
+        model.memory_volume = context_.quantity(e.value, Requirement::NonNegative, "the SUBTASK MEMORY VOLUME");
         break;
     }
   }

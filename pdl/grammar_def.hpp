@@ -176,6 +176,8 @@ struct segment_statement_class;
 struct segment_decl_class : Annotate {};
 struct placement_class;
 struct placement_decl_class : Annotate {};
+struct placement_group_class : Annotate {};
+struct placement_list_class : Annotate {};
 struct node_statement_class;
 struct node_decl_class : Annotate {};
 
@@ -355,6 +357,8 @@ x3::rule<segment_statement_class, ast::SegmentStatement> const segment_statement
 x3::rule<segment_decl_class, ast::SegmentDecl> const segment_decl = "SEGMENT";
 x3::rule<placement_class, models::Placement> const placement = "placement (BLOCK or CYCLIC)";
 x3::rule<placement_decl_class, ast::PlacementDecl> const placement_decl = "PLACEMENT";
+x3::rule<placement_group_class, ast::PlacementGroup> const placement_group = "a node's ranks, as (0, 1, ...)";
+x3::rule<placement_list_class, ast::PlacementList> const placement_list = "PLACEMENT";
 x3::rule<node_statement_class, ast::NodeStatement> const node_statement =
     "node statement (PROCESSORS, CORES, PLACEMENT, COMMUNICATION TIME, MESSAGE OVERHEAD or END)";
 x3::rule<node_decl_class, ast::NodeDecl> const node_decl = "NODE";
@@ -395,7 +399,7 @@ constexpr Keyword kw_sharing{"sharing"}, kw_fair{"fair"}, kw_first{"first"}, kw_
 constexpr Keyword kw_segment{"segment"}, kw_from{"from"}, kw_protocol{"protocol"}, kw_rendezvous{"rendezvous"};
 // The words of NODE IS: ... END;.
 constexpr Keyword kw_node{"node"}, kw_processors{"processors"}, kw_cores{"cores"}, kw_placement{"placement"},
-    kw_block{"block"}, kw_cyclic{"cyclic"};
+    kw_block{"block"}, kw_cyclic{"cyclic"}, kw_bandwidth{"bandwidth"};
 
 // Words that cannot name anything: they end a list of clauses or mark a barrier.
 auto const reserved = kw_end | kw_is | kw_sync | kw_sizeof;
@@ -471,7 +475,8 @@ auto const dist_role_def = (kw_subtask >> kw_runtime >> x3::attr(ast::DistRole::
 auto const expr_role_def = (kw_communication >> kw_volume >> x3::attr(ast::ExprRole::CommunicationVolume)) |
                            (kw_jobs >> x3::attr(ast::ExprRole::Jobs)) | (kw_stages >> x3::attr(ast::ExprRole::Stages)) |
                            (kw_tasks >> kw_per > kw_job >> x3::attr(ast::ExprRole::TasksPerJob)) |
-                           ((kw_release > kw_volume) >> x3::attr(ast::ExprRole::ReleaseVolume));
+                           ((kw_release > kw_volume) >> x3::attr(ast::ExprRole::ReleaseVolume)) |
+                           ((kw_subtask >> kw_memory > kw_volume) >> x3::attr(ast::ExprRole::MemoryVolume));
 auto const subtask_kind_def = (kw_independent >> x3::attr(ast::SubtaskKind::Independent)) |
                               (kw_dependent >> x3::attr(ast::SubtaskKind::Dependent));
 
@@ -513,7 +518,8 @@ auto const machine_role_def =
     (kw_contention >> x3::attr(ast::MachineRole::Contention)) |
     ((kw_eager > kw_limit) >> x3::attr(ast::MachineRole::EagerLimit)) |
     ((kw_port > kw_time) >> x3::attr(ast::MachineRole::PortTime)) | (kw_ports >> x3::attr(ast::MachineRole::Ports)) |
-    (kw_processors >> x3::attr(ast::MachineRole::Processors)) | (kw_cores >> x3::attr(ast::MachineRole::Cores));
+    (kw_processors >> x3::attr(ast::MachineRole::Processors)) | (kw_cores >> x3::attr(ast::MachineRole::Cores)) |
+    ((kw_memory >> kw_bandwidth) >> x3::attr(ast::MachineRole::MemoryBandwidth));
 auto const machine_expr_def = machine_role > kw_is > expression > ';';
 auto const sizeof_decl_def = kw_sizeof > (('(' > type_name > ')') | type_name) > kw_is > expression > ';';
 auto const comm_kind_def = (kw_message > kw_passing >> x3::attr(models::Communication::MessagePassing)) |
@@ -554,7 +560,10 @@ auto const segment_decl_def = kw_segment > kw_from > expression > kw_is > -x3::l
 auto const placement_def =
     (kw_block >> x3::attr(models::Placement::Block)) | (kw_cyclic >> x3::attr(models::Placement::Cyclic));
 auto const placement_decl_def = kw_placement > kw_is > placement > ';';
-auto const node_statement_def = placement_decl | machine_expr;
+auto const placement_group_def = '(' > expression_list > ')';
+// PLACEMENT IS followed by a parenthesis lists the nodes; by a word, names the placement.
+auto const placement_list_def = (kw_placement >> kw_is >> &x3::lit('(')) > (placement_group % ',') > ';';
+auto const node_statement_def = placement_list | placement_decl | machine_expr;
 auto const node_decl_def = kw_node > kw_is > x3::matches[x3::lit(':')] > *(!kw_end >> node_statement) > kw_end > ';';
 auto const machine_statement_rule_def = port_sharing_decl | machine_expr | sizeof_decl | comm_kind_decl |
                                         topology_decl | collective_decl | segment_decl | node_decl | variable_decl_rule;
@@ -570,7 +579,7 @@ BOOST_SPIRIT_DEFINE(identifier, string_literal, number, sizeof_expr, call, name,
 // BOOST_SPIRIT_DEFINE takes at most 64 rules at a time (Boost.Preprocessor's limit).
 BOOST_SPIRIT_DEFINE(collective_call, collective_operation, collective_algorithm, collective_decl, topology,
                     topology_decl, port_sharing, port_sharing_decl, protocol, protocol_decl, segment_statement,
-                    segment_decl, placement, placement_decl, node_statement, node_decl)
+                    segment_decl, placement, placement_decl, placement_group, placement_list, node_statement, node_decl)
 BOOST_SPIRIT_DEFINE(program_header_rule, variable_decl_rule, pattern_decl_rule, phase_head_rule, clause_rule,
                     end_statement_rule, concat_head_rule, concat_entry_rule, machine_header_rule,
                     machine_statement_rule)

@@ -18,7 +18,8 @@ std::size_t ApproximateBuilder::overhead(double seconds, graph::NodeKind kind, c
   return leaf(label, kind, distributions::deterministic(seconds));
 }
 
-double ApproximateBuilder::step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives) const {
+double ApproximateBuilder::step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives,
+                                        std::int64_t sharers) const {
   // M12: a processor's k ports serve the step's messages k at a time; the busiest (the most
   // sends or receives of one processor, at least one) serves its last after the others.
   const std::int64_t k = bound_.ports();
@@ -26,7 +27,7 @@ double ApproximateBuilder::step_seconds(const MessageCost& cost, std::int64_t se
   const double t = cost.transfer;
   const double g = cost.port;
   // M15: the m processors of a node share its ports: at most m times one's messages at a port.
-  const std::int64_t m = g > 0.0 ? bound_.port_sharers() : 1;
+  const std::int64_t m = g > 0.0 ? (sharers > 0 ? std::min(sharers, bound_.port_sharers()) : bound_.port_sharers()) : 1;
   if (receives > 0 && cost.rendezvous()) {
     // M11: each transfer starts when its receive is posted, after the receiver's previous
     // receive: the busiest receiver's r transfers one after another, and the sender's ports.
@@ -39,11 +40,12 @@ double ApproximateBuilder::step_seconds(const MessageCost& cost, std::int64_t se
   return overheads + t + static_cast<double>(rounds) * g;
 }
 
-std::size_t ApproximateBuilder::send(const MessageCost& cost, std::int64_t sends, std::int64_t receives) {
+std::size_t ApproximateBuilder::send(const MessageCost& cost, std::int64_t sends, std::int64_t receives,
+                                     std::int64_t sharers) {
   std::string label = "communication of " + std::to_string(static_cast<long long>(cost.bytes)) + " bytes";
   if (cost.overhead > 0.0) label += " (" + std::to_string(sends) + " sends, " + std::to_string(receives) + " receives)";
   if (cost.sharing != 1.0) label += " sharing S = " + std::to_string(static_cast<long long>(cost.sharing));
-  return overhead(step_seconds(cost, sends, receives), graph::NodeKind::Communication, label);
+  return overhead(step_seconds(cost, sends, receives, sharers), graph::NodeKind::Communication, label);
 }
 
 std::size_t ApproximateBuilder::barrier(const models::SourceLocation& where) {
@@ -144,7 +146,7 @@ Piece ApproximateBuilder::open_phase(const models::WorkPhase& phase, Work work) 
 Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
                                      const std::function<UnitMessages(std::int64_t, double)>& messages) {
   const distributions::Distribution task = runtime(*phase.runtime);
-  const std::size_t one = task_leaf(phase.name + " task", task);
+  const std::size_t one = task_leaf(phase.name + " task", memory_bound(task, phase));
   const std::int64_t units = count(*phase.units, phase.location, "number of tasks");
   const double volume = value(phase.volume, phase.location, "communication volume");
   std::map<std::int64_t, std::size_t> made;
@@ -156,7 +158,7 @@ Piece ApproximateBuilder::unit_phase(const models::WorkPhase& phase,
         .emplace(c,
                  series({power(one, c), send(sent.outside ? message_out_cost(sent.bytes, phase.location, sent.sharing)
                                                           : message_cost(sent.bytes, phase.location, sent.sharing),
-                                             sent.sends, sent.receives)}))
+                                             sent.sends, sent.receives, sent.port_sharers)}))
         .first->second;
   });
   const std::size_t delay = contention(static_cast<double>(units) * distributions::mean(task), phase.location);

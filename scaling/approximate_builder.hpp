@@ -71,6 +71,13 @@ class ApproximateBuilder {
   }
   std::int64_t processors() const { return p_; }
   graph::SpTree& tree() { return tree_; }
+  bool ranks_in_blocks() const { return bound_.ranks_in_blocks(); }
+  // A subtask of `phase` at least its SUBTASK MEMORY VOLUME at the busiest node's memory
+  // bandwidth (M16), before task_leaf's slowdown.
+  distributions::Distribution memory_bound(const distributions::Distribution& task,
+                                           const models::WorkPhase& phase) const {
+    return bound_.memory_bound(task, -1, bound_.memory_volume(phase));
+  }
 
   // ---- tree helpers treating kZero as "nothing" -------------------------------------
   // A task of a program's phase on `processor` (-1: any): on a node with more processors than
@@ -109,10 +116,12 @@ class ApproximateBuilder {
   // msg(L; s, r) (M9) on the busiest processor of a step: `sends` send overheads, the transfer,
   // `receives` receive overheads: s·o + t + r·o, and with ports (M12) ⌈max(1, s, r)/k⌉ port
   // times; rendezvous (M11, r > 0) s·o + r·(t + g + o) + (⌈max(1, s)/k⌉ − 1)·g. With nodes (M15)
-  // the busiest node's m processors share its ports: m·s and m·r messages there.
-  double step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives) const;
+  // the busiest node's m processors share its ports: m·s and m·r messages there, or `sharers`
+  // times where a scheme knows fewer of a node's processors send across it (0: m).
+  double step_seconds(const MessageCost& cost, std::int64_t sends, std::int64_t receives,
+                      std::int64_t sharers = 0) const;
   // step_seconds() as one deterministic leaf; none when it costs nothing.
-  std::size_t send(const MessageCost& cost, std::int64_t sends, std::int64_t receives);
+  std::size_t send(const MessageCost& cost, std::int64_t sends, std::int64_t receives, std::int64_t sharers = 0);
   // Message overheads (or any message time a scheme adds up itself) of `seconds` in all.
   std::size_t overheads(double seconds) {
     return overhead(seconds, graph::NodeKind::Communication, "message overheads");
@@ -195,8 +204,9 @@ class ApproximateBuilder {
     double bytes = 0.0;
     std::int64_t sends = 0;
     std::int64_t receives = 0;
-    double sharing = 1.0;  // S of the step (sharing())
-    bool outside = false;  // to a receiver outside the processors (INDEPENDENT's results)
+    double sharing = 1.0;           // S of the step (sharing())
+    bool outside = false;           // to a receiver outside the processors (INDEPENDENT's results)
+    std::int64_t port_sharers = 0;  // a node's processors whose messages meet at its port (0: all)
   };
   // One task (of the phase's runtime) per unit of its problem size spread over the
   // processors, each processor its c tasks then messages(c, volume) (none without tasks),

@@ -61,8 +61,9 @@ class BoundQuantities {
   // one processor.
   MessageCost collective_message(double bytes, const models::SourceLocation& where, double sharing,
                                  Route route = Route::BetweenNodes) const;
-  // ---- nodes (NODE IS: ... END;, M15); without the statement every processor is a node ----
-  // The node of processor r: BLOCK r / k, CYCLIC r mod N (N = ceil(p / k) nodes).
+  // ---- nodes (NODE IS: ... END;, M15, M16; bound_nodes.cpp); without the statement every
+  // processor is a node ----
+  // The node of processor r: BLOCK r / k, CYCLIC r mod N (N = ceil(p / k) nodes), or as listed.
   std::int64_t node_of(std::int64_t r) const;
   std::int64_t node_count() const;
   // A message from processor a to b (either may be -1: outside the processors).
@@ -73,8 +74,21 @@ class BoundQuantities {
   // node's cores when they are more (they share the cores), else 1; the largest over the nodes.
   double slowdown(std::int64_t r) const;
   double largest_slowdown() const;
-  // The most processors one node holds (node 0's; 1 without nodes): who share a node's ports.
-  std::int64_t port_sharers() const { return processors_on(0); }
+  // Whether each node holds consecutive ranks (BLOCK placement, or no nodes).
+  bool ranks_in_blocks() const { return !machine_.nodes || machine_.nodes->placement == models::Placement::Block; }
+  // The most processors one node holds (1 without nodes): who share a node's ports.
+  std::int64_t port_sharers() const { return node_layout().busiest; }
+  // The bytes each task of `phase` moves to and from memory (SUBTASK MEMORY VOLUME); 0 without.
+  double memory_volume(const models::WorkPhase& phase) const;
+  // A task of `runtime` moving `memory_bytes` on processor r (-1: on the busiest node, an upper
+  // bound for any): m/c times its runtime where the node's m processors share c < m cores
+  // (M15), and at least memory_bytes·m / B on a node of MEMORY BANDWIDTH B (M16).
+  distributions::Distribution on_node(const distributions::Distribution& runtime, std::int64_t r,
+                                      double memory_bytes) const;
+  // The memory bound alone, before the slowdown: max(X, memory_bytes·m / (B·s)), so that s times
+  // it is on_node's max(s·X, memory_bytes·m / B) (the approximate model slows every task leaf).
+  distributions::Distribution memory_bound(const distributions::Distribution& runtime, std::int64_t r,
+                                           double memory_bytes) const;
   // Whether the machine's messages go through ports (it has a PORT TIME).
   bool has_ports() const { return machine_.port_time.has_value(); }
   // Ports per processor and direction (PORTS; 1 without the statement).
@@ -133,10 +147,24 @@ class BoundQuantities {
   mutable std::optional<models::Environment> message_environment_;
   mutable std::optional<std::int64_t> ports_;
   mutable std::optional<std::vector<double>> segment_from_;  // each segment's FROM, in bytes
-  // The NODE's k and c (c = k without CORES), evaluated once; {1, 1} without nodes.
-  std::pair<std::int64_t, std::int64_t> node_shape() const;
+  // The nodes at p, worked out once: k and c (c = k without CORES; 1 and 1 without nodes), a
+  // listed placement's node of each processor and count of each node, the busiest node's count
+  // and the memory bandwidth (0: none).
+  struct NodeLayout {
+    std::int64_t k = 1;
+    std::int64_t c = 1;
+    std::vector<std::int64_t> listed_node_of;  // PLACEMENT IS (..), ..: the node of each r < p
+    std::vector<std::int64_t> listed_on;       // and the processors of each node
+    std::int64_t busiest = 1;
+    double memory_bandwidth = 0.0;
+  };
+  const NodeLayout& node_layout() const;
+  NodeLayout evaluated_node_layout() const;
   std::int64_t processors_on(std::int64_t node) const;
-  mutable std::optional<std::pair<std::int64_t, std::int64_t>> node_shape_;
+  mutable std::optional<NodeLayout> node_layout_;
+  // memory_bound's results by (runtime, floor), each with its runtime kept alive for its key.
+  mutable std::map<std::pair<const void*, double>, std::pair<distributions::Distribution, distributions::Distribution>>
+      memory_bounds_;
   // A MessageCost of one law, the machine's (at its size, M14) or the node's.
   MessageCost one_law_cost(double bytes, const models::SourceLocation& where, double sharing, bool inside,
                            bool priced_empty) const;

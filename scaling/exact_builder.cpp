@@ -28,13 +28,13 @@ const ExactBuilder::MessageCost& ExactBuilder::message_cost(double bytes, const 
 // ---- nodes and arcs -------------------------------------------------------------------------
 
 NodeId ExactBuilder::add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor,
-                         std::int64_t step) {
+                         std::int64_t step, double memory_bytes) {
   if (graph_.node_count() >= max_nodes_) throw ExactModelTooLarge(max_nodes_);
-  // M15: a task on a node with more processors than cores shares them (a pool: the busiest node).
-  const double slowdown = kind == NodeKind::Task && processor >= 0 ? bound_.slowdown(processor)
-                          : kind == NodeKind::DynamicPool          ? bound_.largest_slowdown()
-                                                                   : 1.0;
-  if (slowdown > 1.0) runtime = distributions::scale(runtime, slowdown);
+  if (kind == NodeKind::Task && processor >= 0) {
+    runtime = bound_.on_node(runtime, processor, memory_bytes);
+  } else if (kind == NodeKind::DynamicPool) {
+    runtime = bound_.on_node(runtime, -1, memory_bytes);
+  }
   graph::TaskNode node;
   node.label = std::move(label);
   node.kind = kind;
@@ -321,6 +321,7 @@ void ExactBuilder::leave_closed(const models::WorkPhase& phase, double contentio
 UnitInstance ExactBuilder::unit_instance_of(const models::WorkPhase& phase) {
   UnitInstance instance;
   instance.task = runtime(*phase.runtime);
+  instance.memory_bytes = bound_.memory_volume(phase);
   instance.units = count(*phase.units, phase.location, "number of tasks");
   instance.volume = value(phase.volume, phase.location, "communication volume");
   instance.contention =
@@ -356,7 +357,8 @@ void ExactBuilder::unit_instance(const models::WorkPhase& phase, const UnitInsta
       if (owner % 2 == 1) c = block_begin(owner) + block_begin(owner + 1) - 1 - position;
     }
     const int k = processor_of(c, n, instance.scheduling);
-    const NodeId v = add(prefix + std::to_string(c) + suffix, NodeKind::Task, instance.task, k, step);
+    const NodeId v =
+        add(prefix + std::to_string(c) + suffix, NodeKind::Task, instance.task, k, step, instance.memory_bytes);
     const auto ku = static_cast<std::size_t>(k);
     if (neighbour_arcs) {
       depend_on_previous_units(previous, c, n, joint == Joint::Torus, wrap, !started[ku], k, v, phase.location,

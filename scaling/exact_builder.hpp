@@ -38,6 +38,7 @@ enum class UnitMessage {
 // One instance of a phase with one task per unit (INDEPENDENT, NEIGHBOR, NEIGHBOR-TORUS).
 struct UnitInstance {
   distributions::Distribution task;
+  double memory_bytes = 0.0;  // each task's SUBTASK MEMORY VOLUME (M16)
   std::int64_t units = 0;
   double volume = 0.0;                                        // bytes of one unit's message (UnitMessage)
   double contention = 0.0;                                    // seconds on every processor after its units; 0 for none
@@ -56,6 +57,7 @@ class ExactBuilder {
   double value(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
     return bound_.value(expr, where, what);
   }
+  double memory_volume(const models::WorkPhase& phase) const { return bound_.memory_volume(phase); }
   std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
     return bound_.count(expr, where, what);
   }
@@ -92,7 +94,10 @@ class ExactBuilder {
   }
 
   // ---- nodes and arcs -----------------------------------------------------------------------
-  NodeId add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor, std::int64_t step);
+  // A node; a task on a processor (a DYNAMIC pool: on the busiest node) runs on its node (M15,
+  // M16): slowed by shared cores, and at least its `memory_bytes` at its node's memory bandwidth.
+  NodeId add(std::string label, NodeKind kind, distributions::Distribution runtime, int processor, std::int64_t step,
+             double memory_bytes = 0.0);
   NodeId deterministic_node(std::string label, NodeKind kind, double seconds, int processor, std::int64_t step);
   // Refuses at once (ExactModelTooLarge) when `count` more nodes would pass the limit, before
   // a part whose size is known (a collective's messages) is built node by node.

@@ -31,7 +31,7 @@ void ExactBuilder::grid_instance(const models::WorkPhase& phase, const UnitInsta
     for (std::int64_t row = layout.row_split.begin(i); row < layout.row_split.begin(i + 1); ++row) {
       for (std::int64_t column = layout.column_split.begin(j); column < layout.column_split.begin(j + 1); ++column) {
         const NodeId v = add(phase.name + " (" + std::to_string(row) + "," + std::to_string(column) + ")" + suffix,
-                             NodeKind::Task, instance.task, static_cast<int>(k), step);
+                             NodeKind::Task, instance.task, static_cast<int>(k), step, instance.memory_bytes);
         run_on(ku, v);
         last_point[ku] = v;
         ++per_processor[ku];

@@ -46,11 +46,12 @@ void fork_on_processors(ExactBuilder& builder, const models::WorkPhase& phase, c
   if (release_bytes > 0.0 && builder.processors() > 1)
     release(builder, phase, tasks, j, job_step, start, release_bytes);
   std::fill(done.begin(), done.end(), 0);
+  const double memory_bytes = builder.memory_volume(phase);
   for (std::int64_t t = 0; t < tasks; ++t) {
     const int k = builder.processor_of(t, tasks, phase.scheduling);
     const auto ku = static_cast<std::size_t>(k);
     builder.run_on(ku, builder.add(phase.name + " j" + std::to_string(j) + " t" + std::to_string(t), NodeKind::Task,
-                                   task, k, job_step));
+                                   task, k, job_step, memory_bytes));
     ++done[ku];
   }
   for (std::size_t k = 0; k < done.size(); ++k) {
@@ -97,8 +98,8 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
     if (tasks == 0) {
       builder.arc(start, drain);
     } else if (phase.scheduling == models::Scheduling::Dynamic) {
-      const NodeId pool =
-          builder.add(phase.name + " pool " + std::to_string(j), NodeKind::DynamicPool, task, -1, step + j);
+      const NodeId pool = builder.add(phase.name + " pool " + std::to_string(j), NodeKind::DynamicPool, task, -1,
+                                      step + j, builder.memory_volume(phase));
       builder.node(pool).pool_tasks = tasks;
       builder.node(pool).pool_processors = static_cast<int>(std::min<std::int64_t>(builder.processors(), tasks));
       builder.arc(start, pool);
@@ -190,11 +191,12 @@ Piece approximate_fork_join(ApproximateBuilder& builder, const models::WorkPhase
   const std::int64_t tasks = builder.count(*phase.tasks_per_job, phase.location, "tasks per job");
   if (jobs == 0) return builder.empty_closed_phase(phase);
   const distributions::Distribution task = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.task_leaf(phase.name + " task", task);
+  const distributions::Distribution bounded = builder.memory_bound(task, phase);  // M16
+  const std::size_t one = builder.task_leaf(phase.name + " task", bounded);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
-  std::size_t job = fork(builder, phase, one, task, tasks, bytes);
+  std::size_t job = fork(builder, phase, one, bounded, tasks, bytes);
   // F7: processor 0's release messages to the other processors with tasks, before the job on
   // every processor: its sends one after another, the last one's transfer and its receive.
   const double release_bytes = release_bytes_of(builder, phase);

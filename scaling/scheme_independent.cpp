@@ -21,7 +21,8 @@ void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const d
   builder.enter_closed(phase);
   if (n == 0) return;
   const std::int64_t step = builder.take_steps(1);
-  const NodeId pool = builder.add(phase.name + " pool s" + std::to_string(step), NodeKind::DynamicPool, task, -1, step);
+  const NodeId pool = builder.add(phase.name + " pool s" + std::to_string(step), NodeKind::DynamicPool, task, -1, step,
+                                  builder.memory_volume(phase));
   builder.node(pool).pool_tasks = n;
   builder.node(pool).pool_processors = static_cast<int>(std::min<std::int64_t>(builder.processors(), n));
   builder.gather_at(pool);
@@ -74,7 +75,7 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   const double volume = builder.value(phase.volume, phase.location, "communication volume");
   if (n == 0) return builder.empty_closed_phase(phase);
   const std::int64_t p = builder.processors();
-  const std::size_t bound = builder.list_schedule_bound(phase.name, task, n);
+  const std::size_t bound = builder.list_schedule_bound(phase.name, builder.memory_bound(task, phase), n);
   const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
   const std::size_t results = builder.send(
       builder.message_out_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing), 1, 0);

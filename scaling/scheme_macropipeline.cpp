@@ -26,6 +26,7 @@ void exact_macropipeline(ExactBuilder& builder, const models::WorkPhase& phase) 
   const distributions::Distribution stage_time = builder.runtime(*phase.runtime);
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
+  const double memory_bytes = builder.memory_volume(phase);
   builder.enter_closed(phase);
   if (jobs == 0 || stages == 0) return;
   const std::int64_t step = builder.take_steps(jobs);
@@ -43,7 +44,7 @@ void exact_macropipeline(ExactBuilder& builder, const models::WorkPhase& phase) 
     for (std::int64_t s = 0; s < stages; ++s) {
       const int k = builder.processor_of(s, stages, models::Scheduling::Block);
       const NodeId v = builder.add(phase.name + " j" + std::to_string(j) + " s" + std::to_string(s), NodeKind::Task,
-                                   stage_time, k, step + j);
+                                   stage_time, k, step + j, memory_bytes);
       if (s == 0) {
         builder.arc(released, v);
       } else if (builder.node(before).processor != k) {
@@ -70,7 +71,7 @@ Piece approximate_macropipeline(ApproximateBuilder& builder, const models::WorkP
   const std::int64_t stages = builder.count(*phase.stages, phase.location, "number of stages");
   if (jobs == 0 || stages == 0) return builder.empty_closed_phase(phase);
   const distributions::Distribution stage = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.task_leaf(phase.name + " stage", stage);
+  const std::size_t one = builder.task_leaf(phase.name + " stage", builder.memory_bound(stage, phase));
   const distributions::Distribution arrival_time = builder.runtime(*phase.interarrival);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
   const std::int64_t p = builder.processors();

@@ -134,7 +134,7 @@ Piece approximate_grid(ApproximateBuilder& builder, const models::WorkPhase& pha
                                                              distributions::deterministic(exchange))
                                               : kZero;
   const distributions::Distribution task = builder.runtime(*phase.runtime);
-  const std::size_t one = builder.task_leaf(phase.name + " task", task);
+  const std::size_t one = builder.task_leaf(phase.name + " task", builder.memory_bound(task, phase));
   Work work = grid_work(builder, layout, one, messages);
   const std::int64_t points = builder.count(*phase.units, phase.location, "number of tasks");
   const std::size_t delay = builder.contention(static_cast<double>(points) * distributions::mean(task), phase.location);
@@ -178,9 +178,13 @@ Piece approximate_neighbor(ApproximateBuilder& builder, const models::WorkPhase&
                              ? builder.sharing(neighbor_exchange_transfers(
                                    units, builder.processors(), phase.scheme == models::Scheme::NeighborTorus))
                              : 1.0;
+  // M15: with ranks placed on nodes in blocks, a node's columns are one block too, and only its
+  // two edge processors send across it: its port carries one processor's messages.
+  const std::int64_t sharers = builder.ranks_in_blocks() ? 1 : 0;
   // Columns on one processor only: no neighbour, no message.
-  return builder.unit_phase(phase, [neighbours, sharing](std::int64_t, double volume) {
-    return ApproximateBuilder::UnitMessages{neighbours == 0 ? 0.0 : volume, neighbours, neighbours, sharing};
+  return builder.unit_phase(phase, [neighbours, sharing, sharers](std::int64_t, double volume) {
+    return ApproximateBuilder::UnitMessages{
+        neighbours == 0 ? 0.0 : volume, neighbours, neighbours, sharing, false, sharers};
   });
 }
 

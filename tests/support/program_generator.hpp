@@ -108,6 +108,10 @@ class ProgramGenerator {
 
   std::string phase(const std::string& name, int scheme) {
     std::string text = (scheme == 7 ? "SEQUENTIAL PHASE " : "WORK PHASE ") + name + " IS:\n";
+    // The bytes each task moves to and from memory, in the schemes that take them (M16).
+    if (scheme <= 4 && uniform_int(0, 3) == 0) {
+      text += "  SUBTASK MEMORY VOLUME IS " + number(uniform_real(0.0, 100.0)) + ";\n";
+    }
     switch (scheme) {
       case 0:
         text += "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + runtime() +
@@ -217,8 +221,15 @@ class ProgramGenerator {
       const int k = uniform_int(0, 1) == 0 ? 2 : 4;
       text += "NODE IS:\n  PROCESSORS IS " + std::to_string(k) + ";\n";
       if (uniform_int(0, 1) == 0) text += "  CORES IS " + std::to_string(uniform_int(1, k)) + ";\n";
-      text += uniform_int(0, 1) == 0 ? "  PLACEMENT IS CYCLIC;\n" : "";
-      text += "  COMMUNICATION TIME IS ts/10 + tw/4*L;\nEND;\n";
+      // Blocks, in turn, or a list of the four processors the tests run on at most.
+      const int placement = uniform_int(0, 2);
+      text += placement == 1   ? "  PLACEMENT IS CYCLIC;\n"
+              : placement == 2 ? (k == 2 ? "  PLACEMENT IS (0, 3), (1, 2);\n" : "  PLACEMENT IS (3), (0, 2, 1);\n")
+                               : "";
+      text += "  COMMUNICATION TIME IS ts/10 + tw/4*L;\n";
+      // A memory bandwidth the phases' memory volumes (0 to 100 bytes a task) can saturate (M16).
+      if (uniform_int(0, 1) == 0) text += "  MEMORY BANDWIDTH IS " + number(uniform_real(5.0, 50.0)) + ";\n";
+      text += "END;\n";
     }
     // One port per processor for a share of the per-byte time (M12), shared fairly in half the
     // cases (M13).
