@@ -192,6 +192,9 @@ class PhaseChecker {
                                     required == kTask ? std::string("at least one TASK") : std::string(required)));
       }
     }
+    if (model.scheme == models::Scheme::ForkJoin && model.scheduling == models::Scheduling::Dynamic) {
+      unused_by_dynamic_fork_join(phase, model);
+    }
     // Defaults made explicit.
     if ((model.scheme == models::Scheme::ForkJoin) && !model.join) model.join = models::zero_runtime();
     if (model.scheme == models::Scheme::Arbitrary) arbitrary_graph(phase, model);
@@ -199,6 +202,20 @@ class PhaseChecker {
     decomposition_ = nullptr;
     if (model.problem_size) units(model);
     return model;
+  }
+
+  // A FORK-JOIN's DYNAMIC pool sends no results to its drain and gets no release (semantics.md
+  // F2, F7): a COMMUNICATION VOLUME or RELEASE VOLUME given there would be dropped unseen.
+  void unused_by_dynamic_fork_join(const ast::Phase& phase, const models::WorkPhase& model) {
+    for (const ast::Clause& clause : phase.clauses) {
+      const std::string_view name = clause_name(clause);
+      if (name != kVolume && name != kRelease) continue;
+      reporter_.error(clause_node(clause),
+                      fmt::format("{} is not used by FORK-JOIN phase '{}' with SCHEDULING IS DYNAMIC: its pool's "
+                                  "tasks send no results and receive no release in this model; leave it out or "
+                                  "schedule BLOCK or CYCLIC",
+                                  name, model.name));
+    }
   }
 
   // The first PARALLELIZATION SCHEME of the phase (later ones are reported), or null.

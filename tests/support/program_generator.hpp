@@ -125,14 +125,20 @@ class ProgramGenerator {
                 std::to_string(uniform_int(1, 6)) + ");\n  COMMUNICATION VOLUME IS " + volume() + ";\n";
         break;
       case 3:
+      {
         text += "  PARALLELIZATION SCHEME IS FORK-JOIN;\n  SUBTASK RUNTIME IS " + runtime() + ";\n  JOBS IS " +
                 std::to_string(uniform_int(1, 3)) + ";\n  TASKS PER JOB IS " + std::to_string(uniform_int(1, 5)) +
                 ";\n  INTERARRIVAL TIME IS " + (uniform_int(0, 1) ? runtime() : std::string("DETERMINISTIC(0)")) +
-                ";\n  JOIN RUNTIME IS " + runtime() + ";\n  COMMUNICATION VOLUME IS " + volume() +
-                ";\n  SCHEDULING IS " + scheduling() + ";\n";
+                ";\n  JOIN RUNTIME IS " + runtime() + ";\n";
+        const std::string volume_clause = "  COMMUNICATION VOLUME IS " + volume() + ";\n";
+        const std::string scheduling_kind = scheduling();
+        // A DYNAMIC pool sends no results and gets no release: the checker refuses both there.
+        if (scheduling_kind != "DYNAMIC") text += volume_clause;
+        text += "  SCHEDULING IS " + scheduling_kind + ";\n";
         // A release message to every worker before each job (F7).
-        if (uniform_int(0, 2) == 0) text += "  RELEASE VOLUME IS " + volume() + ";\n";
+        if (uniform_int(0, 2) == 0 && scheduling_kind != "DYNAMIC") text += "  RELEASE VOLUME IS " + volume() + ";\n";
         break;
+      }
       case 4:
         text += "  PARALLELIZATION SCHEME IS MACROPIPELINE;\n  SUBTASK RUNTIME IS " + runtime() + ";\n  JOBS IS " +
                 std::to_string(uniform_int(1, 4)) + ";\n  STAGES IS " + std::to_string(uniform_int(1, 3)) +
