@@ -15,6 +15,7 @@
 #include "distributions/errors.hpp"
 #include "distributions/normal_tail.hpp"
 #include "distributions/phase_type.hpp"
+#include "distributions/skewed_laws.hpp"
 
 namespace distributions::detail {
 
@@ -39,6 +40,7 @@ double closed_mean(const Node& node) {
                           if (parts.alpha >= 5.0) return d.sigma * far_tail(parts.alpha).delta;
                           return d.mu + d.sigma * std::exp(log_phi(parts.alpha) - parts.log_q_alpha);
                         },
+                        []<SkewedLaw Law>(const Law& d) { return law_mean(d); },
                         [](const PhaseType& d) { return phase_type_moments(d).first; },
                         [](const Mixture& d) {
                           double total = 0.0;
@@ -80,6 +82,7 @@ double closed_variance(const Node& node) {
                           const double factor = 1.0 + parts.alpha * lambda - lambda * lambda;
                           return d.sigma * d.sigma * std::max(factor, 0.0);
                         },
+                        []<SkewedLaw Law>(const Law& d) { return law_variance(d); },
                         [](const PhaseType& d) {
                           const auto [first, second] = phase_type_moments(d);
                           return std::max(0.0, second - first * first);
@@ -127,6 +130,7 @@ double closed_survival(const Node& node, double x) {
             return (d.high - x) / (d.high - d.low);
           },
           [x](const TruncatedNormal& d) { return truncated_normal_survival(d, x); },
+          [x]<SkewedLaw Law>(const Law& d) { return law_survival(d, x); },
           [x](const PhaseType& d) {
             if (x < 0.0) return 1.0;
             return phase_type_survival(d, x);
@@ -183,6 +187,7 @@ double closed_support_min(const Node& node) {
   return std::visit(Overloaded{
                         [](const Deterministic& d) { return d.value; },
                         [](const Uniform& d) { return d.low; },
+                        [](const Pareto& d) { return d.scale; },
                         [](const Mixture& d) {
                           double lowest = kInf;
                           for (const auto& c : d.components) {
@@ -229,6 +234,9 @@ double closed_quantile(const Node& node, double q) {
            d->rate;
   }
   if (const auto* d = std::get_if<Uniform>(&node.value)) return d->low + q * (d->high - d->low);
+  if (const auto* d = std::get_if<LogNormal>(&node.value)) return law_quantile(*d, q);
+  if (const auto* d = std::get_if<Weibull>(&node.value)) return law_quantile(*d, q);
+  if (const auto* d = std::get_if<Pareto>(&node.value)) return law_quantile(*d, q);
   if (const auto* d = std::get_if<Shifted>(&node.value)) return d->offset + closed_quantile(d->base.node(), q);
   if (const auto* d = std::get_if<Hypoexponential>(&node.value)) {
     if (d->max_of_exponentials_rate > 0.0) {
@@ -332,6 +340,7 @@ std::string closed_describe(const Node& node) {
           [](const TruncatedNormal& d) {
             return "TruncatedNormal(mu=" + format_number(d.mu) + ", sigma=" + format_number(d.sigma) + ")";
           },
+          []<SkewedLaw Law>(const Law& d) { return law_describe(d); },
           [](const PhaseType& d) { return "PhaseType(" + std::to_string(d.size) + " phases)"; },
           [](const Mixture& d) {
             std::string out = "Mixture(";

@@ -64,6 +64,9 @@ Distribution hypoexponential(std::vector<double> rates);  // series of exponenti
 Distribution hyperexponential(std::vector<double> probabilities, std::vector<double> rates);
 Distribution uniform(double low, double high);           // 0 <= low <= high
 Distribution truncated_normal(double mu, double sigma);  // N(mu, sigma) given >= 0; sigma > 0
+Distribution lognormal(double mu, double sigma);         // ln X ~ N(mu, sigma); sigma > 0
+Distribution weibull(double shape, double scale);        // P(X > x) = exp(-(x/scale)^shape); both > 0
+Distribution pareto(double alpha, double scale);         // P(X > x) = (scale/x)^alpha, x >= scale > 0; alpha > 2
 // Continuous phase-type: initial vector alpha (>= 0, sum <= 1; the rest is an atom at 0) and
 // subgenerator T (square, negative diagonal, non-negative off-diagonal, row sums <= 0, and
 // absorption reachable from every state).

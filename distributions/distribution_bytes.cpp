@@ -37,9 +37,15 @@ void put_node(Writer& out, const detail::Node& node) {
         } else if constexpr (std::is_same_v<T, detail::Uniform>) {
           out.put(v.low);
           out.put(v.high);
-        } else if constexpr (std::is_same_v<T, detail::TruncatedNormal>) {
+        } else if constexpr (std::is_same_v<T, detail::TruncatedNormal> || std::is_same_v<T, detail::LogNormal>) {
           out.put(v.mu);
           out.put(v.sigma);
+        } else if constexpr (std::is_same_v<T, detail::Weibull>) {
+          out.put(v.shape);
+          out.put(v.scale);
+        } else if constexpr (std::is_same_v<T, detail::Pareto>) {
+          out.put(v.alpha);
+          out.put(v.scale);
         } else if constexpr (std::is_same_v<T, detail::PhaseType>) {
           out.put<std::uint64_t>(v.size);
           put_doubles(out, v.alpha);
@@ -81,6 +87,13 @@ detail::Mixture get_mixture(Reader& in) {
   const auto count = in.get<std::uint64_t>();
   for (std::uint64_t i = 0; i < count; ++i) mixture.components.push_back(get_node(in));
   return mixture;
+}
+
+// A law of two parameters, in the order put_node wrote them.
+template <class Law>
+Law get_pair(Reader& in) {
+  const double first = in.get<double>();
+  return Law{first, in.get<double>()};
 }
 
 detail::Numerical get_numerical(Reader& in) {
@@ -131,6 +144,9 @@ Distribution get_node(Reader& in) {
       break;
     }
     case 10: node->value = get_numerical(in); break;
+    case 11: node->value = get_pair<detail::LogNormal>(in); break;
+    case 12: node->value = get_pair<detail::Weibull>(in); break;
+    case 13: node->value = get_pair<detail::Pareto>(in); break;
     default: throw std::runtime_error("get_distribution: not a distribution's bytes");
   }
   return Distribution(std::move(node));

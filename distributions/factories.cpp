@@ -119,6 +119,30 @@ Distribution uniform(double low, double high) {
   return make(detail::Uniform{low, high});
 }
 
+Distribution lognormal(double mu, double sigma) {
+  detail::require_finite("lognormal", "mu", mu);
+  detail::require_finite_positive("lognormal", "sigma", sigma);
+  // exp(mu + sigma^2 / 2) and the variance must stay finite: beyond, no figure means anything.
+  if (mu + 2.0 * sigma * sigma > 700.0) fail("lognormal", "mu + 2 sigma^2 must be <= 700 (a finite variance)", mu);
+  return make(detail::LogNormal{mu, sigma});
+}
+
+Distribution weibull(double shape, double scale) {
+  detail::require_finite_positive("weibull", "shape", shape);
+  detail::require_finite_positive("weibull", "scale", scale);
+  // Below 0.05 the variance Γ(1 + 2/k) overflows.
+  if (shape < 0.05) fail("weibull", "shape must be >= 0.05 (a finite variance)", shape);
+  return make(detail::Weibull{shape, scale});
+}
+
+Distribution pareto(double alpha, double scale) {
+  detail::require_finite_positive("pareto", "scale", scale);
+  detail::require_finite("pareto", "alpha", alpha);
+  // The tool's figures are means with standard errors: a tail with an infinite variance has none.
+  if (!(alpha > 2.0)) fail("pareto", "alpha must be > 2 (a finite variance)", alpha);
+  return make(detail::Pareto{alpha, scale});
+}
+
 Distribution truncated_normal(double mu, double sigma) {
   detail::require_finite("truncated_normal", "mu", mu);
   detail::require_finite_positive("truncated_normal", "sigma", sigma);

@@ -58,9 +58,15 @@ void Fingerprint::add(const Distribution& distribution) {
         } else if constexpr (std::is_same_v<Law, detail::Uniform>) {
           add(law.low);
           add(law.high);
-        } else if constexpr (std::is_same_v<Law, detail::TruncatedNormal>) {
+        } else if constexpr (std::is_same_v<Law, detail::TruncatedNormal> || std::is_same_v<Law, detail::LogNormal>) {
           add(law.mu);
           add(law.sigma);
+        } else if constexpr (std::is_same_v<Law, detail::Weibull>) {
+          add(law.shape);
+          add(law.scale);
+        } else if constexpr (std::is_same_v<Law, detail::Pareto>) {
+          add(law.alpha);
+          add(law.scale);
         } else if constexpr (std::is_same_v<Law, detail::PhaseType>) {
           add(static_cast<std::uint64_t>(law.size));
           numbers(law.alpha);

@@ -151,6 +151,12 @@ Distribution scale(const Distribution& a, double factor) {
           return make(detail::Uniform{d.low * factor, d.high * factor});
         } else if constexpr (std::is_same_v<T, detail::TruncatedNormal>) {
           return make(detail::TruncatedNormal{d.mu * factor, d.sigma * factor});
+        } else if constexpr (std::is_same_v<T, detail::LogNormal>) {
+          return make(detail::LogNormal{d.mu + std::log(factor), d.sigma});  // ln(cX) = ln c + ln X
+        } else if constexpr (std::is_same_v<T, detail::Weibull>) {
+          return make(detail::Weibull{d.shape, d.scale * factor});
+        } else if constexpr (std::is_same_v<T, detail::Pareto>) {
+          return make(detail::Pareto{d.alpha, d.scale * factor});
         } else if constexpr (std::is_same_v<T, detail::PhaseType>) {
           detail::PhaseType s = d;
           for (double& t : s.subgenerator) t /= factor;

@@ -144,6 +144,24 @@ struct ClosedFormVisitor {
     p.sigma = x.sigma;
     return true;
   }
+  bool operator()(const detail::LogNormal& x) const {
+    p.kind = Kind::LogNormal;
+    p.mu = x.mu;
+    p.sigma = x.sigma;
+    return true;
+  }
+  bool operator()(const detail::Weibull& x) const {
+    p.kind = Kind::Weibull;
+    p.shape = x.shape;
+    p.scale = x.scale;
+    return true;
+  }
+  bool operator()(const detail::Pareto& x) const {
+    p.kind = Kind::Pareto;
+    p.shape = x.alpha;
+    p.scale = x.scale;
+    return true;
+  }
   bool operator()(const detail::PhaseType& x) const {
     p.kind = Kind::PhaseType;
     p.alpha = x.alpha;

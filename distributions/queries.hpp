@@ -25,6 +25,9 @@ struct ClosedFormParameters {
     PhaseType,
     Mixture,
     Shifted,
+    LogNormal,
+    Weibull,
+    Pareto,
   };
   Kind kind = Kind::Deterministic;
 
@@ -34,8 +37,10 @@ struct ClosedFormParameters {
   std::int64_t phases = 0;  // Erlang (64-bit: series_power multiplies phase counts)
   double low = 0.0;         // Uniform
   double high = 0.0;        // Uniform
-  double mu = 0.0;          // TruncatedNormal: of the normal before truncation at 0
-  double sigma = 0.0;       // TruncatedNormal
+  double mu = 0.0;          // TruncatedNormal: of the normal before truncation at 0; LogNormal: of ln X
+  double sigma = 0.0;       // TruncatedNormal, LogNormal
+  double shape = 0.0;       // Weibull: k; Pareto: alpha, the tail index
+  double scale = 0.0;       // Weibull: lambda; Pareto: x_m, the least value
   double offset = 0.0;      // Shifted: the distribution is *base + offset
 
   // The spans and `base` view the distribution's own storage: they stay valid as long as the

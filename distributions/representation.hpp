@@ -39,6 +39,19 @@ struct TruncatedNormal {
   double mu;
   double sigma;
 };
+// Skewed and heavy-tailed laws of measured task times (skewed_laws.hpp).
+struct LogNormal {  // ln X ~ N(mu, sigma)
+  double mu;
+  double sigma;
+};
+struct Weibull {  // P(X > x) = exp(-(x / scale)^shape)
+  double shape;
+  double scale;
+};
+struct Pareto {  // P(X > x) = (scale / x)^alpha for x >= scale; alpha > 2, a finite variance
+  double alpha;
+  double scale;
+};
 struct PhaseType {
   std::size_t size;
   std::vector<double> alpha;
@@ -67,7 +80,9 @@ struct Numerical {
 
 struct Node {
   std::variant<Deterministic, Exponential, Erlang, Hypoexponential, Hyperexponential, Uniform, TruncatedNormal,
-               PhaseType, Mixture, Shifted, Numerical>
+               PhaseType, Mixture, Shifted, Numerical,
+               // Appended: a node's index is its tag in distribution_bytes.cpp's format.
+               LogNormal, Weibull, Pareto>
       value;
 };
 

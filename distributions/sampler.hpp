@@ -11,6 +11,8 @@
 //   hyperexponential,    Walker alias table for the branch, then the branch's sampler
 //   mixture
 //   truncated normal     rejection from the normal, or Robert's exponential proposal in the tail
+//   lognormal            exp(mu + sigma z), z a standard normal
+//   Weibull, Pareto      inversion: scale (-log u)^(1/shape), scale u^(-1/alpha)
 //   phase-type           simulate the absorbing chain
 //   numerical grid       alias table over the central estimate (lower and upper lattices, each
 //                        shifted half the gap towards the other, see docs/distributions.md),
@@ -77,6 +79,9 @@ class Sampler {
           if (uniform_open_closed(rng) <= std::exp(-0.5 * excess * excess)) return a_ + b_ * z;
         }
       }
+      case Method::lognormal: return std::exp(a_ + b_ * standard_normal(rng));
+      case Method::weibull: return a_ * std::pow(-std::log(uniform_open_closed(rng)), b_);
+      case Method::pareto: return a_ * std::pow(uniform_open_closed(rng), b_);
       case Method::phase_type: return sample_phase_type(rng);
       case Method::branches: {
         const std::size_t branch = alias_pick(rng);
@@ -102,6 +107,9 @@ class Sampler {
     uniform,
     normal_rejection,
     normal_tail,
+    lognormal,
+    weibull,
+    pareto,
     phase_type,
     branches,
     shifted,
@@ -270,6 +278,21 @@ class Sampler {
       const double optimal_rate = 0.5 * (c_ + std::sqrt(c_ * c_ + 4.0));
       d_ = 1.0 / optimal_rate;
     }
+  }
+  void build_from(const detail::LogNormal& d) {
+    method_ = Method::lognormal;
+    a_ = d.mu;
+    b_ = d.sigma;
+  }
+  void build_from(const detail::Weibull& d) {
+    method_ = Method::weibull;
+    a_ = d.scale;
+    b_ = 1.0 / d.shape;
+  }
+  void build_from(const detail::Pareto& d) {
+    method_ = Method::pareto;  // u in (0, 1]: at least the scale, never infinite
+    a_ = d.scale;
+    b_ = -1.0 / d.alpha;
   }
   void build_from(const detail::PhaseType& d) {
     method_ = Method::phase_type;

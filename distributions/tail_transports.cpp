@@ -12,6 +12,7 @@
 #include "distributions/matrix.hpp"
 #include "distributions/normal_tail.hpp"
 #include "distributions/phase_type.hpp"
+#include "distributions/skewed_laws.hpp"
 
 namespace distributions::detail {
 
@@ -119,6 +120,7 @@ double closed_upper_tail_transport(const Node& node, double t) {
             const double b = z * std::exp(log_upper_tail(z) - parts.log_q_alpha);
             return d.sigma * (std::max(0.0, a - b) + 1e-12 * (std::abs(a) + std::abs(b)));
           },
+          [t]<SkewedLaw Law>(const Law& d) { return law_upper_transport(d, t); },
           [t](const PhaseType& d) { return phase_type_upper_transport(d, t); },
           [t](const Mixture& d) {
             double total = 0.0;

@@ -75,6 +75,9 @@ std::string pdl_text(const distributions::Distribution& d) {
               [&](std::size_t k) { return number(p.probabilities[k]) + ", " + number(1.0 / p.rates[k]); }, "branches"));
     case Kind::Uniform: return fmt::format("UNIFORM({}, {})", number(p.low), number(p.high));
     case Kind::TruncatedNormal: return fmt::format("NORMAL({}, {})", number(p.mu), number(p.sigma));
+    case Kind::LogNormal: return fmt::format("LOGNORMAL({}, {})", number(p.mu), number(p.sigma));
+    case Kind::Weibull: return fmt::format("WEIBULL({}, {})", number(p.shape), number(p.scale));
+    case Kind::Pareto: return fmt::format("PARETO({}, {})", number(p.shape), number(p.scale));
     case Kind::PhaseType: return fmt::format("PHASETYPE of {} phases", p.alpha.size());
     case Kind::Mixture:
       return fmt::format(

@@ -1,6 +1,7 @@
 #include "models/make_distribution.hpp"
 #include "distributions/errors.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ std::vector<double> parameter_values(const RuntimeSpec& spec, const Environment&
   return v;
 }
 
+// A law with an optional third parameter, its shift (LOGNORMAL, WEIBULL): X + shift.
+d::Distribution shifted(const d::Distribution& law, const std::vector<double>& v) {
+  return v.size() == 3 && v[2] > 0.0 ? d::shift(law, v[2]) : law;
+}
+
 // PHASETYPE's parameters are α (n values) and then S row by row.
 d::Distribution phase_type_distribution(std::size_t n, const std::vector<double>& v) {
   std::vector<double> alpha(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
@@ -84,6 +90,9 @@ distributions::Distribution make_distribution(const RuntimeSpec& spec, const Env
     }
     case DistKind::Uniform: return d::uniform(v[0], v[1]);
     case DistKind::Normal: return d::truncated_normal(v[0], v[1]);
+    case DistKind::LogNormal: return shifted(d::lognormal(std::log(v[0]), v[1]), v);
+    case DistKind::Weibull: return shifted(d::weibull(v[0], v[1]), v);
+    case DistKind::Pareto: return d::pareto(v[0], v[1]);
     case DistKind::PhaseType: return phase_type_distribution(spec.order, v);
     case DistKind::Mixture: {
       std::vector<d::Distribution> components;

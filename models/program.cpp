@@ -15,6 +15,9 @@ const char* to_string(DistKind kind) {
     case DistKind::HyperExponential: return "HYPEREXPONENTIAL";
     case DistKind::Uniform: return "UNIFORM";
     case DistKind::Normal: return "NORMAL";
+    case DistKind::LogNormal: return "LOGNORMAL";
+    case DistKind::Weibull: return "WEIBULL";
+    case DistKind::Pareto: return "PARETO";
     case DistKind::PhaseType: return "PHASETYPE";
     case DistKind::Mixture: return "MIXTURE";
     case DistKind::Samples: return "SAMPLES";

@@ -39,6 +39,9 @@ struct SourceLocation {
 //   HyperExponential params = {p1, m1, p2, m2, ...}: branch probabilities and means
 //   Uniform         params = {low, high}
 //   Normal          params = {mu, sigma}: the normal truncated at 0
+//   LogNormal       params = {median, sigma[, shift]}: ln(X - shift) ~ N(ln median, sigma)
+//   Weibull         params = {shape k, scale[, shift]}: P(X - shift > x) = exp(-(x/scale)^k)
+//   Pareto          params = {alpha, scale}: P(X > x) = (scale/x)^alpha from x = scale, alpha > 2
 //   PhaseType       params = alpha (order values) then the subgenerator row by row (order^2)
 //   Mixture         params = {w1, w2, ...}, components = the mixed distributions
 //   Samples         params = the measured runtimes
@@ -55,6 +58,9 @@ enum class DistKind {
   HyperExponential,
   Uniform,
   Normal,
+  LogNormal,
+  Weibull,
+  Pareto,
   PhaseType,
   Mixture,
   Samples,

@@ -118,6 +118,40 @@ std::string check_uniform(const char* name, std::span<const double> v) {
   return time_or_zero("UNIFORM: high", v[1]);
 }
 
+// LOGNORMAL(median, sigma[, shift]), WEIBULL(shape, scale[, shift]), PARETO(alpha, scale): each
+// with a finite variance and a mean within the times the tool takes.
+std::string check_skewed(DistKind kind, std::span<const double> v) {
+  const char* name = to_string(kind);
+  const bool pareto = kind == DistKind::Pareto;
+  const char* what = kind == DistKind::LogNormal ? "median, sigma[, shift]"
+                     : pareto                    ? "alpha, scale"
+                                                 : "shape k, scale[, shift]";
+  if (v.size() < 2 || v.size() > (pareto ? 2u : 3u)) {
+    return fmt::format("{} takes {} parameters ({}), got {}", name, pareto ? "2" : "2 or 3", what, v.size());
+  }
+  const double time = kind == DistKind::LogNormal ? v[0] : v[1];
+  if (auto e = positive_time(fmt::format("{}: the {}", name, kind == DistKind::LogNormal ? "median" : "scale"), time);
+      !e.empty()) {
+    return e;
+  }
+  double mean = 0.0;
+  if (kind == DistKind::LogNormal) {
+    if (!(v[1] > 0 && v[1] <= 4)) return fmt::format("LOGNORMAL: sigma must lie in (0, 4], got {}", v[1]);
+    mean = v[0] * std::exp(0.5 * v[1] * v[1]);
+  } else if (kind == DistKind::Weibull) {
+    if (!(v[0] >= 0.1 && v[0] <= 1000))
+      return fmt::format("WEIBULL: the shape k must lie in [0.1, 1000], got {}", v[0]);
+    mean = v[1] * std::tgamma(1.0 + 1.0 / v[0]);
+  } else {
+    if (!(v[0] > 2 && v[0] <= 1000)) {
+      return fmt::format("PARETO: alpha must lie in (2, 1000] (a finite variance), got {}", v[0]);
+    }
+    mean = v[0] * v[1] / (v[0] - 1.0);
+  }
+  if (auto e = positive_time(fmt::format("{}: the mean", name), mean); !e.empty()) return e;
+  return v.size() == 3 ? time_or_zero(fmt::format("{}: the shift", name), v[2]) : std::string{};
+}
+
 std::string check_normal(const char* name, std::span<const double> v) {
   if (auto e = parameter_count(name, v, 2, "mu, sigma"); !e.empty()) return e;
   if (v[1] <= 0) return fmt::format("NORMAL: sigma must be > 0, got {}", v[1]);
@@ -233,6 +267,9 @@ std::string check_parameters(DistKind kind, std::size_t order, std::span<const d
     case DistKind::HyperExponential: return check_hyperexponential(v);
     case DistKind::Uniform: return check_uniform(name, v);
     case DistKind::Normal: return check_normal(name, v);
+    case DistKind::LogNormal:
+    case DistKind::Weibull:
+    case DistKind::Pareto: return check_skewed(kind, v);
     case DistKind::PhaseType: return check_phase_type(order, v);
     case DistKind::Mixture: return check_mixture(v);
     case DistKind::Samples: return check_samples(v);

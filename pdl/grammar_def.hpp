@@ -188,9 +188,10 @@ struct DistKinds : x3::symbols<models::DistKind> {
         "erlang", models::DistKind::Erlang)("gerlang", models::DistKind::GeneralErlang)(
         "hypoexponential", models::DistKind::GeneralErlang)("hyperexponential", models::DistKind::HyperExponential)(
         "uniform", models::DistKind::Uniform)("normal", models::DistKind::Normal)(
-        "phasetype", models::DistKind::PhaseType)("mixture", models::DistKind::Mixture)(
-        "samples", models::DistKind::Samples)("histogram", models::DistKind::Histogram)("numerical",
-                                                                                        models::DistKind::Numerical);
+        "lognormal", models::DistKind::LogNormal)("weibull", models::DistKind::Weibull)(
+        "pareto", models::DistKind::Pareto)("phasetype", models::DistKind::PhaseType)(
+        "mixture", models::DistKind::Mixture)("samples", models::DistKind::Samples)(
+        "histogram", models::DistKind::Histogram)("numerical", models::DistKind::Numerical);
   }
 };
 

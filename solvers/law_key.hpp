@@ -30,6 +30,9 @@ inline LawKey law_key(const distributions::Distribution& d) {
       case Kind::Erlang: return {2, form->rate, 0.0, form->phases, nullptr};
       case Kind::Uniform: return {3, form->low, form->high, 0, nullptr};
       case Kind::TruncatedNormal: return {4, form->mu, form->sigma, 0, nullptr};
+      case Kind::LogNormal: return {5, form->mu, form->sigma, 0, nullptr};
+      case Kind::Weibull: return {6, form->shape, form->scale, 0, nullptr};
+      case Kind::Pareto: return {7, form->shape, form->scale, 0, nullptr};
       default: break;
     }
   }

@@ -75,12 +75,18 @@ class TreeSampler {
           if (leaf || node.count > kMaxCopies) {
             const distributions::Distribution base =
                 leaf ? tree.node(child).task.runtime : reduce_subtree(tree, child, memo);
-            direct_[i] = add(node.kind == graph::SpKind::SeriesPower ? distributions::series_power(base, node.count)
-                                                                     : distributions::parallel_power(base, node.count));
-            cost = 1;
-          } else {
-            cost = node.count * cost_[child];
+            const distributions::Distribution power = node.kind == graph::SpKind::SeriesPower
+                                                          ? distributions::series_power(base, node.count)
+                                                          : distributions::parallel_power(base, node.count);
+            // A grid's draws are only as fine as its cells (a heavy tail's are coarse): a leaf's
+            // few copies are drawn one by one instead, exactly.
+            if (!leaf || distributions::is_closed_form(power) || node.count > kMaxCopies) {
+              direct_[i] = add(power);
+              cost = 1;
+              break;
+            }
           }
+          cost = node.count * cost_[child];
           break;
         }
         default:

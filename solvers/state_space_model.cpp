@@ -270,7 +270,7 @@ Conversion convert(const d::Distribution& runtime, double tolerance) {
         return c;
       }
       return fit(runtime, tolerance, true);
-    case Kind::TruncatedNormal: return fit(runtime, tolerance, false);
+    default: return fit(runtime, tolerance, false);  // no phase type: normal, lognormal, Weibull, Pareto
   }
   c.task.mean = d::mean(runtime);
   return c;

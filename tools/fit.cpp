@@ -271,6 +271,89 @@ double ks_distance(const std::vector<double>& values, const std::vector<double>&
   return ks(prepare(values, weights), distribution);
 }
 
+// ---- the skewed laws by maximum likelihood (their mean is the fitted law's, not the data's) ----
+
+// The data's values all > 0, or why not (a logarithm of each is taken).
+std::optional<std::string> not_all_positive(const Data& data) {
+  if (data.sorted.front().first > 0.0) return std::nullopt;
+  return std::string("a runtime of 0 has no logarithm");
+}
+
+// ln X normal: mu and sigma the (weighted) mean and standard deviation of ln x.
+std::optional<Fit> lognormal_fit(const Data& data, std::vector<Skipped>& skipped) {
+  if (const auto why = not_all_positive(data)) {
+    skipped.push_back({"lognormal", *why});
+    return std::nullopt;
+  }
+  double mu = 0.0, second = 0.0;
+  for (const auto& [x, w] : data.sorted) mu += w * std::log(x) / data.total;
+  for (const auto& [x, w] : data.sorted) second += w * (std::log(x) - mu) * (std::log(x) - mu) / data.total;
+  const double sigma = std::sqrt(second);
+  if (!(sigma > 0.0 && sigma <= 4.0)) {
+    skipped.push_back({"lognormal", fmt::format("sigma {} outside LOGNORMAL's (0, 4]", number(sigma))});
+    return std::nullopt;
+  }
+  return make_fit(data, "lognormal",
+                  fmt::format("maximum likelihood: ln x of mean {} and sd {}", number(mu), number(sigma)),
+                  fmt::format("LOGNORMAL({}, {})", number(std::exp(mu)), number(sigma)), d::lognormal(mu, sigma));
+}
+
+// The shape k solves sum w x^k ln x / sum w x^k - 1/k = mean of ln x (increasing in k), the
+// values divided by the largest so that x^k cannot overflow; the scale (sum w x^k / W)^(1/k).
+std::optional<Fit> weibull_fit(const Data& data, std::vector<Skipped>& skipped) {
+  if (const auto why = not_all_positive(data)) {
+    skipped.push_back({"Weibull", *why});
+    return std::nullopt;
+  }
+  const double largest = data.sorted.back().first;
+  double mean_log = 0.0;
+  for (const auto& [x, w] : data.sorted) mean_log += w * std::log(x / largest) / data.total;
+  const auto moments = [&](double k) {
+    double power = 0.0, weighted_log = 0.0;
+    for (const auto& [x, w] : data.sorted) {
+      const double y = std::pow(x / largest, k);
+      power += w * y;
+      weighted_log += w * y * std::log(x / largest);
+    }
+    return std::make_pair(power, weighted_log);
+  };
+  const auto score = [&](double k) {
+    const auto [power, weighted_log] = moments(k);
+    return weighted_log / power - 1.0 / k - mean_log;
+  };
+  if (score(0.1) > 0.0 || score(1000.0) < 0.0) {
+    skipped.push_back({"Weibull", "the likelihood's shape lies outside WEIBULL's [0.1, 1000]"});
+    return std::nullopt;
+  }
+  double low = 0.1, high = 1000.0;
+  for (int i = 0; i < 200 && high - low > 1e-12 * high; ++i)
+    (score(0.5 * (low + high)) < 0.0 ? low : high) = 0.5 * (low + high);
+  const double k = 0.5 * (low + high);
+  const double scale = largest * std::pow(moments(k).first / data.total, 1.0 / k);
+  return make_fit(data, "Weibull", fmt::format("maximum likelihood: shape {}, scale {}", number(k), number(scale)),
+                  fmt::format("WEIBULL({}, {})", number(k), number(scale)), d::weibull(k, scale));
+}
+
+// The least value as the scale, alpha = W / sum w ln(x / scale); alpha <= 2 has no finite
+// variance and is not offered.
+std::optional<Fit> pareto_fit(const Data& data, std::vector<Skipped>& skipped) {
+  if (const auto why = not_all_positive(data)) {
+    skipped.push_back({"Pareto", *why});
+    return std::nullopt;
+  }
+  const double least = data.sorted.front().first;
+  double logs = 0.0;
+  for (const auto& [x, w] : data.sorted) logs += w * std::log(x / least);
+  const double alpha = data.total / logs;
+  if (!(alpha > 2.0 && alpha <= 1000.0)) {
+    skipped.push_back({"Pareto", fmt::format("alpha {} outside PARETO's (2, 1000]", number(alpha))});
+    return std::nullopt;
+  }
+  return make_fit(data, "Pareto",
+                  fmt::format("maximum likelihood: scale {} (the least value), alpha {}", number(least), number(alpha)),
+                  fmt::format("PARETO({}, {})", number(alpha), number(least)), d::pareto(alpha, least));
+}
+
 Fits fit_all(const std::vector<double>& values, const std::vector<double>& weights) {
   const Data data = prepare(values, weights);
   Fits out;
@@ -278,11 +361,12 @@ Fits fit_all(const std::vector<double>& values, const std::vector<double>& weigh
     out.fits.push_back(make_fit(data, "deterministic", "every value is the same",
                                 fmt::format("DETERMINISTIC({})", number(data.summary.mean)),
                                 d::deterministic(data.summary.mean)));
-    out.skipped.push_back({"Erlang, general Erlang, hyperexponential, phase-type", "the data has no variation"});
+    out.skipped.push_back({"Erlang, general Erlang, hyperexponential, phase-type, lognormal, Weibull, Pareto",
+                           "the data has no variation"});
     return out;
   }
   if (!std::isfinite(data.summary.mean) || !std::isfinite(data.summary.variance)) {
-    out.skipped.push_back({"Erlang, general Erlang, hyperexponential, phase-type",
+    out.skipped.push_back({"Erlang, general Erlang, hyperexponential, phase-type, lognormal, Weibull, Pareto",
                            "the values are so large that their mean or variance overflows a double"});
     return out;
   }
@@ -290,6 +374,9 @@ Fits fit_all(const std::vector<double>& values, const std::vector<double>& weigh
   if (auto fit = general_erlang_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = hyperexponential_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = phase_type_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
+  for (const auto skewed : {lognormal_fit, weibull_fit, pareto_fit}) {
+    if (auto fit = skewed(data, out.skipped)) out.fits.push_back(std::move(*fit));
+  }
   for (auto it = out.fits.begin(); it != out.fits.end();) {
     if (!std::isnan(it->ks)) {
       ++it;

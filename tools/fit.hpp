@@ -1,7 +1,8 @@
 // Fitting PDL distributions to measured runtimes (the library behind pdl-fit; docs in
 // README.md and docs/pdl.md, "Measured data files").
 //
-// Every fit matches the data's mean exactly; the families differ in how they shape the rest:
+// The Erlang and phase-type fits match the data's mean exactly; the families differ in how
+// they shape the rest:
 //   Erlang            k phases of mean m/k (the maximum-likelihood scale for a fixed k), k chosen
 //                     among the integers around 1/cv^2 by the smallest KS distance
 //   general Erlang    k-1 stages of mean a and one of mean b matching mean and variance, with
@@ -10,6 +11,11 @@
 //                     started from the balanced-means two-moment fit
 //   phase-type        two-moment fits: for cv <= 1 the mixed Erlang of Tijms (Erlang k-1 or k of
 //                     one rate), for cv > 1 the Coxian-2 with mean m/2 in its first phase
+// The skewed laws by maximum likelihood instead (their mean is the fitted law's), for data all
+// above 0 and parameters within PDL's ranges:
+//   lognormal         mu and sigma the mean and standard deviation of ln x
+//   Weibull           the shape solving the likelihood equation, then the scale
+//   Pareto            the least value as the scale, alpha = n / sum ln(x / scale), if > 2
 // Goodness of fit: the Kolmogorov-Smirnov distance D = sup |F_n(x) - F(x)| between the data's
 // (weighted) empirical cdf and the fit's cdf. The fits are returned best (smallest D) first.
 #pragma once

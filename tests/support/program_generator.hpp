@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -79,7 +80,7 @@ class ProgramGenerator {
 
   std::string runtime() {
     const double mean = uniform_real(0.5, 4.0);
-    switch (uniform_int(0, 6)) {
+    switch (uniform_int(0, 9)) {
       case 0: return "EXPONENTIAL(" + number(mean) + "*RTFactor)";
       case 1: {
         const int k = uniform_int(1, 4);
@@ -90,6 +91,10 @@ class ProgramGenerator {
       case 4:
         return "HYPEREXPONENTIAL(0.8, " + number(0.5 * mean) + "*RTFactor, 0.2, " + number(3 * mean) + "*RTFactor)";
       case 5: return "NORMAL(" + number(mean) + "*RTFactor, " + number(0.2 * mean) + "*RTFactor)";
+      // Skewed and heavy-tailed laws (docs/pdl.md), each of about this mean.
+      case 7: return "LOGNORMAL(" + number(mean / std::exp(0.32)) + "*RTFactor, 0.8)";
+      case 8: return "WEIBULL(0.8, " + number(mean / std::tgamma(1.0 + 1.0 / 0.8)) + "*RTFactor)";
+      case 9: return "PARETO(3, " + number(mean * 2.0 / 3.0) + "*RTFactor)";
       default: return "GERLANG(" + number(0.3 * mean) + "*RTFactor, " + number(0.7 * mean) + "*RTFactor)";
     }
   }
@@ -124,8 +129,7 @@ class ProgramGenerator {
                 ";\n  SUBTASK RUNTIME IS " + runtime() + ";\n  PROBLEM SIZE IS VECTOR a(" +
                 std::to_string(uniform_int(1, 6)) + ");\n  COMMUNICATION VOLUME IS " + volume() + ";\n";
         break;
-      case 3:
-      {
+      case 3: {
         text += "  PARALLELIZATION SCHEME IS FORK-JOIN;\n  SUBTASK RUNTIME IS " + runtime() + ";\n  JOBS IS " +
                 std::to_string(uniform_int(1, 3)) + ";\n  TASKS PER JOB IS " + std::to_string(uniform_int(1, 5)) +
                 ";\n  INTERARRIVAL TIME IS " + (uniform_int(0, 1) ? runtime() : std::string("DETERMINISTIC(0)")) +
