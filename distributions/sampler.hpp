@@ -80,7 +80,7 @@ class Sampler {
         }
       }
       case Method::lognormal: return std::exp(a_ + b_ * standard_normal(rng));
-      case Method::weibull: return a_ * std::pow(-std::log(uniform_open_closed(rng)), b_);
+      case Method::weibull: return a_ * std::exp(b_ * std::log(-std::log(uniform_open(rng))));
       case Method::pareto: return a_ * std::pow(uniform_open_closed(rng), b_);
       case Method::phase_type: return sample_phase_type(rng);
       case Method::branches: {

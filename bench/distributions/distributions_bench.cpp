@@ -1,6 +1,8 @@
 // Costs of the numerical operations and of sampling. Figures in docs/performance.md.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
+
 #include "distributions/distribution.hpp"
 #include "distributions/random.hpp"
 #include "distributions/sampler.hpp"
@@ -71,6 +73,20 @@ void BM_SampleErlang1000(benchmark::State& state) {
   sampler_throughput(state, [] { return erlang(1000, 1.0); });
 }
 BENCHMARK(BM_SampleErlang1000);
+// The skewed laws (issue 50: within 1.5 times an Erlang's rate): one normal (polar method) and
+// an exp; one log and a pow; one pow.
+void BM_SampleLogNormal(benchmark::State& state) {
+  sampler_throughput(state, [] { return lognormal(std::log(50.0), 1.2); });
+}
+BENCHMARK(BM_SampleLogNormal);
+void BM_SampleWeibull(benchmark::State& state) {
+  sampler_throughput(state, [] { return weibull(0.7, 40.0); });
+}
+BENCHMARK(BM_SampleWeibull);
+void BM_SamplePareto(benchmark::State& state) {
+  sampler_throughput(state, [] { return pareto(2.5, 30.0); });
+}
+BENCHMARK(BM_SamplePareto);
 void BM_SampleNumericalGrid(benchmark::State& state) {
   sampler_throughput(state, [] { return discretise(erlang(8, 1.0)); });
 }
