@@ -93,6 +93,11 @@ std::string pdl_text(const distributions::Distribution& d) {
 std::string node_label(const TaskNode& node) {
   if (node.kind == NodeKind::Join) return "";
   if (node.kind == NodeKind::DynamicPool) {
+    if (node.pool_master) {
+      return fmt::format("{}\n{} tasks from a master to {} workers, each {}, the master {} a task", node.label,
+                         node.pool_tasks, node.pool_processors, pdl_runtime(node.runtime),
+                         pdl_runtime(node.pool_master->service));
+    }
     return fmt::format("{}\n{} tasks from one queue on {} processors, each {}", node.label, node.pool_tasks,
                        node.pool_processors, pdl_runtime(node.runtime));
   }

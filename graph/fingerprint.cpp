@@ -11,6 +11,11 @@ void add_to(distributions::Fingerprint& fingerprint, const TaskNode& node) {
   fingerprint.add(static_cast<std::uint64_t>(node.step));
   fingerprint.add(static_cast<std::uint64_t>(node.pool_tasks));
   fingerprint.add(static_cast<std::uint64_t>(static_cast<std::int64_t>(node.pool_processors)));
+  if (node.pool_master) {  // only then, so that every graph without a master keeps its fingerprint
+    fingerprint.add(node.pool_master->service);
+    fingerprint.add(node.pool_master->dispatch_seconds);
+    fingerprint.add(node.pool_master->result_seconds);
+  }
 }
 
 void add_to(distributions::Fingerprint& fingerprint, const TaskGraph& graph) {

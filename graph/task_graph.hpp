@@ -25,6 +25,18 @@ enum class NodeKind { Task, Communication, Barrier, Contention, Join, DynamicPoo
 
 std::string_view to_string(NodeKind kind);
 
+// A DynamicPool's master (docs/semantics.md I6): its pool's processors are workers that each
+// ask it for the next task; it serves the requests one at a time, first come first served,
+// each for `service` (its time per task, with the messages' overheads on its side), and a
+// worker's task starts `dispatch_seconds` after its service ends; the worker's next request
+// (its result) reaches the master `result_seconds` after the task. The pool ends when the last
+// result arrives.
+struct PoolMaster {
+  distributions::Distribution service;
+  double dispatch_seconds = 0.0;
+  double result_seconds = 0.0;
+};
+
 struct TaskNode {
   std::string label;
   NodeKind kind = NodeKind::Task;
@@ -38,6 +50,7 @@ struct TaskNode {
   // DynamicPool only: the number of tasks and of processors sharing the queue.
   std::int64_t pool_tasks = 0;
   int pool_processors = 0;
+  std::shared_ptr<const PoolMaster> pool_master = nullptr;  // none: a shared queue without a master
   // Communication only: a message in transit (the machine's latency), which delays its
   // receiver but keeps no processor busy; the breakdown counts the wait for it as idle.
   bool in_flight = false;

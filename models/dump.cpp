@@ -107,6 +107,8 @@ void work_phase(std::string& out, const WorkPhase& phase, const Environment& env
   if (phase.join) runtime_line(out, "  ", "JOIN RUNTIME", *phase.join, env, machine_name);
   if (phase.release_volume) expr_line(out, "  ", "RELEASE VOLUME", *phase.release_volume, env, " bytes");
   if (phase.memory_volume) expr_line(out, "  ", "SUBTASK MEMORY VOLUME", *phase.memory_volume, env, " bytes");
+  if (phase.master_service) runtime_line(out, "  ", "MASTER SERVICE", *phase.master_service, env, machine_name);
+  if (phase.dispatch_volume) expr_line(out, "  ", "DISPATCH VOLUME", *phase.dispatch_volume, env, " bytes");
   for (const Task& task : phase.tasks) {
     out += fmt::format("  TASK {} RUNTIME IS {}", task.name, to_string(task.runtime));
     if (task.processor) out += " ON PROCESSOR " + to_string(*task.processor);

@@ -194,6 +194,11 @@ struct WorkPhase {
   // INDEPENDENT, NEIGHBOR*, MACROPIPELINE, FORK-JOIN: the bytes each task moves to and from its
   // node's memory (docs/semantics.md M16); none: no memory bound.
   std::optional<Expr> memory_volume;
+  // INDEPENDENT and FORK-JOIN with SCHEDULING IS DYNAMIC: a master that hands out each task
+  // (docs/semantics.md I6): its time per task, and the bytes of its message handing one out
+  // (none: 0); COMMUNICATION VOLUME is then each task's result to the master.
+  std::optional<RuntimeSpec> master_service;
+  std::optional<Expr> dispatch_volume;
 
   // ARBITRARY
   std::vector<Task> tasks;

@@ -162,8 +162,8 @@ struct Alternatives : std::vector<Branch>, x3::position_tagged {
 };
 
 // ---- Phase clauses ------------------------------------------------------------------
-enum class DistRole { SubtaskRuntime, Runtime, Interarrival, JoinRuntime };
-enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob, ReleaseVolume, MemoryVolume };
+enum class DistRole { SubtaskRuntime, Runtime, Interarrival, JoinRuntime, MasterService };
+enum class ExprRole { CommunicationVolume, Jobs, Stages, TasksPerJob, ReleaseVolume, MemoryVolume, DispatchVolume };
 enum class SubtaskKind { Independent, Dependent };
 
 struct SchemeClause : x3::position_tagged {

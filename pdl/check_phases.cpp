@@ -2,6 +2,8 @@
 // values, and the task graph of ARBITRARY phases.
 #include "pdl/check_program.hpp"
 
+#include "models/measurements.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,6 +28,8 @@ constexpr std::string_view kStages = "STAGES";
 constexpr std::string_view kTasksPerJob = "TASKS PER JOB";
 constexpr std::string_view kRelease = "RELEASE VOLUME";
 constexpr std::string_view kMemoryVolume = "SUBTASK MEMORY VOLUME";
+constexpr std::string_view kMasterService = "MASTER SERVICE";
+constexpr std::string_view kDispatchVolume = "DISPATCH VOLUME";
 constexpr std::string_view kProblemSize = "PROBLEM SIZE";
 constexpr std::string_view kDependency = "DEPENDENCY";
 constexpr std::string_view kScheduling = "SCHEDULING";
@@ -46,6 +50,7 @@ std::string_view clause_name(const ast::Clause& clause) {
         case ast::DistRole::Runtime: return kRuntime;
         case ast::DistRole::Interarrival: return kInterarrival;
         case ast::DistRole::JoinRuntime: return kJoin;
+        case ast::DistRole::MasterService: return kMasterService;
       }
       return kRuntime;
     }
@@ -57,6 +62,7 @@ std::string_view clause_name(const ast::Clause& clause) {
         case ast::ExprRole::TasksPerJob: return kTasksPerJob;
         case ast::ExprRole::ReleaseVolume: return kRelease;
         case ast::ExprRole::MemoryVolume: return kMemoryVolume;
+        case ast::ExprRole::DispatchVolume: return kDispatchVolume;
       }
       return kVolume;
     }
@@ -91,7 +97,8 @@ struct SchemeRules {
 
 SchemeRules rules_for(models::Scheme scheme) {
   switch (scheme) {
-    case models::Scheme::Independent: return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kMemoryVolume}};
+    case models::Scheme::Independent:
+      return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kMemoryVolume, kMasterService, kDispatchVolume}};
     case models::Scheme::Neighbor:
     case models::Scheme::NeighborTorus:
       return {{kSubtaskRuntime, kProblemSize}, {kVolume, kScheduling, kDecomposition, kMemoryVolume}};
@@ -99,7 +106,7 @@ SchemeRules rules_for(models::Scheme scheme) {
       return {{kSubtaskRuntime, kJobs, kStages, kInterarrival}, {kVolume, kMemoryVolume}};
     case models::Scheme::ForkJoin:
       return {{kSubtaskRuntime, kJobs, kTasksPerJob, kInterarrival},
-              {kVolume, kJoin, kScheduling, kRelease, kMemoryVolume}};
+              {kVolume, kJoin, kScheduling, kRelease, kMemoryVolume, kMasterService, kDispatchVolume}};
     case models::Scheme::Paired:
       return {{kDependency, kIndependentBlock, kDependentBlock, kProblemSize}, {kVolume, kScheduling}};
     case models::Scheme::Arbitrary: return {{kTask}, {kArc}};
@@ -192,29 +199,75 @@ class PhaseChecker {
                                     required == kTask ? std::string("at least one TASK") : std::string(required)));
       }
     }
-    if (model.scheme == models::Scheme::ForkJoin && model.scheduling == models::Scheduling::Dynamic) {
-      unused_by_dynamic_fork_join(phase, model);
-    }
+    farm_clauses(phase, model);
     // Defaults made explicit.
     if ((model.scheme == models::Scheme::ForkJoin) && !model.join) model.join = models::zero_runtime();
     if (model.scheme == models::Scheme::Arbitrary) arbitrary_graph(phase, model);
     if (decomposition_ != nullptr) two_dimensional(model);
     decomposition_ = nullptr;
     if (model.problem_size) units(model);
+    measured_tail(phase, model);
     return model;
   }
 
-  // A FORK-JOIN's DYNAMIC pool sends no results to its drain and gets no release (semantics.md
-  // F2, F7): a COMMUNICATION VOLUME or RELEASE VOLUME given there would be dropped unseen.
-  void unused_by_dynamic_fork_join(const ast::Phase& phase, const models::WorkPhase& model) {
+  // Measured runtimes (NUMERICAL) never exceed their largest sample, but N fresh tasks exceed
+  // the largest of M samples with probability N / (N + M) (all N + M exchangeable: the largest is
+  // among the N that often). Where that is above 1% for the tasks of one instance, the slowest of
+  // them, which a parallel phase waits for, rests on that one value: warned (docs/pdl.md,
+  // "Warnings"), with the way out.
+  void measured_tail(const ast::Phase& phase, const models::WorkPhase& model) {
+    if (!model.runtime || !model.runtime->measurements || model.runtime->measurements->values.empty()) return;
+    const std::optional<models::Expr>& draws = model.scheme == models::Scheme::ForkJoin        ? model.tasks_per_job
+                                               : model.scheme == models::Scheme::Macropipeline ? std::nullopt
+                                                                                               : model.units;
+    if (!draws) return;
+    const models::Evaluation n = models::evaluate(*draws, context_.environment());
+    if (!n.ok() || !(n.value >= 2)) return;  // symbolic (P, an unset variable), or one task
+    const models::Measurements& data = *model.runtime->measurements;
+    const models::SampleSummary summary = models::summarise(data.values, data.weights);
+    const double chance = n.value / (n.value + summary.effective_count);
+    if (chance <= 0.01) return;
+    for (const ast::Clause& clause : phase.clauses) {
+      const auto* d = boost::get<ast::DistClause>(&clause);
+      if (d == nullptr || d->role != ast::DistRole::SubtaskRuntime) continue;
+      reporter_.warning(
+          d->distribution,
+          fmt::format(
+              "the {:g} tasks of an instance of phase '{}' are drawn from {:g} measured runtimes ('{}'): run side "
+              "by side, one of them would exceed the largest measured ({:g}) with probability about {:.0f}%, "
+              "which measured data cannot, so the slowest of them rests on that one value; a law fitted to "
+              "the data ('pdl-scale fit {}') extends the tail",
+              n.value, model.name, summary.effective_count, data.file, summary.maximum, 100.0 * chance, data.file));
+    }
+  }
+
+  // A master (MASTER SERVICE) hands out a DYNAMIC pool's tasks only: refused with a static
+  // schedule, and DISPATCH VOLUME only with a master. A FORK-JOIN's DYNAMIC pool without a
+  // master sends no results to its drain and gets no release (semantics.md F3), so a COMMUNICATION
+  // VOLUME or RELEASE VOLUME there would be dropped unseen; with one, the results go to the master
+  // and its dispatch messages are the DISPATCH VOLUME's, so a RELEASE VOLUME is still refused.
+  void farm_clauses(const ast::Phase& phase, const models::WorkPhase& model) {
+    const bool dynamic = model.scheduling == models::Scheduling::Dynamic;
+    const bool master = model.master_service.has_value();
     for (const ast::Clause& clause : phase.clauses) {
       const std::string_view name = clause_name(clause);
-      if (name != kVolume && name != kRelease) continue;
+      std::string why;
+      if (name == kMasterService && !dynamic) {
+        why = "a master hands out the tasks of a DYNAMIC pool: give SCHEDULING IS DYNAMIC";
+      } else if (name == kDispatchVolume && !master) {
+        why = "it is the size of a master's message handing out a task: give MASTER SERVICE IS ...;";
+      } else if (model.scheme == models::Scheme::ForkJoin && dynamic && name == kRelease) {
+        why = master ? "a master's pool hands out each task with DISPATCH VOLUME instead"
+                     : "its pool's tasks receive no release in this model; leave it out or schedule BLOCK or CYCLIC";
+      } else if (model.scheme == models::Scheme::ForkJoin && dynamic && name == kVolume && !master) {
+        why =
+            "its pool's tasks send no results in this model; give the pool a MASTER SERVICE (the results go to "
+            "the master), leave it out or schedule BLOCK or CYCLIC";
+      }
+      if (why.empty()) continue;
       reporter_.error(clause_node(clause),
-                      fmt::format("{} is not used by FORK-JOIN phase '{}' with SCHEDULING IS DYNAMIC: its pool's "
-                                  "tasks send no results and receive no release in this model; leave it out or "
-                                  "schedule BLOCK or CYCLIC",
-                                  name, model.name));
+                      fmt::format("{} is not used by {} phase '{}'{}: {}", name, models::to_string(model.scheme),
+                                  model.name, dynamic ? " with SCHEDULING IS DYNAMIC" : "", why));
     }
   }
 
@@ -284,6 +337,7 @@ class PhaseChecker {
         case ast::DistRole::SubtaskRuntime: model.runtime = std::move(spec); break;
         case ast::DistRole::Interarrival: model.interarrival = std::move(spec); break;
         case ast::DistRole::JoinRuntime: model.join = std::move(spec); break;
+        case ast::DistRole::MasterService: model.master_service = std::move(spec); break;
         case ast::DistRole::Runtime: break;
       }
     } else if (const auto* e = boost::get<ast::ExprClause>(&clause)) {
@@ -328,6 +382,9 @@ class PhaseChecker {
         break;
       case ast::ExprRole::MemoryVolume:
         model.memory_volume = context_.quantity(e.value, Requirement::NonNegative, "the SUBTASK MEMORY VOLUME");
+        break;
+      case ast::ExprRole::DispatchVolume:
+        model.dispatch_volume = context_.quantity(e.value, Requirement::NonNegative, "the DISPATCH VOLUME");
         break;
     }
   }

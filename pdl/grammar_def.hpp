@@ -390,6 +390,8 @@ constexpr Keyword kw_arc{"arc"}, kw_barrier{"barrier"}, kw_communication{"commun
     kw_stages{"stages"}, kw_static{"static"}, kw_subtask{"subtask"}, kw_sync{"sync"}, kw_task{"task"},
     kw_tasks{"tasks"}, kw_time{"time"}, kw_variable{"variable"}, kw_volume{"volume"}, kw_work{"work"},
     kw_eager{"eager"}, kw_limit{"limit"}, kw_port{"port"}, kw_ports{"ports"}, kw_release{"release"};
+// The words of a farm's master (MASTER SERVICE IS d; DISPATCH VOLUME IS v;).
+constexpr Keyword kw_master{"master"}, kw_service{"service"}, kw_dispatch{"dispatch"};
 // The words of TOPOLOGY IS ...; ("2d" begins with a digit: a keyword still ends at a word boundary).
 constexpr Keyword kw_topology{"topology"}, kw_fully{"fully"}, kw_connected{"connected"}, kw_crossbar{"crossbar"},
     kw_bus{"bus"}, kw_mesh{"mesh"}, kw_torus{"torus"}, kw_2d{"2d"}, kw_3d{"3d"}, kw_hypercube{"hypercube"},
@@ -472,12 +474,14 @@ auto const shape_def = whole_word(shapes);
 auto const dist_role_def = (kw_subtask >> kw_runtime >> x3::attr(ast::DistRole::SubtaskRuntime)) |
                            (kw_runtime >> x3::attr(ast::DistRole::Runtime)) |
                            ((kw_interarrival > kw_time) >> x3::attr(ast::DistRole::Interarrival)) |
-                           ((kw_join > kw_runtime) >> x3::attr(ast::DistRole::JoinRuntime));
+                           ((kw_join > kw_runtime) >> x3::attr(ast::DistRole::JoinRuntime)) |
+                           ((kw_master > kw_service) >> x3::attr(ast::DistRole::MasterService));
 auto const expr_role_def = (kw_communication >> kw_volume >> x3::attr(ast::ExprRole::CommunicationVolume)) |
                            (kw_jobs >> x3::attr(ast::ExprRole::Jobs)) | (kw_stages >> x3::attr(ast::ExprRole::Stages)) |
                            (kw_tasks >> kw_per > kw_job >> x3::attr(ast::ExprRole::TasksPerJob)) |
                            ((kw_release > kw_volume) >> x3::attr(ast::ExprRole::ReleaseVolume)) |
-                           ((kw_subtask >> kw_memory > kw_volume) >> x3::attr(ast::ExprRole::MemoryVolume));
+                           ((kw_subtask >> kw_memory > kw_volume) >> x3::attr(ast::ExprRole::MemoryVolume)) |
+                           ((kw_dispatch > kw_volume) >> x3::attr(ast::ExprRole::DispatchVolume));
 auto const subtask_kind_def = (kw_independent >> x3::attr(ast::SubtaskKind::Independent)) |
                               (kw_dependent >> x3::attr(ast::SubtaskKind::Dependent));
 

@@ -111,6 +111,19 @@ std::size_t ApproximateBuilder::list_schedule_bound(const std::string& label, co
                                  distributions::scale(distributions::parallel_power(task, n), 1.0 - share))});
 }
 
+std::size_t ApproximateBuilder::farm_bound(const std::string& label, const distributions::Distribution& task,
+                                           std::int64_t n, std::int64_t workers, const graph::PoolMaster& master) {
+  if (n == 0) return kZero;
+  const double in_cycle = master.dispatch_seconds + master.result_seconds;
+  const distributions::Distribution cycle = in_cycle > 0.0 ? distributions::shift(task, in_cycle) : task;
+  const std::size_t serving = leaf(label + " master serves " + std::to_string(n), graph::NodeKind::Task,
+                                   distributions::series_power(master.service, n));
+  const std::size_t cycles =
+      task_leaf(label + " cycles / " + std::to_string(workers),
+                distributions::scale(distributions::series_power(cycle, n), 1.0 / static_cast<double>(workers)));
+  return series({serving, cycles, task_leaf(label + " last cycle", distributions::parallel_power(cycle, n))});
+}
+
 std::size_t ApproximateBuilder::level(std::size_t one, std::int64_t tasks, double bytes,
                                       const models::SourceLocation& where) {
   const std::size_t comm = send(message_cost(bytes, where), 1, 1);

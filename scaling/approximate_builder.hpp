@@ -72,6 +72,12 @@ class ApproximateBuilder {
   std::int64_t processors() const { return p_; }
   graph::SpTree& tree() { return tree_; }
   bool ranks_in_blocks() const { return bound_.ranks_in_blocks(); }
+  std::shared_ptr<const graph::PoolMaster> pool_master(const models::WorkPhase& phase) const {
+    return bound_.pool_master(phase);
+  }
+  std::int64_t pool_workers(const models::WorkPhase& phase, std::int64_t n) const {
+    return bound_.pool_workers(phase, n);
+  }
   // A subtask of `phase` at least its SUBTASK MEMORY VOLUME at the busiest node's memory
   // bandwidth (M16), before task_leaf's slowdown.
   distributions::Distribution memory_bound(const distributions::Distribution& task,
@@ -179,6 +185,13 @@ class ApproximateBuilder {
   // upper bound of the schedule's makespan on every sample path (docs/methods.md, "Dynamic
   // scheduling"). kZero for no task.
   std::size_t list_schedule_bound(const std::string& label, const distributions::Distribution& task, std::int64_t n);
+  // A farm of n tasks on w workers and a master (docs/semantics.md I6): with S the master's
+  // service and Y = dispatch + task + result a worker's cycle, the makespan is at most
+  // sum S + sum Y / w + max Y on every sample path (until the last dispatch the master is
+  // either busy or idle with every worker in its cycle; the last task then takes at most
+  // max Y), so the mean of that is an upper bound of the farm's mean.
+  std::size_t farm_bound(const std::string& label, const distributions::Distribution& task, std::int64_t n,
+                         std::int64_t workers, const graph::PoolMaster& master);
   // The n tasks of one level of a dependence structure, spread over the processors and
   // synchronised at the end.
   // Each processor of the level pays one message of `bytes` (a send, the transfer, a receive).

@@ -122,6 +122,28 @@ double BoundQuantities::largest_slowdown() const {
   return std::max(1.0, static_cast<double>(layout.busiest) / static_cast<double>(layout.c));
 }
 
+std::shared_ptr<const graph::PoolMaster> BoundQuantities::pool_master(const models::WorkPhase& phase) const {
+  if (!phase.master_service || p_ == 1) return nullptr;
+  const double dispatch_bytes =
+      phase.dispatch_volume ? value(*phase.dispatch_volume, phase.location, "dispatch volume") : 0.0;
+  const double result_bytes = value(phase.volume, phase.location, "communication volume");
+  const MessageCost dispatch = message_cost(dispatch_bytes, phase.location, 1.0, any_route());
+  const MessageCost result = message_cost(result_bytes, phase.location, 1.0, any_route());
+  auto master = std::make_shared<graph::PoolMaster>();
+  master->service = runtime(*phase.master_service);
+  if (dispatch.overhead + result.overhead > 0.0) {
+    master->service = distributions::shift(master->service, dispatch.overhead + result.overhead);
+  }
+  master->dispatch_seconds = dispatch.in_transit() + dispatch.overhead;
+  master->result_seconds = result.overhead + result.in_transit();
+  return master;
+}
+
+std::int64_t BoundQuantities::pool_workers(const models::WorkPhase& phase, std::int64_t n) const {
+  const std::int64_t workers = phase.master_service && p_ > 1 ? p_ - 1 : p_;
+  return std::min(workers, n);
+}
+
 double BoundQuantities::memory_volume(const models::WorkPhase& phase) const {
   if (!phase.memory_volume) return 0.0;
   const double bytes = value(*phase.memory_volume, phase.location, "SUBTASK MEMORY VOLUME");

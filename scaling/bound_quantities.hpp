@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <vector>
 
 #include "distributions/distribution.hpp"
+#include "graph/task_graph.hpp"
 #include "models/environment.hpp"
 #include "models/machine.hpp"
 #include "models/program.hpp"
@@ -78,6 +80,14 @@ class BoundQuantities {
   bool ranks_in_blocks() const { return !machine_.nodes || machine_.nodes->placement == models::Placement::Block; }
   // The most processors one node holds (1 without nodes): who share a node's ports.
   std::int64_t port_sharers() const { return node_layout().busiest; }
+  // A DYNAMIC pool's master (MASTER SERVICE, docs/semantics.md I6): its service per task with
+  // its own overheads of the dispatch and the result added, the dispatch's transit and the
+  // worker's receive overhead, the worker's send overhead and the result's transit (messages
+  // priced by the larger law where there are nodes, M15). None without a master or on one
+  // processor, where the tasks run in series without one.
+  std::shared_ptr<const graph::PoolMaster> pool_master(const models::WorkPhase& phase) const;
+  // The workers of a pool of n tasks: min(p - 1, n) with a master, else min(p, n).
+  std::int64_t pool_workers(const models::WorkPhase& phase, std::int64_t n) const;
   // The bytes each task of `phase` moves to and from memory (SUBTASK MEMORY VOLUME); 0 without.
   double memory_volume(const models::WorkPhase& phase) const;
   // A task of `runtime` moving `memory_bytes` on processor r (-1: on the busiest node, an upper

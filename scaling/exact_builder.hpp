@@ -58,6 +58,12 @@ class ExactBuilder {
     return bound_.value(expr, where, what);
   }
   double memory_volume(const models::WorkPhase& phase) const { return bound_.memory_volume(phase); }
+  std::shared_ptr<const graph::PoolMaster> pool_master(const models::WorkPhase& phase) const {
+    return bound_.pool_master(phase);
+  }
+  std::int64_t pool_workers(const models::WorkPhase& phase, std::int64_t n) const {
+    return bound_.pool_workers(phase, n);
+  }
   std::int64_t count(const models::Expr& expr, const models::SourceLocation& where, const char* what) const {
     return bound_.count(expr, where, what);
   }

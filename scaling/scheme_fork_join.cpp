@@ -101,7 +101,8 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
       const NodeId pool = builder.add(phase.name + " pool " + std::to_string(j), NodeKind::DynamicPool, task, -1,
                                       step + j, builder.memory_volume(phase));
       builder.node(pool).pool_tasks = tasks;
-      builder.node(pool).pool_processors = static_cast<int>(std::min<std::int64_t>(builder.processors(), tasks));
+      builder.node(pool).pool_processors = static_cast<int>(builder.pool_workers(phase, tasks));
+      builder.node(pool).pool_master = builder.pool_master(phase);
       builder.arc(start, pool);
       builder.arc(pool, drain);
     } else {
@@ -146,7 +147,12 @@ double drain_wait(const ApproximateBuilder& builder, bool big_rendezvous, bool s
 // Graham's bound on the pool's list schedule; the exact model's pool sends no results either.
 std::size_t fork(ApproximateBuilder& builder, const models::WorkPhase& phase, std::size_t one,
                  const distributions::Distribution& task, std::int64_t tasks, double bytes) {
-  if (phase.scheduling == models::Scheduling::Dynamic) return builder.list_schedule_bound(phase.name, task, tasks);
+  if (phase.scheduling == models::Scheduling::Dynamic) {
+    if (const auto master = builder.pool_master(phase)) {
+      return builder.farm_bound(phase.name, task, tasks, builder.pool_workers(phase, tasks), *master);
+    }
+    return builder.list_schedule_bound(phase.name, task, tasks);
+  }
   const std::int64_t p = builder.processors();
   const std::int64_t q = tasks / p;
   const std::int64_t r = tasks % p;

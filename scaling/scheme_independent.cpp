@@ -14,8 +14,9 @@
 namespace scaling::detail {
 namespace {
 
-// DYNAMIC: the processors take the tasks from a shared queue. The pool starts when every
-// processor is free and ends with the last task.
+// DYNAMIC: the processors take the tasks from a shared queue, or with a MASTER SERVICE (I6) the
+// workers 1..p-1 from processor 0, a farm. The pool starts when every processor is free and
+// ends with the last task (a farm: with the last result at the master).
 void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const distributions::Distribution& task,
                   std::int64_t n, double volume, double contention) {
   builder.enter_closed(phase);
@@ -24,15 +25,18 @@ void dynamic_pool(ExactBuilder& builder, const models::WorkPhase& phase, const d
   const NodeId pool = builder.add(phase.name + " pool s" + std::to_string(step), NodeKind::DynamicPool, task, -1, step,
                                   builder.memory_volume(phase));
   builder.node(pool).pool_tasks = n;
-  builder.node(pool).pool_processors = static_cast<int>(std::min<std::int64_t>(builder.processors(), n));
+  builder.node(pool).pool_processors = static_cast<int>(builder.pool_workers(phase, n));
+  builder.node(pool).pool_master = builder.pool_master(phase);
   builder.gather_at(pool);
   NodeId end = pool;
   // The busiest processor's results, ceil(n/p) tasks' worth (an approximation: under dynamic
-  // scheduling the counts are random).
+  // scheduling the counts are random); a farm's results went to its master already.
   const std::int64_t p = builder.processors();
   const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
   const double seconds =
-      builder.message_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing).sent_out();
+      builder.node(pool).pool_master
+          ? 0.0
+          : builder.message_cost(volume * static_cast<double>((n + p - 1) / p), phase.location, sharing).sent_out();
   if (seconds > 0.0) {
     const NodeId message =
         builder.deterministic_node(phase.name + " results", NodeKind::Communication, seconds, -1, step);
@@ -75,6 +79,14 @@ Piece approximate_pool(ApproximateBuilder& builder, const models::WorkPhase& pha
   const double volume = builder.value(phase.volume, phase.location, "communication volume");
   if (n == 0) return builder.empty_closed_phase(phase);
   const std::int64_t p = builder.processors();
+  const std::shared_ptr<const graph::PoolMaster> master = builder.pool_master(phase);
+  if (master) {
+    Piece piece = builder.synchronised(builder.series(
+        {builder.farm_bound(phase.name, builder.memory_bound(task, phase), n, builder.pool_workers(phase, n), *master),
+         builder.contention(static_cast<double>(n) * distributions::mean(task), phase.location)}));
+    piece.first_phase = piece.last_phase = phase.name;
+    return piece;
+  }
   const std::size_t bound = builder.list_schedule_bound(phase.name, builder.memory_bound(task, phase), n);
   const double sharing = builder.shares_bandwidth() ? builder.sharing(results_transfers(std::min(p, n))) : 1.0;
   const std::size_t results = builder.send(

@@ -47,6 +47,26 @@ int SamplerTable::general_index(const distributions::Distribution& d) {
   return *known;
 }
 
+namespace {
+
+// A DynamicPool node's plan (its task draws counted in the flat graph's samples per sample).
+Pool pool_of(const graph::TaskNode& node, FlatGraph& flat) {
+  Pool pool;
+  pool.sampler = flat.samplers.general_index(node.runtime);
+  pool.tasks = node.pool_tasks;
+  pool.processors = std::max(1, node.pool_processors);
+  flat.task_samples_per_sample += pool.tasks;
+  if (node.pool_master) {  // a farm also draws each task's service
+    pool.master = flat.samplers.general_index(node.pool_master->service);
+    pool.dispatch_seconds = node.pool_master->dispatch_seconds;
+    pool.result_seconds = node.pool_master->result_seconds;
+    flat.task_samples_per_sample += pool.tasks;
+  }
+  return pool;
+}
+
+}  // namespace
+
 FlatGraph compile(const graph::TaskGraph& g) {
   const std::vector<graph::NodeId> order = graph::topological_order(g);  // throws on a cycle
   const std::size_t n = order.size();
@@ -92,13 +112,8 @@ FlatGraph compile(const graph::TaskGraph& g) {
       flat.output_slot[i] = kNoSlot;
     }
     if (node.kind == graph::NodeKind::DynamicPool) {
-      Pool pool;
-      pool.sampler = flat.samplers.general_index(node.runtime);
-      pool.tasks = node.pool_tasks;
-      pool.processors = std::max(1, node.pool_processors);
-      flat.pools.push_back(pool);
+      flat.pools.push_back(pool_of(node, flat));
       flat.operation[i] = -static_cast<std::int32_t>(flat.pools.size());
-      flat.task_samples_per_sample += pool.tasks;
     } else {
       flat.operation[i] = static_cast<std::int32_t>(flat.samplers.index(node.runtime));
       ++flat.task_samples_per_sample;

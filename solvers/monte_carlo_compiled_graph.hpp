@@ -51,6 +51,9 @@ struct Pool {
   int sampler = 0;  // general sampler of one task
   std::int64_t tasks = 0;
   int processors = 1;
+  int master = -1;  // general sampler of the master's service per task (graph::PoolMaster); -1: none
+  double dispatch_seconds = 0.0;
+  double result_seconds = 0.0;
 };
 
 // The graph in topological order: predecessors as slots (CSR), the slot each node's finish

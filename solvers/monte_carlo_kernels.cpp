@@ -23,6 +23,24 @@ double simulate_pool(const Pool& pool, const distributions::Sampler& task, LaneU
   return *std::max_element(heap.begin(), heap.end());
 }
 
+// A farm (graph::PoolMaster): the master serves the earliest request first, one at a time; the
+// task starts dispatch_seconds after its service, and its result, the worker's next request,
+// arrives result_seconds after the task. The makespan is the last result's arrival. `heap`
+// holds the workers' request times (a min-heap); ties go in any order: the workers are alike.
+double simulate_farm(const Pool& pool, const distributions::Sampler& task, const distributions::Sampler& service,
+                     LaneUrbg urbg, std::vector<double>& heap) {
+  heap.assign(static_cast<std::size_t>(pool.processors), 0.0);
+  double master_free = 0.0, last = 0.0;
+  for (std::int64_t t = 0; t < pool.tasks; ++t) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    master_free = std::max(master_free, heap.back()) + service(urbg);
+    heap.back() = master_free + pool.dispatch_seconds + task(urbg) + pool.result_seconds;
+    last = std::max(last, heap.back());
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  }
+  return last;
+}
+
 // One pass over the graph for the 8 lanes, on native vectors of W doubles. Every operation is
 // lane-wise and exactly rounded (no FMA: the file is compiled with -ffp-contract=off) and
 // every lane consumes its own stream in the same order, so all widths give the same bits.
@@ -114,7 +132,14 @@ struct Kernel {
         rng.save(state);
         const Pool& pool = flat.pools[static_cast<std::size_t>(-operation[i] - 1)];
         const distributions::Sampler& task = generals[static_cast<std::size_t>(pool.sampler)];
-        add_per_lane(finish, [&](int l) { return simulate_pool(pool, task, LaneUrbg{&state, l}, scratch.heap); });
+        if (pool.master >= 0) {
+          const distributions::Sampler& service = generals[static_cast<std::size_t>(pool.master)];
+          add_per_lane(finish, [&](int l) {
+            return simulate_farm(pool, task, service, LaneUrbg{&state, l}, scratch.heap);
+          });
+        } else {
+          add_per_lane(finish, [&](int l) { return simulate_pool(pool, task, LaneUrbg{&state, l}, scratch.heap); });
+        }
         rng.load(state);
       }
       if (output[i] == kNoSlot) {

@@ -49,11 +49,13 @@ TEST(Check, ValidProgramExitsZero) {
   EXPECT_EQ(r.status, kExitSuccess) << r.err;
   EXPECT_EQ(r.out, "examples/paper/figures.pdl: ok\n");
   // The paper's Figure 12 gives its PAIRED phase a COMMUNICATION VOLUME that the scheme does not
-  // use: accepted, with a warning and nothing else.
-  EXPECT_EQ(r.err.rfind("examples/paper/figures.pdl:49:3: warning: the COMMUNICATION VOLUME of PAIRED phase 'w3' "
-                        "is not used",
-                        0),
-            0u)
+  // use: accepted, with a warning; and its 4 columns drawn from 200 measured runtimes pass the
+  // largest with probability 2% (docs/pdl.md, "Warnings"). Nothing else.
+  EXPECT_EQ(r.err.rfind("examples/paper/figures.pdl:26:24: warning: the 4 tasks of an instance of phase 'w2'", 0), 0u)
+      << r.err;
+  EXPECT_NE(r.err.find("\nexamples/paper/figures.pdl:49:3: warning: the COMMUNICATION VOLUME of PAIRED phase 'w3' "
+                       "is not used"),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
 }

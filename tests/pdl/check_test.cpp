@@ -108,6 +108,30 @@ TEST(Check, UnusedPhaseAndUnusedConcatenationAreWarnings) {
   EXPECT_NE(r.checked.diagnostics[1].message.find("'a, b' is never used"), std::string::npos);
 }
 
+// docs/pdl.md, "Warnings": N tasks drawn from M measured runtimes exceed the largest of them with
+// probability N / (N + M); above 1% the checker warns at the SUBTASK RUNTIME. The paper's
+// dur_b.dis.ideal has 200 samples: 4 tasks make 4 / 204 = 2.0% (warned), 2 make 0.99% (not).
+TEST(Check, MeasuredRuntimesWhoseLargestDecidesAreAWarning) {
+  const auto diagnostics = [](int tasks) {
+    const auto r = parse_and_check(
+        "PROGRAM NAME IS 'p';\nEXECUTION PATTERN IS a;\nWORK PHASE a IS:\n"
+        "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS NUMERICAL('dur_b.dis.ideal');\n"
+        "  PROBLEM SIZE IS VECTOR x(" +
+            std::to_string(tasks) + ");\nEND;\n",
+        {}, "examples/paper/test.pdl");
+    EXPECT_TRUE(r.ok()) << r.text();
+    return r.checked.diagnostics;
+  };
+  const auto four = diagnostics(4);
+  ASSERT_EQ(four.size(), 1u);
+  EXPECT_EQ(four[0].severity, Severity::Warning);
+  EXPECT_NE(four[0].message.find("the 4 tasks of an instance of phase 'a' are drawn from 200 measured runtimes"),
+            std::string::npos)
+      << four[0].message;
+  EXPECT_NE(four[0].message.find("with probability about 2%"), std::string::npos) << four[0].message;
+  EXPECT_TRUE(diagnostics(2).empty());
+}
+
 // docs/pdl.md, "Warnings": an ERLANG phase count above 1000, or above 100 with a scale that
 // reads as a phase count, is warned at the distribution; the program still checks.
 TEST(Check, ErlangPhaseCountFarAboveTypicalIsAWarning) {

@@ -99,6 +99,12 @@ class ProgramGenerator {
     }
   }
 
+  // Half the time a master for a DYNAMIC pool (I6): its service and its dispatch messages.
+  std::string master() {
+    if (uniform_int(0, 1) == 0) return {};
+    return "  MASTER SERVICE IS " + runtime() + ";\n  DISPATCH VOLUME IS " + volume() + ";\n";
+  }
+
   std::string volume() { return uniform_int(0, 2) == 0 ? "0" : std::to_string(uniform_int(1, 64)) + "*SIZEOF(DOUBLE)"; }
 
   std::string scheduling() {
@@ -118,11 +124,15 @@ class ProgramGenerator {
       text += "  SUBTASK MEMORY VOLUME IS " + number(uniform_real(0.0, 100.0)) + ";\n";
     }
     switch (scheme) {
-      case 0:
-        text += "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + runtime() +
-                ";\n  PROBLEM SIZE IS VECTOR a(" + std::to_string(uniform_int(1, 8)) +
-                ");\n  COMMUNICATION VOLUME IS " + volume() + ";\n  SCHEDULING IS " + scheduling() + ";\n";
+      case 0: {
+        const std::string kind_and = "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " + runtime() +
+                                     ";\n  PROBLEM SIZE IS VECTOR a(" + std::to_string(uniform_int(1, 8)) +
+                                     ");\n  COMMUNICATION VOLUME IS " + volume() + ";\n";
+        const std::string scheduling_kind = scheduling();
+        text += kind_and + "  SCHEDULING IS " + scheduling_kind + ";\n";
+        if (scheduling_kind == "DYNAMIC") text += master();
         break;
+      }
       case 1:
       case 2:
         text += std::string("  PARALLELIZATION SCHEME IS ") + (scheme == 1 ? "NEIGHBOR" : "NEIGHBOR-TORUS") +
@@ -136,9 +146,11 @@ class ProgramGenerator {
                 ";\n  JOIN RUNTIME IS " + runtime() + ";\n";
         const std::string volume_clause = "  COMMUNICATION VOLUME IS " + volume() + ";\n";
         const std::string scheduling_kind = scheduling();
-        // A DYNAMIC pool sends no results and gets no release: the checker refuses both there.
-        if (scheduling_kind != "DYNAMIC") text += volume_clause;
-        text += "  SCHEDULING IS " + scheduling_kind + ";\n";
+        // A DYNAMIC pool sends no results and gets no release: the checker refuses both there,
+        // unless a master takes the results (I6).
+        const std::string farm = scheduling_kind == "DYNAMIC" ? master() : std::string();
+        if (scheduling_kind != "DYNAMIC" || !farm.empty()) text += volume_clause;
+        text += "  SCHEDULING IS " + scheduling_kind + ";\n" + farm;
         // A release message to every worker before each job (F7).
         if (uniform_int(0, 2) == 0 && scheduling_kind != "DYNAMIC") text += "  RELEASE VOLUME IS " + volume() + ";\n";
         break;
