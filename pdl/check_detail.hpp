@@ -3,6 +3,7 @@
 
 #include "models/environment.hpp"
 #include "models/expr.hpp"
+#include "models/machine.hpp"
 #include "pdl/ast.hpp"
 #include "pdl/diagnostic.hpp"
 
@@ -65,5 +66,11 @@ std::string canonical_name(const std::string& name);
 // std::nullopt when it is symbolic. Other evaluation errors are reported.
 std::optional<double> constant_value(const models::Expr& expr, const models::Environment& environment,
                                      const boost::spirit::x3::position_tagged& node, Reporter& reporter);
+
+// PLACEMENT IS (0, 2), (1, 3); in a NODE of k processors (check_placement.cpp): each rank a
+// whole constant, named once, ranks 0 .. N-1 all named, at most k a node; the lists go to
+// `nodes.listed`. False (errors reported) when the list is refused.
+bool check_placement_list(const ast::PlacementList& list, double k, const Scope& constants,
+                          const models::Environment& environment, Reporter& reporter, models::Nodes& nodes);
 
 }  // namespace pdl::detail

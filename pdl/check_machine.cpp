@@ -397,7 +397,10 @@ class MachineChecker {
                                   *taken.cores, *taken.processors));
       return;
     }
-    if (taken.list && !placement_list(*taken.list, *taken.processors, constants, taken.nodes)) return;
+    if (taken.list && !detail::check_placement_list(*taken.list, *taken.processors, constants, environment_, reporter_,
+                                                    taken.nodes)) {
+      return;
+    }
     model.nodes = std::move(taken.nodes);
   }
 
@@ -453,59 +456,6 @@ class MachineChecker {
                                      "COMMUNICATION TIME, MESSAGE OVERHEAD and MEMORY BANDWIDTH",
                                      role_name(e.role)));
     }
-  }
-
-  // PLACEMENT IS (0, 2), (1, 3);: each rank a whole constant, named once, ranks 0 .. N-1 all
-  // named, at most k a node. False (errors reported) when the list is refused.
-  bool placement_list(const ast::PlacementList& list, double k, const Scope& constants, models::Nodes& nodes) {
-    const std::size_t errors = reporter_.errors();
-    std::map<std::int64_t, std::size_t> node_of;  // rank -> its node
-    for (const ast::PlacementGroup& group : list) {
-      const std::size_t node = nodes.listed.size();
-      nodes.listed.emplace_back();
-      if (static_cast<double>(group.size()) > k) {
-        reporter_.error(group, fmt::format("node {} lists {} processors, more than the node's PROCESSORS ({})", node,
-                                           group.size(), k));
-      }
-      for (const ast::Expression& rank_at : group) {
-        const auto rank = placement_rank(rank_at, constants);
-        if (!rank) continue;
-        if (const auto [it, fresh] = node_of.emplace(*rank, node); !fresh) {
-          reporter_.error(rank_at, fmt::format("processor {} is placed twice (first on node {})", *rank, it->second));
-          continue;
-        }
-        nodes.listed.back().push_back(*rank);
-      }
-    }
-    std::int64_t expected = 0;
-    for (const auto& [rank, node] : node_of) {
-      if (rank != expected) break;
-      ++expected;
-    }
-    if (reporter_.errors() == errors && expected != static_cast<std::int64_t>(node_of.size())) {
-      reporter_.error(list, fmt::format("processor {} is on no node: a PLACEMENT list names each of the processors 0 "
-                                        "to N - 1 once",
-                                        expected));
-    }
-    return reporter_.errors() == errors;
-  }
-
-  // One rank of a PLACEMENT list: a whole constant from 0 to 2^31 - 2.
-  std::optional<std::int64_t> placement_rank(const ast::Expression& at, const Scope& constants) {
-    Scope scope = constants;
-    scope.context = "in a PLACEMENT list, which may use the machine's constants";
-    const std::size_t errors = reporter_.errors();
-    const models::Expr expr = detail::convert(at, scope, reporter_, nullptr);
-    if (reporter_.errors() != errors) return std::nullopt;
-    const auto value = detail::constant_value(expr, environment_, at, reporter_);
-    if (!value) return std::nullopt;
-    if (!(*value >= 0 && *value <= 2147483646.0 && *value == std::floor(*value))) {
-      reporter_.error(at, fmt::format("a processor of a PLACEMENT list must be a whole number from 0 to 2147483646, "
-                                      "got {}",
-                                      *value));
-      return std::nullopt;
-    }
-    return static_cast<std::int64_t>(*value);
   }
 
   // MEMORY BANDWIDTH: a positive, finite constant.
