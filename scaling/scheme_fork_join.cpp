@@ -7,6 +7,7 @@
 // the maximum over processors of their tasks, at least one interarrival time, then the drain;
 // the J jobs are one power.
 #include <algorithm>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -73,6 +74,9 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
   const distributions::Distribution join_time = builder.runtime(*phase.join);
   const double bytes = builder.value(phase.volume, phase.location, "communication volume");
   const double release_bytes = release_bytes_of(builder, phase);
+  // A DYNAMIC job's pool: its tasks' memory volume (M16) and its master (I6), the same every job.
+  const double memory_bytes = builder.memory_volume(phase);
+  const std::shared_ptr<const graph::PoolMaster> master = builder.pool_master(phase);
   builder.enter_closed(phase);
   if (jobs == 0) return;
   const std::int64_t step = builder.take_steps(jobs);
@@ -99,10 +103,10 @@ void exact_fork_join(ExactBuilder& builder, const models::WorkPhase& phase) {
       builder.arc(start, drain);
     } else if (phase.scheduling == models::Scheduling::Dynamic) {
       const NodeId pool = builder.add(phase.name + " pool " + std::to_string(j), NodeKind::DynamicPool, task, -1,
-                                      step + j, builder.memory_volume(phase));
+                                      step + j, memory_bytes);
       builder.node(pool).pool_tasks = tasks;
       builder.node(pool).pool_processors = static_cast<int>(builder.pool_workers(phase, tasks));
-      builder.node(pool).pool_master = builder.pool_master(phase);
+      builder.node(pool).pool_master = master;
       builder.arc(start, pool);
       builder.arc(pool, drain);
     } else {

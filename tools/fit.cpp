@@ -273,18 +273,8 @@ double ks_distance(const std::vector<double>& values, const std::vector<double>&
 
 // ---- the skewed laws by maximum likelihood (their mean is the fitted law's, not the data's) ----
 
-// The data's values all > 0, or why not (a logarithm of each is taken).
-std::optional<std::string> not_all_positive(const Data& data) {
-  if (data.sorted.front().first > 0.0) return std::nullopt;
-  return std::string("a runtime of 0 has no logarithm");
-}
-
 // ln X normal: mu and sigma the (weighted) mean and standard deviation of ln x.
 std::optional<Fit> lognormal_fit(const Data& data, std::vector<Skipped>& skipped) {
-  if (const auto why = not_all_positive(data)) {
-    skipped.push_back({"lognormal", *why});
-    return std::nullopt;
-  }
   double mu = 0.0, second = 0.0;
   for (const auto& [x, w] : data.sorted) mu += w * std::log(x) / data.total;
   for (const auto& [x, w] : data.sorted) second += w * (std::log(x) - mu) * (std::log(x) - mu) / data.total;
@@ -301,10 +291,6 @@ std::optional<Fit> lognormal_fit(const Data& data, std::vector<Skipped>& skipped
 // The shape k solves sum w x^k ln x / sum w x^k - 1/k = mean of ln x (increasing in k), the
 // values divided by the largest so that x^k cannot overflow; the scale (sum w x^k / W)^(1/k).
 std::optional<Fit> weibull_fit(const Data& data, std::vector<Skipped>& skipped) {
-  if (const auto why = not_all_positive(data)) {
-    skipped.push_back({"Weibull", *why});
-    return std::nullopt;
-  }
   const double largest = data.sorted.back().first;
   double mean_log = 0.0;
   for (const auto& [x, w] : data.sorted) mean_log += w * std::log(x / largest) / data.total;
@@ -337,10 +323,6 @@ std::optional<Fit> weibull_fit(const Data& data, std::vector<Skipped>& skipped) 
 // The least value as the scale, alpha = W / sum w ln(x / scale); alpha <= 2 has no finite
 // variance and is not offered.
 std::optional<Fit> pareto_fit(const Data& data, std::vector<Skipped>& skipped) {
-  if (const auto why = not_all_positive(data)) {
-    skipped.push_back({"Pareto", *why});
-    return std::nullopt;
-  }
   const double least = data.sorted.front().first;
   double logs = 0.0;
   for (const auto& [x, w] : data.sorted) logs += w * std::log(x / least);
@@ -374,8 +356,15 @@ Fits fit_all(const std::vector<double>& values, const std::vector<double>& weigh
   if (auto fit = general_erlang_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = hyperexponential_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
   if (auto fit = phase_type_fit(data, out.skipped)) out.fits.push_back(std::move(*fit));
-  for (const auto skewed : {lognormal_fit, weibull_fit, pareto_fit}) {
-    if (auto fit = skewed(data, out.skipped)) out.fits.push_back(std::move(*fit));
+  // The skewed laws take the logarithm of every value: data with a 0 has none.
+  if (data.sorted.front().first > 0.0) {
+    for (const auto skewed : {lognormal_fit, weibull_fit, pareto_fit}) {
+      if (auto fit = skewed(data, out.skipped)) out.fits.push_back(std::move(*fit));
+    }
+  } else {
+    for (const char* family : {"lognormal", "Weibull", "Pareto"}) {
+      out.skipped.push_back({family, "a runtime of 0 has no logarithm"});
+    }
   }
   for (auto it = out.fits.begin(); it != out.fits.end();) {
     if (!std::isnan(it->ks)) {

@@ -19,9 +19,7 @@ within 4 combined standard errors; the table shows the speedup over the tasks in
 and the asymptotic saturation w* = (E[X] + S) / S.
 """
 import argparse
-import csv
 import heapq
-import io
 import math
 import os
 import statistics
@@ -32,7 +30,8 @@ import tempfile
 import numpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-Z95 = 1.959963984540054
+sys.path.insert(0, HERE)
+from oracle import csv_figure  # noqa: E402
 
 PROGRAM = """PROGRAM NAME IS 'farm';
 EXECUTION PATTERN IS farm;
@@ -144,10 +143,7 @@ def tool(arguments, p):
                "--seed", "50", "--format", "csv", "--quiet"]
     out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     os.unlink(program)
-    for row in csv.DictReader(io.StringIO(out)):
-        if row["method"] == "mc" and int(row["p"]) == p:
-            return float(row["estimate_us"]), (float(row["upper_us"]) - float(row["lower_us"])) / 2.0 / Z95
-    raise SystemExit(f"no mc row for p = {p} in:\n{out}")
+    return csv_figure(out, p, ("mc",))
 
 
 def main():

@@ -277,12 +277,17 @@ def tool_figure(binary, arguments, p):
                     "--seed", "7"]
     else:
         command += ["--method", "exact"]
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return csv_figure(subprocess.run(command, check=True, capture_output=True, text=True).stdout, p)
+
+
+def csv_figure(out, p, methods=("exact", "mc")):
+    """The first row of `methods` at p in `pdl-scale ... --format csv` output: its estimate and
+    standard error (a 95% interval's half width over 1.96; 0 for an exact figure)."""
     for row in csv.DictReader(io.StringIO(out)):
-        if row["method"] in ("exact", "mc") and int(row["p"]) == p:
+        if row["method"] in methods and int(row["p"]) == p:
             half_width = (float(row["upper_us"]) - float(row["lower_us"])) / 2.0
             return float(row["estimate_us"]), half_width / Z95
-    raise SystemExit(f"no exact or mc row for p = {p} in:\n{out}")
+    raise SystemExit(f"no {' or '.join(methods)} row for p = {p} in:\n{out}")
 
 
 def simgrid_figure(arguments, p):
