@@ -123,9 +123,10 @@ std::optional<double> finite(double value) {
   return std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
-// Speedups against T(1) where it is exact, else the same method's own row for p = 1.
+// Speedups against T(1) (T1(W(p)) under weak scaling) where it is exact, else the same method's
+// own row for p = 1.
 void add_speedups(const StudyResult& study, std::size_t c, int p, Prediction& prediction) {
-  const auto& exact_base = study.one_processor_time(c);
+  const auto& exact_base = study.speedup_base(c, p);
   if (!exact_base) {
     // The point from the estimate's method, the interval from the method whose interval the
     // prediction carries (the bounds' for PredictionIntervalKind::Bounds).

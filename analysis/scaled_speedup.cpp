@@ -8,8 +8,6 @@
 
 namespace analysis {
 
-bool is_weak_scaling(const models::Environment& environment) { return !environment.per_processor.empty(); }
-
 std::optional<solvers::Result> scaled_sequential_time(const models::Program& program, const models::Machine& machine,
                                                       const models::Environment& environment, int p,
                                                       const Request& request) {

@@ -1,5 +1,5 @@
-// Weak scaling: the base of the scaled speedup. When a variable is an expression of P
-// (VARIABLE columns = 100*P), the problem grows with p, and the speedup of p is
+// Weak scaling: the base of the scaled speedup. When a size is an expression of P
+// (VARIABLE columns = 100*P; models::is_weak_scaling), the problem grows with p, and the speedup of p is
 // T1(W(p)) / T(p): the one-processor time of the problem that p processors solve
 // (docs/scaling.md).
 #pragma once
@@ -13,9 +13,6 @@
 #include "solvers/result.hpp"
 
 namespace analysis {
-
-// True when some variable of the bound environment depends on P.
-bool is_weak_scaling(const models::Environment& environment);
 
 // T1(W(p)): the model scaled to one processor with the per-processor variables evaluated at
 // P = p. The exact one-processor time (sequential_time.hpp) when the exact model is within

@@ -337,7 +337,8 @@ Outcome<std::vector<std::optional<solvers::Result>>> scaled_bases(const std::vec
       [&](std::size_t k) -> std::optional<Failure> {
         const Case& one = cases[items.case_of(k)];
         const int p = counts[items.p_index_of(k)];
-        if (items.p_index_of(k) == 0 || !is_weak_scaling(one.environment) || !request.reports(p)) return std::nullopt;
+        if (items.p_index_of(k) == 0 || !models::is_weak_scaling(*one.program, one.environment) || !request.reports(p))
+          return std::nullopt;
         bases[k] =
             scaled_sequential_time(*one.program, *one.machine, one.environment, counts[items.p_index_of(k)], request);
         return std::nullopt;
@@ -359,6 +360,7 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
   std::vector<std::optional<solvers::Result>> bases;              // by case
   std::vector<std::optional<ProcessorTime>> processor_times;      // by case, then reported p
   std::vector<std::optional<solvers::Result>> prediction_solves;  // by case, then reported p
+  std::vector<StudyResult::ScaledBase> scaled_bases;              // by case, then reported p
   for (std::size_t c = 0; c < cases.size(); ++c) {
     labels.push_back(cases[c].label);
     const ItemFigures& at_one = figures[items.of(0, c)];
@@ -368,13 +370,15 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
       const std::size_t k = items.of(i, c);
       processor_times.push_back(figures[k].processor_time);
       prediction_solves.push_back(figures[k].prediction);
+      const bool weak = models::is_weak_scaling(*cases[c].program, cases[c].environment) && i > 0;
+      scaled_bases.push_back({weak, weak ? scaled[k] : std::nullopt});
       for (std::size_t j = 0; j < methods; ++j) {
         Row row;
         row.case_index = c;
         row.p = counts[i];
         row.result = figures[k].results[j];
         if (representative[k] != k) row.same_model_as = counts[items.p_index_of(representative[k])];
-        if (is_weak_scaling(cases[c].environment) && i > 0) {
+        if (scaled_bases.back().weak_scaling) {
           if (scaled[k]) add_speedups(row, *scaled[k]);
         } else {
           add_speedups(row, at_one.one_processor_time ? *at_one.one_processor_time : at_one.results[j]);
@@ -386,6 +390,7 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
   StudyResult study(std::move(labels), request.processors, request.methods, std::move(rows), std::move(bases), seconds);
   if (request.breakdown) study.set_processor_times(std::move(processor_times));
   study.set_prediction_solves(std::move(prediction_solves));
+  study.set_scaled_bases(std::move(scaled_bases));
   study.set_prediction_options(request.prediction);
   return study;
 }

@@ -120,6 +120,15 @@ class StudyResult {
   const std::optional<solvers::Result>& one_processor_time(std::size_t case_index) const {
     return one_processor_times_.at(case_index);
   }
+  // The base of the speedups of (case, p): T1(W(p)), the one-processor time of p's own problem
+  // (empty where it could not be solved), where the case is weak scaling (docs/scaling.md) and
+  // p is not its first count; else T(1) of the case.
+  const std::optional<solvers::Result>& speedup_base(std::size_t case_index, int p) const;
+  struct ScaledBase {
+    bool weak_scaling = false;
+    std::optional<solvers::Result> base;  // T1(W(p)) where weak_scaling
+  };
+  void set_scaled_bases(std::vector<ScaledBase> bases);  // by case, then p
   // With Request::breakdown: the busy processor time of the exact model of (case, p), empty
   // where that model was not built (over max_exact_tasks or the memory budget) and for every
   // (case, p) of a study without a breakdown.
@@ -155,6 +164,7 @@ class StudyResult {
   std::vector<std::optional<solvers::Result>> one_processor_times_;  // by case
   std::vector<std::optional<ProcessorTime>> processor_times_;        // by case, then p; empty: none
   std::vector<std::optional<solvers::Result>> prediction_solves_;    // by case, then p; empty: none
+  std::vector<ScaledBase> scaled_bases_;                             // by case, then p; empty: none
   PredictionOptions prediction_options_;
   std::vector<SensitivityRow> sensitivities_;
   double seconds_ = 0.0;

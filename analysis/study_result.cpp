@@ -35,6 +35,19 @@ void StudyResult::set_prediction_solves(std::vector<std::optional<solvers::Resul
   prediction_solves_ = std::move(solves);
 }
 
+void StudyResult::set_scaled_bases(std::vector<ScaledBase> bases) {
+  if (bases.size() != cases_.size() * processors_.size()) {
+    throw std::logic_error("StudyResult: the scaled bases do not cover every (case, p)");
+  }
+  scaled_bases_ = std::move(bases);
+}
+
+const std::optional<solvers::Result>& StudyResult::speedup_base(std::size_t case_index, int p) const {
+  const std::size_t k = case_p_index(case_index, p);
+  if (!scaled_bases_.empty() && scaled_bases_[k].weak_scaling) return scaled_bases_[k].base;
+  return one_processor_time(case_index);
+}
+
 std::size_t StudyResult::case_p_index(std::size_t case_index, int p) const {
   const auto p_at = std::lower_bound(processors_.begin(), processors_.end(), p);
   if (case_index >= cases_.size() || p_at == processors_.end() || *p_at != p) {

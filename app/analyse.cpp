@@ -250,12 +250,13 @@ bool is_searchable(const Searched& searched, const std::vector<Loaded>& machines
 
 // A program's variables as bound on the first machine, with the first swept value (or size 1) for
 // a variable that is swept or searched, which may have no default: those not swept into
-// `variables`, the expressions of P (weak scaling) into `per_processor`. False with the errors
-// printed (named with the program's label when there are several).
+// `variables`, the expressions of P into `per_processor`, and whether one sets a size into
+// `weak_scaling`. False with the errors printed (named with the program's label when there are
+// several).
 bool bound_variables(const std::optional<Searched>& search, const Loaded& loaded,
                      const std::vector<analysis::SweepVariable>& sweeps,
                      const std::map<std::string, double>& check_values, std::map<std::string, double>& variables,
-                     std::map<std::string, std::string>& per_processor, std::ostream& err) {
+                     std::map<std::string, std::string>& per_processor, bool& weak_scaling, std::ostream& err) {
   const models::Program& program = *loaded.program;
   std::map<std::string, double> values = loaded.sets;
   for (const auto& [name, value] : check_values) {
@@ -274,6 +275,7 @@ bool bound_variables(const std::optional<Searched>& search, const Loaded& loaded
   for (const auto& variable : binding.environment.per_processor) {
     per_processor.emplace(variable.name, models::to_string(variable.value));
   }
+  weak_scaling = weak_scaling || models::is_weak_scaling(program, binding.environment);
   for (const models::Variable& variable : program.variables) {
     const auto found = binding.environment.values.find(variable.name);
     if (found != binding.environment.values.end()) variables[variable.name] = found->second;
@@ -320,7 +322,7 @@ std::optional<report::ReportInputs> report_inputs(const AnalysisSetup& setup, co
   for (std::size_t k = 0; k < programs.size(); ++k) {
     report::ProgramInput program{programs[k]->program_label, programs[k]->program->name, files[k], {}};
     if (!bound_variables(setup.search, *programs[k], sweeps, check_values, program.variables,
-                         inputs.per_processor_variables, err)) {
+                         inputs.per_processor_variables, inputs.weak_scaling, err)) {
       return std::nullopt;
     }
     inputs.programs.push_back(std::move(program));

@@ -64,4 +64,16 @@ Binding bind(const Program& program, const Machine& machine, const std::map<std:
   return binding;
 }
 
+bool is_weak_scaling(const Program& program, const Environment& environment) {
+  const auto of_p = [&](const std::string& name) {
+    return std::any_of(environment.per_processor.begin(), environment.per_processor.end(),
+                       [&](const Environment::PerProcessorVariable& variable) { return variable.name == name; });
+  };
+  const std::vector<const Expr*> sizes = size_expressions(program);
+  return std::any_of(sizes.begin(), sizes.end(), [&](const Expr* size) {
+    const std::vector<std::string> names = identifiers(*size);
+    return std::any_of(names.begin(), names.end(), of_p);
+  });
+}
+
 }  // namespace models

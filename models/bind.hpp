@@ -47,4 +47,9 @@ struct Binding {
 // evaluated.
 Binding bind(const Program& program, const Machine& machine, const std::map<std::string, double>& values);
 
+// True when the problem grows with P (weak scaling, docs/scaling.md): a variable of P reaches a
+// size expression (models::size_expressions). A variable of P that reaches only rates (a
+// runtime that depends on the block a processor holds) leaves the problem the same at every p.
+bool is_weak_scaling(const Program& program, const Environment& environment);
+
 }  // namespace models

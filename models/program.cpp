@@ -184,6 +184,33 @@ const char* to_string(Concatenation concatenation) {
   return "?";
 }
 
+namespace {
+
+void add_pattern_sizes(const PatternNode& node, std::vector<const Expr*>& out) {
+  if (node.kind == PatternNode::Kind::Repeat) out.push_back(&node.count);
+  for (const Expr& probability : node.probabilities) out.push_back(&probability);
+  for (const PatternNode& child : node.children) add_pattern_sizes(child, out);
+}
+
+}  // namespace
+
+std::vector<const Expr*> size_expressions(const Program& program) {
+  std::vector<const Expr*> out;
+  add_pattern_sizes(program.pattern, out);
+  for (const auto& entry : program.phases) {
+    const auto* phase = std::get_if<WorkPhase>(&entry.second);
+    if (phase == nullptr) continue;
+    if (phase->problem_size) {
+      for (const Expr& extent : phase->problem_size->extents) out.push_back(&extent);
+    }
+    for (const Expr& distance : phase->dependencies) out.push_back(&distance);
+    for (const auto* count : {&phase->units, &phase->jobs, &phase->stages, &phase->tasks_per_job}) {
+      if (*count) out.push_back(&**count);
+    }
+  }
+  return out;
+}
+
 bool declares_variable(const Program& program, const std::string& name) {
   return std::any_of(program.variables.begin(), program.variables.end(),
                      [&](const Variable& variable) { return variable.name == name; });

@@ -237,6 +237,11 @@ struct Program {
 // True when the program declares a variable `name` (VARIABLE name ...;).
 bool declares_variable(const Program& program, const std::string& name);
 
+// The expressions that set how much work the program holds: problem sizes, unit counts,
+// DEPENDENCY distances, JOBS, STAGES, TASKS PER JOB, and the pattern's repetition counts and
+// branch probabilities. Not the rates: runtimes, volumes, a master's service, placements.
+std::vector<const Expr*> size_expressions(const Program& program);
+
 // nullptr when there is no work phase of that name.
 const WorkPhase* find_work_phase(const Program& program, const std::string& name);
 const SequentialPhase* find_sequential_phase(const Program& program, const std::string& name);

@@ -17,6 +17,8 @@ ProgramContext::ProgramContext(const Source& source, std::vector<Diagnostic>& ou
       read_measurements_(options.read_measurements),
       read_file_(options.read_file) {
   environment_.values["RTFactor"] = machine_.rt_factor;
+  // A program may read its machine's constants (a cache size, a clock): semantics.md V2.
+  for (const auto& [name, value] : machine_.constants) environment_.values[name] = value;
   for (const auto& [type, bytes] : machine_.sizes) environment_.sizes[type] = bytes;
 }
 
@@ -25,11 +27,20 @@ void ProgramContext::declare_variables(const ast::Program& program, models::Prog
   // P in a default makes the variable a function of the processor count (weak scaling): it is
   // evaluated per p when the model is scaled (models::bind, models::with_processors).
   scope.names.insert("P");
-  scope.context = "in a default value, which may use P and the variables declared before it";
+  for (const auto& constant : machine_.constants) scope.names.insert(constant.first);
+  scope.context = fmt::format(
+      "in a default value, which may use P, the variables declared before it and the constants of machine '{}'{}",
+      machine_.name, machine_.constants.empty() ? ", which has none" : "");
   for (const ast::VariableDecl& decl : program.variables) {
     const std::string& name = decl.name.name;
     if (lower(name) == "rtfactor" || name == "P") {
       reporter_.error(decl.name, fmt::format("'{}' is built in and cannot be declared as a variable", name));
+      continue;
+    }
+    if (machine_.constants.count(name) != 0) {
+      reporter_.error(decl.name, fmt::format("variable '{}' clashes with the constant of that name in machine '{}', "
+                                             "which the program's expressions may read; rename one of them",
+                                             name, machine_.name));
       continue;
     }
     if (scope.names.count(name) != 0) {

@@ -456,8 +456,7 @@ std::string render_plot(const analysis::StudyResult& study, const ReportInputs& 
   std::string svg =
       opening(width, kHeight, title, title_size, subtitle_of(study, layout), speedup_panel, efficiency_panel);
   // Weak scaling (a variable of P): the speedup is scaled, T1(W(p)) / T(p), as in the reports.
-  const char* speedup_label =
-      inputs.per_processor_variables.empty() ? "speedup T(1) / T(p)" : "scaled speedup T1(W(p)) / T(p)";
+  const char* speedup_label = !inputs.weak_scaling ? "speedup T(1) / T(p)" : "scaled speedup T1(W(p)) / T(p)";
   svg += axes(speedup_panel, x_label, fmt::format("{}{}", speedup_label, r.speedup.log ? log_note : ""));
   svg += axes(efficiency_panel, x_label, "efficiency (speedup / p)");
   svg += ideal_lines(speedup_panel, efficiency_panel, layout);

@@ -57,7 +57,8 @@ struct ReportInputs {
   std::vector<analysis::SweepVariable> sweeps;                 // --sweep
   bool loss = false;                                           // --loss: the study has a case per phase alone
   bool scaling_laws = false;                                   // --scaling-laws (report_scaling.hpp)
-  std::map<std::string, std::string> per_processor_variables;  // weak scaling: name -> expression of P
+  std::map<std::string, std::string> per_processor_variables;  // variables of P: name -> expression of P
+  bool weak_scaling = false;  // a variable of P sets a size (models::is_weak_scaling): scaled speedups
   analysis::Request request;
   TimeUnit time_unit;                // --time-unit: every time printed is in it
   std::vector<std::string> command;  // the command line as given, for CSV and JSON

@@ -25,6 +25,12 @@ std::string weak_scaling_note(const ReportInputs& inputs) {
   for (const auto& [name, expression] : inputs.per_processor_variables) {
     variables += fmt::format("{}{} = {}", variables.empty() ? "" : ", ", name, expression);
   }
+  if (!inputs.weak_scaling) {
+    return fmt::format(
+        "rates of P ({}):\n"
+        "no size depends on P: the problem is the same at every p and every speedup is T(1) / T(p)\n",
+        variables);
+  }
   return fmt::format(
       "weak scaling ({}): every speedup is the scaled speedup T1(W(p)) / T(p),\n"
       "the one-processor time of the problem of p processors over its time on p\n",
@@ -76,7 +82,11 @@ void add_json(nlohmann::ordered_json& document, const analysis::StudyResult& stu
   if (!inputs.per_processor_variables.empty()) {
     nlohmann::ordered_json variables = nlohmann::ordered_json::object();
     for (const auto& [name, expression] : inputs.per_processor_variables) variables[name] = expression;
-    document["weak_scaling"] = {{"variables", variables}, {"speedup", "T1(W(p)) / T(p)"}};
+    if (inputs.weak_scaling) {
+      document["weak_scaling"] = {{"variables", variables}, {"speedup", "T1(W(p)) / T(p)"}};
+    } else {
+      document["rates_of_p"] = {{"variables", variables}, {"speedup", "T(1) / T(p)"}};
+    }
   }
   if (!inputs.scaling_laws) return;
   nlohmann::ordered_json cases = nlohmann::ordered_json::array();

@@ -83,7 +83,7 @@ TEST(ScalingLaws, TheFractionsComeFromTheSmallestPWithASpeedup) {
 
 TEST(WeakScaling, AVariableOfPIsBoundPerProcessorCount) {
   const analysis::Case one = case_of(weak_program("100*P"), kIdeal);
-  ASSERT_TRUE(analysis::is_weak_scaling(one.environment));
+  ASSERT_TRUE(models::is_weak_scaling(*one.program, one.environment));
   EXPECT_EQ(one.environment.values.count("columns"), 0u);
   for (int p : {1, 2, 3, 8}) {
     // 100p unit tasks over p processors, 100 each, after the serial 20.

@@ -268,6 +268,14 @@ TEST(FiniteOrUnsolved, BoundsThatCrossByRoundingAreOneFigure) {
   EXPECT_EQ(checked.lower, checked.upper);
   EXPECT_EQ(checked.mean, checked.lower);
   EXPECT_NEAR(checked.mean, 168665.6, 1e-9);
+  // 81,920 deterministic tasks in series (examples/studies/jacobi_cache.pdl at p = 1): the
+  // exact model's sum and the bounds' differ by 1.4e-12 relative.
+  solvers::Result long_sum;
+  long_sum.mean = 2002780.1600027811;
+  long_sum.lower = long_sum.upper = 2002780.16;
+  const solvers::Result summed = solvers::finite_or_unsolved(long_sum);
+  ASSERT_TRUE(summed.solved());
+  EXPECT_NEAR(summed.mean, 2002780.16, 1e-5);
   solvers::Result crossed;
   crossed.lower = 2.0;
   crossed.upper = 1.0;

@@ -114,6 +114,7 @@ TEST(ChartTitle, ProgramMachinesAndSize) {
   inputs.sweeps.clear();
   inputs.variables = {{"columns", 10}, {"iterations", 2}};
   inputs.per_processor_variables = {{"columns", "10*P"}};
+  inputs.weak_scaling = true;
   EXPECT_EQ(report::chart_title(inputs, 100), "neighbor.pdl on cluster, smp and ksr1, columns = 10*P, iterations = 2");
   inputs.machines = {{"ideal", "", {}, {}}};  // the built-in machine
   EXPECT_EQ(report::chart_title(inputs, 100), "neighbor.pdl on the ideal machine, columns = 10*P, iterations = 2");
