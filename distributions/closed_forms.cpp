@@ -343,9 +343,16 @@ std::string closed_describe(const Node& node) {
           []<SkewedLaw Law>(const Law& d) { return law_describe(d); },
           [](const PhaseType& d) { return "PhaseType(" + std::to_string(d.size) + " phases)"; },
           [](const Mixture& d) {
+            // A measured body of many atoms (NUMERICAL's TAIL) would fill a screen: the first
+            // few and the last, which is the tail, and the count between.
+            constexpr std::size_t kShown = 3;
             std::string out = "Mixture(";
             for (std::size_t i = 0; i < d.weights.size(); ++i) {
               if (i > 0) out += ", ";
+              if (i == kShown && d.weights.size() > kShown + 2) {
+                out += "... " + std::to_string(d.weights.size() - kShown - 1) + " more ..., ";
+                i = d.weights.size() - 1;
+              }
               out += format_number(d.weights[i]) + ": " + describe(d.components[i]);
             }
             return out + ")";

@@ -1,5 +1,7 @@
 #include "models/measurements.hpp"
 
+#include "models/measured_tail.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -11,6 +13,7 @@ const char* to_string(Smoothing smoothing) {
   switch (smoothing) {
     case Smoothing::Empirical: return "EMPIRICAL";
     case Smoothing::Smoothed: return "SMOOTHED";
+    case Smoothing::Tail: return "TAIL";
   }
   return "EMPIRICAL";
 }
@@ -76,9 +79,43 @@ double kernel_half_width(const std::vector<double>& values, const std::vector<do
   return std::min(std::sqrt(6.0) * h, s.minimum);
 }
 
+namespace {
+
+// The body below the threshold as its samples, the generalised Pareto tail beyond it: one
+// mixture of closed forms, each distinct sample a DETERMINISTIC atom (a grid would cut the
+// tail to the grid's span: distributions::mixture grids the whole mixture when a part is one).
+distributions::Distribution with_fitted_tail(const Measurements& measurements) {
+  namespace d = distributions;
+  const TailFitOutcome tail = fit_tail(measurements);
+  if (!tail.fit) throw std::invalid_argument("NUMERICAL('" + measurements.file + "', TAIL): " + tail.error);
+  const TailFit& fit = *tail.fit;
+  std::vector<double> sorted = measurements.values;
+  std::sort(sorted.begin(), sorted.end());
+  const double n = static_cast<double>(sorted.size());
+  std::vector<double> weights;
+  std::vector<d::Distribution> parts;
+  for (std::size_t i = 0; i < sorted.size() && sorted[i] <= fit.threshold;) {
+    std::size_t j = i;
+    while (j < sorted.size() && sorted[j] == sorted[i]) ++j;
+    weights.push_back(static_cast<double>(j - i) / n);
+    parts.push_back(d::deterministic(sorted[i]));
+    i = j;
+  }
+  // Below 1e-6 the Pareto form's offset u - sigma/xi would lose the threshold to rounding.
+  const d::Distribution excess = fit.xi > 1e-6
+                                     ? d::shift(d::pareto(1.0 / fit.xi, fit.sigma / fit.xi), -fit.sigma / fit.xi)
+                                     : d::exponential(1.0 / fit.sigma);
+  weights.push_back(fit.share);
+  parts.push_back(d::shift(excess, fit.threshold));
+  return d::mixture(std::move(weights), std::move(parts));
+}
+
+}  // namespace
+
 distributions::Distribution measured_distribution(const Measurements& measurements, Smoothing smoothing,
                                                   const distributions::GridOptions& grid) {
   namespace d = distributions;
+  if (smoothing == Smoothing::Tail) return with_fitted_tail(measurements);
   const d::Distribution empirical = measurements.weights.empty()
                                         ? d::from_samples(measurements.values, grid)
                                         : d::from_histogram(measurements.values, measurements.weights, grid);

@@ -19,8 +19,9 @@ namespace models {
 enum class Smoothing {
   Empirical,  // the measured values as point masses (distributions::from_samples / from_histogram)
   Smoothed,   // a kernel density around the values, with their mean and variance
+  Tail,       // the values up to their 90% quantile, a fitted generalised Pareto tail beyond
 };
-const char* to_string(Smoothing smoothing);  // "EMPIRICAL", "SMOOTHED"
+const char* to_string(Smoothing smoothing);  // "EMPIRICAL", "SMOOTHED", "TAIL"
 
 struct Measurements {
   std::string file;             // the file that was read ($ARCH replaced, relative to the program)
@@ -60,7 +61,10 @@ double kernel_half_width(const std::vector<double>& values, const std::vector<do
 // law plus a centred triangular noise on [-w, w] (shift(empirical, -w) + U(0, w) + U(0, w)),
 // shrunk towards the mean by a = sd / sqrt(sd^2 + w^2/6) so that it keeps the data's mean and
 // variance (a kernel density with Jones' variance correction); the grid operations keep the
-// bracket.
+// bracket. Tail: the values up to the threshold of models::fit_tail as point masses, weight
+// 1 - share, mixed with u + GPD(xi, sigma), weight share (a shifted PARETO(1/xi, sigma/xi), or
+// u + EXPONENTIAL for xi = 0); throws std::invalid_argument where fit_tail refuses (the check
+// refuses the program first).
 distributions::Distribution measured_distribution(const Measurements& measurements, Smoothing smoothing,
                                                   const distributions::GridOptions& grid = {});
 

@@ -1,5 +1,6 @@
 // Distributions: the arguments each kind takes, their values when known now, and the data
 // files of NUMERICAL.
+#include "models/measured_tail.hpp"
 #include "models/validate.hpp"
 #include "pdl/check_program.hpp"
 #include "pdl/measurements.hpp"
@@ -20,7 +21,7 @@ const ast::ArgList* list_argument(const ast::DistArg& arg) {
   return list != nullptr ? &list->get() : nullptr;
 }
 
-// EMPIRICAL or SMOOTHED, in any case, as a bare name.
+// EMPIRICAL, SMOOTHED or TAIL, in any case, as a bare name.
 std::optional<models::Smoothing> smoothing_keyword(const ast::DistArg& arg) {
   const auto* e = boost::get<ast::Expression>(&arg);
   if (e == nullptr || !e->rest.empty() || !e->first.rest.empty() || !e->first.first.signs.empty() ||
@@ -32,6 +33,7 @@ std::optional<models::Smoothing> smoothing_keyword(const ast::DistArg& arg) {
   const std::string word = upper(name->name);
   if (word == "EMPIRICAL") return models::Smoothing::Empirical;
   if (word == "SMOOTHED") return models::Smoothing::Smoothed;
+  if (word == "TAIL") return models::Smoothing::Tail;
   return std::nullopt;
 }
 
@@ -77,7 +79,7 @@ class DistributionChecker {
     if (file == nullptr) {
       reporter_.error(d,
                       "NUMERICAL takes one quoted file name, e.g. NUMERICAL('runtimes.$ARCH'), and "
-                      "optionally EMPIRICAL or SMOOTHED");
+                      "optionally EMPIRICAL, SMOOTHED or TAIL");
       return;
     }
     spec.file = file->value;
@@ -85,13 +87,29 @@ class DistributionChecker {
       const std::optional<models::Smoothing> smoothing = smoothing_keyword(d.args[1]);
       if (!smoothing) {
         reporter_.error(d,
-                        "NUMERICAL: the second argument is EMPIRICAL (the default: the measured values) "
-                        "or SMOOTHED (a kernel density), e.g. NUMERICAL('runtimes.txt', SMOOTHED)");
+                        "NUMERICAL: the second argument is EMPIRICAL (the default: the measured values), "
+                        "SMOOTHED (a kernel density) or TAIL (a generalised Pareto tail fitted beyond the 90% "
+                        "quantile), e.g. NUMERICAL('runtimes.txt', SMOOTHED)");
         return;
       }
       spec.smoothing = *smoothing;
     }
     if (numerical_file(*file) && context_.read_measurements()) spec.measurements = measurements(*file);
+    if (spec.measurements && spec.smoothing == models::Smoothing::Tail) fitted_tail(d, *spec.measurements);
+  }
+
+  // The tail TAIL asks for, said in a note; refused, at the keyword, where it cannot be fitted.
+  void fitted_tail(const ast::Distribution& d, const models::Measurements& data) {
+    const models::TailFitOutcome tail = models::fit_tail(data);
+    const ast::Expression& keyword = boost::get<ast::Expression>(d.args[1]);
+    if (!tail.fit) {
+      reporter_.error(keyword, fmt::format("NUMERICAL('{}', TAIL): {}", data.file, tail.error));
+      return;
+    }
+    const models::TailFit& fit = *tail.fit;
+    reporter_.note(keyword, fmt::format("TAIL: above {:g}, the 90% quantile of '{}', a generalised Pareto tail "
+                                        "fitted to its {} largest samples: shape xi = {:.3g} +- {:.2g}, scale {:.4g}",
+                                        fit.threshold, data.file, fit.exceedances, fit.xi, fit.xi_error, fit.sigma));
   }
 
   // False when the shape of the arguments is wrong (then their values are not checked).

@@ -217,6 +217,7 @@ class PhaseChecker {
   // "Warnings"), with the way out.
   void measured_tail(const ast::Phase& phase, const models::WorkPhase& model) {
     if (!model.runtime || !model.runtime->measurements || model.runtime->measurements->values.empty()) return;
+    if (model.runtime->smoothing == models::Smoothing::Tail) return;  // fitted beyond the largest sample
     const std::optional<models::Expr>& draws = model.scheme == models::Scheme::ForkJoin        ? model.tasks_per_job
                                                : model.scheme == models::Scheme::Macropipeline ? std::nullopt
                                                                                                : model.units;
@@ -236,8 +237,9 @@ class PhaseChecker {
               "the {:g} tasks of an instance of phase '{}' are drawn from {:g} measured runtimes ('{}'): run side "
               "by side, one of them would exceed the largest measured ({:g}) with probability about {:.0f}%, "
               "which measured data cannot, so the slowest of them rests on that one value; a law fitted to "
-              "the data ('pdl-scale fit {}') extends the tail",
-              n.value, model.name, summary.effective_count, data.file, summary.maximum, 100.0 * chance, data.file));
+              "the data ('pdl-scale fit {}') or NUMERICAL('{}', TAIL) extends the tail",
+              n.value, model.name, summary.effective_count, data.file, summary.maximum, 100.0 * chance, data.file,
+              data.file));
     }
   }
 

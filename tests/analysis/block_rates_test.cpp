@@ -120,10 +120,11 @@ TEST(RatesOfP, G10_AMissingConstantOrAClashIsRefusedWhereItIsWritten) {
   };
   const std::string missing = diagnostics(kCached, "MACHINE NAME IS 'plain';\n");
   EXPECT_NE(missing.find("t.pdl:5:30: error: unbound variable 'cache'"), std::string::npos) << missing;
-  const std::string clash =
-      diagnostics(std::string(kCached).replace(std::string(kCached).find("VARIABLE n"), 10, "VARIABLE cache"), kCache400);
-  EXPECT_NE(clash.find("t.pdl:3:10: error: variable 'cache' clashes with the constant of that name in machine 'cachey'"),
-            std::string::npos)
+  const std::string clash = diagnostics(
+      std::string(kCached).replace(std::string(kCached).find("VARIABLE n"), 10, "VARIABLE cache"), kCache400);
+  EXPECT_NE(
+      clash.find("t.pdl:3:10: error: variable 'cache' clashes with the constant of that name in machine 'cachey'"),
+      std::string::npos)
       << clash;
 }
 
