@@ -4,7 +4,9 @@
 #include <ceres/covariance.h>
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -12,8 +14,10 @@
 
 #include <fmt/format.h>
 
+#include "analysis/calibration_statistics.hpp"
 #include "analysis/run_model.hpp"
 #include "models/bind.hpp"
+#include "models/limits.hpp"
 #include "models/machine_constants.hpp"
 
 namespace analysis {
@@ -30,6 +34,16 @@ bool CalibrationOptions::IsValid(std::string* why) const {
     }
   }
   if (max_iterations < 1 || max_iterations > 10000) return fail("the iterations must be in [1, 10000]");
+  if (starts < 1 || starts > 9) return fail("the starts must be in [1, 9]");
+  for (const auto& [name, range] : ranges) {
+    if (std::find(parameters.begin(), parameters.end(), name) == parameters.end()) {
+      return fail("a range is given for '" + name + "', which is not fitted");
+    }
+    if (!(range.lower > 0.0) || !(range.upper > range.lower) || !std::isfinite(range.upper)) {
+      return fail(
+          fmt::format("--fit {}={:g}..{:g}: a range is 0 < LOW < HIGH, both finite", name, range.lower, range.upper));
+    }
+  }
   return series_parallel.IsValid(why);
 }
 
@@ -55,9 +69,11 @@ class Predictor {
   }
 
   // False (with failure()) when a run cannot be bound or solved. With `spreads`, also each run's
-  // own log spread (log_spread of its runtime law) into it.
-  bool predict(const double* logs, double* times, double* spreads = nullptr) {
+  // own log spread (log_spread of its runtime law) into it. A probe (record false) leaves no
+  // failure behind: a step of the search into values the model refuses is only a step rejected.
+  bool predict(const double* logs, double* times, double* spreads = nullptr, bool record = true) {
     if (failure_) return false;
+    record_ = record;
     std::vector<double> values(options_.parameters.size());
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
     std::vector<double> setting_times(settings_.size()), setting_spreads(settings_.size());
@@ -83,11 +99,13 @@ class Predictor {
   }
 
   std::size_t settings() const { return distinct_.first_run.size(); }
+  const std::string& last_failure() const { return last_failure_; }
   const std::optional<Failure>& failure() const { return failure_; }
 
  private:
   bool fail(const models::Run& run, const std::string& why) {
-    if (!failure_) {
+    last_failure_ = fmt::format("the run at p = {}: {}", run.p, why);
+    if (record_ && !failure_) {
       failure_ = Failure::of_value(0, fmt::format("the run at p = {}: {}", run.p, why), run.location);
     }
     return false;
@@ -98,6 +116,8 @@ class Predictor {
   RunSettings distinct_;
   std::vector<MachineInput> settings_;  // per distinct setting: the input with its column values
   std::optional<Failure> failure_;
+  bool record_ = true;
+  std::string last_failure_;
 };
 
 // The relative residuals (T - time) / time of every run, each divided by its standard deviation.
@@ -106,7 +126,7 @@ struct RelativeResiduals {
   const models::Runs* runs;
   const std::vector<double>* deviations;
   bool operator()(double const* const* parameters, double* residuals) const {
-    if (!predictor->predict(parameters[0], residuals)) return false;
+    if (!predictor->predict(parameters[0], residuals, nullptr, false)) return false;
     for (std::size_t r = 0; r < runs->runs.size(); ++r) {
       residuals[r] = (residuals[r] / runs->runs[r].time - 1.0) / (*deviations)[r];
     }
@@ -114,57 +134,10 @@ struct RelativeResiduals {
   }
 };
 
-// The u^2 >= 0 where `excess`, a function that falls as u^2 grows, crosses zero: 0 when it is
-// not positive at 0, else by doubling out from 10^-12 (up to 10^6) and bisection to a relative
-// 10^-12. Both variance estimates below are such zeros.
-template <typename Excess>
-double zero_from_above(const Excess& excess) {
-  if (excess(0.0) <= 0.0) return 0.0;
-  double high = 1e-12;
-  while (excess(high) > 0.0 && high < 1e6) high *= 4.0;
-  double low = 0.0;
-  for (int step = 0; step < 200 && high - low > 1e-12 * high; ++step) {
-    const double middle = 0.5 * (low + high);
-    (excess(middle) > 0.0 ? low : high) = middle;
-  }
-  return 0.5 * (low + high);
-}
-
-// Paule and Mandel's u^2 >= 0: sum of e_r^2 / (v_r + u^2) = degrees of freedom, or 0 when the
-// runs' spread v alone accounts for the residuals e (the sum is at most the degrees of freedom
-// at u = 0). The sum decreases in u^2.
-double unexplained_variance(const std::vector<double>& e, const std::vector<double>& v, double degrees_of_freedom) {
-  return zero_from_above([&](double u2) {
-    double sum = 0.0;
-    for (std::size_t r = 0; r < e.size(); ++r) {
-      const double variance = v[r] + u2;
-      if (variance > 0.0) {
-        sum += e[r] * e[r] / variance;
-      } else if (e[r] != 0.0) {
-        return std::numeric_limits<double>::infinity();
-      }
-    }
-    return sum - degrees_of_freedom;
-  });
-}
-
-// The restricted maximum likelihood u^2 >= 0 of log times y_gi = mu_g + e_gi with e_gi normal of
-// variance v_g + u^2, over the groups g of repetitions: the zero of
-//   sum over g of [S_g / (v_g + u^2)^2 - (m_g - 1) / (v_g + u^2)],
-// S_g the squared deviations from the group's mean and m_g its runs; 0 when the derivative is
-// not positive at 0. The derivative's sign changes once on the cases that matter (all v_g equal
-// gives the pooled S / (m - 1) - v).
-double repetition_variance(const std::vector<double>& squares, const std::vector<double>& degrees,
-                           const std::vector<double>& v) {
-  return zero_from_above([&](double u2) {
-    double sum = 0.0;
-    for (std::size_t g = 0; g < squares.size(); ++g) {
-      const double variance = std::max(v[g] + u2, 1e-300);
-      sum += squares[g] / (variance * variance) - degrees[g] / variance;
-    }
-    return sum;
-  });
-}
+// Per parameter, the logarithms a fit keeps within (CalibrationOptions::ranges).
+struct LogBounds {
+  std::vector<double> lower, upper;
+};
 
 // One Ceres fit of the logs from where they are, each run's residual divided by deviations[r].
 struct Fit {
@@ -172,7 +145,7 @@ struct Fit {
   ceres::Solver::Summary summary;
 };
 Fit solve(Predictor& predictor, const models::Runs& runs, const std::vector<double>& deviations,
-          const CalibrationOptions& options, std::vector<double>& logs) {
+          const CalibrationOptions& options, const LogBounds& bounds, std::vector<double>& logs) {
   auto* cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::CENTRAL>(
       new RelativeResiduals{&predictor, &runs, &deviations});
   cost->AddParameterBlock(static_cast<int>(logs.size()));
@@ -180,6 +153,10 @@ Fit solve(Predictor& predictor, const models::Runs& runs, const std::vector<doub
   Fit fit;
   fit.problem = std::make_unique<ceres::Problem>();
   fit.problem->AddResidualBlock(cost, nullptr, logs.data());
+  for (std::size_t i = 0; i < logs.size(); ++i) {
+    fit.problem->SetParameterLowerBound(logs.data(), static_cast<int>(i), bounds.lower[i]);
+    fit.problem->SetParameterUpperBound(logs.data(), static_cast<int>(i), bounds.upper[i]);
+  }
   ceres::Solver::Options solver;
   solver.max_num_iterations = options.max_iterations;
   solver.linear_solver_type = ceres::DENSE_QR;
@@ -222,13 +199,58 @@ std::optional<std::string> start_from_input(const MachineInput& input, const Cal
       return fmt::format("'{}' is neither a variable of the program nor a constant of machine '{}'", name,
                          input.machine.name);
     }
+    const auto range = options.ranges.find(name);
+    if (range != options.ranges.end()) {
+      // A range gives a start where the input has none, and holds the input's within it.
+      const ParameterRange& r = range->second;
+      start = start > 0.0 && std::isfinite(start) ? std::clamp(start, r.lower, r.upper) : std::sqrt(r.lower * r.upper);
+    }
     if (!(start > 0.0) || !std::isfinite(start)) {
-      return fmt::format("the fit of '{}' starts from its value, which must be > 0, got {}", name, start);
+      return fmt::format(
+          "the fit of '{}' starts from its value, which must be > 0, got {}: give a start with --set, "
+          "or a range with --fit {}=LOW..HIGH",
+          name, start, name);
     }
     logs.push_back(std::log(start));
-    starts.push_back({name, start, std::nullopt, start, is_constant});
+    FittedParameter parameter{name, start, std::nullopt, start, is_constant};
+    if (range != options.ranges.end()) parameter.range = range->second;
+    starts.push_back(std::move(parameter));
   }
   return std::nullopt;
+}
+
+// The logarithms each parameter keeps within: its --fit range, else a factor kFreeRange either
+// side of its start, within the model's [1e-100, 1e100].
+LogBounds log_bounds(const std::vector<FittedParameter>& parameters) {
+  LogBounds bounds;
+  for (const FittedParameter& parameter : parameters) {
+    const double lower = parameter.range ? parameter.range->lower : parameter.start / kFreeRange;
+    const double upper = parameter.range ? parameter.range->upper : parameter.start * kFreeRange;
+    bounds.lower.push_back(std::log(std::max(lower, models::kSmallestMagnitude)));
+    bounds.upper.push_back(std::log(std::min(upper, models::kLargestMagnitude)));
+  }
+  return bounds;
+}
+
+// Stage 1's starts: the input's values, then count - 1 others, each parameter on a pattern of
+// its own (shifted by its index) so that the starts spread in every direction: a free one
+// 10^d times its start, d in kDecades; a ranged one at the shares kShares of its range's logs.
+std::vector<std::vector<double>> start_points(const std::vector<double>& first, const LogBounds& bounds,
+                                              const std::vector<FittedParameter>& parameters, int count) {
+  static constexpr double kDecades[] = {-2, 2, -1, 1, -3, 3, -4, 4};
+  static constexpr double kShares[] = {0.1, 0.9, 0.3, 0.7, 0.03, 0.97, 0.5, 0.2};
+  std::vector<std::vector<double>> points{first};
+  for (int j = 1; j < count; ++j) {
+    std::vector<double> point = first;
+    for (std::size_t i = 0; i < point.size(); ++i) {
+      const std::size_t pattern = (static_cast<std::size_t>(j) - 1 + i) % std::size(kDecades);
+      point[i] = parameters[i].range
+                     ? bounds.lower[i] + kShares[pattern] * (bounds.upper[i] - bounds.lower[i])
+                     : std::clamp(first[i] + kDecades[pattern] * std::log(10.0), bounds.lower[i], bounds.upper[i]);
+    }
+    points.push_back(std::move(point));
+  }
+  return points;
 }
 
 // Per run: the standard deviation its residual is divided by, and what it comes from.
@@ -244,7 +266,8 @@ bool weigh(Predictor& predictor, const models::Runs& runs, std::size_t k, const 
   const std::size_t n = runs.runs.size();
   if (!predictor.predict(logs.data(), weights.times.data(), weights.spreads.data())) return false;
   for (std::size_t r = 0; r < n; ++r) weights.log_residuals[r] = std::log(runs.runs[r].time / weights.times[r]);
-  weights.unexplained = unexplained_variance(weights.log_residuals, weights.spreads, static_cast<double>(n - k));
+  weights.unexplained =
+      detail::unexplained_variance(weights.log_residuals, weights.spreads, static_cast<double>(n - k));
   // A floor keeps runs that fit to the last digit from weighing infinitely.
   for (std::size_t r = 0; r < n; ++r) {
     weights.deviations[r] = std::sqrt(std::max(weights.spreads[r] + weights.unexplained, 1e-30));
@@ -263,49 +286,117 @@ struct TwoStageFit {
   int iterations = 0;
 };
 
-// Stage 1: every run weighs alike. Stage 2 (docs/calibration.md, "Weights"): each run's
-// residual divided by the standard deviation its own law and the unexplained spread give it.
-// The failure of a run or of a fit, if any.
-std::optional<Failure> fit_in_two_stages(Predictor& predictor, const models::Runs& runs,
-                                         const CalibrationOptions& options, std::vector<double>& logs,
-                                         TwoStageFit& stages) {
-  const std::size_t n = runs.runs.size();
-  const std::size_t k = options.parameters.size();
-  stages.fit = solve(predictor, runs, stages.weights.deviations, options, logs);
-  if (predictor.failure()) return predictor.failure();
-  if (!stages.fit.summary.IsSolutionUsable()) {
-    return Failure::of_value(0, "the fit did not converge: " + stages.fit.summary.message);
-  }
-  stages.iterations = static_cast<int>(stages.fit.summary.iterations.size());
-  if (n > k) {
-    if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
-    stages.fit = solve(predictor, runs, stages.weights.deviations, options, logs);
-    stages.iterations += static_cast<int>(stages.fit.summary.iterations.size());
-    if (predictor.failure()) return predictor.failure();
-    if (!stages.fit.summary.IsSolutionUsable()) {
-      return Failure::of_value(0, "the weighted fit did not converge: " + stages.fit.summary.message);
+// Stage 1 (docs/calibration.md, "Starts"): every run weighs alike, a fit from each start; the
+// least cost is kept in `stages` and `logs`. Each start's outcome into `outcomes`. A failure
+// when no start gives a fit: the run the input's own start cannot solve (at its row), or why
+// the fits did not converge.
+std::optional<Failure> stage_one(Predictor& predictor, const models::Runs& runs, const CalibrationOptions& options,
+                                 const LogBounds& bounds, const std::vector<std::vector<double>>& points,
+                                 std::vector<double>& logs, TwoStageFit& stages, std::vector<StartOutcome>& outcomes) {
+  std::vector<double> times(runs.runs.size());
+  std::optional<std::size_t> best;
+  for (const std::vector<double>& point : points) {
+    StartOutcome& outcome = outcomes.emplace_back();
+    for (const double log : point) outcome.start.push_back(std::exp(log));
+    if (!predictor.predict(point.data(), times.data(), nullptr, false)) {
+      outcome.failure = predictor.last_failure();
+      continue;
     }
-    if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
+    std::vector<double> at = point;
+    Fit fit = solve(predictor, runs, stages.weights.deviations, options, bounds, at);
+    stages.iterations += static_cast<int>(fit.summary.iterations.size());
+    if (!fit.summary.IsSolutionUsable()) {
+      outcome.failure = "the fit did not converge: " + fit.summary.message;
+      continue;
+    }
+    for (const double log : at) outcome.values.push_back(std::exp(log));
+    outcome.cost = fit.summary.final_cost;
+    if (!best || outcome.cost < outcomes[*best].cost) {
+      best = outcomes.size() - 1;
+      stages.fit = std::move(fit);
+      logs = std::move(at);
+    }
+  }
+  if (!best) {
+    if (!predictor.predict(points.front().data(), times.data())) return predictor.failure();
+    return Failure::of_request("--fit: no start gave a fit (the input's: " + outcomes.front().failure + ")");
+  }
+  outcomes[*best].best = true;
+  for (StartOutcome& outcome : outcomes) {
+    // Within 1e-6 of the best's cost, or both at round-off (an exact fit's cost is about 1e-20).
+    outcome.same_fit =
+        !outcome.values.empty() && outcome.cost - outcomes[*best].cost <= 1e-6 * outcomes[*best].cost + 1e-12;
   }
   return std::nullopt;
 }
 
-// A parameter pushed off towards 0 or infinity means the model cannot take the runs' shape with
-// these parameters free: refused rather than reported as a fit.
-std::optional<std::string> runaway_parameter(const CalibrationOptions& options, const std::vector<double>& logs,
-                                             const std::vector<FittedParameter>& starts) {
+// Stage 2 (docs/calibration.md, "Weights"): from stage 1's best, each run's residual divided by
+// the standard deviation its own law and the unexplained spread give it. The failure of a run or
+// of the fit, if any.
+std::optional<Failure> stage_two(Predictor& predictor, const models::Runs& runs, const CalibrationOptions& options,
+                                 const LogBounds& bounds, std::vector<double>& logs, TwoStageFit& stages) {
+  const std::size_t n = runs.runs.size();
   const std::size_t k = options.parameters.size();
-  for (std::size_t i = 0; i < k; ++i) {
-    if (!(std::abs(logs[i] - std::log(starts[i].start)) < 230.0)) {
-      return fmt::format(
-          "the fit drove '{}' towards {} (from {:g}): the model does not fit these runs with {} "
-          "free; fit other or more parameters, or check the model against the runs",
-          options.parameters[i], logs[i] < std::log(starts[i].start) ? "0" : "infinity", starts[i].start,
-          k == 1 ? "it alone" : "these parameters");
+  if (n <= k) return std::nullopt;
+  if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
+  stages.fit = solve(predictor, runs, stages.weights.deviations, options, bounds, logs);
+  stages.iterations += static_cast<int>(stages.fit.summary.iterations.size());
+  if (predictor.failure()) return predictor.failure();
+  if (!stages.fit.summary.IsSolutionUsable()) {
+    return Failure::of_request("--fit: the weighted fit did not converge: " + stages.fit.summary.message);
+  }
+  if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
+  return std::nullopt;
+}
+
+// Whether the model's time at every run changes by less than 1e-6 (relative) when parameter i
+// doubles: at `logs` it no longer matters.
+bool negligible(Predictor& predictor, std::size_t runs, std::vector<double> logs, std::size_t i) {
+  std::vector<double> at(runs), doubled(runs);
+  if (!predictor.predict(logs.data(), at.data(), nullptr, false)) return false;
+  logs[i] += std::log(2.0);
+  if (!predictor.predict(logs.data(), doubled.data(), nullptr, false)) return false;
+  for (std::size_t r = 0; r < runs; ++r) {
+    if (!(std::abs(doubled[r] - at[r]) <= 1e-6 * std::abs(at[r]))) return false;
+  }
+  return true;
+}
+
+// A free parameter ran off when it ended more than kDivergedBeyond above every start, or more
+// than a factor 1,000 below every start where it no longer matters: the runs do not hold it.
+// Refused with what would pin it. A ranged one that stopped at an end is marked.
+std::optional<Failure> diverged_parameter(Predictor& predictor, std::size_t runs, const std::vector<double>& logs,
+                                          const std::vector<StartOutcome>& outcomes, const LogBounds& bounds,
+                                          std::vector<FittedParameter>& parameters) {
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    FittedParameter& parameter = parameters[i];
+    if (parameter.range) {
+      const auto near = [&](double end) { return std::abs(logs[i] - end) <= 1e-9 * std::max(1.0, std::abs(end)); };
+      parameter.at_end = near(bounds.lower[i]) ? -1 : near(bounds.upper[i]) ? 1 : 0;
+      continue;
     }
+    std::string starts;
+    double lowest = std::numeric_limits<double>::infinity(), highest = 0.0;
+    for (const StartOutcome& outcome : outcomes) {
+      lowest = std::min(lowest, outcome.start[i]);
+      highest = std::max(highest, outcome.start[i]);
+      starts += fmt::format("{}{:g}", starts.empty() ? "" : ", ", outcome.start[i]);
+    }
+    const double value = std::exp(logs[i]);
+    const bool up = value > highest * kDivergedBeyond;
+    const bool down = value < lowest / 1e3 && negligible(predictor, runs, logs, i);
+    if (!up && !down) continue;
+    return Failure::of_request(fmt::format(
+        "--fit {0}: the fit diverged: '{0}' ran off towards {1} (to {2:.3g}) from every start ({3}): the runs do not "
+        "hold it; pin it: fix it (--set {0}=VALUE, and leave it out of --fit), bound it (--fit {0}=LOW..HIGH), or add "
+        "runs at settings where it matters",
+        parameter.name, down ? "0" : "infinity", std::exp(logs[i]), starts));
   }
   return std::nullopt;
 }
+
+// Beyond it two fitted parameters are one combination as far as the runs can tell.
+constexpr double kUnidentifiedCorrelation = 0.9999;
 
 // The standard errors, correlations and log covariance of the parameters from the covariance of the
 // fit, with s and the unexplained spread; why not when the runs do not determine them.
@@ -316,19 +407,22 @@ std::optional<std::string> add_covariance(ceres::Problem& problem, const std::ve
   const std::size_t n = runs.runs.size();
   ceres::Covariance::Options covariance_options;
   covariance_options.algorithm_type = ceres::DENSE_SVD;
+  // The pseudo-inverse where J^T J is singular: two parameters the runs see only together then
+  // show as a correlation of +-1, which names them (below), rather than a bare refusal.
+  covariance_options.null_space_rank = -1;
   ceres::Covariance covariance(covariance_options);
   const std::vector<std::pair<const double*, const double*>> blocks{{logs.data(), logs.data()}};
   if (!covariance.Compute(blocks, &problem)) {
-    return "the runs do not determine every parameter (the model's times do not change independently with "
-           "each): fit fewer, or add runs where they matter";
+    return "--fit: the runs do not determine every parameter (the model's times do not change independently "
+           "with each): fit fewer, or add runs where they matter";
   }
   std::vector<double> inverse(k * k);
   covariance.GetCovarianceBlock(logs.data(), logs.data(), inverse.data());
   for (std::size_t i = 0; i < k; ++i) {
     if (!(inverse[i * k + i] > 0.0) || !std::isfinite(inverse[i * k + i])) {
       return fmt::format(
-          "the runs do not determine '{}' (the model's times do not change with it at the "
-          "fit): fit fewer, or add runs where it matters",
+          "--fit {0}: the runs do not determine '{0}' (the model's times do not change with it at the "
+          "fit): fix it (--set), or add runs where it matters",
           options.parameters[i]);
     }
   }
@@ -349,53 +443,19 @@ std::optional<std::string> add_covariance(ceres::Problem& problem, const std::ve
       result.correlation[i][j] = inverse[i * k + j] / std::sqrt(inverse[i * k + i] * inverse[j * k + j]);
     }
   }
-  return std::nullopt;
-}
-
-// R^2 on the times themselves.
-double r_squared(const models::Runs& runs, const std::vector<double>& fitted) {
-  double mean = 0.0;
-  for (const models::Run& run : runs.runs) mean += run.time;
-  mean /= static_cast<double>(runs.runs.size());
-  double residual = 0.0, total = 0.0;
-  for (std::size_t r = 0; r < runs.runs.size(); ++r) {
-    residual += (fitted[r] - runs.runs[r].time) * (fitted[r] - runs.runs[r].time);
-    total += (runs.runs[r].time - mean) * (runs.runs[r].time - mean);
-  }
-  return total > 0.0 ? 1.0 - residual / total : 1.0;
-}
-
-// The repetition spread and the settings it comes from, when there are repetitions and degrees of
-// freedom; `spreads` are the runs' own log spreads.
-void add_repetitions(const models::Runs& runs, const std::vector<double>& spreads, std::size_t k,
-                     CalibrationResult& result) {
-  const std::size_t n = runs.runs.size();
-  // Repetitions: the runs grouped by setting (p and column values), in order of appearance.
-  std::vector<double> squares, degrees, group_spreads;
-  std::vector<bool> grouped(n, false);
-  for (std::size_t r = 0; r < n && n > k; ++r) {
-    if (grouped[r]) continue;
-    std::vector<double> logs_of_group;
-    for (std::size_t q = r; q < n; ++q) {
-      if (runs.runs[q].p == runs.runs[r].p && runs.runs[q].values == runs.runs[r].values) {
-        grouped[q] = true;
-        logs_of_group.push_back(std::log(runs.runs[q].time));
+  // Two parameters the runs see only together (their product, their sum): each has an error bar,
+  // but any value of one is matched by the other.
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = i + 1; j < k; ++j) {
+      if (std::abs(result.correlation[i][j]) > kUnidentifiedCorrelation) {
+        return fmt::format(
+            "--fit {0},{1}: the runs do not tell '{0}' from '{1}' (correlation {2:.6f} at the fit): they see "
+            "only a combination of the two; fix one (--set), or add runs at settings where they act differently",
+            options.parameters[i], options.parameters[j], result.correlation[i][j]);
       }
     }
-    if (logs_of_group.size() < 2) continue;
-    double mean_log = 0.0;
-    for (const double y : logs_of_group) mean_log += y;
-    mean_log /= static_cast<double>(logs_of_group.size());
-    double sum = 0.0;
-    for (const double y : logs_of_group) sum += (y - mean_log) * (y - mean_log);
-    squares.push_back(sum);
-    degrees.push_back(static_cast<double>(logs_of_group.size() - 1));
-    group_spreads.push_back(spreads[r]);
   }
-  if (!squares.empty()) {
-    result.repeated_settings = squares.size();
-    result.repetition_spread = std::sqrt(repetition_variance(squares, degrees, group_spreads));
-  }
+  return std::nullopt;
 }
 
 // A parameter the model's time does not depend on at any run's setting at `logs` (doubling it
@@ -410,11 +470,11 @@ std::optional<Failure> inert_parameter(Predictor& predictor, std::size_t runs, c
     if (!predictor.predict(logs.data(), moved.data())) return predictor.failure();
     logs[i] -= std::log(2.0);
     if (moved == at_start) {
-      return Failure::of_value(
-          0, fmt::format("the model's time does not depend on '{}' at any run's setting with the fitted values "
-                         "(doubling it changes no prediction): the runs cannot determine it; fit "
-                         "the names the model uses, or start the others nearer the runs (--set)",
-                         options.parameters[i]));
+      return Failure::of_request(fmt::format(
+          "--fit {0}: the model's time does not depend on '{0}' at any run's setting with the fitted values "
+          "(doubling it changes no prediction): the runs cannot determine it; fit the names the model uses, "
+          "or start the others nearer the runs (--set)",
+          options.parameters[i]));
     }
   }
   return std::nullopt;
@@ -455,8 +515,16 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
         predictor.settings(), k, k));
   }
   TwoStageFit stages(runs.runs.size());
-  if (auto failure = fit_in_two_stages(predictor, runs, options, logs, stages)) return refused(std::move(*failure));
-  if (const auto refusal = runaway_parameter(options, logs, starts)) return refuse(*refusal);
+  const LogBounds bounds = log_bounds(starts);
+  std::vector<StartOutcome> outcomes;
+  const auto points = start_points(logs, bounds, starts, options.starts);
+  if (auto failure = stage_one(predictor, runs, options, bounds, points, logs, stages, outcomes)) {
+    return refused(std::move(*failure));
+  }
+  if (auto failure = stage_two(predictor, runs, options, bounds, logs, stages)) return refused(std::move(*failure));
+  if (auto failure = diverged_parameter(predictor, runs.runs.size(), logs, outcomes, bounds, starts)) {
+    return refused(std::move(*failure));
+  }
   // At the fit, where every name has its say (from a far-off start one may drown in another).
   if (auto inert = inert_parameter(predictor, runs.runs.size(), options, logs)) return refused(std::move(*inert));
 
@@ -467,15 +535,16 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   for (std::size_t i = 0; i < k; ++i) result.parameters[i].value = std::exp(logs[i]);
   if (result.degrees_of_freedom > 0) {
     if (const auto refusal = add_covariance(*stages.fit.problem, logs, options, runs, stages.weights, result)) {
-      return refuse(*refusal);
+      return refused(Failure::of_request(*refusal));
     }
   }
   std::vector<double> fitted(runs.runs.size());
   if (!predictor.predict(logs.data(), fitted.data())) return refused(*predictor.failure());
-  result.r_squared = r_squared(runs, fitted);
-  add_repetitions(runs, stages.weights.spreads, k, result);
+  result.r_squared = detail::r_squared(runs, fitted);
+  detail::add_repetitions(runs, stages.weights.spreads, k, result);
   result.fitted = std::move(fitted);
   result.iterations = stages.iterations;
+  result.starts = std::move(outcomes);
   result.termination = stages.fit.summary.BriefReport();
   Outcome<CalibrationResult> outcome;
   outcome.value = std::move(result);

@@ -4,6 +4,7 @@
 // fit (the usual s^2 (J^T J)^-1 of nonlinear regression).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,11 +16,25 @@
 
 namespace analysis {
 
+// The values a fitted parameter may take (--fit name=lower..upper): 0 < lower < upper.
+struct ParameterRange {
+  double lower = 0.0;
+  double upper = 0.0;
+};
+
 struct CalibrationOptions {
   // The names to fit, each a variable of the program or a constant of the machine; their values
-  // in the input (defaults, --set) are the starting point and must be > 0 (the fit works on
-  // their logarithms, so a fitted value stays > 0).
+  // in the input (defaults, --set) are the first start and must be > 0 (the fit works on their
+  // logarithms, so a fitted value stays > 0).
   std::vector<std::string> parameters;
+  // Per name, the range its fit keeps to (Ceres's bounds on the logarithm). A name without one
+  // keeps within a factor kFreeRange of its start (and within [1e-100, 1e100]); ending beyond
+  // a factor kDivergedBeyond above every start, or a factor 1,000 below every start where it
+  // no longer matters, is divergence, refused with what would pin it.
+  std::map<std::string, ParameterRange> ranges;
+  // The fits of stage 1 (docs/calibration.md, "Starts"): the input's values, then starts - 1
+  // others spread on a log scale; the best is kept and the others' spread reported.
+  int starts = 5;
   int max_iterations = 200;
   solvers::SeriesParallelOptions series_parallel;
   bool IsValid(std::string* why) const;
@@ -31,8 +46,25 @@ struct FittedParameter {
   // Of the value, by the delta method from the log's; empty when the runs are as many as the
   // parameters (an exact fit leaves no residual to estimate the noise from).
   std::optional<double> standard_error;
-  double start = 0.0;        // the value the fit started from
+  double start = 0.0;        // the value the fit started from (the input's)
   bool is_constant = false;  // a constant of the machine (else a variable of the program)
+  // The --fit range it kept to, and which end the fit stopped at (-1 lower, +1 upper, 0 inside):
+  // at an end the runs would take it further, and its standard error assumes it free.
+  std::optional<ParameterRange> range;
+  int at_end = 0;
+};
+
+inline constexpr double kFreeRange = 1e15;
+inline constexpr double kDivergedBeyond = 1e12;
+
+// One start of stage 1 and where its fit ended.
+struct StartOutcome {
+  std::vector<double> start;   // per parameter
+  std::vector<double> values;  // at the end of its fit; empty when it failed
+  double cost = 0.0;           // half the sum of squared relative residuals (Ceres's), at the end
+  std::string failure;         // why it gave no fit (a run that could not be solved there)
+  bool best = false;           // the start whose fit the calibration kept
+  bool same_fit = false;       // ended at the best fit's cost (within 1e-6 of it, or 1e-12 absolute)
 };
 
 struct CalibrationResult {
@@ -59,8 +91,9 @@ struct CalibrationResult {
   std::size_t repeated_settings = 0;
   // 1 - SSE / SST on the times (the share of the runs' variation the model explains).
   double r_squared = 0.0;
-  int iterations = 0;       // of both stages (docs/calibration.md, "Weights")
-  std::string termination;  // Ceres's summary of why it stopped
+  std::vector<StartOutcome> starts;  // stage 1's, in the order tried (the input's first)
+  int iterations = 0;                // of both stages, all starts (docs/calibration.md, "Weights")
+  std::string termination;           // Ceres's summary of why it stopped
 };
 
 // Fits options.parameters to `runs` for the case `input` (program, machine, values): each run's

@@ -15,6 +15,7 @@ struct Failure {
   enum class Kind {
     InvalidValue,  // a value invalid once the variables are bound (scaling::ScalingError)
     Binding,       // a variable could not be bound (at a swept or searched value)
+    Request,       // the request itself (an option's value, e.g. --fit): no place in a file
   };
   Kind kind = Kind::InvalidValue;
   // The machine (index into the study's machines) whose case failed.
@@ -34,6 +35,13 @@ struct Failure {
     failure.machine = machine;
     failure.message = std::move(message);
     failure.location = std::move(location);
+    return failure;
+  }
+
+  static Failure of_request(std::string message) {
+    Failure failure;
+    failure.kind = Kind::Request;
+    failure.message = std::move(message);
     return failure;
   }
 

@@ -164,11 +164,15 @@ bool fit_calibration_runs(const CalibrationCommand& options, const analysis::Mac
                           analysis::ParameterUncertainty& uncertainty, std::ostream& err) {
   analysis::CalibrationOptions calibration;
   calibration.parameters = options.fit;
+  calibration.ranges = options.fit_ranges;
   calibration.series_parallel = request.solver_options.series_parallel;
   const auto fit = analysis::calibrate(input, runs->runs, calibration);
   if (!fit.ok()) {
     const analysis::Failure& failure = *fit.failure;
-    if (failure.location.line > 0) return runs_failure(failure, *runs, err) == kExitSuccess;
+    // A run that cannot be solved at its row; a refusal of the fit itself (--fit) in the command.
+    if (failure.location.line > 0 || failure.kind == analysis::Failure::Kind::Request) {
+      return runs_failure(failure, *runs, err) == kExitSuccess;
+    }
     // Refusals about the request as a whole point at the runs file's header.
     analysis::Failure located = failure;
     located.location = runs->runs.header;

@@ -304,7 +304,10 @@ void add_calibration(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--calibrate", raw.calibrate,
                  "fit the --fit names to the measured runs of this CSV file (docs/calibration.md)")
       ->type_name("RUNS.csv");
-  cli.add_option("--fit", raw.fit, "the program variables or machine constants --calibrate fits, e.g. ts,tw")
+  cli.add_option(
+         "--fit", raw.fit,
+         "the program variables or machine constants --calibrate fits, e.g. ts,tw; NAME=LOW..HIGH keeps one in a "
+         "range, e.g. ts=1..100")
       ->type_name("LIST");
   cli.add_option("--write-fit", raw.write_fit,
                  "write the fitted values: a machine file if FILE ends in .machine, else --set lines for --set-file")
@@ -415,6 +418,31 @@ void take_files_and_outputs(const CLI::App& cli, const Raw& raw, Options& option
   if (!raw.output.empty()) options.output = raw.output;
 }
 
+// One entry of --fit: NAME, or NAME=LOW..HIGH (the range its fit keeps to, 0 < LOW < HIGH);
+// false on a usage error.
+bool take_fit_name(const std::string& entry, Options& options, std::ostream& err) {
+  const std::size_t equals = entry.find('=');
+  options.fit.push_back(entry.substr(0, equals));
+  if (equals == std::string::npos) return true;
+  const std::string range = entry.substr(equals + 1);
+  const std::size_t dots = range.find("..");
+  const auto number = [](std::string_view text) -> std::optional<double> {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return {};
+    return value;
+  };
+  const auto lower = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(0, dots));
+  const auto upper = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(dots + 2));
+  if (!lower || !upper || !(*lower > 0.0) || !(*upper > *lower)) {
+    err << fmt::format("pdl-scale: error: --fit {}: a range is NAME=LOW..HIGH with 0 < LOW < HIGH, e.g. {}=1..100\n",
+                       entry, options.fit.back());
+    return false;
+  }
+  options.fit_ranges[options.fit.back()] = {*lower, *upper};
+  return true;
+}
+
 // --calibrate, --validate and their files, the names to fit, and the --set files read into the
 // --set values; false on a usage error.
 bool take_calibration(const Raw& raw, Options& options, std::ostream& err) {
@@ -424,7 +452,7 @@ bool take_calibration(const Raw& raw, Options& options, std::ostream& err) {
   if (!raw.validation_plot.empty()) options.validation_plot = raw.validation_plot;
   for (std::size_t start = 0; !raw.fit.empty() && start <= raw.fit.size();) {
     const std::size_t comma = std::min(raw.fit.find(',', start), raw.fit.size());
-    options.fit.push_back(raw.fit.substr(start, comma - start));
+    if (!take_fit_name(raw.fit.substr(start, comma - start), options, err)) return false;
     start = comma + 1;
   }
   options.set_files = raw.set_files;

@@ -66,6 +66,7 @@ Made calibration_command(const Options& options) {
   CalibrationCommand command{inputs_from(options), destination_from(options), *request};
   command.calibrate = options.calibrate;
   command.fit = options.fit;
+  command.fit_ranges = options.fit_ranges;
   command.write_fit = options.write_fit;
   command.validate = options.validate;
   command.validation_plot = options.validation_plot;

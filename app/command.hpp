@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "analysis/calibration.hpp"
 #include "analysis/failure.hpp"
 #include "analysis/isoefficiency.hpp"
 #include "analysis/isospeed.hpp"
@@ -164,9 +166,10 @@ struct IsospeedCommand {
 struct CalibrationCommand {
   ProgramInputs inputs;
   ReportDestination report;
-  analysis::Request request;               // approx and bounds only
-  std::optional<std::string> calibrate{};  // the runs to fit
-  std::vector<std::string> fit{};          // the names fitted
+  analysis::Request request;                                     // approx and bounds only
+  std::optional<std::string> calibrate{};                        // the runs to fit
+  std::vector<std::string> fit{};                                // the names fitted
+  std::map<std::string, analysis::ParameterRange> fit_ranges{};  // --fit name=LOW..HIGH
   std::optional<std::string> write_fit{};
   std::optional<std::string> validate{};  // the runs to score
   std::optional<std::string> validation_plot{};

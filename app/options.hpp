@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/calibration.hpp"
 #include "analysis/isoefficiency.hpp"
 #include "analysis/prediction_interval.hpp"
 #include "analysis/request.hpp"
@@ -128,6 +129,7 @@ struct Options {
   // level and --draws N the parameter draws behind them.
   std::optional<std::string> calibrate;
   std::vector<std::string> fit;
+  std::map<std::string, analysis::ParameterRange> fit_ranges;  // --fit name=LOW..HIGH
   std::optional<std::string> write_fit;
   std::optional<std::string> validate;
   std::optional<std::string> validation_plot;

@@ -15,12 +15,12 @@ namespace models {
 struct Measurements;
 
 struct TailFit {
-  double threshold = 0.0;        // u: the 90% quantile of the samples
-  double share = 0.0;            // the share of samples above u (about 0.1)
-  double xi = 0.0;               // the shape, in [0, 1/2): 0 is an exponential tail
-  double sigma = 0.0;            // the scale of the excesses
-  double xi_error = 0.0;         // the maximum-likelihood standard error of xi, (1 + xi) / sqrt(k)
-  std::size_t exceedances = 0;   // k: the samples above u
+  double threshold = 0.0;       // u: the 90% quantile of the samples
+  double share = 0.0;           // the share of samples above u (about 0.1)
+  double xi = 0.0;              // the shape, in [0, 1/2): 0 is an exponential tail
+  double sigma = 0.0;           // the scale of the excesses
+  double xi_error = 0.0;        // the maximum-likelihood standard error of xi, (1 + xi) / sqrt(k)
+  std::size_t exceedances = 0;  // k: the samples above u
 };
 
 struct TailFitOutcome {

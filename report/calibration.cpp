@@ -37,6 +37,43 @@ std::string run_values(const models::Runs& runs, const models::Run& run) {
 
 std::string level_text(double level) { return fmt::format("{:g}%", 100.0 * level); }
 
+// Where stage 1's starts ended (docs/calibration.md, "Starts"), and the parameters that stopped
+// at an end of their --fit range.
+void starts_text(const analysis::CalibrationResult& fit, std::string& out) {
+  if (fit.starts.size() > 1) {
+    std::size_t same = 0;
+    const analysis::StartOutcome* best = nullptr;
+    for (const analysis::StartOutcome& start : fit.starts) {
+      same += start.same_fit ? 1 : 0;
+      if (start.best) best = &start;
+    }
+    out +=
+        fmt::format("starts: {} (the input's values and {} spread on a log scale); {} reached the best fit{}\n",
+                    fit.starts.size(), fit.starts.size() - 1, same, same == fit.starts.size() ? "" : "; the others:");
+    for (const analysis::StartOutcome& start : fit.starts) {
+      if (start.same_fit) continue;
+      std::string from, to;
+      for (std::size_t i = 0; i < fit.parameters.size(); ++i) {
+        from += fmt::format("{}{}={}", i == 0 ? "" : " ", fit.parameters[i].name, figure(start.start[i]));
+        if (!start.values.empty())
+          to += fmt::format("{}{}={}", i == 0 ? "" : " ", fit.parameters[i].name, figure(start.values[i]));
+      }
+      out += start.values.empty()
+                 ? fmt::format("  from {}: no fit ({})\n", from, start.failure)
+                 : fmt::format("  from {}: stopped at {}, sum of squares {:.3g} times the best's\n", from, to,
+                               best != nullptr && best->cost > 0.0 ? start.cost / best->cost : 0.0);
+    }
+  }
+  for (const analysis::FittedParameter& parameter : fit.parameters) {
+    if (parameter.at_end == 0 || !parameter.range) continue;
+    out += fmt::format(
+        "note: '{}' stopped at the {} end of its range ({}..{}): the runs would take it further; its standard "
+        "error is that of a free parameter\n",
+        parameter.name, parameter.at_end < 0 ? "lower" : "upper", figure(parameter.range->lower),
+        figure(parameter.range->upper));
+  }
+}
+
 void fit_text(const CalibrationPart& part, std::string& out) {
   const analysis::CalibrationResult& fit = part.fit;
   out += fmt::format("calibrated on {} ({} runs): weighted least squares on the approximate model's mean\n",
@@ -57,6 +94,7 @@ void fit_text(const CalibrationPart& part, std::string& out) {
       out += "\n";
     }
   }
+  starts_text(fit, out);
   if (fit.degrees_of_freedom == 0) {
     out += fmt::format(
         "fit: exact ({} runs for {} parameters: no degrees of freedom, so no standard errors, "
@@ -157,7 +195,20 @@ Json fit_json(const CalibrationPart& part) {
                           {"value", parameter.value},
                           {"standard_error", optional_number(parameter.standard_error)},
                           {"start", parameter.start},
-                          {"kind", parameter.is_constant ? "machine constant" : "program variable"}});
+                          {"kind", parameter.is_constant ? "machine constant" : "program variable"},
+                          {"range", parameter.range ? Json{parameter.range->lower, parameter.range->upper} : Json()},
+                          {"at_end", parameter.at_end < 0   ? Json("lower")
+                                     : parameter.at_end > 0 ? Json("upper")
+                                                            : Json()}});
+  }
+  Json starts = Json::array();
+  for (const analysis::StartOutcome& start : fit.starts) {
+    starts.push_back({{"start", start.start},
+                      {"values", start.values.empty() ? Json() : Json(start.values)},
+                      {"cost", start.values.empty() ? Json() : Json(start.cost)},
+                      {"failure", start.failure.empty() ? Json() : Json(start.failure)},
+                      {"best", start.best},
+                      {"same_fit", start.same_fit}});
   }
   return {{"runs_file", part.runs_file},
           {"parameters", parameters},
@@ -171,6 +222,7 @@ Json fit_json(const CalibrationPart& part) {
           {"repeated_settings", fit.repeated_settings},
           {"r_squared", fit.r_squared},
           {"iterations", fit.iterations},
+          {"starts", starts},
           {"termination", fit.termination}};
 }
 

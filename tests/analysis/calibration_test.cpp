@@ -174,4 +174,116 @@ TEST(Calibration, BadRequestsAreRefused) {
   EXPECT_FALSE(analysis::calibrate(input(), one, options).ok());
 }
 
+// The case: compute scaled by a unit and barriers much dearer than the machine file's
+// 20 us. 64 tasks of 1000 tunit, a barrier of tbar ceil(log2 P); truth tunit = 1.3, tbar = 400,
+// three runs at each p with 3% noise.
+const char* const kUnitProgram =
+    "PROGRAM NAME IS 'unit';\n"
+    "EXECUTION PATTERN IS (w -> SYNC){4};\n"
+    "WORK PHASE w IS:\n"
+    "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
+    "  SUBTASK RUNTIME IS DETERMINISTIC(1000*tunit);\n"
+    "  PROBLEM SIZE IS VECTOR a(64);\n"
+    "END;\n";
+
+analysis::MachineInput unit_input(double tbar) {
+  const models::Machine machine =
+      machine_of_text("MACHINE NAME IS 'm';\nVARIABLE tunit = 1;\nVARIABLE tbar = " + std::to_string(tbar) +
+                      ";\nBARRIER TIME IS tbar*ceil(log2(max(P, 2)));\n");
+  analysis::MachineInput in;
+  in.program = std::make_shared<const models::Program>(program_of_text(kUnitProgram, machine));
+  in.machine = machine;
+  return in;
+}
+
+models::Runs unit_runs(double tbar) {
+  std::mt19937_64 random(51);
+  std::normal_distribution<double> z;
+  models::Runs runs;
+  for (int p : {1, 2, 4, 8, 16, 32, 64}) {
+    const double time = 4.0 * (std::ceil(64.0 / p) * 1300.0 + (p > 1 ? tbar * std::ceil(std::log2(p)) : 0.0));
+    for (int repetition = 1; repetition <= 3; ++repetition) {
+      models::Run run;
+      run.p = p;
+      run.repetition = repetition;
+      run.time = time * (1.0 + 0.03 * z(random));
+      runs.runs.push_back(run);
+    }
+  }
+  return runs;
+}
+
+// From a start of 20, 0.2 and 2,000 the fit reaches one optimum (tbar near 400), and every start
+// of the five reaches it.
+TEST(Calibration, ConvergesToOneFitFromFarApartStarts) {
+  analysis::CalibrationOptions options;
+  options.parameters = {"tunit", "tbar"};
+  std::vector<double> fitted;
+  for (const double start : {20.0, 0.2, 2000.0}) {
+    const auto fit = analysis::calibrate(unit_input(start), unit_runs(400.0), options);
+    ASSERT_TRUE(fit.ok()) << start << ": " << fit.failure->message;
+    const double tbar = fit.value->parameters[1].value;
+    EXPECT_NEAR(tbar, 400.0, 3.0 * *fit.value->parameters[1].standard_error) << start;
+    EXPECT_NEAR(fit.value->parameters[0].value, 1.3, 3.0 * *fit.value->parameters[0].standard_error) << start;
+    ASSERT_EQ(fit.value->starts.size(), 5u);
+    for (const analysis::StartOutcome& one : fit.value->starts) EXPECT_TRUE(one.same_fit) << start;
+    fitted.push_back(tbar);
+  }
+  EXPECT_NEAR(fitted[1], fitted[0], 1e-4 * fitted[0]);
+  EXPECT_NEAR(fitted[2], fitted[0], 1e-4 * fitted[0]);
+}
+
+// Runs with no barrier cost at all: tbar is driven to 0 from every start: refused in the command,
+// naming it and what would pin it.
+TEST(Calibration, ADivergedParameterIsNamedWithWhatWouldPinIt) {
+  analysis::CalibrationOptions options;
+  options.parameters = {"tunit", "tbar"};
+  const auto fit = analysis::calibrate(unit_input(20.0), unit_runs(0.0), options);
+  ASSERT_FALSE(fit.ok());
+  EXPECT_EQ(fit.failure->kind, analysis::Failure::Kind::Request);
+  const std::string& message = fit.failure->message;
+  EXPECT_EQ(message.substr(0, message.find(" (to ")), "--fit tbar: the fit diverged: 'tbar' ran off towards 0");
+  EXPECT_NE(
+      message.find("from every start (20, 2000, 2, 200, 0.02): the runs do not hold it; pin it: fix it (--set "
+                   "tbar=VALUE, and leave it out of --fit), bound it (--fit tbar=LOW..HIGH), or add runs at settings "
+                   "where it matters"),
+      std::string::npos)
+      << message;
+}
+
+// A range the runs would leave: the fit stops at its end, marked; the others stay free.
+TEST(Calibration, AParameterStopsAtTheEndOfItsRange) {
+  analysis::CalibrationOptions options;
+  options.parameters = {"tunit", "tbar"};
+  options.ranges["tbar"] = {10.0, 100.0};
+  const auto fit = analysis::calibrate(unit_input(20.0), unit_runs(400.0), options);
+  ASSERT_TRUE(fit.ok()) << fit.failure->message;
+  EXPECT_NEAR(fit.value->parameters[1].value, 100.0, 1e-6);
+  EXPECT_EQ(fit.value->parameters[1].at_end, 1);
+  EXPECT_EQ(fit.value->parameters[0].at_end, 0);
+  std::string why;
+  options.ranges["tbar"] = {100.0, 10.0};
+  EXPECT_FALSE(options.IsValid(&why));
+  EXPECT_EQ(why, "--fit tbar=100..10: a range is 0 < LOW < HIGH, both finite");
+}
+
+// Two parameters the runs see only as a product (a task of a*b): refused, naming both.
+TEST(Calibration, ParametersSeenOnlyTogetherAreNamed) {
+  const char* const product =
+      "PROGRAM NAME IS 'ab';\nEXECUTION PATTERN IS w -> SYNC;\nVARIABLE a = 2;\nVARIABLE b = 3;\n"
+      "WORK PHASE w IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS DETERMINISTIC(a*b);\n"
+      "  PROBLEM SIZE IS VECTOR t(64);\nEND;\n";
+  const models::Machine machine = machine_of_text(kMachine);
+  analysis::MachineInput in;
+  in.program = std::make_shared<const models::Program>(program_of_text(product, machine));
+  in.machine = machine;
+  analysis::CalibrationOptions options;
+  options.parameters = {"a", "b"};
+  const auto fit = analysis::calibrate(in, noisy_runs(*std::make_unique<std::mt19937_64>(3)), options);
+  ASSERT_FALSE(fit.ok());
+  EXPECT_EQ(fit.failure->kind, analysis::Failure::Kind::Request);
+  EXPECT_EQ(fit.failure->message.substr(0, fit.failure->message.find(" (correlation")),
+            "--fit a,b: the runs do not tell 'a' from 'b'");
+}
+
 }  // namespace

@@ -126,10 +126,19 @@ def check_graph(title, body, where):
     return len(nodes)
 
 
+def machine_of(program, root):
+    """The machine an example names in a line `// machine: FILE` (it reads that machine's
+    constants), as --machine; none otherwise."""
+    for line in program.read_text().splitlines():
+        if line.startswith("// machine: "):
+            return ["--machine", str(root / line[len("// machine: "):].strip())]
+    return []
+
+
 def main():
     tool = sys.argv[1]
     root = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else ".")
-    cases = [[str(program), "--graph", str(p), "--model", model]
+    cases = [[str(program), "--graph", str(p), "--model", model] + machine_of(program, root)
              for program in sorted(root.glob("examples/**/*.pdl"))
              for p in (1, 2, 3) for model in ("approx", "exact")]
     cases.append([str(root / "examples/paper/neighbor.pdl"), "--graph", "2"])
