@@ -72,24 +72,9 @@ class Predictor {
   // own log spread (log_spread of its runtime law) into it. A probe (record false) leaves no
   // failure behind: a step of the search into values the model refuses is only a step rejected.
   bool predict(const double* logs, double* times, double* spreads = nullptr, bool record = true) {
-    if (failure_) return false;
-    record_ = record;
-    std::vector<double> values(options_.parameters.size());
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
     std::vector<double> setting_times(settings_.size()), setting_spreads(settings_.size());
-    for (std::size_t s = 0; s < settings_.size(); ++s) {
-      const models::Run& run = runs_.runs[distinct_.first_run[s]];
-      const Outcome<MachineInput> fitted = with_values(settings_[s], options_.parameters, values);
-      if (!fitted.ok()) return fail(run, fitted.failure->message);
-      solvers::SeriesParallelOptions series_parallel = options_.series_parallel;
-      series_parallel.keep_distribution = spreads != nullptr;
-      const Outcome<solvers::Result> solved = solve_approximate(*fitted.value, run.p, series_parallel);
-      if (!solved.ok()) return fail(run, solved.failure->text());
-      setting_times[s] = solved.value->mean;
-      if (spreads != nullptr) {
-        if (!solved.value->distribution) return fail(run, "the model's runtime law could not be kept");
-        setting_spreads[s] = log_spread(*solved.value->distribution, setting_times[s]);
-      }
+    if (!predict_settings(logs, setting_times.data(), spreads != nullptr ? setting_spreads.data() : nullptr, record)) {
+      return false;
     }
     for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
       times[r] = setting_times[distinct_.of_run[r]];
@@ -98,7 +83,32 @@ class Predictor {
     return true;
   }
 
+  // predict() per distinct setting (RunSettings order) rather than per run.
+  bool predict_settings(const double* logs, double* setting_times, double* setting_spreads, bool record) {
+    if (failure_) return false;
+    record_ = record;
+    std::vector<double> values(options_.parameters.size());
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
+    const bool spreads = setting_spreads != nullptr;
+    for (std::size_t s = 0; s < settings_.size(); ++s) {
+      const models::Run& run = runs_.runs[distinct_.first_run[s]];
+      const Outcome<MachineInput> fitted = with_values(settings_[s], options_.parameters, values);
+      if (!fitted.ok()) return fail(run, fitted.failure->message);
+      solvers::SeriesParallelOptions series_parallel = options_.series_parallel;
+      series_parallel.keep_distribution = spreads;
+      const Outcome<solvers::Result> solved = solve_approximate(*fitted.value, run.p, series_parallel);
+      if (!solved.ok()) return fail(run, solved.failure->text());
+      setting_times[s] = solved.value->mean;
+      if (spreads) {
+        if (!solved.value->distribution) return fail(run, "the model's runtime law could not be kept");
+        setting_spreads[s] = log_spread(*solved.value->distribution, setting_times[s]);
+      }
+    }
+    return true;
+  }
+
   std::size_t settings() const { return distinct_.first_run.size(); }
+  const RunSettings& distinct() const { return distinct_; }
   const std::string& last_failure() const { return last_failure_; }
   const std::optional<Failure>& failure() const { return failure_; }
 
@@ -120,23 +130,62 @@ class Predictor {
   std::string last_failure_;
 };
 
-// The relative residuals (T - time) / time of every run, each divided by its standard deviation.
-struct RelativeResiduals {
-  Predictor* predictor;
-  const models::Runs* runs;
-  const std::vector<double>* deviations;
-  bool operator()(double const* const* parameters, double* residuals) const {
-    if (!predictor->predict(parameters[0], residuals, nullptr, false)) return false;
-    for (std::size_t r = 0; r < runs->runs.size(); ++r) {
-      residuals[r] = (residuals[r] / runs->runs[r].time - 1.0) / (*deviations)[r];
-    }
-    return true;
-  }
-};
-
 // Per parameter, the logarithms a fit keeps within (CalibrationOptions::ranges).
 struct LogBounds {
   std::vector<double> lower, upper;
+  std::vector<bool> ranged;  // a --fit range: Ceres's bounds; else a step beyond is refused
+};
+
+// The sum over the runs of one setting s (one model time T_s, one deviation) of the squared
+// relative residuals, sum_r (T_s / t_r - 1)^2 = (sqrt(A_s) T_s - B_s / sqrt(A_s))^2 + (m_s -
+// B_s^2 / A_s), with A_s = sum 1/t_r^2 and B_s = sum 1/t_r: one residual per setting, which has
+// the same minimum, Jacobian product J^T J and covariance as a residual per run, and costs the
+// settings rather than the rows. `constant` is the sum of the second terms.
+struct SettingSums {
+  SettingSums(const models::Runs& runs, const RunSettings& distinct)
+      : a(distinct.first_run.size(), 0.0), b(distinct.first_run.size(), 0.0), m(distinct.first_run.size(), 0.0) {
+    for (std::size_t r = 0; r < runs.runs.size(); ++r) {
+      const double inverse = 1.0 / runs.runs[r].time;
+      a[distinct.of_run[r]] += inverse * inverse;
+      b[distinct.of_run[r]] += inverse;
+      m[distinct.of_run[r]] += 1.0;
+    }
+  }
+  // The dropped terms, each divided by the setting's variance (`deviations` per run).
+  double constant(const RunSettings& distinct, const std::vector<double>& deviations) const {
+    double sum = 0.0;
+    for (std::size_t s = 0; s < a.size(); ++s) {
+      const double deviation = deviations[distinct.first_run[s]];
+      sum += std::max(m[s] - b[s] * b[s] / a[s], 0.0) / (deviation * deviation);
+    }
+    return sum;
+  }
+  std::vector<double> a, b, m;
+};
+
+// Per setting, its runs' relative residuals (T - time) / time folded into one (SettingSums),
+// divided by the setting's standard deviation.
+struct RelativeResiduals {
+  Predictor* predictor;
+  const SettingSums* sums;
+  const std::vector<double>* deviations;
+  const LogBounds* bounds;
+  bool operator()(double const* const* parameters, double* residuals) const {
+    // A free parameter's range is kept by refusing the step beyond it (Ceres's bounds, for
+    // --fit ranges, cost the fit 60% more iterations).
+    // (A ranged one may be evaluated a derivative's step beyond its end: Ceres keeps the steps.)
+    for (std::size_t i = 0; i < bounds->lower.size(); ++i) {
+      if (bounds->ranged[i]) continue;
+      if (!(parameters[0][i] >= bounds->lower[i] - 1e-3 && parameters[0][i] <= bounds->upper[i] + 1e-3)) return false;
+    }
+    if (!predictor->predict_settings(parameters[0], residuals, nullptr, false)) return false;
+    const RunSettings& distinct = predictor->distinct();
+    for (std::size_t s = 0; s < sums->a.size(); ++s) {
+      const double root = std::sqrt(sums->a[s]);
+      residuals[s] = (root * residuals[s] - sums->b[s] / root) / (*deviations)[distinct.first_run[s]];
+    }
+    return true;
+  }
 };
 
 // One Ceres fit of the logs from where they are, each run's residual divided by deviations[r].
@@ -144,16 +193,43 @@ struct Fit {
   std::unique_ptr<ceres::Problem> problem;
   ceres::Solver::Summary summary;
 };
-Fit solve(Predictor& predictor, const models::Runs& runs, const std::vector<double>& deviations,
-          const CalibrationOptions& options, const LogBounds& bounds, std::vector<double>& logs) {
-  auto* cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::CENTRAL>(
-      new RelativeResiduals{&predictor, &runs, &deviations});
+// Ends a coarse fit once it is inside a basin already found: every parameter within 1% of it.
+class EntersKnownBasin : public ceres::IterationCallback {
+ public:
+  EntersKnownBasin(const std::vector<double>& at, const std::vector<double>& basin) : at_(at), basin_(basin) {}
+  ceres::CallbackReturnType operator()(const ceres::IterationSummary&) override {
+    for (std::size_t i = 0; i < at_.size(); ++i) {
+      if (!(std::abs(at_[i] - basin_[i]) < 0.01)) return ceres::SOLVER_CONTINUE;
+    }
+    return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
+  }
+
+ private:
+  const std::vector<double>& at_;
+  const std::vector<double>& basin_;
+};
+
+// `coarse`: forward differences and a looser tolerance, for a start that only looks for a better
+// basin; it stops on entering `known_basin` (the best fit's logs so far) where one is given.
+Fit solve(Predictor& predictor, const SettingSums& sums, const std::vector<double>& deviations,
+          const CalibrationOptions& options, const LogBounds& bounds, std::vector<double>& logs, bool coarse = false,
+          const std::vector<double>* known_basin = nullptr) {
+  // A coarse fit takes forward differences: k + 1 evaluations per Jacobian instead of 2k + 1.
+  ceres::DynamicCostFunction* cost = nullptr;
+  if (coarse) {
+    cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::FORWARD>(
+        new RelativeResiduals{&predictor, &sums, &deviations, &bounds});
+  } else {
+    cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::CENTRAL>(
+        new RelativeResiduals{&predictor, &sums, &deviations, &bounds});
+  }
   cost->AddParameterBlock(static_cast<int>(logs.size()));
-  cost->SetNumResiduals(static_cast<int>(runs.runs.size()));
+  cost->SetNumResiduals(static_cast<int>(sums.a.size()));
   Fit fit;
   fit.problem = std::make_unique<ceres::Problem>();
   fit.problem->AddResidualBlock(cost, nullptr, logs.data());
   for (std::size_t i = 0; i < logs.size(); ++i) {
+    if (!bounds.ranged[i]) continue;
     fit.problem->SetParameterLowerBound(logs.data(), static_cast<int>(i), bounds.lower[i]);
     fit.problem->SetParameterUpperBound(logs.data(), static_cast<int>(i), bounds.upper[i]);
   }
@@ -162,6 +238,18 @@ Fit solve(Predictor& predictor, const models::Runs& runs, const std::vector<doub
   solver.linear_solver_type = ceres::DENSE_QR;
   solver.logging_type = ceres::SILENT;
   solver.num_threads = 1;
+  if (coarse) {
+    // Where the basin is, not its bottom: a better one is fitted again with central differences.
+    // (Looser tolerances stop a start whose first steps are all refused: a small enough trust
+    // region changes the cost by less than any tolerance.)
+    solver.parameter_tolerance = 1e-4;
+    solver.max_num_iterations = std::min(options.max_iterations, 50);
+  }
+  EntersKnownBasin stop(logs, known_basin != nullptr ? *known_basin : logs);
+  if (coarse && known_basin != nullptr) {
+    solver.update_state_every_iteration = true;
+    solver.callbacks.push_back(&stop);
+  }
   ceres::Solve(solver, fit.problem.get(), &fit.summary);
   return fit;
 }
@@ -228,6 +316,7 @@ LogBounds log_bounds(const std::vector<FittedParameter>& parameters) {
     const double upper = parameter.range ? parameter.range->upper : parameter.start * kFreeRange;
     bounds.lower.push_back(std::log(std::max(lower, models::kSmallestMagnitude)));
     bounds.upper.push_back(std::log(std::min(upper, models::kLargestMagnitude)));
+    bounds.ranged.push_back(parameter.range.has_value());
   }
   return bounds;
 }
@@ -286,46 +375,77 @@ struct TwoStageFit {
   int iterations = 0;
 };
 
-// Stage 1 (docs/calibration.md, "Starts"): every run weighs alike, a fit from each start; the
-// least cost is kept in `stages` and `logs`. Each start's outcome into `outcomes`. A failure
-// when no start gives a fit: the run the input's own start cannot solve (at its row), or why
-// the fits did not converge.
-std::optional<Failure> stage_one(Predictor& predictor, const models::Runs& runs, const CalibrationOptions& options,
-                                 const LogBounds& bounds, const std::vector<std::vector<double>>& points,
-                                 std::vector<double>& logs, TwoStageFit& stages, std::vector<StartOutcome>& outcomes) {
-  std::vector<double> times(runs.runs.size());
+// What stage 1 shares between its starts: the problem's pieces and the tally.
+struct StageOne {
+  Predictor& predictor;
+  const SettingSums& sums;
+  const CalibrationOptions& options;
+  const LogBounds& bounds;
+  TwoStageFit& stages;
+};
+
+// The fit from one start into `outcome` (its end and cost, or why none), and the fit itself.
+std::optional<Fit> fit_from(StageOne& one, const std::vector<double>& point, bool coarse, StartOutcome& outcome,
+                            std::vector<double>& at, const std::vector<double>* known_basin = nullptr) {
+  std::vector<double> times(one.sums.a.size());
+  if (!one.predictor.predict_settings(point.data(), times.data(), nullptr, false)) {
+    outcome.failure = one.predictor.last_failure();
+    return std::nullopt;
+  }
+  at = point;
+  Fit fit =
+      solve(one.predictor, one.sums, one.stages.weights.deviations, one.options, one.bounds, at, coarse, known_basin);
+  one.stages.iterations += static_cast<int>(fit.summary.iterations.size());
+  if (!fit.summary.IsSolutionUsable()) {
+    outcome.failure = "the fit did not converge: " + fit.summary.message;
+    return std::nullopt;
+  }
+  outcome.values.clear();
+  for (const double log : at) outcome.values.push_back(std::exp(log));
+  // Ceres's cost is half the folded residuals' squares: the runs' own sum of squares is that plus
+  // the terms the folding leaves out (SettingSums).
+  outcome.cost =
+      fit.summary.final_cost + 0.5 * one.sums.constant(one.predictor.distinct(), one.stages.weights.deviations);
+  return fit;
+}
+
+// Stage 1 (docs/calibration.md, "Starts"): every run weighs alike; a fit from the input's values,
+// then a coarse one (looser tolerances) from each other start, looking for a better basin; where
+// one is better it is fitted again to the full tolerance. The best is kept in `stages` and
+// `logs`; each start's outcome goes into `outcomes`. A failure when no start gives a fit: the run
+// the input's own start cannot solve (at its row), or why the fits did not converge.
+std::optional<Failure> stage_one(StageOne one, const std::vector<std::vector<double>>& points,
+                                 std::vector<double>& logs, std::vector<StartOutcome>& outcomes) {
   std::optional<std::size_t> best;
-  for (const std::vector<double>& point : points) {
+  std::vector<double> at;
+  for (std::size_t j = 0; j < points.size(); ++j) {
     StartOutcome& outcome = outcomes.emplace_back();
-    for (const double log : point) outcome.start.push_back(std::exp(log));
-    if (!predictor.predict(point.data(), times.data(), nullptr, false)) {
-      outcome.failure = predictor.last_failure();
-      continue;
-    }
-    std::vector<double> at = point;
-    Fit fit = solve(predictor, runs, stages.weights.deviations, options, bounds, at);
-    stages.iterations += static_cast<int>(fit.summary.iterations.size());
-    if (!fit.summary.IsSolutionUsable()) {
-      outcome.failure = "the fit did not converge: " + fit.summary.message;
-      continue;
-    }
-    for (const double log : at) outcome.values.push_back(std::exp(log));
-    outcome.cost = fit.summary.final_cost;
-    if (!best || outcome.cost < outcomes[*best].cost) {
-      best = outcomes.size() - 1;
-      stages.fit = std::move(fit);
-      logs = std::move(at);
-    }
+    for (const double log : points[j]) outcome.start.push_back(std::exp(log));
+    std::optional<Fit> fit = fit_from(one, points[j], j > 0, outcome, at, best ? &logs : nullptr);
+    if (!fit) continue;
+    // A better basin lowers the cost by more than the coarse fit's tolerance.
+    if (j > 0 && best && !(outcome.cost < outcomes[*best].cost * (1.0 - 1e-3))) continue;
+    if (j > 0) fit = fit_from(one, std::vector<double>(at), false, outcome, at);  // polished
+    if (!fit) continue;
+    best = j;
+    one.stages.fit = std::move(*fit);
+    logs = at;
   }
   if (!best) {
-    if (!predictor.predict(points.front().data(), times.data())) return predictor.failure();
+    std::vector<double> times(one.sums.a.size());
+    if (!one.predictor.predict_settings(points.front().data(), times.data(), nullptr, true)) {
+      return one.predictor.failure();
+    }
     return Failure::of_request("--fit: no start gave a fit (the input's: " + outcomes.front().failure + ")");
   }
   outcomes[*best].best = true;
   for (StartOutcome& outcome : outcomes) {
-    // Within 1e-6 of the best's cost, or both at round-off (an exact fit's cost is about 1e-20).
-    outcome.same_fit =
-        !outcome.values.empty() && outcome.cost - outcomes[*best].cost <= 1e-6 * outcomes[*best].cost + 1e-12;
+    // Every value within 1% of the best's: the same fit, for a user (a coarse fit stops a little
+    // short of the optimum).
+    outcome.same_fit = !outcome.values.empty();
+    for (std::size_t i = 0; i < outcome.values.size(); ++i) {
+      outcome.same_fit &= std::abs(std::log(outcome.values[i] / outcomes[*best].values[i])) < 0.01;
+    }
   }
   return std::nullopt;
 }
@@ -333,13 +453,14 @@ std::optional<Failure> stage_one(Predictor& predictor, const models::Runs& runs,
 // Stage 2 (docs/calibration.md, "Weights"): from stage 1's best, each run's residual divided by
 // the standard deviation its own law and the unexplained spread give it. The failure of a run or
 // of the fit, if any.
-std::optional<Failure> stage_two(Predictor& predictor, const models::Runs& runs, const CalibrationOptions& options,
-                                 const LogBounds& bounds, std::vector<double>& logs, TwoStageFit& stages) {
+std::optional<Failure> stage_two(Predictor& predictor, const models::Runs& runs, const SettingSums& sums,
+                                 const CalibrationOptions& options, const LogBounds& bounds, std::vector<double>& logs,
+                                 TwoStageFit& stages) {
   const std::size_t n = runs.runs.size();
   const std::size_t k = options.parameters.size();
   if (n <= k) return std::nullopt;
   if (!weigh(predictor, runs, k, logs, stages.weights)) return predictor.failure();
-  stages.fit = solve(predictor, runs, stages.weights.deviations, options, bounds, logs);
+  stages.fit = solve(predictor, sums, stages.weights.deviations, options, bounds, logs);
   stages.iterations += static_cast<int>(stages.fit.summary.iterations.size());
   if (predictor.failure()) return predictor.failure();
   if (!stages.fit.summary.IsSolutionUsable()) {
@@ -488,6 +609,21 @@ void silence_ceres_logging() {
   std::call_once(once, [] { FLAGS_minloglevel = google::GLOG_FATAL; });
 }
 
+// Both stages from the starts into `stages`, `logs` and `outcomes`, then the checks a fit must
+// pass: no parameter ran off, and each matters at the fit. The failure, if any. The last fit's
+// problem reads `sums` and `bounds`: they must outlive `stages`.
+std::optional<Failure> fit_and_check(Predictor& predictor, const models::Runs& runs, const CalibrationOptions& options,
+                                     const SettingSums& sums, const LogBounds& bounds, std::vector<double>& logs,
+                                     std::vector<FittedParameter>& starts, TwoStageFit& stages,
+                                     std::vector<StartOutcome>& outcomes) {
+  const auto points = start_points(logs, bounds, starts, options.starts);
+  if (auto failure = stage_one({predictor, sums, options, bounds, stages}, points, logs, outcomes)) return failure;
+  if (auto failure = stage_two(predictor, runs, sums, options, bounds, logs, stages)) return failure;
+  if (auto failure = diverged_parameter(predictor, runs.runs.size(), logs, outcomes, bounds, starts)) return failure;
+  // At the fit, where every name has its say (from a far-off start one may drown in another).
+  return inert_parameter(predictor, runs.runs.size(), options, logs);
+}
+
 }  // namespace
 
 Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Runs& runs,
@@ -514,19 +650,13 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
         "settings",
         predictor.settings(), k, k));
   }
-  TwoStageFit stages(runs.runs.size());
+  const SettingSums sums(runs, predictor.distinct());
   const LogBounds bounds = log_bounds(starts);
+  TwoStageFit stages(runs.runs.size());
   std::vector<StartOutcome> outcomes;
-  const auto points = start_points(logs, bounds, starts, options.starts);
-  if (auto failure = stage_one(predictor, runs, options, bounds, points, logs, stages, outcomes)) {
+  if (auto failure = fit_and_check(predictor, runs, options, sums, bounds, logs, starts, stages, outcomes)) {
     return refused(std::move(*failure));
   }
-  if (auto failure = stage_two(predictor, runs, options, bounds, logs, stages)) return refused(std::move(*failure));
-  if (auto failure = diverged_parameter(predictor, runs.runs.size(), logs, outcomes, bounds, starts)) {
-    return refused(std::move(*failure));
-  }
-  // At the fit, where every name has its say (from a far-off start one may drown in another).
-  if (auto inert = inert_parameter(predictor, runs.runs.size(), options, logs)) return refused(std::move(*inert));
 
   CalibrationResult result;
   result.runs = runs.runs.size();

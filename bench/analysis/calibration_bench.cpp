@@ -48,15 +48,23 @@ models::Runs runs(int repetitions = 4) {
 
 const char* runtime_of(std::int64_t kind) { return kind == 0 ? "DETERMINISTIC(tc)" : "EXPONENTIAL(tc)"; }
 
-// Argument: 0 deterministic tasks, 1 exponential tasks.
+// Arguments: 0 deterministic tasks, 1 exponential tasks; the starts of stage 1 (1: the input's
+// values alone, 5: the default).
 void BM_Calibrate(benchmark::State& state) {
   const analysis::MachineInput input = model(runtime_of(state.range(0)));
   const models::Runs measured = runs();
   analysis::CalibrationOptions options;
   options.parameters = {"tc", "ts"};
+  options.starts = static_cast<int>(state.range(1));
   for (auto _ : state) benchmark::DoNotOptimize(analysis::calibrate(input, measured, options));
 }
-BENCHMARK(BM_Calibrate)->ArgNames({"exponential"})->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Calibrate)
+    ->ArgNames({"exponential", "starts"})
+    ->Args({0, 1})
+    ->Args({0, 5})
+    ->Args({1, 1})
+    ->Args({1, 5})
+    ->Unit(benchmark::kMillisecond);
 
 // Argument: rows, spread over the same 4 settings (exponential tasks). Each distinct setting is
 // solved once per evaluation, so the time should grow with the rows only by the residuals' and
