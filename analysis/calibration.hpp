@@ -64,7 +64,7 @@ struct StartOutcome {
   double cost = 0.0;           // half the sum of squared relative residuals (Ceres's), at the end
   std::string failure;         // why it gave no fit (a run that could not be solved there)
   bool best = false;           // the start whose fit the calibration kept
-  bool same_fit = false;       // ended at the best fit's cost (within 1e-6 of it, or 1e-12 absolute)
+  bool same_fit = false;       // ended at the best fit: every value within 1% of it
 };
 
 struct CalibrationResult {
