@@ -89,11 +89,13 @@ Outcome<SolvesCost> of_runs(const MachineInput& input, const models::Runs& runs,
 }  // namespace
 
 Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
-                                 const solvers::SeriesParallelOptions& options) {
+                                 int starts, const solvers::SeriesParallelOptions& options) {
   const double jacobian = 1.0 + 2.0 * static_cast<double>(parameters);
+  const double coarse =
+      static_cast<double>(std::max(starts, 1) - 1) * kTypicalFitIterations * (1.0 + static_cast<double>(parameters));
   // Per run: its time, spread, weight and residual, and a row of the Jacobian.
   const double per_run = sizeof(double) * (4.0 + jacobian);
-  return of_runs(input, runs, kTypicalFitIterations * jacobian + jacobian + 3.0, options,
+  return of_runs(input, runs, kTypicalFitIterations * jacobian + jacobian + 3.0 + coarse, options,
                  [&](const TimedSolves&) { return per_run * static_cast<double>(runs.runs.size()); });
 }
 

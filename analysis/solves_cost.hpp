@@ -31,11 +31,12 @@ struct SolvesCost {
   double bytes = 0.0;
 };
 
-// The fit of `parameters` names to `runs`: per Ceres iteration every distinct setting solved
-// 1 + 2k times (central differences), over kTypicalFitIterations, plus the weighings, the
-// covariance's Jacobian and the last evaluation.
+// The fit of `parameters` names to `runs` from `starts` starts (docs/calibration.md, "Starts"):
+// per Ceres iteration every distinct setting solved 1 + 2k times (central differences), over
+// kTypicalFitIterations, plus the weighings, the covariance's Jacobian and the last evaluation;
+// each further start a coarse fit of 1 + k solves per iteration (forward differences).
 Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
-                                 const solvers::SeriesParallelOptions& options);
+                                 int starts, const solvers::SeriesParallelOptions& options);
 
 // Prediction intervals at each distinct setting of `runs` (validation): one central solve and
 // `draws` parameter draws each (draws = 0 without a fit's covariance).

@@ -259,7 +259,8 @@ bool within_budget(const CalibrationCommand& command, const analysis::MachineInp
   std::vector<std::pair<std::string, analysis::Outcome<analysis::SolvesCost>>> parts;
   double runs = 0.0;
   if (fitted) {
-    parts.emplace_back("the fit", analysis::estimate_fit(input, fitted->runs, command.fit.size(), options));
+    parts.emplace_back("the fit", analysis::estimate_fit(input, fitted->runs, command.fit.size(),
+                                                         analysis::CalibrationOptions{}.starts, options));
     runs += static_cast<double>(fitted->runs.runs.size());
   }
   if (command.predict) {
