@@ -485,23 +485,40 @@ def _measured_arguments(program: str, machine: Optional[str], set: Optional[Mapp
     return arguments
 
 
+def _fit_list(names: list[str], ranges: Optional[Mapping[str, tuple[Number, Number]]]) -> str:
+    """--fit's value: each name, as NAME=LOW..HIGH where ``ranges`` gives it one."""
+    ranges = dict(ranges or {})
+    for name in ranges:
+        if name not in names:
+            raise ValueError(f"ranges: {name!r} is not a fitted name")
+    entries = []
+    for name in names:
+        if name in ranges:
+            low, high = _iterable(ranges[name], f"ranges[{name!r}]")
+            name = f"{name}={_number(low, f'ranges[{name!r}]')}..{_number(high, f'ranges[{name!r}]')}"
+        entries.append(name)
+    return ",".join(entries)
+
+
 def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str] = None,
               set: Optional[Mapping[str, Number]] = None, p: Optional[Iterable[int]] = None,
               validate: Optional[str] = None, interval: Optional[float] = None, draws: Optional[int] = None,
-              seed: int = 1, set_files: Iterable[str] = ()) -> Calibration:
+              seed: int = 1, set_files: Iterable[str] = (),
+              ranges: Optional[Mapping[str, tuple[Number, Number]]] = None) -> Calibration:
     """Fits program variables or machine constants to measured runs (``pdl-scale PROGRAM
     --calibrate RUNS --fit NAMES``), predicts at each p of ``p`` with an interval (``--p``,
     ``--interval`` percent, ``--draws``, ``--seed``), and scores the runs of ``validate``.
-    ``runs`` and ``validate`` are runs files (docs/calibration.md). Raises AnalysisError with the
-    command's text for input it refuses."""
+    ``ranges`` keeps a fitted name within (LOW, HIGH) (``--fit NAME=LOW..HIGH``). ``runs`` and
+    ``validate`` are runs files (docs/calibration.md). Raises AnalysisError with the command's text
+    for input it refuses."""
     given = fit.split(",") if isinstance(fit, str) else _iterable(fit, "fit")  # "tc,ts" as the command writes it
     names = [_name(n, "fit") for n in given]
     if not names:
         raise ValueError("fit: no name to fit (give the program variables or machine constants, e.g. ['tc'])")
     texts: dict[str, str] = {}
     arguments = _measured_arguments(program, machine, set, set_files, texts)
-    arguments += ["--calibrate", _path(runs, "runs"), "--fit", ",".join(names), "--seed", _whole(seed, "seed"),
-                  "--format", "json"]
+    arguments += ["--calibrate", _path(runs, "runs"), "--fit", _fit_list(names, ranges), "--seed",
+                  _whole(seed, "seed"), "--format", "json"]
     if p is not None:
         arguments += ["--p", _processor_counts(p)]
     if validate is not None:
@@ -515,7 +532,7 @@ def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str
 
 def predict(program: str, runs: str, fit: Sequence[str], p: Iterable[int], machine: Optional[str] = None,
             set: Optional[Mapping[str, Number]] = None, interval: Optional[float] = None, draws: Optional[int] = None,
-            seed: int = 1, set_files: Iterable[str] = ()):
+            seed: int = 1, set_files: Iterable[str] = (), ranges: Optional[Mapping[str, tuple[Number, Number]]] = None):
     """The calibrated model's prediction at each p with its interval (``pdl-scale PROGRAM
     --calibrate RUNS --fit NAMES --p LIST``, docs/calibration.md): a DataFrame with ``p``,
     ``mean``, ``lower``, ``upper`` and the interval's three parts (``task_lower``/``_upper``: the
@@ -523,7 +540,7 @@ def predict(program: str, runs: str, fit: Sequence[str], p: Iterable[int], machi
     uncertainty; ``unexplained``: the spread the model does not explain), the command's whole
     report in ``attrs["json"]``. ``calibrate`` gives the same with the fit and a validation."""
     fitted = calibrate(program, runs, fit, machine=machine, set=set, p=p, interval=interval, draws=draws, seed=seed,
-                       set_files=set_files)
+                       set_files=set_files, ranges=ranges)
     frame = fitted.predictions
     frame.attrs["json"] = fitted.json
     return frame

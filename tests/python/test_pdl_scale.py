@@ -184,6 +184,17 @@ class AgainstTheCommand(unittest.TestCase):
         with self.assertRaises(pdl_scale.AnalysisError) as raised:
             pdl_scale.calibrate(program, train, ["nothing"], machine=machine)
         self.assertIn("--fit nothing", raised.exception.text)
+        # A range is the command's --fit NAME=LOW..HIGH: the same report, the starts included.
+        ranged = pdl_scale.calibrate(program, train, ["tc", "ts"], machine=machine, ranges={"ts": (1, 20)})
+        self.assertEqual(ranged.json, command_json(program, "--machine", machine, "--calibrate", train, "--fit",
+                                                   "tc,ts=1..20", "--seed", "1"))
+        self.assertEqual(ranged.json["calibration"]["parameters"][1]["range"], [1, 20])
+        self.assertEqual(len(ranged.json["calibration"]["starts"]), 5)
+        with self.assertRaises(pdl_scale.AnalysisError) as raised:
+            pdl_scale.calibrate(program, train, ["tc"], machine=machine, ranges={"tc": (5, 1)})
+        self.assertIn("--fit tc=5..1: a range is NAME=LOW..HIGH with 0 < LOW < HIGH", raised.exception.text)
+        with self.assertRaises(ValueError):
+            pdl_scale.calibrate(program, train, ["tc"], machine=machine, ranges={"ts": (1, 2)})
 
     def test_isoefficiency_and_isospeed_are_the_commands(self):
         points = pdl_scale.isoefficiency(NEIGHBOR, 0.8, "columns", p=[2, 4, 8])
