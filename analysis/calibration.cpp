@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/calibration_problem.hpp"
 #include "analysis/calibration_statistics.hpp"
 #include "analysis/run_model.hpp"
 #include "models/bind.hpp"
@@ -49,210 +50,11 @@ bool CalibrationOptions::IsValid(std::string* why) const {
 
 namespace {
 
-// The approximate model's mean for every run, given the parameters' logarithms. Runs of one
-// setting (the same p and column values: repetitions) share one solve, so that an evaluation
-// costs the distinct settings, not the rows.
-class Predictor {
- public:
-  Predictor(const MachineInput& input, const models::Runs& runs, const CalibrationOptions& options)
-      : runs_(runs), options_(options), distinct_(settings_of(runs)) {
-    // Each setting is made once, not on every evaluation.
-    for (const std::size_t first : distinct_.first_run) {
-      const models::Run& run = runs_.runs[first];
-      Outcome<MachineInput> setting = with_values(input, runs_.variables, run.values);
-      if (!setting.ok()) {
-        fail(run, setting.failure->message);
-        return;
-      }
-      settings_.push_back(std::move(*setting.value));
-    }
-  }
-
-  // False (with failure()) when a run cannot be bound or solved. With `spreads`, also each run's
-  // own log spread (log_spread of its runtime law) into it. A probe (record false) leaves no
-  // failure behind: a step of the search into values the model refuses is only a step rejected.
-  bool predict(const double* logs, double* times, double* spreads = nullptr, bool record = true) {
-    std::vector<double> setting_times(settings_.size()), setting_spreads(settings_.size());
-    if (!predict_settings(logs, setting_times.data(), spreads != nullptr ? setting_spreads.data() : nullptr, record)) {
-      return false;
-    }
-    for (std::size_t r = 0; r < runs_.runs.size(); ++r) {
-      times[r] = setting_times[distinct_.of_run[r]];
-      if (spreads != nullptr) spreads[r] = setting_spreads[distinct_.of_run[r]];
-    }
-    return true;
-  }
-
-  // predict() per distinct setting (RunSettings order) rather than per run.
-  bool predict_settings(const double* logs, double* setting_times, double* setting_spreads, bool record) {
-    if (failure_) return false;
-    record_ = record;
-    std::vector<double> values(options_.parameters.size());
-    for (std::size_t i = 0; i < values.size(); ++i) values[i] = std::exp(logs[i]);
-    const bool spreads = setting_spreads != nullptr;
-    for (std::size_t s = 0; s < settings_.size(); ++s) {
-      const models::Run& run = runs_.runs[distinct_.first_run[s]];
-      const Outcome<MachineInput> fitted = with_values(settings_[s], options_.parameters, values);
-      if (!fitted.ok()) return fail(run, fitted.failure->message);
-      solvers::SeriesParallelOptions series_parallel = options_.series_parallel;
-      series_parallel.keep_distribution = spreads;
-      const Outcome<solvers::Result> solved = solve_approximate(*fitted.value, run.p, series_parallel);
-      if (!solved.ok()) return fail(run, solved.failure->text());
-      setting_times[s] = solved.value->mean;
-      if (spreads) {
-        if (!solved.value->distribution) return fail(run, "the model's runtime law could not be kept");
-        setting_spreads[s] = log_spread(*solved.value->distribution, setting_times[s]);
-      }
-    }
-    return true;
-  }
-
-  std::size_t settings() const { return distinct_.first_run.size(); }
-  const RunSettings& distinct() const { return distinct_; }
-  const std::string& last_failure() const { return last_failure_; }
-  const std::optional<Failure>& failure() const { return failure_; }
-
- private:
-  bool fail(const models::Run& run, const std::string& why) {
-    last_failure_ = fmt::format("the run at p = {}: {}", run.p, why);
-    if (record_ && !failure_) {
-      failure_ = Failure::of_value(0, fmt::format("the run at p = {}: {}", run.p, why), run.location);
-    }
-    return false;
-  }
-
-  const models::Runs& runs_;
-  const CalibrationOptions& options_;
-  RunSettings distinct_;
-  std::vector<MachineInput> settings_;  // per distinct setting: the input with its column values
-  std::optional<Failure> failure_;
-  bool record_ = true;
-  std::string last_failure_;
-};
-
-// Per parameter, the logarithms a fit keeps within (CalibrationOptions::ranges).
-struct LogBounds {
-  std::vector<double> lower, upper;
-  std::vector<bool> ranged;  // a --fit range: Ceres's bounds; else a step beyond is refused
-};
-
-// The sum over the runs of one setting s (one model time T_s, one deviation) of the squared
-// relative residuals, sum_r (T_s / t_r - 1)^2 = (sqrt(A_s) T_s - B_s / sqrt(A_s))^2 + (m_s -
-// B_s^2 / A_s), with A_s = sum 1/t_r^2 and B_s = sum 1/t_r: one residual per setting, which has
-// the same minimum, Jacobian product J^T J and covariance as a residual per run, and costs the
-// settings rather than the rows. `constant` is the sum of the second terms.
-struct SettingSums {
-  SettingSums(const models::Runs& runs, const RunSettings& distinct)
-      : a(distinct.first_run.size(), 0.0), b(distinct.first_run.size(), 0.0), m(distinct.first_run.size(), 0.0) {
-    for (std::size_t r = 0; r < runs.runs.size(); ++r) {
-      const double inverse = 1.0 / runs.runs[r].time;
-      a[distinct.of_run[r]] += inverse * inverse;
-      b[distinct.of_run[r]] += inverse;
-      m[distinct.of_run[r]] += 1.0;
-    }
-  }
-  // The dropped terms, each divided by the setting's variance (`deviations` per run).
-  double constant(const RunSettings& distinct, const std::vector<double>& deviations) const {
-    double sum = 0.0;
-    for (std::size_t s = 0; s < a.size(); ++s) {
-      const double deviation = deviations[distinct.first_run[s]];
-      sum += std::max(m[s] - b[s] * b[s] / a[s], 0.0) / (deviation * deviation);
-    }
-    return sum;
-  }
-  std::vector<double> a, b, m;
-};
-
-// Per setting, its runs' relative residuals (T - time) / time folded into one (SettingSums),
-// divided by the setting's standard deviation.
-struct RelativeResiduals {
-  Predictor* predictor;
-  const SettingSums* sums;
-  const std::vector<double>* deviations;
-  const LogBounds* bounds;
-  bool operator()(double const* const* parameters, double* residuals) const {
-    // A free parameter's range is kept by refusing the step beyond it (Ceres's bounds, for
-    // --fit ranges, cost the fit 60% more iterations).
-    // (A ranged one may be evaluated a derivative's step beyond its end: Ceres keeps the steps.)
-    for (std::size_t i = 0; i < bounds->lower.size(); ++i) {
-      if (bounds->ranged[i]) continue;
-      if (!(parameters[0][i] >= bounds->lower[i] - 1e-3 && parameters[0][i] <= bounds->upper[i] + 1e-3)) return false;
-    }
-    if (!predictor->predict_settings(parameters[0], residuals, nullptr, false)) return false;
-    const RunSettings& distinct = predictor->distinct();
-    for (std::size_t s = 0; s < sums->a.size(); ++s) {
-      const double root = std::sqrt(sums->a[s]);
-      residuals[s] = (root * residuals[s] - sums->b[s] / root) / (*deviations)[distinct.first_run[s]];
-    }
-    return true;
-  }
-};
-
-// One Ceres fit of the logs from where they are, each run's residual divided by deviations[r].
-struct Fit {
-  std::unique_ptr<ceres::Problem> problem;
-  ceres::Solver::Summary summary;
-};
-// Ends a coarse fit once it is inside a basin already found: every parameter within 1% of it.
-class EntersKnownBasin : public ceres::IterationCallback {
- public:
-  EntersKnownBasin(const std::vector<double>& at, const std::vector<double>& basin) : at_(at), basin_(basin) {}
-  ceres::CallbackReturnType operator()(const ceres::IterationSummary&) override {
-    for (std::size_t i = 0; i < at_.size(); ++i) {
-      if (!(std::abs(at_[i] - basin_[i]) < 0.01)) return ceres::SOLVER_CONTINUE;
-    }
-    return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
-  }
-
- private:
-  const std::vector<double>& at_;
-  const std::vector<double>& basin_;
-};
-
-// `coarse`: forward differences and a looser tolerance, for a start that only looks for a better
-// basin; it stops on entering `known_basin` (the best fit's logs so far) where one is given.
-Fit solve(Predictor& predictor, const SettingSums& sums, const std::vector<double>& deviations,
-          const CalibrationOptions& options, const LogBounds& bounds, std::vector<double>& logs, bool coarse = false,
-          const std::vector<double>* known_basin = nullptr) {
-  // A coarse fit takes forward differences: k + 1 evaluations per Jacobian instead of 2k + 1.
-  ceres::DynamicCostFunction* cost = nullptr;
-  if (coarse) {
-    cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::FORWARD>(
-        new RelativeResiduals{&predictor, &sums, &deviations, &bounds});
-  } else {
-    cost = new ceres::DynamicNumericDiffCostFunction<RelativeResiduals, ceres::CENTRAL>(
-        new RelativeResiduals{&predictor, &sums, &deviations, &bounds});
-  }
-  cost->AddParameterBlock(static_cast<int>(logs.size()));
-  cost->SetNumResiduals(static_cast<int>(sums.a.size()));
-  Fit fit;
-  fit.problem = std::make_unique<ceres::Problem>();
-  fit.problem->AddResidualBlock(cost, nullptr, logs.data());
-  for (std::size_t i = 0; i < logs.size(); ++i) {
-    if (!bounds.ranged[i]) continue;
-    fit.problem->SetParameterLowerBound(logs.data(), static_cast<int>(i), bounds.lower[i]);
-    fit.problem->SetParameterUpperBound(logs.data(), static_cast<int>(i), bounds.upper[i]);
-  }
-  ceres::Solver::Options solver;
-  solver.max_num_iterations = options.max_iterations;
-  solver.linear_solver_type = ceres::DENSE_QR;
-  solver.logging_type = ceres::SILENT;
-  solver.num_threads = 1;
-  if (coarse) {
-    // Where the basin is, not its bottom: a better one is fitted again with central differences.
-    // (Looser tolerances stop a start whose first steps are all refused: a small enough trust
-    // region changes the cost by less than any tolerance.)
-    solver.parameter_tolerance = 1e-4;
-    solver.max_num_iterations = std::min(options.max_iterations, 50);
-  }
-  EntersKnownBasin stop(logs, known_basin != nullptr ? *known_basin : logs);
-  if (coarse && known_basin != nullptr) {
-    solver.update_state_every_iteration = true;
-    solver.callbacks.push_back(&stop);
-  }
-  ceres::Solve(solver, fit.problem.get(), &fit.summary);
-  return fit;
-}
+using detail::Fit;
+using detail::LogBounds;
+using detail::Predictor;
+using detail::SettingSums;
+using detail::solve;
 
 Outcome<CalibrationResult> refuse(std::string message) {
   Outcome<CalibrationResult> outcome;
@@ -470,17 +272,19 @@ std::optional<Failure> stage_two(Predictor& predictor, const models::Runs& runs,
   return std::nullopt;
 }
 
-// Whether the model's time at every run changes by less than 1e-6 (relative) when parameter i
-// doubles: at `logs` it no longer matters.
-bool negligible(Predictor& predictor, std::size_t runs, std::vector<double> logs, std::size_t i) {
+// The largest relative change of a run's model time when parameter i doubles (0: none at all);
+// empty when a run cannot be solved there (with `record`, the predictor's failure says why).
+std::optional<double> change_on_doubling(Predictor& predictor, std::size_t runs, std::vector<double> logs,
+                                         std::size_t i, bool record) {
   std::vector<double> at(runs), doubled(runs);
-  if (!predictor.predict(logs.data(), at.data(), nullptr, false)) return false;
+  if (!predictor.predict(logs.data(), at.data(), nullptr, record)) return std::nullopt;
   logs[i] += std::log(2.0);
-  if (!predictor.predict(logs.data(), doubled.data(), nullptr, false)) return false;
+  if (!predictor.predict(logs.data(), doubled.data(), nullptr, record)) return std::nullopt;
+  double largest = 0.0;
   for (std::size_t r = 0; r < runs; ++r) {
-    if (!(std::abs(doubled[r] - at[r]) <= 1e-6 * std::abs(at[r]))) return false;
+    if (doubled[r] != at[r]) largest = std::max(largest, std::abs(doubled[r] - at[r]) / std::abs(at[r]));
   }
-  return true;
+  return largest;
 }
 
 // A free parameter ran off when it ended more than kDivergedBeyond above every start, or more
@@ -505,7 +309,8 @@ std::optional<Failure> diverged_parameter(Predictor& predictor, std::size_t runs
     }
     const double value = std::exp(logs[i]);
     const bool up = value > highest * kDivergedBeyond;
-    const bool down = value < lowest / 1e3 && negligible(predictor, runs, logs, i);
+    const auto change = value < lowest / 1e3 ? change_on_doubling(predictor, runs, logs, i, false) : std::nullopt;
+    const bool down = change && *change <= 1e-6;  // it no longer matters
     if (!up && !down) continue;
     return Failure::of_request(fmt::format(
         "--fit {0}: the fit diverged: '{0}' ran off towards {1} (to {2:.3g}) from every start ({3}): the runs do not "
@@ -583,14 +388,11 @@ std::optional<std::string> add_covariance(ceres::Problem& problem, const std::ve
 // changes no prediction): the runs cannot determine it, and the fit would report it at its start
 // with a made-up precision. Its refusal, or the predictor's failure, or nothing.
 std::optional<Failure> inert_parameter(Predictor& predictor, std::size_t runs, const CalibrationOptions& options,
-                                       std::vector<double> logs) {
-  std::vector<double> at_start(runs), moved(runs);
-  if (!predictor.predict(logs.data(), at_start.data())) return predictor.failure();
+                                       const std::vector<double>& logs) {
   for (std::size_t i = 0; i < logs.size(); ++i) {
-    logs[i] += std::log(2.0);
-    if (!predictor.predict(logs.data(), moved.data())) return predictor.failure();
-    logs[i] -= std::log(2.0);
-    if (moved == at_start) {
+    const std::optional<double> change = change_on_doubling(predictor, runs, logs, i, true);
+    if (!change) return predictor.failure();
+    if (*change == 0.0) {
       return Failure::of_request(fmt::format(
           "--fit {0}: the model's time does not depend on '{0}' at any run's setting with the fitted values "
           "(doubling it changes no prediction): the runs cannot determine it; fit the names the model uses, "
