@@ -87,27 +87,6 @@ TEST(RatesOfP, G10_WeakScalingOnlyWhenAVariableOfPSetsASize) {
   EXPECT_FALSE(weak("work", "8", "1"));  // k reaches only the volume
 }
 
-// Under weak scaling the prediction's speedup is against T1(W(p)) like every method's (it was
-// against T(1)): 100p unit tasks after a serial 20, T(p) = 120, T1(W(p)) = 20 + 100p.
-TEST(RatesOfP, WeakScalingPredictionUsesTheScaledBase) {
-  const char* const program =
-      "PROGRAM NAME IS 'weak';\n"
-      "EXECUTION PATTERN IS setup -> work;\n"
-      "VARIABLE columns = 100*P;\n"
-      "SEQUENTIAL PHASE setup IS: RUNTIME IS DETERMINISTIC(20); END;\n"
-      "WORK PHASE work IS:\n"
-      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-      "  SUBTASK RUNTIME IS DETERMINISTIC(1);\n"
-      "  PROBLEM SIZE IS VECTOR cells(columns);\n"
-      "END;\n";
-  const auto study =
-      analysis::run_study({case_of(program, "MACHINE NAME IS 'm';\n")}, request_for({1, 4}, {Method::StateSpace}));
-  ASSERT_TRUE(study.ok());
-  const auto prediction = analysis::predict(*study.value, 0, 4);
-  ASSERT_TRUE(prediction && prediction->speedup);
-  EXPECT_NEAR(*prediction->speedup, 420.0 / 120.0, 1e-9);
-}
-
 // Checked on a machine without the constant, the name is unbound where it is written; a variable
 // may not take a constant's name (which would hide it from the program).
 TEST(RatesOfP, G10_AMissingConstantOrAClashIsRefusedWhereItIsWritten) {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "analysis/isospeed.hpp"
+#include "analysis/prediction.hpp"
 #include "analysis/scaled_speedup.hpp"
 #include "analysis/scaling_laws.hpp"
 #include "analysis/study.hpp"
@@ -136,6 +137,17 @@ TEST(WeakScaling, TheSpeedupIsTheScaledSpeedupAndFollowsGustafson) {
       EXPECT_NEAR(*row.karp_flatt, 1.0 / (5.0 * row.p + 1.0), 1e-12) << row.p;
     }
   }
+}
+
+// The prediction's speedup is against T1(W(p)) like every method's (it was against T(1)):
+// T(4) = 120, T1(W(4)) = 420.
+TEST(WeakScaling, ThePredictionsSpeedupIsTheScaledOne) {
+  const auto study =
+      analysis::run_study({case_of(weak_program("100*P"), kIdeal)}, request_for({1, 4}, {solvers::Method::StateSpace}));
+  ASSERT_TRUE(study.ok());
+  const auto prediction = analysis::predict(*study.value, 0, 4);
+  ASSERT_TRUE(prediction && prediction->speedup);
+  EXPECT_NEAR(*prediction->speedup, 420.0 / 120.0, 1e-9);
 }
 
 TEST(WeakScaling, ASetExpressionReplacesTheDefault) {
