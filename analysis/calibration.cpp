@@ -478,6 +478,7 @@ Outcome<CalibrationResult> calibrate(const MachineInput& input, const models::Ru
   result.iterations = stages.iterations;
   result.starts = std::move(outcomes);
   result.termination = stages.fit.summary.BriefReport();
+  result.range = detail::estimate_range(input, runs, options, result);
   Outcome<CalibrationResult> outcome;
   outcome.value = std::move(result);
   return outcome;

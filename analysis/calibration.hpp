@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/calibration_range.hpp"
 #include "analysis/failure.hpp"
 #include "analysis/study.hpp"
 #include "models/runs.hpp"
@@ -36,6 +37,9 @@ struct CalibrationOptions {
   // others spread on a log scale; the best is kept and the others' spread reported.
   int starts = 5;
   int max_iterations = 200;
+  // Refit without the outer settings of each axis to measure how fast the model's error grows
+  // beyond the calibrated range (CalibrationResult::range); the refits themselves do not.
+  bool estimate_range = true;
   solvers::SeriesParallelOptions series_parallel;
   bool IsValid(std::string* why) const;
 };
@@ -91,6 +95,9 @@ struct CalibrationResult {
   std::size_t repeated_settings = 0;
   // 1 - SSE / SST on the times (the share of the runs' variation the model explains).
   double r_squared = 0.0;
+  // The settings fitted on and how fast the model's error grew beyond them (without
+  // estimate_range: the settings only, no rate).
+  CalibratedRange range;
   std::vector<StartOutcome> starts;  // stage 1's, in the order tried (the input's first)
   int iterations = 0;                // of both stages, all starts (docs/calibration.md, "Weights")
   std::string termination;           // Ceres's summary of why it stopped

@@ -81,4 +81,12 @@ Fit solve(Predictor& predictor, const SettingSums& sums, const std::vector<doubl
           const CalibrationOptions& options, const LogBounds& bounds, std::vector<double>& logs, bool coarse = false,
           const std::vector<double>* known_basin = nullptr);
 
+// The calibration's range (its runs' settings) and the rate at which the model's error grows
+// beyond it: per axis with two or more values and per direction, a refit (one start, from `fit`'s
+// values) without the settings in the outer quarter of the axis's span, which are then
+// predicted (docs/calibration.md, "Beyond the calibrated range"); without
+// options.estimate_range, the settings alone.
+CalibratedRange estimate_range(const MachineInput& input, const models::Runs& runs, const CalibrationOptions& options,
+                               const CalibrationResult& fit);
+
 }  // namespace analysis::detail

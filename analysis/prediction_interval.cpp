@@ -130,17 +130,19 @@ std::optional<Failure> draw_parameters(const MachineInput& setting, std::int64_t
   return std::nullopt;
 }
 
-// The factors exp(u z - u^2/2) at `points` normal points z for the unexplained spread u; {1}
-// without one.
-std::vector<double> spread_factors(double unexplained, int points) {
+// The factors exp(w z - u^2/2), w^2 = u^2 + discrepancy^2, at `points` normal points z: the
+// unexplained spread u (mean 1) and the model's error beyond the calibrated range (median 1),
+// independent; {1} without either.
+std::vector<double> spread_factors(double unexplained, double discrepancy, int points) {
   std::vector<double> factors{1.0};
-  if (unexplained > 0.0) {
+  if (unexplained > 0.0 || discrepancy > 0.0) {
     const boost::math::normal standard;
     const double u = unexplained;
+    const double w = std::hypot(unexplained, discrepancy);
     factors.clear();
     for (int point = 0; point < points; ++point) {
       const double z = boost::math::quantile(standard, (point + 0.5) / points);
-      factors.push_back(std::exp(u * z - u * u / 2.0));
+      factors.push_back(std::exp(w * z - u * u / 2.0));
     }
   }
   return factors;
@@ -169,6 +171,7 @@ ParameterUncertainty uncertainty_of(const CalibrationResult& fit) {
   }
   uncertainty.log_covariance = fit.log_covariance;
   uncertainty.unexplained = fit.unexplained;
+  uncertainty.range = fit.range;
   return uncertainty;
 }
 
@@ -195,7 +198,9 @@ Outcome<PredictionInterval> predict_interval(const MachineInput& setting, std::i
   } else if (const auto failure = draw_parameters(setting, p, uncertainty, options, stream, tail, laws, interval)) {
     return refused<PredictionInterval>(*failure);
   }
-  const std::vector<double> factors = spread_factors(uncertainty.unexplained, options.spread_points);
+  if (uncertainty.range) interval.placement = place(*uncertainty.range, setting, p);
+  const double discrepancy = interval.placement ? interval.placement->discrepancy : 0.0;
+  const std::vector<double> factors = spread_factors(uncertainty.unexplained, discrepancy, options.spread_points);
   if (laws.size() == 1 && factors.size() == 1) {
     interval.low = interval.task_low;
     interval.high = interval.task_high;

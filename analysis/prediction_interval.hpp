@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/calibration.hpp"
+#include "analysis/calibration_range.hpp"
 #include "analysis/failure.hpp"
 #include "analysis/study.hpp"
 #include "solvers/series_parallel_solver.hpp"
@@ -34,6 +36,8 @@ struct ParameterUncertainty {
   std::vector<std::vector<double>> log_covariance;  // of their logarithms; empty: taken as known
   // The spread of log(time) the model's own randomness does not explain (CalibrationResult).
   double unexplained = 0.0;
+  // The settings fitted on and how fast the model's error grows beyond them; empty without a fit.
+  std::optional<CalibratedRange> range;
 };
 
 // What `fit` knows: its values, the covariance of their logs (none without degrees of freedom:
@@ -49,8 +53,12 @@ struct PredictionInterval {
   double parameter_standard_error = 0.0;
   double parameter_low = 0.0, parameter_high = 0.0;
   double unexplained = 0.0;  // as ParameterUncertainty::unexplained
+  // Where the setting lies relative to the calibration, and the model's error expected there
+  // (docs/calibration.md, "Beyond the calibrated range"); empty without a fit.
+  std::optional<Placement> placement;
   // Everything: the central interval of the mixture over the draws of each draw's runtime law
-  // times the unexplained spread exp(u z - u^2/2).
+  // times exp(w z - u^2/2), w^2 = u^2 + discrepancy^2: the unexplained spread (mean 1) and the
+  // model's error at the setting's distance (median 1).
   double low = 0.0, high = 0.0;
 };
 

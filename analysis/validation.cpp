@@ -55,6 +55,10 @@ ValidationSummary summarize(const std::vector<ValidatedRun>& runs) {
     summary.within_20 += size <= 0.20 ? 1.0 : 0.0;
     summary.within_40 += size <= 0.40 ? 1.0 : 0.0;
     summary.inside += run.inside ? 1 : 0;
+    if (run.prediction.placement && run.prediction.placement->extrapolated()) {
+      ++summary.extrapolated;
+      summary.extrapolated_inside += run.inside ? 1 : 0;
+    }
     if (run.lower_bound && run.upper_bound) {
       ++summary.bounded;
       lower_ratios += *run.lower_bound / run.run.time;

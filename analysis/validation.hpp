@@ -34,6 +34,8 @@ struct ValidationSummary {
   double within_10 = 0.0, within_20 = 0.0, within_40 = 0.0;
   std::size_t inside = 0;  // runs inside their prediction interval
   double coverage = 0.0;   // inside / runs
+  // The runs beyond the calibrated range (PredictionInterval::placement) and those of them inside.
+  std::size_t extrapolated = 0, extrapolated_inside = 0;
   // Over the runs with bounds: the means of lower bound / measured and upper bound / measured.
   std::size_t bounded = 0;
   std::optional<double> mean_ratio_lower, mean_ratio_upper;

@@ -335,6 +335,7 @@ int run_calibration(const CalibrationCommand& command, std::ostream& out, std::o
   outcome.program_file = command.inputs.program();
   outcome.machine_name = loaded->machine.name;
   outcome.level = command.interval_level;
+  outcome.time_unit = command.time_unit;
   analysis::PredictionIntervalOptions intervals;
   intervals.level = outcome.level;
   intervals.parameter_draws = command.draws;

@@ -73,6 +73,7 @@ Made calibration_command(const Options& options) {
   command.predict = options.pmax || !options.processors.empty();
   command.bound_runs = options.given.contains("--method") &&
                        std::ranges::find(request->methods, solvers::Method::Bounds) != request->methods.end();
+  if (options.given.contains("--time-unit")) command.time_unit = options.time_unit;
   command.interval_level = options.interval_percent / 100.0;
   command.draws = options.draws;
   command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};

@@ -176,8 +176,10 @@ struct CalibrationCommand {
   bool predict = false;          // --pmax or --p: predictions with intervals at those p
   bool bound_runs = false;       // --method with bounds: each validated run's RatioLB and RatioUB
   double interval_level = 0.95;  // in (0, 1)
-  int draws = 0;                 // parameter draws behind each interval
-  TimeBudget budget{};           // the solves estimated before any (analysis/solves_cost.hpp)
+  // --time-unit when given; else the table picks one and CSV and JSON print µs.
+  std::optional<report::TimeUnit> time_unit{};
+  int draws = 0;        // parameter draws behind each interval
+  TimeBudget budget{};  // the solves estimated before any (analysis/solves_cost.hpp)
   std::vector<std::string> notes{};
 };
 

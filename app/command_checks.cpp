@@ -113,16 +113,13 @@ std::optional<std::string> calibration_usage(const Options& options) {
   if (!options.other_files.empty() || options.machine_files.size() > 1) {
     return "--calibrate and --validate take one program and at most one machine";
   }
-  if (options.format == report::Format::Csv || options.format == report::Format::Jsonl) {
-    return "--calibrate and --validate print a table or JSON (--format table|json)";
+  if (options.format == report::Format::Jsonl) {
+    return "--calibrate and --validate print a table, CSV or JSON (--format table|csv|json)";
   }
   if (!options.sweeps.empty() || options.loss || options.isoefficiency || options.isospeed || options.plot ||
       options.tail_plot || options.breakdown || options.scaling_laws || options.quantiles || options.sensitivity) {
     return "--calibrate and --validate make their own report: no --sweep, --loss, --isoefficiency, --isospeed, "
            "--plot, --tail-plot, --breakdown, --scaling-laws, --quantiles or --sensitivity with them";
-  }
-  if (options.given.count("--time-unit") != 0) {
-    return "--time-unit: --calibrate and --validate show times in the runs file's unit (µs with a '# unit:' line)";
   }
   return std::nullopt;
 }

@@ -35,12 +35,19 @@ struct ValidationPart {
 struct CalibrationReport {
   std::string program_name, program_file, machine_name;
   double level = 0.95;  // of every interval
+  // --time-unit; empty: the table picks one (the largest in which the median time shown is at
+  // least 1), CSV and JSON use µs, the program's unit.
+  std::optional<TimeUnit> time_unit;
   std::optional<CalibrationPart> calibration;
   std::vector<PredictedPoint> predictions;  // at the input's values, over --p
   std::optional<ValidationPart> validation;
 };
 
 std::string render_calibration(const CalibrationReport& report, Format format);
+
+// The unit of the table and the validation chart: --time-unit's, else the largest of s, ms, µs
+// in which the median of the times shown (measured and predicted) is at least 1 (ns below).
+TimeUnit report_time_unit(const CalibrationReport& report);
 
 // "tc and ts", "tc, tw and ts": the fitted names for a sentence.
 std::string fit_names(const analysis::CalibrationResult& fit);

@@ -50,14 +50,29 @@ std::vector<std::string> groups_in_order(const std::vector<std::string>& labels)
   return groups;
 }
 
-// The lowest and the highest time drawn: measured, predicted or an end of an interval.
-std::pair<double, double> time_range(const ValidationPart& part) {
+// The lowest and the highest time drawn (in `unit`): measured, predicted or an end of an interval.
+std::pair<double, double> time_range(const ValidationPart& part, const TimeUnit& unit) {
   double low = std::numeric_limits<double>::infinity(), high = 0.0;
   for (const analysis::ValidatedRun& one : part.validated) {
     low = std::min({low, one.run.time, one.prediction.mean, one.prediction.low});
     high = std::max({high, one.run.time, one.prediction.mean, one.prediction.high});
   }
-  return {low, high};
+  return {unit.of(low), unit.of(high)};
+}
+
+// About the width of a tick label in pixels (12-pixel digits are about 7 wide).
+double label_width(const std::string& text) { return 7.5 * static_cast<double>(display_length(text)); }
+
+// Every k-th tick, k the least for which the x axis's labels, each as wide as the widest, fit
+// along the side with a gap between neighbours.
+std::vector<double> thinned(const std::vector<double>& ticks, double side) {
+  double widest = 0.0;
+  for (const double tick : ticks) widest = std::max(widest, label_width(tick_label(tick)));
+  std::size_t every = 1;
+  while (static_cast<double>((ticks.size() + every - 1) / every) * (widest + 12.0) > side) ++every;
+  std::vector<double> kept;
+  for (std::size_t i = 0; i < ticks.size(); i += every) kept.push_back(ticks[i]);
+  return kept;
 }
 
 // Both axes' scale: log2 from a power of two to a power of two when the times span more than a
@@ -78,19 +93,27 @@ Axis time_axis(double low, double high) {
   return axis;
 }
 
-// The square panel's place in the document; the legend is right of it.
-constexpr double kValidationLeft = 100, kValidationTop = 80, kValidationSide = 440;
+// The square panel's place in the document (its left edge leaves room for the y tick labels and
+// the axis label left of them); the legend is right of it.
+constexpr double kValidationTop = 80, kValidationSide = 440;
 
-std::string validation_axes(const PlotArea& area, double level) {
+// Left of the panel: the widest y tick label, a gap, the rotated axis label (about 16 pixels
+// high) and a margin.
+double label_room(const Axis& axis) {
+  double widest = 0.0;
+  for (const double tick : axis.ticks) widest = std::max(widest, label_width(tick_label(tick)));
+  return 8.0 + widest + 14.0;
+}
+
+std::string validation_axes(const PlotArea& area, double level, const TimeUnit& unit) {
   std::string svg = "<g class=\"axes\">\n";
-  for (double tick : area.x_axis.ticks) {
-    svg +=
-        grid_line_across(area, tick) + grid_line_up(area, tick) + y_tick_label(area, tick) + x_tick_label(area, tick);
-  }
+  for (double tick : area.y_axis.ticks) svg += grid_line_across(area, tick) + y_tick_label(area, tick);
+  for (double tick : area.x_axis.ticks) svg += grid_line_up(area, tick) + x_tick_label(area, tick);
   svg += area_frame(area);
-  const std::string scale = area.x_axis.log ? " (log scale)" : "";
-  svg += x_axis_label(area, 42, "measured time" + scale);
-  svg += y_axis_label(area, 62, fmt::format("predicted mean and {:g}% interval{}", 100.0 * level, scale));
+  const std::string scale = area.x_axis.log ? ", log scale" : "";
+  svg += x_axis_label(area, 42, fmt::format("measured time [{}{}]", unit.symbol, scale));
+  svg += y_axis_label(area, label_room(area.y_axis),
+                      fmt::format("predicted mean and {:g}% interval [{}{}]", 100.0 * level, unit.symbol, scale));
   return svg + "</g>\n";
 }
 
@@ -115,21 +138,24 @@ std::string error_lines(const PlotArea& area) {
 }
 
 // A run: its prediction interval as a bar at its measured time, its predicted mean as a marker.
-std::string run_svg(const PlotArea& area, const analysis::ValidatedRun& one, const LineStyle& style) {
-  const double x = area.x(one.run.time);
+std::string run_svg(const PlotArea& area, const analysis::ValidatedRun& one, const LineStyle& style,
+                    const TimeUnit& unit) {
+  const double x = area.x(unit.of(one.run.time));
   return fmt::format(
-      "<g class=\"run\"><title>line {}: p = {}, measured {:.6g}, predicted {:.6g} [{:.6g}, {:.6g}]{}"
+      "<g class=\"run\"><title>line {}: p = {}, measured {:.6g}, predicted {:.6g} [{:.6g}, {:.6g}] {}{}"
       "</title><line x1=\"{:.2f}\" y1=\"{:.2f}\" x2=\"{:.2f}\" y2=\"{:.2f}\" stroke=\"{}\" "
       "stroke-width=\"1.5\" opacity=\"0.6\"/>{}</g>\n",
-      one.run.location.line, one.run.p, one.run.time, one.prediction.mean, one.prediction.low, one.prediction.high,
-      one.inside ? "" : ", outside its interval", x, area.y(one.prediction.low), x, area.y(one.prediction.high),
-      style.colour, marker_svg(style.marker, x, area.y(one.prediction.mean), style.colour));
+      one.run.location.line, one.run.p, unit.of(one.run.time), unit.of(one.prediction.mean),
+      unit.of(one.prediction.low), unit.of(one.prediction.high), unit.symbol,
+      one.inside ? "" : ", outside its interval", x, area.y(unit.of(one.prediction.low)), x,
+      area.y(unit.of(one.prediction.high)), style.colour,
+      marker_svg(style.marker, x, area.y(unit.of(one.prediction.mean)), style.colour));
 }
 
-std::string validation_legend(const std::vector<std::string>& groups) {
+std::string validation_legend(const std::vector<std::string>& groups, double left) {
   std::string svg = "<g class=\"legend\">\n";
   double y = kValidationTop + 10;
-  const double x = kValidationLeft + kValidationSide + 30;
+  const double x = left + kValidationSide + 30;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     const LineStyle style = line_style(i);
     svg += legend_entry(13, marker_svg(style.marker, x + 8, y - 4, style.colour), x + 22, y, groups[i]);
@@ -146,12 +172,16 @@ std::string render_validation_plot(const CalibrationReport& report) {
   const ValidationPart& part = *report.validation;
   const std::vector<std::string> labels = group_labels(part);
   const std::vector<std::string> groups = groups_in_order(labels);
-  const auto [low, high] = time_range(part);
+  const TimeUnit unit = report_time_unit(report);
+  const auto [low, high] = time_range(part, unit);
   const Axis axis = time_axis(low, high);
-  const PlotArea area{kValidationLeft, kValidationTop, kValidationSide, kValidationSide, axis, axis};
+  Axis x_axis = axis;
+  x_axis.ticks = thinned(axis.ticks, kValidationSide);
+  const double left = std::max(100.0, label_room(axis) + 24.0);
+  const PlotArea area{left, kValidationTop, kValidationSide, kValidationSide, x_axis, axis};
   std::size_t longest = 8;
   for (const std::string& group : groups) longest = std::max(longest, display_length(group));
-  const double width = kValidationLeft + kValidationSide + 70 + 7.5 * static_cast<double>(longest);
+  const double width = left + kValidationSide + 70 + 7.5 * static_cast<double>(longest);
   const double height =
       std::max(kValidationTop + kValidationSide + 70, kValidationTop + 20.0 * static_cast<double>(groups.size() + 2));
   const std::string title =
@@ -160,13 +190,13 @@ std::string render_validation_plot(const CalibrationReport& report) {
                                            part.runs_file, part.summary.runs, 100.0 * part.summary.mean_absolute_error,
                                            part.summary.inside, part.summary.runs, 100.0 * report.level);
   std::string svg = one_panel_opening(width, height, title, 16, subtitle, "clip-validation", area);
-  svg += validation_axes(area, report.level);
+  svg += validation_axes(area, report.level, unit);
   svg += "<g class=\"points\" clip-path=\"url(#clip-validation)\">\n" + error_lines(area);
   for (std::size_t r = 0; r < part.validated.size(); ++r) {
     const auto index = static_cast<std::size_t>(std::find(groups.begin(), groups.end(), labels[r]) - groups.begin());
-    svg += run_svg(area, part.validated[r], line_style(index));
+    svg += run_svg(area, part.validated[r], line_style(index), unit);
   }
-  return svg + "</g>\n" + validation_legend(groups) + "</svg>\n";
+  return svg + "</g>\n" + validation_legend(groups, left) + "</svg>\n";
 }
 
 }  // namespace report
