@@ -26,7 +26,8 @@ double axis_distance(const CalibratedRange& range, std::size_t a, double x, doub
 // The largest difference of one coordinate between two settings (raw values per axis).
 double distance_between(const CalibratedRange& range, const std::vector<double>& x, const std::vector<double>& y) {
   double distance = 0.0;
-  for (std::size_t a = 0; a < range.axes.size(); ++a) distance = std::max(distance, axis_distance(range, a, x[a], y[a]));
+  for (std::size_t a = 0; a < range.axes.size(); ++a)
+    distance = std::max(distance, axis_distance(range, a, x[a], y[a]));
   return distance;
 }
 
@@ -45,8 +46,9 @@ Placement place(const CalibratedRange& range, const MachineInput& setting, std::
   for (const auto& [name, calibrated] : range.fixed) {
     const std::optional<double> value = value_of(name);
     if (!value || *value == calibrated) continue;
-    const double distance = calibrated > 0.0 && *value > 0.0 ? std::abs(std::log(*value / calibrated))
-                                                            : std::abs(*value - calibrated) / std::max(std::abs(calibrated), 1.0);
+    const double distance = calibrated > 0.0 && *value > 0.0
+                                ? std::abs(std::log(*value / calibrated))
+                                : std::abs(*value - calibrated) / std::max(std::abs(calibrated), 1.0);
     fixed_distance = std::max(fixed_distance, distance);
     placement.beyond.push_back(name);
   }
@@ -77,7 +79,8 @@ CalibratedRange range_of(const MachineInput& input, const models::Runs& runs, co
   for (const std::size_t first : distinct.first_run) {
     const Outcome<MachineInput> setting = with_values(input, runs.variables, runs.runs[first].values);
     if (!setting.ok()) continue;
-    const models::Binding binding = models::bind(*setting.value->program, setting.value->machine, setting.value->values);
+    const models::Binding binding =
+        models::bind(*setting.value->program, setting.value->machine, setting.value->values);
     for (const models::Variable& variable : input.program->variables) {
       const auto found = binding.environment.values.find(variable.name);
       const std::optional<double> value =
@@ -126,7 +129,8 @@ std::vector<std::size_t> outer_settings(const CalibratedRange& range, std::size_
 }
 
 // The runs of the settings not in `left_out` (RunSettings indices of `distinct`).
-models::Runs runs_without(const models::Runs& runs, const RunSettings& distinct, const std::set<std::size_t>& left_out) {
+models::Runs runs_without(const models::Runs& runs, const RunSettings& distinct,
+                          const std::set<std::size_t>& left_out) {
   models::Runs kept = runs;
   kept.runs.clear();
   for (std::size_t r = 0; r < runs.runs.size(); ++r) {
@@ -194,7 +198,8 @@ std::optional<std::pair<double, double>> held_out_error(const MachineInput& inpu
       gradient[i] = (*above - *below) / (2.0 * kStep);
     }
     for (std::size_t i = 0; i < values.size(); ++i) {
-      for (std::size_t j = 0; j < values.size(); ++j) variance += gradient[i] * refit.log_covariance[i][j] * gradient[j];
+      for (std::size_t j = 0; j < values.size(); ++j)
+        variance += gradient[i] * refit.log_covariance[i][j] * gradient[j];
     }
   }
   return std::pair{std::log(sum / n) - *predicted, variance};
@@ -218,7 +223,8 @@ RangeSplit split(const MachineInput& input, const models::Runs& runs, const Cali
     result.skipped = start.failure->text();
     return result;
   }
-  const Outcome<CalibrationResult> refit = calibrate(*start.value, runs_without(runs, distinct, left_out), refit_options);
+  const Outcome<CalibrationResult> refit =
+      calibrate(*start.value, runs_without(runs, distinct, left_out), refit_options);
   if (!refit.ok()) {
     result.skipped = refit.failure->text();
     return result;
@@ -233,7 +239,8 @@ RangeSplit split(const MachineInput& input, const models::Runs& runs, const Cali
     }
     double nearest = std::numeric_limits<double>::infinity();
     for (std::size_t kept = 0; kept < range.settings.size(); ++kept) {
-      if (left_out.count(kept) == 0) nearest = std::min(nearest, distance_between(range, range.settings[s], range.settings[kept]));
+      if (left_out.count(kept) == 0)
+        nearest = std::min(nearest, distance_between(range, range.settings[s], range.settings[kept]));
     }
     excess += error->first * error->first - error->second;
     null_variance += 2.0 * error->second * error->second;

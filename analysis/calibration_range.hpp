@@ -16,8 +16,8 @@ namespace analysis {
 
 // One refit without the outer settings of an axis, and what it showed.
 struct RangeSplit {
-  std::string axis;  // "p" or a column of the runs
-  bool upward = true;  // the highest values left out (else the lowest)
+  std::string axis;          // "p" or a column of the runs
+  bool upward = true;        // the highest values left out (else the lowest)
   std::size_t held_out = 0;  // settings left out and predicted
   // Per unit of distance, the root of sum(e^2 - v) / sum(d^2) over the settings left out: e the
   // log of measured (the mean of the setting's runs) over predicted, v the variance e would have
@@ -33,15 +33,15 @@ struct RangeSplit {
 // logarithmic scale when every calibrated value is > 0, else on a linear one in units of its
 // span (of 1 when the span is 0).
 struct CalibratedRange {
-  std::vector<std::string> axes;                   // "p", then the columns
-  std::vector<bool> logarithmic;                   // per axis
-  std::vector<double> scale;                       // per linear axis: its span (1 when 0)
-  std::vector<std::vector<double>> settings;       // per distinct setting: its raw values per axis
-  std::vector<double> low, high;                   // per axis: the calibrated range
+  std::vector<std::string> axes;              // "p", then the columns
+  std::vector<bool> logarithmic;              // per axis
+  std::vector<double> scale;                  // per linear axis: its span (1 when 0)
+  std::vector<std::vector<double>> settings;  // per distinct setting: its raw values per axis
+  std::vector<double> low, high;              // per axis: the calibrated range
   // The program's other variables (neither a column nor fitted) at the value the calibration ran
   // them at: a setting with another value lies beyond the range on that axis.
   std::vector<std::pair<std::string, double>> fixed;
-  std::vector<RangeSplit> splits;                  // the refits tried, in order
+  std::vector<RangeSplit> splits;  // the refits tried, in order
   // The model's error growth: the log standard deviation added per unit of distance, the largest
   // rate of the splits refitted (the fastest growth seen in any direction); empty when no split
   // could be refitted.

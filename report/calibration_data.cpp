@@ -140,7 +140,8 @@ Json validation_json(const ValidationPart& part, const TimeUnit& unit) {
 std::string csv_row(const std::string& kind, const std::string& line, std::int64_t p,
                     const std::vector<std::string>& values, const std::optional<double>& measured,
                     const analysis::PredictionInterval& i, const std::optional<bool>& inside,
-                    const std::optional<double>& ratio_lb, const std::optional<double>& ratio_ub, const TimeUnit& unit) {
+                    const std::optional<double>& ratio_lb, const std::optional<double>& ratio_ub,
+                    const TimeUnit& unit) {
   std::string row = kind + "," + line + "," + std::to_string(p);
   for (const std::string& value : values) row += "," + value;
   const auto time = [&](const std::optional<double>& microseconds) {
@@ -152,8 +153,7 @@ std::string csv_row(const std::string& kind, const std::string& line, std::int64
   }
   row += fmt::format(",{},{},{},{},{},{},{},{},{},{},{}\n", time(measured), time(i.mean),
                      measured ? csv_number((i.mean - *measured) / *measured) : "", time(i.low), time(i.high),
-                     inside ? (*inside ? "1" : "0") : "",
-                     i.placement ? csv_number(i.placement->distance) : "",
+                     inside ? (*inside ? "1" : "0") : "", i.placement ? csv_number(i.placement->distance) : "",
                      i.placement ? (i.placement->extrapolated() ? "1" : "0") : "", csv_text(beyond),
                      csv_number(ratio_lb), csv_number(ratio_ub));
   return row;
@@ -162,13 +162,15 @@ std::string csv_row(const std::string& kind, const std::string& line, std::int64
 }  // namespace
 
 std::string calibration_csv(const CalibrationReport& report, const TimeUnit& unit) {
-  const std::vector<std::string> columns = report.validation ? report.validation->runs.variables : std::vector<std::string>{};
+  const std::vector<std::string> columns =
+      report.validation ? report.validation->runs.variables : std::vector<std::string>{};
   std::string out = "kind,line,p";
   for (const std::string& column : columns) out += "," + csv_text(column);
   const std::string& u = unit.name;
-  out += fmt::format(",measured_{0},predicted_{0},error,low_{0},high_{0},inside,distance,extrapolated,beyond,ratio_lb,"
-                     "ratio_ub\n",
-                     u);
+  out += fmt::format(
+      ",measured_{0},predicted_{0},error,low_{0},high_{0},inside,distance,extrapolated,beyond,ratio_lb,"
+      "ratio_ub\n",
+      u);
   const std::vector<std::string> blank(columns.size());
   for (const PredictedPoint& point : report.predictions) {
     out += csv_row("prediction", "", point.p, blank, std::nullopt, point.interval, std::nullopt, std::nullopt,
@@ -181,8 +183,8 @@ std::string calibration_csv(const CalibrationReport& report, const TimeUnit& uni
     const auto ratio = [&](const std::optional<double>& bound) {
       return bound ? std::optional<double>(*bound / one.run.time) : std::nullopt;
     };
-    out += csv_row("validation", std::to_string(one.run.location.line), one.run.p, values, one.run.time,
-                   one.prediction, one.inside, ratio(one.lower_bound), ratio(one.upper_bound), unit);
+    out += csv_row("validation", std::to_string(one.run.location.line), one.run.p, values, one.run.time, one.prediction,
+                   one.inside, ratio(one.lower_bound), ratio(one.upper_bound), unit);
   }
   return out;
 }
