@@ -49,21 +49,25 @@ models::Runs runs(int repetitions = 4) {
 const char* runtime_of(std::int64_t kind) { return kind == 0 ? "DETERMINISTIC(tc)" : "EXPONENTIAL(tc)"; }
 
 // Arguments: 0 deterministic tasks, 1 exponential tasks; the starts of stage 1 (1: the input's
-// values alone, 5: the default).
+// values alone, 5: the default); 1 to refit without each axis's outer settings (the calibrated
+// range's rate, the default), 0 not to.
 void BM_Calibrate(benchmark::State& state) {
   const analysis::MachineInput input = model(runtime_of(state.range(0)));
   const models::Runs measured = runs();
   analysis::CalibrationOptions options;
   options.parameters = {"tc", "ts"};
   options.starts = static_cast<int>(state.range(1));
+  options.estimate_range = state.range(2) != 0;
   for (auto _ : state) benchmark::DoNotOptimize(analysis::calibrate(input, measured, options));
 }
 BENCHMARK(BM_Calibrate)
-    ->ArgNames({"exponential", "starts"})
-    ->Args({0, 1})
-    ->Args({0, 5})
-    ->Args({1, 1})
-    ->Args({1, 5})
+    ->ArgNames({"exponential", "starts", "range"})
+    ->Args({0, 1, 0})
+    ->Args({0, 5, 0})
+    ->Args({0, 5, 1})
+    ->Args({1, 1, 0})
+    ->Args({1, 5, 0})
+    ->Args({1, 5, 1})
     ->Unit(benchmark::kMillisecond);
 
 // Argument: rows, spread over the same 4 settings (exponential tasks). Each distinct setting is
