@@ -439,14 +439,18 @@ def _frame(rows: list[dict]):
 
 
 def _interval_parts(prediction: dict) -> dict[str, Any]:
-    """A prediction interval's figures, flat: the whole interval and its three parts."""
+    """A prediction interval's figures, flat: the whole interval, its parts and where the setting
+    lies relative to the calibration (``distance``, ``extrapolated``; None without a fit)."""
+    placement = prediction.get("placement")
     return {"mean": prediction["mean"],
             "lower": prediction["interval"][0], "upper": prediction["interval"][1],
             "task_lower": prediction["task"][0], "task_upper": prediction["task"][1],
             "parameters_lower": prediction["parameters"]["interval"][0],
             "parameters_upper": prediction["parameters"]["interval"][1],
             "parameters_standard_error": prediction["parameters"]["standard_error"],
-            "unexplained": prediction["unexplained"]}
+            "unexplained": prediction["unexplained"],
+            "distance": None if placement is None else placement["distance"],
+            "extrapolated": prediction.get("extrapolated")}
 
 
 class Calibration:
@@ -464,6 +468,7 @@ class Calibration:
     def __init__(self, report: dict):
         self.json: dict = report
         self.level: Optional[float] = report.get("level")
+        self.time_unit: Optional[str] = report.get("time_unit")
         self.parameters = _frame(report.get("parameters") or [])
         self.calibration: Optional[dict] = report.get("calibration")
         self.predictions = _frame([{"p": one["p"], **_interval_parts(one)} for one in report.get("predictions") or []])
@@ -472,7 +477,9 @@ class Calibration:
             {"line": run["line"], "p": run["p"], **run["values"], "repetition": run["repetition"],
              "measured": run["measured"], "predicted": run["predicted"], "error": run["error"],
              "inside": run["inside"], "lower": run["prediction"]["interval"][0],
-             "upper": run["prediction"]["interval"][1], "lower_bound": run.get("lower_bound"),
+             "upper": run["prediction"]["interval"][1],
+             "distance": _interval_parts(run["prediction"])["distance"],
+             "extrapolated": run["prediction"].get("extrapolated"), "lower_bound": run.get("lower_bound"),
              "upper_bound": run.get("upper_bound")} for run in validation["runs"]])
         self.validation_summary: Optional[dict] = None if validation is None else validation["summary"]
 
@@ -504,11 +511,13 @@ def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str
               set: Optional[Mapping[str, Number]] = None, p: Optional[Iterable[int]] = None,
               validate: Optional[str] = None, interval: Optional[float] = None, draws: Optional[int] = None,
               seed: int = 1, set_files: Iterable[str] = (),
-              ranges: Optional[Mapping[str, tuple[Number, Number]]] = None) -> Calibration:
+              ranges: Optional[Mapping[str, tuple[Number, Number]]] = None,
+              time_unit: Optional[str] = None) -> Calibration:
     """Fits program variables or machine constants to measured runs (``pdl-scale PROGRAM
     --calibrate RUNS --fit NAMES``), predicts at each p of ``p`` with an interval (``--p``,
     ``--interval`` percent, ``--draws``, ``--seed``), and scores the runs of ``validate``.
-    ``ranges`` keeps a fitted name within (LOW, HIGH) (``--fit NAME=LOW..HIGH``). ``runs`` and
+    ``ranges`` keeps a fitted name within (LOW, HIGH) (``--fit NAME=LOW..HIGH``); ``time_unit``
+    (``ns``, ``us``, ``ms``, ``s``; ``--time-unit``) the unit of the report's times. ``runs`` and
     ``validate`` are runs files (docs/calibration.md). Raises AnalysisError with the command's text
     for input it refuses."""
     given = fit.split(",") if isinstance(fit, str) else _iterable(fit, "fit")  # "tc,ts" as the command writes it
@@ -527,27 +536,31 @@ def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str
         arguments += ["--interval", _number(interval, "interval")]
     if draws is not None:
         arguments += ["--draws", _whole(draws, "draws")]
+    if time_unit is not None:
+        arguments += ["--time-unit", _name(time_unit, "time_unit")]
     return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
 
 
 def predict(program: str, runs: str, fit: Sequence[str], p: Iterable[int], machine: Optional[str] = None,
             set: Optional[Mapping[str, Number]] = None, interval: Optional[float] = None, draws: Optional[int] = None,
-            seed: int = 1, set_files: Iterable[str] = (), ranges: Optional[Mapping[str, tuple[Number, Number]]] = None):
+            seed: int = 1, set_files: Iterable[str] = (), ranges: Optional[Mapping[str, tuple[Number, Number]]] = None,
+            time_unit: Optional[str] = None):
     """The calibrated model's prediction at each p with its interval (``pdl-scale PROGRAM
     --calibrate RUNS --fit NAMES --p LIST``, docs/calibration.md): a DataFrame with ``p``,
     ``mean``, ``lower``, ``upper`` and the interval's three parts (``task_lower``/``_upper``: the
     tasks' randomness; ``parameters_lower``/``_upper``/``_standard_error``: the fitted values'
-    uncertainty; ``unexplained``: the spread the model does not explain), the command's whole
-    report in ``attrs["json"]``. ``calibrate`` gives the same with the fit and a validation."""
+    uncertainty; ``unexplained``: the spread the model does not explain; ``distance`` and
+    ``extrapolated``: where p lies relative to the runs), the command's whole report in
+    ``attrs["json"]``. ``calibrate`` gives the same with the fit and a validation."""
     fitted = calibrate(program, runs, fit, machine=machine, set=set, p=p, interval=interval, draws=draws, seed=seed,
-                       set_files=set_files, ranges=ranges)
+                       set_files=set_files, ranges=ranges, time_unit=time_unit)
     frame = fitted.predictions
     frame.attrs["json"] = fitted.json
     return frame
 
 
 def validate(program: str, runs: str, machine: Optional[str] = None, set: Optional[Mapping[str, Number]] = None,
-             bounds: bool = False, set_files: Iterable[str] = ()) -> Calibration:
+             bounds: bool = False, set_files: Iterable[str] = (), time_unit: Optional[str] = None) -> Calibration:
     """Scores the model's predictions against measured runs (``pdl-scale PROGRAM --validate RUNS``),
     e.g. with the values ``calibrate`` wrote (``set_files``); ``bounds`` adds Mendes and Reed's
     RatioLB and RatioUB (``--method approx,bounds``)."""
@@ -556,6 +569,8 @@ def validate(program: str, runs: str, machine: Optional[str] = None, set: Option
     arguments += ["--validate", _path(runs, "runs"), "--format", "json"]
     if bounds:
         arguments += ["--method", "approx,bounds"]
+    if time_unit is not None:
+        arguments += ["--time-unit", _name(time_unit, "time_unit")]
     return Calibration(json.loads(_run(arguments, texts, AnalysisError)))
 
 

@@ -54,6 +54,7 @@ def analyze(program: str, machine: Optional[str] = ..., p: Iterable[int] = ...,
 class Calibration:
     json: dict[str, Any]
     level: Optional[float]
+    time_unit: Optional[str]
     parameters: Any  # pandas.DataFrame
     calibration: Optional[dict[str, Any]]
     predictions: Any  # pandas.DataFrame
@@ -64,16 +65,18 @@ class Calibration:
 def calibrate(program: str, runs: str, fit: Sequence[str], machine: Optional[str] = ...,
               set: Optional[Mapping[str, Number]] = ..., p: Optional[Iterable[int]] = ...,
               validate: Optional[str] = ..., interval: Optional[float] = ..., draws: Optional[int] = ...,
-              seed: int = ..., set_files: Iterable[str] = ...) -> Calibration:
+              seed: int = ..., set_files: Iterable[str] = ...,
+              ranges: Optional[Mapping[str, tuple[Number, Number]]] = ..., time_unit: Optional[str] = ...) -> Calibration:
     """pdl-scale PROGRAM --calibrate RUNS --fit NAMES [--p ...] [--validate RUNS] --format json."""
 
 def validate(program: str, runs: str, machine: Optional[str] = ..., set: Optional[Mapping[str, Number]] = ...,
-             bounds: bool = ..., set_files: Iterable[str] = ...) -> Calibration:
+             bounds: bool = ..., set_files: Iterable[str] = ..., time_unit: Optional[str] = ...) -> Calibration:
     """pdl-scale PROGRAM --validate RUNS --format json."""
 
 def predict(program: str, runs: str, fit: Sequence[str], p: Iterable[int], machine: Optional[str] = ...,
             set: Optional[Mapping[str, Number]] = ..., interval: Optional[float] = ..., draws: Optional[int] = ...,
-            seed: int = ..., set_files: Iterable[str] = ...) -> Any:
+            seed: int = ..., set_files: Iterable[str] = ...,
+            ranges: Optional[Mapping[str, tuple[Number, Number]]] = ..., time_unit: Optional[str] = ...) -> Any:
     """pdl-scale PROGRAM --calibrate RUNS --fit NAMES --p LIST: the predictions with their intervals, a DataFrame."""
 
 def loss(program: str, machine: Optional[str] = ..., p: Iterable[int] = ..., methods: Sequence[str] = ...,

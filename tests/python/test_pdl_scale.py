@@ -195,6 +195,18 @@ class AgainstTheCommand(unittest.TestCase):
         self.assertIn("--fit tc=5..1: a range is NAME=LOW..HIGH with 0 < LOW < HIGH", raised.exception.text)
         with self.assertRaises(ValueError):
             pdl_scale.calibrate(program, train, ["tc"], machine=machine, ranges={"ts": (1, 2)})
+        # --time-unit, and where each setting lies relative to the runs (p = 1 to 8 calibrated).
+        in_ms = pdl_scale.calibrate(program, train, ["tc", "ts"], machine=machine, p=[8, 32], validate=test,
+                                    time_unit="ms")
+        self.assertEqual(in_ms.json, command_json(program, "--machine", machine, "--calibrate", train, "--fit", "tc,ts",
+                                                  "--seed", "1", "--p", "8,32", "--validate", test,
+                                                  "--time-unit", "ms"))
+        self.assertEqual((in_ms.time_unit, fitted.time_unit), ("ms", "us"))
+        self.assertEqual(list(in_ms.predictions["extrapolated"]), [False, True])
+        self.assertEqual(list(in_ms.predictions["distance"]), [0.0, math.log(4)])
+        self.assertTrue(all(in_ms.validation["extrapolated"]))
+        for ms, us in zip(in_ms.validation["measured"], fitted.validation["measured"]):
+            self.assertAlmostEqual(ms, us / 1000, delta=1e-12 * us)
 
     def test_isoefficiency_and_isospeed_are_the_commands(self):
         points = pdl_scale.isoefficiency(NEIGHBOR, 0.8, "columns", p=[2, 4, 8])
