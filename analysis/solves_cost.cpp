@@ -86,6 +86,21 @@ Outcome<SolvesCost> of_runs(const MachineInput& input, const models::Runs& runs,
   return {cost_of(firsts.size(), solves_per_setting, *timed.value, bytes(*timed.value)), std::nullopt};
 }
 
+// The refits of the calibrated range (docs/calibration.md, "Beyond the calibrated range"): two per
+// axis (p and each column) that has two or more values.
+double range_refits(const models::Runs& runs) {
+  double refits = 0.0;
+  for (std::size_t axis = 0; axis <= runs.variables.size(); ++axis) {
+    const auto value = [&](const models::Run& run) {
+      return axis == 0 ? static_cast<double>(run.p) : run.values[axis - 1];
+    };
+    const bool varies = std::any_of(runs.runs.begin(), runs.runs.end(),
+                                    [&](const models::Run& run) { return value(run) != value(runs.runs.front()); });
+    refits += varies ? 2.0 : 0.0;
+  }
+  return refits;
+}
+
 }  // namespace
 
 Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
@@ -93,9 +108,13 @@ Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& 
   const double jacobian = 1.0 + 2.0 * static_cast<double>(parameters);
   const double coarse =
       static_cast<double>(std::max(starts, 1) - 1) * kTypicalFitIterations * (1.0 + static_cast<double>(parameters));
+  const double one_fit = kTypicalFitIterations * jacobian + jacobian + 3.0;
+  // Each refit of the range: one fit from the fitted values (over at most every setting), and
+  // the settings left out predicted with their delta method's central differences.
+  const double refits = range_refits(runs) * (one_fit + jacobian);
   // Per run: its time, spread, weight and residual, and a row of the Jacobian.
   const double per_run = sizeof(double) * (4.0 + jacobian);
-  return of_runs(input, runs, kTypicalFitIterations * jacobian + jacobian + 3.0 + coarse, options,
+  return of_runs(input, runs, one_fit + coarse + refits, options,
                  [&](const TimedSolves&) { return per_run * static_cast<double>(runs.runs.size()); });
 }
 

@@ -34,7 +34,9 @@ struct SolvesCost {
 // The fit of `parameters` names to `runs` from `starts` starts (docs/calibration.md, "Starts"):
 // per Ceres iteration every distinct setting solved 1 + 2k times (central differences), over
 // kTypicalFitIterations, plus the weighings, the covariance's Jacobian and the last evaluation;
-// each further start a coarse fit of 1 + k solves per iteration (forward differences).
+// each further start a coarse fit of 1 + k solves per iteration (forward differences); and the
+// range's refits, two per axis with two or more values, each a fit and 1 + 2k solves per setting
+// left out.
 Outcome<SolvesCost> estimate_fit(const MachineInput& input, const models::Runs& runs, std::size_t parameters,
                                  int starts, const solvers::SeriesParallelOptions& options);
 
