@@ -11,6 +11,7 @@
 #include "analysis/cost_pilots.hpp"
 #include "analysis/parallel.hpp"
 #include "analysis/sensitivity.hpp"
+#include "analysis/study_plan.hpp"
 #include "distributions/fingerprint.hpp"
 #include "distributions/queries.hpp"
 #include "graph/fingerprint.hpp"
@@ -21,15 +22,6 @@
 namespace analysis {
 
 namespace {
-
-// Time the estimate may spend building approximate models; a run whose models take longer is
-// long, and the estimate extrapolates the rest (count_unbuilt).
-constexpr double kBuildSeconds = 1.0;
-
-struct Item {
-  distributions::Fingerprint print;
-  solvers::ModelSizes sizes;
-};
 
 int bucket_of(int p) {
   int k = 0;
@@ -65,94 +57,21 @@ class Parts {
   std::map<std::pair<std::string, int>, CostPart> parts_;
 };
 
-// The approximate model of every (case, p) that could be built within kBuildSeconds (the study
-// builds the same models, so building them is a floor of its time): item k = p index * cases +
-// case, as find_shared_models in study.cpp, largest p first; nothing when a model cannot be
-// built.
-struct Built {
-  std::vector<Item> items;
-  std::vector<bool> built;      // per item: false when the time for the estimate ran out first
-  std::vector<double> seconds;  // per item built: the time its building took
-  bool complete = true;
-};
-
-// The tree's sizes; an inner node is random when a leaf below it is (children precede parents).
-solvers::ModelSizes sizes_of(const graph::SpTree& tree) {
-  solvers::ModelSizes sizes;
-  sizes.tasks = static_cast<double>(tree.expanded_node_count());
-  std::vector<char> random(tree.nodes().size(), 0);
-  for (std::size_t n = 0; n < tree.nodes().size(); ++n) {
-    const graph::SpNode& node = tree.nodes()[n];
-    sizes.tree_nodes += 1.0;
-    if (node.kind == graph::SpKind::Leaf) {
-      const auto closed = distributions::closed_form(node.task.runtime);
-      random[n] = !closed || closed->kind != distributions::ClosedFormParameters::Kind::Deterministic;
-      continue;
-    }
-    random[n] = std::any_of(node.children.begin(), node.children.end(), [&](std::size_t c) { return random[c] != 0; });
-    if (random[n]) sizes.random_inner_tree_nodes += 1.0;
-  }
-  return sizes;
-}
-
-std::optional<Built> approximate_items(const std::vector<Case>& cases, const std::vector<int>& counts,
-                                       const Request& request) {
-  Built result;
-  result.items.resize(counts.size() * cases.size());
-  std::vector<char> built(result.items.size(), 0);
-  std::vector<double> seconds(result.items.size(), 0.0);
-  const auto start = std::chrono::steady_clock::now();
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  // The longest a model took so far: one is not started when one more as long would end past the
-  // time (the next p take longer, an all-to-all's seconds each at thousands of processors).
-  std::atomic<double> slowest{0.0};
-  const auto build = [&](std::size_t k) -> std::optional<Failure> {
-    const auto begin = std::chrono::steady_clock::now();
-    if (elapsed() + slowest.load() > kBuildSeconds) return std::nullopt;
-    const Case& one = cases[k % cases.size()];
-    const int p = counts[k / cases.size()];
-    const graph::SpTree tree = scaling::approximate_model(*one.program, *one.machine, one.environment, p);
-    Item& item = result.items[k];
-    graph::add_to(item.print, tree);
-    item.print.add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-    item.sizes = sizes_of(tree);
-    built[k] = 1;
-    seconds[k] = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-    for (double seen = slowest.load(); seconds[k] > seen && !slowest.compare_exchange_weak(seen, seconds[k]);) {}
-    return std::nullopt;
-  };
-  // Smallest p first, in batches growing with the models built (an eighth more each time), so
-  // that the models in flight when the time runs out are those of the next p: the threads of one
-  // batch would otherwise split the whole range and start its middle, p in the thousands.
-  for (std::size_t done = 0; done < result.items.size() && elapsed() <= kBuildSeconds;) {
-    const std::size_t batch = std::min(result.items.size() - done, std::max<std::size_t>(16, done / 8));
-    const auto failure = run_items(
-        batch, request.threads, [&](std::size_t k) { return build(done + k); },
-        [&](std::size_t k) { return cases[(done + k) % cases.size()].label.machine_index; });
-    if (failure) return std::nullopt;
-    done += batch;
-  }
-  result.seconds.assign(seconds.begin(), seconds.end());
-  result.built.assign(built.begin(), built.end());
-  result.complete = std::all_of(built.begin(), built.end(), [](char b) { return b != 0; });
-  return result;
-}
-
 // The models the estimate had no time to build: their building, extrapolated from the largest
 // ones built as seconds = a p^b (b in [1, 3]: a layout walked per processor is linear in p, an
 // all-to-all's messages quadratic), into `parts`. Solving them is not counted: the estimate is
 // then a floor.
-void count_unbuilt(const Built& built, std::size_t cases, const std::vector<int>& counts, Parts& parts) {
+void count_unbuilt(const StudyPlan& plan, Parts& parts) {
   int largest = 1;
-  for (std::size_t k = 0; k < built.items.size(); ++k) {
-    if (built.built[k]) largest = std::max(largest, counts[k / cases]);
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    if (plan.items[k].built) largest = std::max(largest, plan.p_of(k));
   }
   // Least squares of log seconds on log p over the built models of p >= largest / 8.
   double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t k = 0; k < built.items.size(); ++k) {
-    const int p = counts[k / cases];
-    if (!built.built[k] || !(built.seconds[k] > 0.0) || p * 8 < largest) continue;
-    const double x = std::log(static_cast<double>(p)), y = std::log(built.seconds[k]);
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const int p = plan.p_of(k);
+    if (!plan.items[k].built || !(plan.items[k].seconds > 0.0) || p * 8 < largest) continue;
+    const double x = std::log(static_cast<double>(p)), y = std::log(plan.items[k].seconds);
     n += 1;
     sx += x;
     sy += y;
@@ -163,9 +82,9 @@ void count_unbuilt(const Built& built, std::size_t cases, const std::vector<int>
   const double spread = n * sxx - sx * sx;
   const double b = spread > 1e-12 ? std::clamp((n * sxy - sx * sy) / spread, 1.0, 3.0) : 1.0;
   const double log_a = (sy - b * sx) / n;
-  for (std::size_t k = 0; k < built.items.size(); ++k) {
-    const int p = counts[k / cases];
-    if (!built.built[k]) parts.add("models", p, std::exp(log_a + b * std::log(static_cast<double>(p))));
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const int p = plan.p_of(k);
+    if (!plan.items[k].built) parts.add("models", p, std::exp(log_a + b * std::log(static_cast<double>(p))));
   }
 }
 
@@ -200,20 +119,32 @@ Solvers solvers_of(const Request& request) {
   return made;
 }
 
-// The built approximate models grouped by case and fingerprint (the run solves one per group).
-using Groups = std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>>;
-Groups group_models(const Built& made, std::size_t cases) {
-  Groups groups;
-  for (std::size_t k = 0; k < made.items.size(); ++k) {
-    if (made.built[k]) groups[{k % cases, made.items[k].print}].push_back(k);
+// The items of the plan grouped by the model they share, each group ascending (the run solves its
+// first): by representative in a complete plan; in one the time limited, the items built by
+// their approximate models alone.
+std::vector<std::vector<std::size_t>> group_models(const StudyPlan& plan) {
+  std::vector<std::vector<std::size_t>> groups;
+  if (plan.complete) {
+    std::map<std::size_t, std::size_t> group_of;
+    for (std::size_t k = 0; k < plan.size(); ++k) {
+      const auto [at, added] = group_of.try_emplace(plan.representative[k], groups.size());
+      if (added) groups.emplace_back();
+      groups[at->second].push_back(k);
+    }
+    return groups;
   }
+  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> by_print;
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    if (plan.items[k].built) by_print[{plan.case_of(k), plan.items[k].print}].push_back(k);
+  }
+  for (auto& [key, members] : by_print) groups.push_back(std::move(members));
   return groups;
 }
 
 // One representative per group, ascending p, then case.
-std::vector<std::size_t> representatives_of(const Groups& groups) {
+std::vector<std::size_t> representatives_of(const std::vector<std::vector<std::size_t>>& groups) {
   std::vector<std::size_t> representatives;
-  for (const auto& [key, members] : groups) representatives.push_back(members.front());
+  for (const std::vector<std::size_t>& members : groups) representatives.push_back(members.front());
   std::sort(representatives.begin(), representatives.end());
   return representatives;
 }
@@ -221,20 +152,20 @@ std::vector<std::size_t> representatives_of(const Groups& groups) {
 // Building the models: every approximate model, twice for the one of a group the run solves
 // (find_shared_models in study.cpp builds each to compare them, solve_case again to solve it),
 // and the exact models the run compares (those of processor counts sharing an approximate model).
-void count_models(const Built& made, const Groups& groups, const std::vector<int>& counts, bool exact_needed,
+void count_models(const StudyPlan& plan, const std::vector<std::vector<std::size_t>>& groups, bool exact_needed,
                   const Request& request, const UnitCosts& costs, const cost_detail::Pilots& estimates, Parts& parts) {
-  const std::size_t cases = made.items.size() / counts.size();
-  for (const auto& [key, members] : groups) {
+  for (const std::vector<std::size_t>& members : groups) {
     for (std::size_t k : members) {
-      const int p = counts[k / cases];
-      const double tasks = made.items[k].sizes.tasks;
+      const int p = plan.p_of(k);
+      const double tasks = plan.items[k].sizes.tasks;
       const bool exact_built =
           members.size() > 1 && exact_needed && tasks <= static_cast<double>(request.max_exact_tasks);
       // With costs.time_pilots, the approximate model as long as it took to build here.
       const double approximate =
           (k == members.front() ? 2.0 : 1.0) *
-          (costs.time_pilots ? made.seconds[k] : costs.tree_node * made.items[k].sizes.tree_nodes);
-      parts.add("models", p, approximate + (exact_built ? estimates.exact_seconds(key.first, costs, tasks, p) : 0.0));
+          (costs.time_pilots ? plan.items[k].seconds : costs.tree_node * plan.items[k].sizes.tree_nodes);
+      parts.add("models", p,
+                approximate + (exact_built ? estimates.exact_seconds(plan.case_of(k), costs, tasks, p) : 0.0));
     }
   }
 }
@@ -302,39 +233,47 @@ void add_model(const cost_detail::PilotModel& model, const std::vector<Case>& ca
 
 }  // namespace
 
-std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
+std::optional<CostEstimate> estimate_cost(const StudyPlan& plan, const std::vector<Case>& cases, const Request& request,
                                           const UnitCosts& costs) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<int> counts = request.processors;
-  if (counts.empty() || counts.front() != 1) counts.insert(counts.begin(), 1);
-  const auto built = approximate_items(cases, counts, request);
-  if (!built) return std::nullopt;
   const Solvers made = solvers_of(request);
   CostEstimate estimate;
   Parts parts;
-  const Groups groups = group_models(*built, cases.size());
+  const std::vector<std::vector<std::size_t>> groups = group_models(plan);
   const std::vector<std::size_t> representatives = representatives_of(groups);
-  if (!built->complete) count_unbuilt(*built, cases.size(), counts, parts);
-  estimate.complete = built->complete;
+  const bool built = std::all_of(plan.items.begin(), plan.items.end(), [](const PlannedItem& i) { return i.built; });
+  if (!built) count_unbuilt(plan, parts);
+  estimate.complete = built;
   estimate.models = representatives.size();
   // The models to estimate, ascending p within each case; their pilots spread over the sweep.
   std::vector<cost_detail::PilotModel> models;
   for (std::size_t k : representatives) {
-    const solvers::ModelSizes& sizes = built->items[k].sizes;
-    models.push_back({.case_index = k % cases.size(),
-                      .p = counts[k / cases.size()],
+    const solvers::ModelSizes& sizes = plan.items[k].sizes;
+    models.push_back({.case_index = plan.case_of(k),
+                      .p = plan.p_of(k),
                       .sizes = sizes,
                       .exact_allowed = sizes.tasks <= static_cast<double>(request.max_exact_tasks),
-                      .build_seconds = built->seconds[k]});
+                      .build_seconds = plan.items[k].seconds});
   }
   cost_detail::Pilots pilots(cases.size(), made.asked);
   pilots.run(cases, models, cost_detail::pilot_order(models), request, costs);
   for (const cost_detail::PilotModel& model : models)
     add_model(model, cases, made, request, costs, pilots, parts, estimate);
-  count_models(*built, groups, counts, made.exact_needed, request, costs, pilots, parts);
+  count_models(plan, groups, made.exact_needed, request, costs, pilots, parts);
   parts.finish(estimate);
   estimate.seconds = agreed_seconds(estimate.seconds, request.communicator);
   estimate.estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return estimate;
+}
+
+std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
+                                          const UnitCosts& costs) {
+  const auto start = std::chrono::steady_clock::now();
+  const Outcome<StudyPlan> plan = plan_study(cases, request, PlanLimits{kEstimatePlanSeconds});
+  if (!plan.ok()) return std::nullopt;
+  std::optional<CostEstimate> estimate = estimate_cost(*plan.value, cases, request, costs);
+  if (estimate)
+    estimate->estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return estimate;
 }
 

@@ -31,8 +31,8 @@ struct CostPart {
 
 struct CostEstimate {
   double seconds = 0.0;
-  // The (case, p) models solved: identical ones are solved once (find_shared_models in
-  // study.cpp); counted here by their approximate models, see estimate_cost.
+  // The (case, p) models solved: identical ones are solved once (the plan's to_solve,
+  // analysis/study_plan.hpp); in a plan the time limited, counted by their approximate models.
   std::size_t models = 0;
   // Per method and power-of-two range of p (p in [2^k, 2^(k+1))), largest first.
   std::vector<CostPart> parts;
@@ -57,6 +57,18 @@ struct CostEstimate {
 // second and a half at most (see CostEstimate::complete).
 // Nothing when a model cannot be built (the study then reports why).
 std::optional<CostEstimate> estimate_cost(const std::vector<Case>& cases, const Request& request,
+                                          const UnitCosts& costs = reference_costs());
+
+// Time the estimate may spend planning (building the approximate models and comparing the exact
+// ones; PlanLimits); a run whose plan takes longer is long, and the estimate extrapolates the
+// rest from the models built.
+inline constexpr double kEstimatePlanSeconds = 1.0;
+
+// The same from a plan the caller made (plan_study, analysis/study_plan.hpp), which run_study then
+// reads: a complete plan's models are those the run solves, so `models` is plan.to_solve's size.
+// The overload above plans within about a second (PlanLimits), on this process alone.
+struct StudyPlan;
+std::optional<CostEstimate> estimate_cost(const StudyPlan& plan, const std::vector<Case>& cases, const Request& request,
                                           const UnitCosts& costs = reference_costs());
 
 // Rank 0's `seconds` on every rank of `ranks` (collective; the value itself without ranks or

@@ -15,6 +15,7 @@
 #include "analysis/sequential_time.hpp"
 #include "analysis/sensitivity.hpp"
 #include "analysis/solve_case.hpp"
+#include "analysis/study_plan.hpp"
 #include "distributions/fingerprint.hpp"
 #include "graph/fingerprint.hpp"
 #include "scaling/approximate_model.hpp"
@@ -26,115 +27,6 @@
 namespace analysis {
 
 namespace {
-
-// The study's items: item k = p index * cases + case, so that the driver, which starts from the
-// highest index, starts with the largest p (which takes longest).
-class Items {
- public:
-  Items(std::size_t counts, std::size_t cases) : counts_(counts), cases_(cases) {}
-  std::size_t size() const { return counts_ * cases_; }
-  std::size_t of(std::size_t p_index, std::size_t c) const { return p_index * cases_ + c; }
-  std::size_t case_of(std::size_t k) const { return k % cases_; }
-  std::size_t p_index_of(std::size_t k) const { return k / cases_; }
-  std::size_t cases() const { return cases_; }
-
- private:
-  std::size_t counts_;
-  std::size_t cases_;
-};
-
-// The ranks' exchange of fingerprints: one per item.
-std::string pack_print(const distributions::Fingerprint& print) {
-  distributed::Writer out;
-  out.put(print);
-  return std::move(out.bytes());
-}
-
-// The approximate model's fingerprint of every item; p = 1 marked apart (it also gives T(1)).
-std::optional<Failure> approximate_prints(const std::vector<Case>& cases, const std::vector<int>& counts,
-                                          const Items& items, const Request& request,
-                                          const distributed::Communicator& ranks,
-                                          std::vector<distributions::Fingerprint>& prints) {
-  return run_shared_items(
-      items.size(), request.threads, ranks,
-      [&](std::size_t k) -> std::optional<Failure> {
-        const Case& one = cases[items.case_of(k)];
-        const int p = counts[items.p_index_of(k)];
-        graph::add_to(prints[k], scaling::approximate_model(*one.program, *one.machine, one.environment, p));
-        prints[k].add(static_cast<std::uint64_t>(p == 1 ? 1 : 0));
-        return std::nullopt;
-      },
-      [&](std::size_t k) { return cases[items.case_of(k)].label.machine_index; },
-      [&](std::size_t k) { return pack_print(prints[k]); },
-      [&](std::size_t k, std::string_view bytes) {
-        prints[k] = distributed::Reader(bytes).get<distributions::Fingerprint>();
-      });
-}
-
-// The exact model's fingerprint added to each item of `to_refine`.
-std::optional<Failure> add_exact_prints(const std::vector<Case>& cases, const std::vector<int>& counts,
-                                        const Items& items, const Request& request, MemoryGate& gate,
-                                        const distributed::Communicator& ranks,
-                                        const std::vector<std::size_t>& to_refine,
-                                        std::vector<distributions::Fingerprint>& prints) {
-  return run_shared_items(
-      to_refine.size(), request.threads, ranks,
-      [&](std::size_t i) -> std::optional<Failure> {
-        const std::size_t k = to_refine[i];
-        const Case& one = cases[items.case_of(k)];
-        const int p = counts[items.p_index_of(k)];
-        std::int64_t tasks =
-            scaling::approximate_model(*one.program, *one.machine, one.environment, p).expanded_node_count();
-        MemoryGate::Reservation reservation;
-        NoExactModel no_exact;
-        // Isolated: a thread waiting at the gate must not pick up another item that holds memory.
-        const std::optional<scaling::ExactModel> exact = tbb::this_task_arena::isolate(
-            [&] { return exact_model_for(one, p, request, gate, &reservation, &tasks, &no_exact); });
-        prints[k].add(static_cast<std::uint64_t>(exact ? exact->scenarios.size() : 0));
-        if (exact) {
-          for (const scaling::Scenario& scenario : exact->scenarios) {
-            prints[k].add(scenario.probability);
-            graph::add_to(prints[k], scenario.graph);
-          }
-        }
-        return std::nullopt;
-      },
-      [&](std::size_t i) { return cases[items.case_of(to_refine[i])].label.machine_index; },
-      [&](std::size_t i) { return pack_print(prints[to_refine[i]]); },
-      [&](std::size_t i, std::string_view bytes) {
-        prints[to_refine[i]] = distributed::Reader(bytes).get<distributions::Fingerprint>();
-      });
-}
-
-// For every item, the item whose model it shares: itself, or the item of the same case with the
-// smallest p that scales the program to the same models (both the approximate and, where a
-// method needs it, the exact one). Processors beyond a program's units of work stay idle, so
-// every larger p gives the model of the last p that uses them all: solving it once makes
-// `--pmax 65536` cost what the distinct models cost. The approximate models are compared first
-// (cheap); only the items that share one build their exact models to compare them too. p = 1
-// is never shared (it also gives T(1)).
-std::optional<Failure> find_shared_models(const std::vector<Case>& cases, const std::vector<int>& counts,
-                                          const Items& items, const Request& request, MemoryGate& gate,
-                                          std::vector<std::size_t>& representative) {
-  std::vector<distributions::Fingerprint> prints(items.size());
-  const distributed::SingleProcess alone;
-  const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
-  if (auto failure = approximate_prints(cases, counts, items, request, ranks, prints)) return failure;
-  // Items in ascending p within each case, grouped by approximate model.
-  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
-  for (std::size_t k = 0; k < items.size(); ++k) groups[{items.case_of(k), prints[k]}].push_back(k);
-  std::vector<std::size_t> to_refine;
-  for (const auto& [key, members] : groups) {
-    if (members.size() > 1 && exact_model_needed(2, request))
-      to_refine.insert(to_refine.end(), members.begin(), members.end());
-  }
-  if (auto failure = add_exact_prints(cases, counts, items, request, gate, ranks, to_refine, prints)) return failure;
-  representative.assign(items.size(), 0);
-  std::map<std::pair<std::size_t, distributions::Fingerprint>, std::size_t> first;
-  for (std::size_t k = 0; k < items.size(); ++k)
-    representative[k] = first.try_emplace({items.case_of(k), prints[k]}, k).first->second;
-  return std::nullopt;
-}
 
 // The study's progress: per model solved 1, per model under way the fraction its solvers
 // reported; passed on at most every 100 ms, and after each model finished.
@@ -251,11 +143,11 @@ std::pair<CaseWork, CaseWork> phases(const Request& request, const distributed::
   return {shared_out, together};
 }
 
-// Every item of `to_solve` solved into figures[item], on the ranks of a job as
+// Every item of the plan's to_solve solved into figures[item], on the ranks of a job as
 // docs/scale-out.md says.
-std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::vector<int>& counts, const Items& items,
-                                   const std::vector<std::size_t>& to_solve, const Request& request, MemoryGate& gate,
-                                   const Progress& progress, std::vector<ItemFigures>& figures) {
+std::optional<Failure> solve_items(const std::vector<Case>& cases, const StudyPlan& plan, const Request& request,
+                                   MemoryGate& gate, const Progress& progress, std::vector<ItemFigures>& figures) {
+  const std::vector<std::size_t>& to_solve = plan.to_solve;
   ProgressTally tally(to_solve.size(), progress);
   const distributed::SingleProcess alone;
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
@@ -273,13 +165,13 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
     // Isolated: while this item's solvers wait for their own parallel work, this thread must not
     // pick up another item, which could wait at the gate for the memory this one holds.
     take(figures[k], tbb::this_task_arena::isolate([&] {
-           return solve_case(cases[items.case_of(k)], counts[items.p_index_of(k)], request, gate, report, shared_out);
+           return solve_case(cases[plan.case_of(k)], plan.p_of(k), request, gate, report, shared_out);
          }),
          shared_out);
     tally.finished(i);
     return std::nullopt;
   };
-  const auto machine_of = [&](std::size_t i) { return cases[items.case_of(to_solve[i])].label.machine_index; };
+  const auto machine_of = [&](std::size_t i) { return cases[plan.case_of(to_solve[i])].label.machine_index; };
   const auto pack = [&](std::size_t i) {
     distributed::Writer out;
     exchanged_fields(figures[to_solve[i]], shared_out.methods, [&](const auto& field) { put_field(out, field); });
@@ -297,8 +189,7 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
       std::find(together.methods.begin(), together.methods.end(), true) != together.methods.end()) {
     // In item order, every rank on each solve: the same figures on every rank.
     for (const std::size_t k : to_solve) {
-      take(figures[k], solve_case(cases[items.case_of(k)], counts[items.p_index_of(k)], request, gate, {}, together),
-           together);
+      take(figures[k], solve_case(cases[plan.case_of(k)], plan.p_of(k), request, gate, {}, together), together);
     }
   }
   return std::nullopt;
@@ -306,11 +197,10 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const std::ve
 
 // The request with the processor counts whose every case was solved (all of them, unless the
 // study was stopped); none when p = 1, the base, was not.
-Request solved_whole(const std::vector<int>& counts, const Items& items, const std::vector<ItemFigures>& figures,
-                     Request request) {
+Request solved_whole(const StudyPlan& plan, const std::vector<ItemFigures>& figures, Request request) {
   const auto solved = [&](std::size_t p_index) {
-    for (std::size_t c = 0; c < items.cases(); ++c) {
-      if (figures[items.of(p_index, c)].results.empty()) return false;
+    for (std::size_t c = 0; c < plan.cases; ++c) {
+      if (figures[plan.item(p_index, c)].results.empty()) return false;
     }
     return true;
   };
@@ -319,39 +209,36 @@ Request solved_whole(const std::vector<int>& counts, const Items& items, const s
     return request;
   }
   std::vector<int> kept;
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (solved(i) && request.reports(counts[i])) kept.push_back(counts[i]);
+  for (std::size_t i = 0; i < plan.counts.size(); ++i) {
+    if (solved(i) && request.reports(plan.counts[i])) kept.push_back(plan.counts[i]);
   }
   request.processors = std::move(kept);
   return request;
 }
 
 // Weak scaling: each p's speedup is against T1(W(p)), the one-processor time of its own problem.
-Outcome<std::vector<std::optional<solvers::Result>>> scaled_bases(const std::vector<Case>& cases,
-                                                                  const std::vector<int>& counts, const Items& items,
+Outcome<std::vector<std::optional<solvers::Result>>> scaled_bases(const std::vector<Case>& cases, const StudyPlan& plan,
                                                                   const Request& request) {
   Outcome<std::vector<std::optional<solvers::Result>>> outcome;
-  std::vector<std::optional<solvers::Result>> bases(items.size());
+  std::vector<std::optional<solvers::Result>> bases(plan.size());
   outcome.failure = run_items(
       bases.size(), request.threads,
       [&](std::size_t k) -> std::optional<Failure> {
-        const Case& one = cases[items.case_of(k)];
-        const int p = counts[items.p_index_of(k)];
-        if (items.p_index_of(k) == 0 || !models::is_weak_scaling(*one.program, one.environment) || !request.reports(p))
+        const Case& one = cases[plan.case_of(k)];
+        const int p = plan.p_of(k);
+        if (plan.p_index_of(k) == 0 || !models::is_weak_scaling(*one.program, one.environment) || !request.reports(p))
           return std::nullopt;
-        bases[k] =
-            scaled_sequential_time(*one.program, *one.machine, one.environment, counts[items.p_index_of(k)], request);
+        bases[k] = scaled_sequential_time(*one.program, *one.machine, one.environment, plan.p_of(k), request);
         return std::nullopt;
       },
-      [&](std::size_t k) { return cases[items.case_of(k)].label.machine_index; });
+      [&](std::size_t k) { return cases[plan.case_of(k)].label.machine_index; });
   if (!outcome.failure) outcome.value = std::move(bases);
   return outcome;
 }
 
 // The study's result from the items' figures: a row per (case, reported p, method), each with
 // its speedups against T(1) of its case (or T1(W(p)) under weak scaling).
-StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>& counts, const Items& items,
-                         const std::vector<std::size_t>& representative, const std::vector<ItemFigures>& figures,
+StudyResult study_result(const std::vector<Case>& cases, const StudyPlan& plan, const std::vector<ItemFigures>& figures,
                          const std::vector<std::optional<solvers::Result>>& scaled, const Request& request,
                          double seconds) {
   const std::size_t methods = request.methods.size();
@@ -363,11 +250,11 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
   std::vector<StudyResult::ScaledBase> scaled_bases;              // by case, then reported p
   for (std::size_t c = 0; c < cases.size(); ++c) {
     labels.push_back(cases[c].label);
-    const ItemFigures& at_one = figures[items.of(0, c)];
+    const ItemFigures& at_one = figures[plan.item(0, c)];
     bases.push_back(at_one.one_processor_time);
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-      if (!request.reports(counts[i])) continue;
-      const std::size_t k = items.of(i, c);
+    for (std::size_t i = 0; i < plan.counts.size(); ++i) {
+      if (!request.reports(plan.counts[i])) continue;
+      const std::size_t k = plan.item(i, c);
       processor_times.push_back(figures[k].processor_time);
       prediction_solves.push_back(figures[k].prediction);
       const bool weak = models::is_weak_scaling(*cases[c].program, cases[c].environment) && i > 0;
@@ -375,9 +262,9 @@ StudyResult study_result(const std::vector<Case>& cases, const std::vector<int>&
       for (std::size_t j = 0; j < methods; ++j) {
         Row row;
         row.case_index = c;
-        row.p = counts[i];
+        row.p = plan.counts[i];
         row.result = figures[k].results[j];
-        if (representative[k] != k) row.same_model_as = counts[items.p_index_of(representative[k])];
+        if (plan.representative[k] != k) row.same_model_as = plan.p_of(plan.representative[k]);
         if (scaled_bases.back().weak_scaling) {
           if (scaled[k]) add_speedups(row, *scaled[k]);
         } else {
@@ -403,55 +290,58 @@ std::size_t whole_program_rows(const std::vector<Case>& cases, const Request& re
 
 }  // namespace
 
-Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress) {
+Outcome<StudyResult> run_study(const StudyPlan& plan, const std::vector<Case>& cases, const Request& request,
+                               const Progress& progress) {
+  if (!plan.complete) return run_study(cases, request, progress);
   std::string why;
   if (!request.IsValid(&why)) throw std::invalid_argument(why);
   const auto start = std::chrono::steady_clock::now();
   MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
-  std::vector<int> counts = request.processors;
-  if (counts.front() != 1) counts.insert(counts.begin(), 1);
-  const Items items(counts.size(), cases.size());
   Outcome<StudyResult> outcome;
-  std::vector<std::size_t> representative;
-  outcome.failure = find_shared_models(cases, counts, items, request, gate, representative);
-  if (outcome.failure) return outcome;
-  std::vector<std::size_t> to_solve;
-  for (std::size_t k = 0; k < representative.size(); ++k) {
-    if (representative[k] == k) to_solve.push_back(k);
-  }
-  // The items run from the last of to_solve: p = 1, the base of every speedup, first, so that a
-  // study stopped early still has it; the rest largest p first.
-  std::stable_partition(to_solve.begin(), to_solve.end(), [&](std::size_t k) { return items.p_index_of(k) != 0; });
-  std::vector<ItemFigures> figures(items.size());
+  std::vector<ItemFigures> figures(plan.size());
   // With --sensitivity its rows come after the models in the progress: one unit each.
   const std::size_t sensitivity_rows = request.sensitivity ? whole_program_rows(cases, request) : 0;
   const Progress study_progress =
       !progress || sensitivity_rows == 0
           ? progress
           : Progress([&](double done, std::size_t total) { progress(done, total + sensitivity_rows); });
-  outcome.failure = solve_items(cases, counts, items, to_solve, request, gate, study_progress, figures);
+  outcome.failure = solve_items(cases, plan, request, gate, study_progress, figures);
   if (outcome.failure) return outcome;
-  for (std::size_t k = 0; k < representative.size(); ++k) {
-    if (representative[k] != k) figures[k] = figures[representative[k]];
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    if (plan.representative[k] != k) figures[k] = figures[plan.representative[k]];
   }
-  const Request reported = solved_whole(counts, items, figures, request);
-  auto scaled = scaled_bases(cases, counts, items, reported);
+  const Request reported = solved_whole(plan, figures, request);
+  auto scaled = scaled_bases(cases, plan, reported);
   if (scaled.failure) {
     outcome.failure = std::move(scaled.failure);
     return outcome;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  outcome.value = study_result(cases, counts, items, representative, figures, *scaled.value, reported, seconds);
+  outcome.value = study_result(cases, plan, figures, *scaled.value, reported, seconds);
   std::vector<int> unsolved;
   for (int p : request.processors) {
     if (!std::binary_search(reported.processors.begin(), reported.processors.end(), p)) unsolved.push_back(p);
   }
   outcome.value->set_unsolved_processors(std::move(unsolved));
   if (request.sensitivity && !reported.processors.empty()) {
+    const std::size_t models = plan.to_solve.size();
     const auto rows_done = [&](std::size_t done, std::size_t) {
-      if (progress) progress(static_cast<double>(to_solve.size() + done), to_solve.size() + sensitivity_rows);
+      if (progress) progress(static_cast<double>(models + done), models + sensitivity_rows);
     };
     outcome.value->set_sensitivities(run_sensitivity(cases, *outcome.value, reported, rows_done));
+    outcome.value->set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  return outcome;
+}
+
+Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress) {
+  std::string why;
+  if (!request.IsValid(&why)) throw std::invalid_argument(why);
+  const auto start = std::chrono::steady_clock::now();
+  Outcome<StudyPlan> plan = plan_study(cases, request);
+  if (!plan.ok()) return {std::nullopt, std::move(plan.failure)};
+  Outcome<StudyResult> outcome = run_study(*plan.value, cases, request, progress);
+  if (outcome.ok()) {
     outcome.value->set_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   return outcome;

@@ -184,4 +184,11 @@ using Progress = std::function<void(double done, std::size_t total)>;
 // base, is solved first); with none, the result has no processor counts.
 Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress = {});
 
+struct StudyPlan;
+// The study of `plan` (analysis/study_plan.hpp), made by plan_study(cases, request): its models
+// solved, not planned again (an incomplete plan, limited in time, is made whole first). The
+// overload above plans and runs.
+Outcome<StudyResult> run_study(const StudyPlan& plan, const std::vector<Case>& cases, const Request& request,
+                               const Progress& progress = {});
+
 }  // namespace analysis

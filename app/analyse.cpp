@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "analysis/cost.hpp"
+#include "analysis/study_plan.hpp"
 #include "analysis/isoefficiency.hpp"
 #include "analysis/solves_cost.hpp"
 #include "analysis/isospeed.hpp"
@@ -398,10 +399,15 @@ std::optional<Prepared> prepare_search(const SearchCommand& command, Searched se
 // `estimated_seconds` for the report.
 bool within_time_limit(const TimeBudget& budget, const std::vector<analysis::Case>& cases,
                        const analysis::Request& request, std::ostream& err, bool terminal,
-                       std::optional<double>& estimated_seconds) {
+                       std::optional<double>& estimated_seconds, std::optional<analysis::StudyPlan>& plan) {
   const bool announce = shows_progress(budget, terminal);
-  const auto cost = analysis::estimate_cost(cases, request);
-  if (!cost) return true;  // a model cannot be built: the study says why
+  auto planned = analysis::plan_study(cases, request, analysis::PlanLimits{analysis::kEstimatePlanSeconds});
+  if (!planned.ok()) return true;  // a model cannot be built: the study says why
+  const auto cost = analysis::estimate_cost(*planned.value, cases, request);
+  if (!cost) return true;
+  // The run reads the plan the estimate read; on several ranks it plans again, shared out (a
+  // plan limited in time is this rank's alone).
+  if (request.communicator == nullptr || request.communicator->alone()) plan = std::move(planned.value);
   estimated_seconds = cost->seconds;
   // Up to three, each at least a twentieth of the whole: smaller parts are timed pilots' noise,
   // which would change the message from run to run.
@@ -455,7 +461,8 @@ bool write_charts(const ChartFiles& charts, const analysis::StudyResult& study, 
 // The study with its progress bar; Ctrl-C or SIGTERM while it runs stops it with the rows
 // solved (app/interrupt.hpp). The signals are theirs again before any file is written.
 analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<analysis::Case>& cases,
-                                                             const StudyCommand& command, bool terminal) {
+                                                             const StudyCommand& command, bool terminal,
+                                                             const std::optional<analysis::StudyPlan>& plan) {
   const InterruptScope interrupts(command.catch_interrupts);
   std::atomic<bool> stopped{false};  // by on_progress
   analysis::Request request = command.request;
@@ -464,10 +471,12 @@ analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<a
   const bool lines = command.budget.progress && !terminal;
   ProgressBar bar(shows_progress(command.budget, terminal), stderr,
                   lines ? ProgressBar::kLineInterval : ProgressBar::kBarDelay, lines);
-  auto study = analysis::run_study(cases, request, [&](double done, std::size_t total) {
+  const analysis::Progress progress = [&](double done, std::size_t total) {
     bar.update(done, total);
     if (command.on_progress && !stopped && !command.on_progress(done, total)) stopped = true;
-  });
+  };
+  auto study =
+      plan ? analysis::run_study(*plan, cases, request, progress) : analysis::run_study(cases, request, progress);
   bar.finish();
   return study;
 }
@@ -573,10 +582,13 @@ int run_study(const StudyCommand& command, std::ostream& out, std::ostream& err,
     return kExitInput;
   }
   report::ReportInputs& inputs = prepared->inputs;
-  if (!within_time_limit(command.budget, *cases.value, command.request, err, terminal, inputs.estimated_seconds)) {
+  // Plan, estimate (refuse or announce), run: the run reads the estimate's plan.
+  std::optional<analysis::StudyPlan> plan;
+  if (!within_time_limit(command.budget, *cases.value, command.request, err, terminal, inputs.estimated_seconds,
+                         plan)) {
     return kExitInput;
   }
-  const auto study = solve_interruptibly(*cases.value, command, terminal);
+  const auto study = solve_interruptibly(*cases.value, command, terminal, plan);
   if (!study.ok()) {
     print_failure(*study.failure, prepared->machines, err);
     return kExitInput;

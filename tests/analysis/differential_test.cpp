@@ -33,6 +33,7 @@
 #include "scaling/exact_model.hpp"
 #include "solvers/monte_carlo.hpp"
 #include "solvers/solver.hpp"
+#include "tests/support/generated_case.hpp"
 #include "tests/support/program_generator.hpp"
 
 namespace {
@@ -41,36 +42,9 @@ std::int64_t g_count = 500;
 std::uint64_t g_seed = 1;
 
 // A generated program checked on its machine, or the diagnostics that refused it.
-struct Loaded {
-  std::optional<analysis::Case> one;
-  std::string diagnostics;
-};
-
+using Loaded = test_support::LoadedCase;
 Loaded load(const test_support::GeneratedProgram& generated) {
-  Loaded loaded;
-  models::Machine machine = models::ideal_machine();
-  if (!generated.machine.empty()) {
-    const pdl::MachineParseResult parsed = pdl::parse_machine(generated.machine, "generated.machine");
-    if (!parsed.ast) return {std::nullopt, pdl::format(parsed.diagnostics)};
-    const pdl::MachineCheckResult checked = pdl::check_machine(*parsed.ast, parsed.source);
-    if (!checked.machine) return {std::nullopt, pdl::format(checked.diagnostics)};
-    machine = *checked.machine;
-  }
-  const pdl::ParseResult parsed = pdl::parse(generated.pdl, "generated.pdl");
-  if (!parsed.ast) return {std::nullopt, pdl::format(parsed.diagnostics)};
-  pdl::CheckOptions options;
-  options.machine = &machine;
-  const pdl::CheckResult checked = pdl::check(*parsed.ast, parsed.source, options);
-  if (!checked.program) return {std::nullopt, pdl::format(checked.diagnostics)};
-  const models::Binding binding = models::bind(*checked.program, machine, {});
-  if (!binding.ok()) return {std::nullopt, binding.errors.front().message()};
-  analysis::Case one;
-  one.program = std::make_shared<const models::Program>(*checked.program);
-  one.machine = std::make_shared<const models::Machine>(machine);
-  one.environment = binding.environment;
-  one.label.machine = machine.name;
-  loaded.one = std::move(one);
-  return loaded;
+  return test_support::load_case(generated.pdl, generated.machine);
 }
 
 analysis::Request request_for(std::uint64_t seed) {
