@@ -150,7 +150,7 @@ std::vector<std::size_t> representatives_of(const std::vector<std::vector<std::s
 }
 
 // Building the models: every approximate model, twice for the one of a group the run solves
-// (find_shared_models in study.cpp builds each to compare them, solve_case again to solve it),
+// (plan_study in study_plan.cpp builds each to compare them, solve_case again to solve it),
 // and the exact models the run compares (those of processor counts sharing an approximate model).
 void count_models(const StudyPlan& plan, const std::vector<std::vector<std::size_t>>& groups, bool exact_needed,
                   const Request& request, const UnitCosts& costs, const cost_detail::Pilots& estimates, Parts& parts) {

@@ -56,7 +56,7 @@ struct PlanLimits {
 
 // The plan of run_study(cases, request): every item's approximate model, the exact models of the
 // items that share an approximate one where a method or the prediction needs them, and from them
-// which items share a model (find_shared_models). A failure when a model cannot be built.
+// which items share a model. A failure when a model cannot be built.
 Outcome<StudyPlan> plan_study(const std::vector<Case>& cases, const Request& request, const PlanLimits& limits = {});
 
 }  // namespace analysis
