@@ -503,13 +503,7 @@ bool take_durations_and_sizes(const Raw& raw, Options& options, std::ostream& er
 // The values CLI11 could not put into place, moved into the options; false on a usage error.
 bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream& err) {
   take_files_and_outputs(cli, raw, options);
-  if (!take_calibration(raw, options, err) || !take_durations_and_sizes(raw, options, err)) return false;
-  if (options.log_axes && !options.plot && !options.tail_plot) {
-    err << fmt::format(
-        "pdl-scale: error: --log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given\n");
-    return false;
-  }
-  return true;
+  return take_calibration(raw, options, err) && take_durations_and_sizes(raw, options, err);
 }
 
 const char* kDescription = "pdl-scale: predict how a parallel program scales, from its PDL description";

@@ -10,28 +10,28 @@ namespace app {
 
 namespace {
 
+// The facts in the order they travel, listed once for writing and reading.
+template <class Facts, class Visit>
+void facts_fields(Facts& facts, Visit&& visit) {
+  visit(facts.exists);
+  visit(facts.directory);
+  visit(facts.regular);
+  visit(facts.size);
+  visit(facts.open_error);
+  visit(facts.read_error);
+  visit(facts.text);
+}
+
 std::string to_bytes(const pdl::FileFacts& facts) {
   distributed::Writer out;
-  out.put(facts.exists);
-  out.put(facts.directory);
-  out.put(facts.regular);
-  out.put(facts.size);
-  out.put(facts.open_error);
-  out.put(facts.read_error);
-  out.put_text(facts.text);
+  facts_fields(facts, [&](const auto& field) { out.field(field); });
   return std::move(out.bytes());
 }
 
 pdl::FileFacts from_bytes(const std::string& bytes) {
   distributed::Reader in(bytes);
   pdl::FileFacts facts;
-  facts.exists = in.get<bool>();
-  facts.directory = in.get<bool>();
-  facts.regular = in.get<bool>();
-  facts.size = in.get<std::uintmax_t>();
-  facts.open_error = in.get<int>();
-  facts.read_error = in.get<bool>();
-  facts.text = in.get_text();
+  facts_fields(facts, [&](auto& field) { in.field(field); });
   return facts;
 }
 

@@ -83,6 +83,17 @@ class Writer {
     bytes_.append(reinterpret_cast<const char*>(values.data()), values.size_bytes());
   }
   void put_text(std::string_view text) { put_all(std::span<const char>(text.data(), text.size())); }
+  // One field of a record whose fields are listed once, for writing and reading (Reader::field):
+  // text, a vector of plain values or a plain value.
+  void field(const std::string& text) { put_text(text); }
+  template <class T>
+  void field(const std::vector<T>& values) {
+    put_all(std::span<const T>(values));
+  }
+  template <class T>
+  void field(const T& value) {
+    put(value);
+  }
   std::string& bytes() { return bytes_; }
 
  private:
@@ -111,6 +122,16 @@ class Reader {
   std::string get_text() {
     const auto count = get<std::uint64_t>();
     return std::string(take(count), count);
+  }
+  // What Writer::field wrote, into `value`.
+  void field(std::string& text) { text = get_text(); }
+  template <class T>
+  void field(std::vector<T>& values) {
+    values = get_all<T>();
+  }
+  template <class T>
+  void field(T& value) {
+    value = get<T>();
   }
   bool done() const { return at_ == bytes_.size(); }
 
