@@ -10,24 +10,11 @@
 
 #include "analysis/calibration.hpp"
 #include "analysis/prediction_interval.hpp"
-#include "tests/support/case_from_text.hpp"
+#include "tests/support/calibration_case.hpp"
 
 namespace {
 
-analysis::MachineInput model(const std::string& runtime) {
-  const models::Machine machine = test_support::machine_of_text(
-      "MACHINE NAME IS 'm';\nVARIABLE ts = 50;\nBARRIER TIME IS ts*ceil(log2(max(P, 2)));\n");
-  analysis::MachineInput input;
-  input.program = std::make_shared<const models::Program>(test_support::program_of_text(
-      "PROGRAM NAME IS 'tasks';\nEXECUTION PATTERN IS w -> SYNC;\nVARIABLE tc = 10;\nWORK PHASE w IS:\n"
-      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " +
-          runtime +
-          ";\n"
-          "  PROBLEM SIZE IS VECTOR a(64);\nEND;\n",
-      machine));
-  input.machine = machine;
-  return input;
-}
+analysis::MachineInput model(const std::string& runtime) { return test_support::tasks_and_barrier(runtime); }
 
 // `repetitions` runs at each of p = 1, 2, 4, 8 around the model with tc = 2, ts = 30 (5%
 // noise, fixed seed).

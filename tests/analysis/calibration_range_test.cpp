@@ -11,6 +11,7 @@
 #include "analysis/calibration.hpp"
 #include "analysis/calibration_range.hpp"
 #include "analysis/run_model.hpp"
+#include "tests/support/calibration_case.hpp"
 #include "tests/support/case_from_text.hpp"
 
 namespace {
@@ -114,11 +115,16 @@ double closed_form_rate(const std::vector<double>& kept, const std::vector<doubl
   return excess > 2.0 * std::sqrt(null_variance) ? std::sqrt(excess / distances) : 0.0;
 }
 
-TEST(CalibratedRange, EachRefitWithoutTheOuterSettingsMatchesItsClosedForm) {
-  const analysis::MachineInput in = input_of(kLine, "MACHINE NAME IS 'm';\n");
+// c fitted to power_runs() on kLine's program.
+analysis::MachineInput line_input() { return input_of(kLine, "MACHINE NAME IS 'm';\n"); }
+analysis::Outcome<analysis::CalibrationResult> fit_line(const analysis::MachineInput& in) {
   analysis::CalibrationOptions options;
   options.parameters = {"c"};
-  const auto fit = analysis::calibrate(in, power_runs(), options);
+  return analysis::calibrate(in, power_runs(), options);
+}
+
+TEST(CalibratedRange, EachRefitWithoutTheOuterSettingsMatchesItsClosedForm) {
+  const auto fit = fit_line(line_input());
   ASSERT_TRUE(fit.ok()) << fit.failure->message;
   const analysis::CalibratedRange& range = fit.value->range;
   ASSERT_EQ(range.axes, (std::vector<std::string>{"p", "n"}));
@@ -142,10 +148,8 @@ TEST(CalibratedRange, EachRefitWithoutTheOuterSettingsMatchesItsClosedForm) {
 }
 
 TEST(CalibratedRange, ASettingIsPlacedByItsLargestLogDistanceFromTheNearestCalibratedOne) {
-  const analysis::MachineInput in = input_of(kLine, "MACHINE NAME IS 'm';\n");
-  analysis::CalibrationOptions options;
-  options.parameters = {"c"};
-  const auto fit = analysis::calibrate(in, power_runs(), options);
+  const analysis::MachineInput in = line_input();
+  const auto fit = fit_line(in);
   ASSERT_TRUE(fit.ok()) << fit.failure->message;
   const analysis::CalibratedRange& range = fit.value->range;
   const auto at = [&](double n, std::int64_t p) {
@@ -173,17 +177,7 @@ TEST(CalibratedRange, ASettingIsPlacedByItsLargestLogDistanceFromTheNearestCalib
 TEST(CalibratedRange, RefitsThatCannotDetermineTheParametersAreSkippedWithTheirReason) {
   // 64 tasks of tc and a barrier of ts at p > 1: runs at p = 1 and 2 only; without either, one
   // setting is left for two parameters.
-  const char* const program =
-      "PROGRAM NAME IS 'fit';\n"
-      "EXECUTION PATTERN IS w -> SYNC;\n"
-      "VARIABLE tc = 10;\n"
-      "WORK PHASE w IS:\n"
-      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-      "  SUBTASK RUNTIME IS DETERMINISTIC(tc);\n"
-      "  PROBLEM SIZE IS VECTOR a(64);\n"
-      "END;\n";
-  const analysis::MachineInput in =
-      input_of(program, "MACHINE NAME IS 'm';\nVARIABLE ts = 50;\nBARRIER TIME IS ts*ceil(log2(max(P, 2)));\n");
+  const analysis::MachineInput in = test_support::tasks_and_barrier();
   models::Runs runs;
   runs.file = "two.csv";
   for (const auto& [p, time] : {std::pair{1, 130.0}, {1, 126.0}, {2, 95.0}, {2, 99.0}}) {

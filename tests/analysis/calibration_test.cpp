@@ -9,6 +9,7 @@
 #include <random>
 
 #include "analysis/calibration.hpp"
+#include "tests/support/calibration_case.hpp"
 #include "tests/support/case_from_text.hpp"
 
 namespace {
@@ -16,33 +17,13 @@ namespace {
 using test_support::machine_of_text;
 using test_support::program_of_text;
 
-// 64 tasks of tc on p processors, then a barrier of ts ceil(log2 P): T(p) = ceil(64/p) tc +
-// ts ceil(log2 p) (no barrier on one processor).
-const char* const kProgram =
-    "PROGRAM NAME IS 'fit';\n"
-    "EXECUTION PATTERN IS w -> SYNC;\n"
-    "VARIABLE tc = 10;\n"
-    "WORK PHASE w IS:\n"
-    "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-    "  SUBTASK RUNTIME IS DETERMINISTIC(tc);\n"
-    "  PROBLEM SIZE IS VECTOR a(64);\n"
-    "END;\n";
-const char* const kMachine =
-    "MACHINE NAME IS 'm';\n"
-    "VARIABLE ts = 50;\n"
-    "BARRIER TIME IS ts*ceil(log2(max(P, 2)));\n";
-
+// test_support::tasks_and_barrier(): T(p) = ceil(64/p) tc + ts ceil(log2 p) (no barrier on one
+// processor).
 constexpr double kTc = 2.0, kTs = 30.0;
 
 double model(int p) { return std::ceil(64.0 / p) * kTc + (p > 1 ? kTs * std::ceil(std::log2(p)) : 0.0); }
 
-analysis::MachineInput input() {
-  const models::Machine machine = machine_of_text(kMachine);
-  analysis::MachineInput in;
-  in.program = std::make_shared<const models::Program>(program_of_text(kProgram, machine));
-  in.machine = machine;
-  return in;
-}
+analysis::MachineInput input() { return test_support::tasks_and_barrier(); }
 
 // Four repetitions at p = 1, 2, 4, 8, 16, each the model's time times (1 + 0.05 z).
 models::Runs noisy_runs(std::mt19937_64& random) {
@@ -276,7 +257,7 @@ TEST(Calibration, ParametersSeenOnlyTogetherAreNamed) {
       "PROGRAM NAME IS 'ab';\nEXECUTION PATTERN IS w -> SYNC;\nVARIABLE a = 2;\nVARIABLE b = 3;\n"
       "WORK PHASE w IS:\n  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS DETERMINISTIC(a*b);\n"
       "  PROBLEM SIZE IS VECTOR t(64);\nEND;\n";
-  const models::Machine machine = machine_of_text(kMachine);
+  const models::Machine machine = machine_of_text(test_support::kBarrierMachine);
   analysis::MachineInput in;
   in.program = std::make_shared<const models::Program>(program_of_text(product, machine));
   in.machine = machine;

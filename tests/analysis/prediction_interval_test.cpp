@@ -11,41 +11,17 @@
 
 #include "analysis/calibration.hpp"
 #include "analysis/prediction_interval.hpp"
+#include "tests/support/calibration_case.hpp"
 #include "tests/support/case_from_text.hpp"
 
 namespace {
 
-using test_support::machine_of_text;
-using test_support::program_of_text;
-
-// 64 tasks spread over p processors in blocks, then a barrier of ts ceil(log2 P) (none on one
-// processor): T(p) = max over the p processors of the sum of their 64/p tasks + ts ceil(log2 p).
-std::string program_text(const std::string& runtime) {
-  return "PROGRAM NAME IS 'predict';\n"
-         "EXECUTION PATTERN IS w -> SYNC;\n"
-         "VARIABLE tc = 10;\n"
-         "WORK PHASE w IS:\n"
-         "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-         "  SUBTASK RUNTIME IS " +
-         runtime +
-         ";\n"
-         "  PROBLEM SIZE IS VECTOR a(64);\n"
-         "END;\n";
-}
-const char* const kMachine =
-    "MACHINE NAME IS 'm';\n"
-    "VARIABLE ts = 50;\n"
-    "BARRIER TIME IS ts*ceil(log2(max(P, 2)));\n";
-
+// test_support::tasks_and_barrier(runtime): 64 tasks spread over p processors in blocks, then a
+// barrier of ts ceil(log2 P) (none on one processor): T(p) = max over the p processors of the sum
+// of their 64/p tasks + ts ceil(log2 p).
 constexpr double kTc = 2.0, kTs = 30.0;
 
-analysis::MachineInput input(const std::string& runtime) {
-  const models::Machine machine = machine_of_text(kMachine);
-  analysis::MachineInput in;
-  in.program = std::make_shared<const models::Program>(program_of_text(program_text(runtime), machine));
-  in.machine = machine;
-  return in;
-}
+analysis::MachineInput input(const std::string& runtime) { return test_support::tasks_and_barrier(runtime); }
 
 double barrier(int p) { return p > 1 ? kTs * std::ceil(std::log2(p)) : 0.0; }
 
