@@ -18,20 +18,13 @@ inline constexpr const char* kBarrierMachine =
     "BARRIER TIME IS ts*ceil(log2(max(P, 2)));\n";
 
 inline analysis::MachineInput tasks_and_barrier(const std::string& runtime = "DETERMINISTIC(tc)") {
+  const std::string program =
+      "PROGRAM NAME IS 'tasks';\nEXECUTION PATTERN IS w -> SYNC;\nVARIABLE tc = 10;\nWORK PHASE w IS:\n"
+      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n  SUBTASK RUNTIME IS " +
+      runtime + ";\n  PROBLEM SIZE IS VECTOR a(64);\nEND;\n";
   const models::Machine machine = machine_of_text(kBarrierMachine);
   analysis::MachineInput input;
-  input.program = std::make_shared<const models::Program>(
-      program_of_text("PROGRAM NAME IS 'tasks';\n"
-                      "EXECUTION PATTERN IS w -> SYNC;\n"
-                      "VARIABLE tc = 10;\n"
-                      "WORK PHASE w IS:\n"
-                      "  PARALLELIZATION SCHEME IS INDEPENDENT;\n"
-                      "  SUBTASK RUNTIME IS " +
-                          runtime +
-                          ";\n"
-                          "  PROBLEM SIZE IS VECTOR a(64);\n"
-                          "END;\n",
-                      machine));
+  input.program = std::make_shared<const models::Program>(program_of_text(program, machine));
   input.machine = machine;
   return input;
 }
