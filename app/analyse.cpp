@@ -404,8 +404,8 @@ bool write_charts(const ChartFiles& charts, const analysis::StudyResult& study, 
        [&] { return report::render_sensitivity_plot(study, inputs, {charts.log_axes}); }}};
   for (const auto& [option, file, render] : drawn) {
     if (!*file) continue;
-    if (const auto error = write_output_file(**file, render())) {
-      usage_error(err, fmt::format("{}: {}", option, *error));
+    if (Check written = write_output_file({option, **file}, render()); !written.ok()) {
+      err << written.failure->text;
       return false;
     }
   }

@@ -82,7 +82,10 @@ int write_fit(const std::string& file, const Loaded& loaded, const analysis::Cal
   } else {
     text = report::render_set_lines(fit, runs_file);
   }
-  if (const auto error = write_output_file(file, text)) return usage_error(err, "--write-fit: " + *error);
+  if (Check written = write_output_file({"--write-fit", file}, text); !written.ok()) {
+    err << written.failure->text;
+    return kExitInput;
+  }
   return kExitSuccess;
 }
 
@@ -229,8 +232,11 @@ int write_files(const CalibrationCommand& options, const Loaded& loaded, const r
     }
   }
   if (options.validation_plot && options.report.output_rank) {
-    if (const auto failure = write_output_file(*options.validation_plot, report::render_validation_plot(outcome))) {
-      return usage_error(err, "--validation-plot: " + *failure);
+    Check written =
+        write_output_file({"--validation-plot", *options.validation_plot}, report::render_validation_plot(outcome));
+    if (!written.ok()) {
+      err << written.failure->text;
+      return kExitInput;
     }
   }
   return kExitSuccess;

@@ -358,12 +358,11 @@ bool looks_like_option(const std::string& argument) {
   return !(std::isdigit(static_cast<unsigned char>(argument[1])) != 0 || argument[1] == '.');
 }
 
-// The arguments CLI11 left over: an unknown option with the known ones it may mean (a value
-// after it is then left over too, and not worth a word), else the extra arguments. False with
-// the message printed when there are any.
-bool no_extras(const CLI::App& cli, std::ostream& err) {
+// The arguments CLI11 left over, refused: an unknown option with the known ones it may mean (a
+// value after it is then left over too, and not worth a word), else the extra arguments.
+Check check_no_extras(const CLI::App& cli) {
   const std::vector<std::string> extras = cli.remaining();
-  if (extras.empty()) return true;
+  if (extras.empty()) return passed();
   for (const std::string& extra : extras) {
     if (!looks_like_option(extra)) continue;
     const std::string name = extra.substr(0, extra.find('='));
@@ -378,18 +377,13 @@ bool no_extras(const CLI::App& cli, std::ostream& err) {
     }
     std::vector<std::string> meant = bare.empty() ? std::vector<std::string>() : nearest(bare, known);
     for (std::string& one : meant) one = written.at(one);
-    if (meant.empty()) {
-      err << fmt::format("pdl-scale: error: unknown option '{}' (pdl-scale --help lists them)\n", name);
-    } else {
-      err << fmt::format("pdl-scale: error: unknown option '{}'; did you mean {}?\n", name, quoted_alternatives(meant));
-    }
-    return false;
+    if (meant.empty()) return refuse(fmt::format("unknown option '{}' (pdl-scale --help lists them)", name));
+    return refuse(fmt::format("unknown option '{}'; did you mean {}?", name, quoted_alternatives(meant)));
   }
   std::string list;
   for (const std::string& extra : extras) list += (list.empty() ? "'" : " '") + extra + "'";
-  err << fmt::format("pdl-scale: error: unexpected argument{} {}: pdl-scale takes one program FILE\n",
-                     extras.size() == 1 ? "" : "s", list);
-  return false;
+  return refuse(
+      fmt::format("unexpected argument{} {}: pdl-scale takes one program FILE", extras.size() == 1 ? "" : "s", list));
 }
 
 // The programs, the options given, the searches asked for and the outputs' files.
@@ -418,12 +412,11 @@ void take_files_and_outputs(const CLI::App& cli, const Raw& raw, Options& option
   if (!raw.output.empty()) options.output = raw.output;
 }
 
-// One entry of --fit: NAME, or NAME=LOW..HIGH (the range its fit keeps to, 0 < LOW < HIGH);
-// false on a usage error.
-bool take_fit_name(const std::string& entry, Options& options, std::ostream& err) {
+// One entry of --fit: NAME, or NAME=LOW..HIGH (the range its fit keeps to, 0 < LOW < HIGH).
+Check take_fit_name(const std::string& entry, Options& options) {
   const std::size_t equals = entry.find('=');
   options.fit.push_back(entry.substr(0, equals));
-  if (equals == std::string::npos) return true;
+  if (equals == std::string::npos) return passed();
   const std::string range = entry.substr(equals + 1);
   const std::size_t dots = range.find("..");
   const auto number = [](std::string_view text) -> std::optional<double> {
@@ -435,35 +428,36 @@ bool take_fit_name(const std::string& entry, Options& options, std::ostream& err
   const auto lower = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(0, dots));
   const auto upper = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(dots + 2));
   if (!lower || !upper || !(*lower > 0.0) || !(*upper > *lower)) {
-    err << fmt::format("pdl-scale: error: --fit {}: a range is NAME=LOW..HIGH with 0 < LOW < HIGH, e.g. {}=1..100\n",
-                       entry, options.fit.back());
-    return false;
+    return refuse(fmt::format("--fit {}: a range is NAME=LOW..HIGH with 0 < LOW < HIGH, e.g. {}=1..100", entry,
+                              options.fit.back()));
   }
   options.fit_ranges[options.fit.back()] = {*lower, *upper};
-  return true;
+  return passed();
 }
 
 // --calibrate, --validate and their files, the names to fit, and the --set files read into the
-// --set values; false on a usage error.
-bool take_calibration(const Raw& raw, Options& options, std::ostream& err) {
+// --set values.
+Check take_calibration(const Raw& raw, Options& options) {
   if (!raw.calibrate.empty()) options.calibrate = raw.calibrate;
   if (!raw.validate.empty()) options.validate = raw.validate;
   if (!raw.write_fit.empty()) options.write_fit = raw.write_fit;
   if (!raw.validation_plot.empty()) options.validation_plot = raw.validation_plot;
   for (std::size_t start = 0; !raw.fit.empty() && start <= raw.fit.size();) {
     const std::size_t comma = std::min(raw.fit.find(',', start), raw.fit.size());
-    if (!take_fit_name(raw.fit.substr(start, comma - start), options, err)) return false;
+    if (Check name = take_fit_name(raw.fit.substr(start, comma - start), options); !name.ok()) return name;
     start = comma + 1;
   }
   options.set_files = raw.set_files;
   for (const std::string& file : raw.set_files) {
-    if (!read_set_file(file, options.sets, options.read_file, err)) return false;
+    auto lines = read_set_file(file, options.read_file);
+    if (!lines.ok()) return refuse(*lines.failure);
+    options.sets.insert(options.sets.end(), lines.value->begin(), lines.value->end());
   }
-  return true;
+  return passed();
 }
 
-// The counts, the methods, the durations and the memory size; false on a usage error.
-bool take_durations_and_sizes(const Raw& raw, Options& options, std::ostream& err) {
+// The counts, the methods, the durations and the memory size.
+Check take_durations_and_sizes(const Raw& raw, Options& options) {
   if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
   if (raw.samples_option->count() > 0) options.samples = raw.samples;
   if (raw.graph_option->count() > 0) options.graph = raw.graph;
@@ -471,9 +465,7 @@ bool take_durations_and_sizes(const Raw& raw, Options& options, std::ostream& er
   if (!raw.time_limit.empty()) {
     const auto seconds = parse_duration(raw.time_limit);
     if (!seconds) {
-      err << fmt::format("pdl-scale: error: --time-limit {}: expected a duration > 0, such as 90s, 10m or 2h\n",
-                         raw.time_limit);
-      return false;
+      return refuse(fmt::format("--time-limit {}: expected a duration > 0, such as 90s, 10m or 2h", raw.time_limit));
     }
     options.time_limit_seconds = *seconds;
   }
@@ -481,9 +473,8 @@ bool take_durations_and_sizes(const Raw& raw, Options& options, std::ostream& er
     const auto seconds =
         raw.prediction_budget == "0" ? std::optional<double>(0.0) : parse_duration(raw.prediction_budget);
     if (!seconds) {
-      err << fmt::format("pdl-scale: error: --prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s\n",
-                         raw.prediction_budget);
-      return false;
+      return refuse(fmt::format("--prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s",
+                                raw.prediction_budget));
     }
     options.request.prediction.seconds_per_model = *seconds;
   }
@@ -491,19 +482,19 @@ bool take_durations_and_sizes(const Raw& raw, Options& options, std::ostream& er
   if (!raw.memory.empty()) {
     const auto bytes = parse_bytes(raw.memory);
     if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {
-      err << fmt::format(
-          "pdl-scale: error: --memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000\n", raw.memory);
-      return false;
+      return refuse(
+          fmt::format("--memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000", raw.memory));
     }
     options.request.memory_budget_bytes = *bytes;
   }
-  return true;
+  return passed();
 }
 
-// The values CLI11 could not put into place, moved into the options; false on a usage error.
-bool finish(const CLI::App& cli, const Raw& raw, Options& options, std::ostream& err) {
+// The values CLI11 could not put into place, moved into the options.
+Check finish(const CLI::App& cli, const Raw& raw, Options& options) {
   take_files_and_outputs(cli, raw, options);
-  return take_calibration(raw, options, err) && take_durations_and_sizes(raw, options, err);
+  if (Check calibration = take_calibration(raw, options); !calibration.ok()) return calibration;
+  return take_durations_and_sizes(raw, options);
 }
 
 const char* kDescription = "pdl-scale: predict how a parallel program scales, from its PDL description";
@@ -535,19 +526,20 @@ analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv,
   // Left-over arguments are collected rather than refused, so that an unknown option is named
   // with the options it may mean (no_extras).
   cli.allow_extras();
-  std::ostringstream err;
   try {
     cli.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) {  // --help, --version
       std::ostringstream out;
-      cli.exit(error, out, err);
+      std::ostringstream ignored;
+      cli.exit(error, out, ignored);
       return {TextCommand{out.str()}, std::nullopt};
     }
     // A usage error, worded as every other error of an option is.
-    return {std::nullopt, usage_error_of(error.what())};
+    return refuse(error.what());
   }
-  if (!no_extras(cli, err) || !finish(cli, raw, options, err)) return {std::nullopt, UsageError{err.str()}};
+  if (Check extras = check_no_extras(cli); !extras.ok()) return refuse(*extras.failure);
+  if (Check finished = finish(cli, raw, options); !finished.ok()) return refuse(*finished.failure);
   options.command.assign(argv, argv + argc);
   return command_from(options);
 }

@@ -13,13 +13,9 @@
 
 namespace app {
 
-UsageError usage_error_of(const std::string& message) { return {fmt::format("pdl-scale: error: {}\n", message)}; }
-
 namespace {
 
-using Made = analysis::Outcome<Command, UsageError>;
-
-Made refused(const std::string& message) { return {std::nullopt, usage_error_of(message)}; }
+using Made = Checked<Command>;
 
 ProgramInputs inputs_from(const Options& options) {
   return {program_files(options), options.machine_files, options.sets, options.set_files, options.read_file};
@@ -31,7 +27,7 @@ ReportDestination destination_from(const Options& options) {
 }
 
 // An output option given as '': the run would write nothing where a file was asked for.
-std::optional<std::string> empty_output_problem(const Options& options) {
+Check check_no_empty_output(const Options& options) {
   // (its name as `given` records it, as messages write it, its value)
   const std::tuple<const char*, const char*, const std::optional<std::string>*> outputs[] = {
       {"--output", "-o", &options.output},
@@ -42,28 +38,27 @@ std::optional<std::string> empty_output_problem(const Options& options) {
       {"--write-fit", "--write-fit", &options.write_fit},
       {"--validation-plot", "--validation-plot", &options.validation_plot}};
   for (const auto& [given, option, path] : outputs) {
-    if (!*path && options.given.contains(given)) return fmt::format("{} '': expected a file name", option);
+    if (!*path && options.given.contains(given)) return refuse(fmt::format("{} '': expected a file name", option));
   }
-  return std::nullopt;
+  return passed();
 }
 
 Made graph_command(const Options& options) {
-  if (const auto problem = several_programs_problem(options)) return refused(*problem);
+  if (Check one = check_one_program(options); !one.ok()) return refuse(*one.failure);
   const int p = options.graph.value_or(1);
   if (p < 1 || p > scaling::kMaxProcessors) {
-    return refused(fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
+    return refuse(fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
   }
-  if (const auto problem = empty_output_problem(options)) return refused(*problem);
+  if (Check outputs = check_no_empty_output(options); !outputs.ok()) return refuse(*outputs.failure);
   return {GraphCommand{inputs_from(options), destination_from(options), p, options.model}, std::nullopt};
 }
 
 Made calibration_command(const Options& options) {
-  std::vector<std::string> notes;
-  std::string error;
-  const auto request = calibration_request(options, &notes, &error);
-  if (!request) return refused(error);
-  if (const auto problem = empty_output_problem(options)) return refused(*problem);
-  CalibrationCommand command{inputs_from(options), destination_from(options), *request};
+  auto noted = calibration_request(options);
+  if (!noted.ok()) return refuse(*noted.failure);
+  if (Check outputs = check_no_empty_output(options); !outputs.ok()) return refuse(*outputs.failure);
+  const analysis::Request& request = noted.value->request;
+  CalibrationCommand command{inputs_from(options), destination_from(options), request};
   command.calibrate = options.calibrate;
   command.fit = options.fit;
   command.fit_ranges = options.fit_ranges;
@@ -72,12 +67,12 @@ Made calibration_command(const Options& options) {
   command.validation_plot = options.validation_plot;
   command.predict = options.pmax || !options.processors.empty();
   command.bound_runs = options.given.contains("--method") &&
-                       std::ranges::find(request->methods, solvers::Method::Bounds) != request->methods.end();
+                       std::ranges::find(request.methods, solvers::Method::Bounds) != request.methods.end();
   if (options.given.contains("--time-unit")) command.time_unit = options.time_unit;
   command.interval_level = options.interval_percent / 100.0;
   command.draws = options.draws;
   command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
-  command.notes = std::move(notes);
+  command.notes = std::move(noted.value->notes);
   return {std::move(command), std::nullopt};
 }
 
@@ -109,18 +104,19 @@ Made search_command(const Options& options, const analysis::Request& request, st
 
 // The speedup study, or the isoefficiency or isospeed search in its place.
 Made analysis_command(const Options& options) {
-  if (const auto problem = several_programs_problem(options)) return refused(*problem);
-  std::string error;
-  const auto request = analysis_request(options, &error);
-  if (!request) return refused(error);
-  std::vector<std::string> notes;
-  if (const auto problem = method_option_problems(options, request->methods, &notes)) return refused(*problem);
-  auto sweeps = parse_sweeps(options, &error);
-  if (!sweeps) return refused(error);
-  if (const auto problem = study_usage(options, !sweeps->empty())) return refused(*problem);
-  if (const auto problem = empty_output_problem(options)) return refused(*problem);
-  if (options.isoefficiency || options.isospeed) return search_command(options, *request, std::move(notes));
-  StudyCommand command{inputs_from(options), destination_from(options), *request, std::move(*sweeps)};
+  if (Check one = check_one_program(options); !one.ok()) return refuse(*one.failure);
+  const auto request = analysis_request(options);
+  if (!request.ok()) return refuse(*request.failure);
+  auto notes = method_option_notes(options, request.value->methods);
+  if (!notes.ok()) return refuse(*notes.failure);
+  auto sweeps = parse_sweeps(options);
+  if (!sweeps.ok()) return refuse(*sweeps.failure);
+  if (Check study = check_study(options, !sweeps.value->empty()); !study.ok()) return refuse(*study.failure);
+  if (Check outputs = check_no_empty_output(options); !outputs.ok()) return refuse(*outputs.failure);
+  if (options.isoefficiency || options.isospeed) {
+    return search_command(options, *request.value, std::move(*notes.value));
+  }
+  StudyCommand command{inputs_from(options), destination_from(options), *request.value, std::move(*sweeps.value)};
   command.loss = options.loss;
   command.scaling_laws = options.scaling_laws;
   command.charts = {options.plot, options.tail_plot, options.breakdown_plot, options.sensitivity_plot,
@@ -128,14 +124,14 @@ Made analysis_command(const Options& options) {
   command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
   command.catch_interrupts = options.catch_interrupts;
   command.on_progress = options.on_progress;
-  command.notes = std::move(notes);
+  command.notes = std::move(*notes.value);
   return {std::move(command), std::nullopt};
 }
 
 // The modes that read one program file or a runs file: --dump, --check.
 std::optional<Made> checking_command(const Options& options) {
   if (options.dump) {
-    if (const auto problem = several_programs_problem(options)) return refused(*problem);
+    if (Check one = check_one_program(options); !one.ok()) return refuse(*one.failure);
     return Made{DumpCommand{inputs_from(options)}, std::nullopt};
   }
   if (!options.check) return std::nullopt;
@@ -149,16 +145,16 @@ std::optional<Made> checking_command(const Options& options) {
 
 analysis::Outcome<Command, UsageError> command_from(const Options& options) {
   if (options.log_axes && !options.plot && !options.tail_plot) {
-    return refused("--log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given");
+    return refuse("--log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given");
   }
   if (options.file.empty()) {
-    if (options.check || options.dump) return refused("--check and --dump need a FILE");
+    if (options.check || options.dump) return refuse("--check and --dump need a FILE");
     return {TextCommand{help_text()}, std::nullopt};
   }
   if (auto checking = checking_command(options)) return std::move(*checking);
   for (const std::string& file : program_files(options)) {
     if (is_runs_file(file)) {
-      return refused(fmt::format(
+      return refuse(fmt::format(
           "{} is a runs file (docs/calibration.md): give it to --calibrate or --validate with the PDL program, or "
           "--check it alone",
           file));

@@ -20,20 +20,13 @@
 #include "analysis/request.hpp"
 #include "analysis/study.hpp"
 #include "app/options.hpp"
+#include "app/output_file.hpp"
+#include "app/usage_error.hpp"
 #include "pdl/file_reader.hpp"
 #include "report/report.hpp"
 #include "report/time_unit.hpp"
 
 namespace app {
-
-// Why a command line is refused (exit 2): the whole text the command prints on stderr, a
-// "pdl-scale: error: ..." line or a located diagnostic, so that Python raises with it word for word.
-struct UsageError {
-  std::string text;
-};
-
-// "pdl-scale: error: MESSAGE\n" as a UsageError.
-UsageError usage_error_of(const std::string& message);
 
 // What every mode that reads a program reads.
 struct ProgramInputs {
@@ -56,12 +49,6 @@ struct ReportDestination {
   bool output_rank = true;
   // The ranks of the job, whose checks of the destinations are rank 0's; null for a process alone.
   const distributed::Communicator* ranks = nullptr;
-};
-
-// A file a mode writes, with the option that names it in messages ("-o", "--plot").
-struct OutputFile {
-  std::string option;
-  std::string path;
 };
 
 // --help, --version, or no FILE at all: a text for standard output, exit 0.

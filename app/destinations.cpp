@@ -93,8 +93,8 @@ namespace {
 bool destinations_fit(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
                       const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err) {
   for (const OutputFile& destination : outputs) {
-    if (const auto problem = check_output_path(destination.path)) {
-      usage_error(err, fmt::format("{}: {}", destination.option, *problem));
+    if (Check writable = check_output_path(destination); !writable.ok()) {
+      err << writable.failure->text;
       return false;
     }
   }

@@ -137,9 +137,9 @@ int write_import(const ImportCommand& command, const importers::Imported& import
   for (const auto& [file, text] : files) {
     std::error_code ignored;
     const bool existed = std::filesystem::exists(file.path, ignored);
-    if (const auto problem = write_output_file(file.path, *text)) {
+    if (Check written = write_output_file(file, *text); !written.ok()) {
       for (const std::string& path : created) std::filesystem::remove(path, ignored);
-      err << fmt::format("pdl-scale: error: {}\n", *problem);
+      err << written.failure->text;
       return kExitInput;
     }
     if (!existed) created.push_back(file.path);
@@ -153,9 +153,9 @@ int write_import(const ImportCommand& command, const importers::Imported& import
 int run_import(const ImportCommand& command, std::ostream& out, std::ostream& err) {
   // -o is checked before the input is read (a mistake is named before any reading), the data
   // files beside it once the reader has named them (write_import).
-  if (command.output &&
-      !check_destinations({{"-o", *command.output}}, {{command.input, "the input"}}, "", {}, nullptr, err)) {
-    return kExitInput;
+  if (command.output) {
+    const std::vector<OutputFile> outputs{{"-o", *command.output}};
+    if (!check_destinations(outputs, {{command.input, "the input"}}, "", {}, nullptr, err)) return kExitInput;
   }
   const std::optional<HeldInput> held = hold_input(command, err);
   if (!held) return kExitInput;

@@ -83,13 +83,13 @@ namespace {
 // error printed.
 bool read_sets_and_machine(const ProgramInputs& inputs, const std::optional<std::string>& machine_file, Loaded& loaded,
                            std::ostream& err) {
-  std::string error;
-  const auto sets = parse_sets(inputs.sets, &error, &loaded.set_expressions);
-  if (!sets) {
-    usage_error(err, error);
+  auto sets = parse_sets(inputs.sets);
+  if (!sets.ok()) {
+    err << sets.failure->text;
     return false;
   }
-  loaded.sets = *sets;
+  loaded.sets = std::move(sets.value->numbers);
+  loaded.set_expressions = std::move(sets.value->expressions);
   loaded.machine = models::ideal_machine();
   if (machine_file) {
     auto machine = load_machine(*machine_file, err, &loaded.machine_source, inputs.read_file);
@@ -317,7 +317,10 @@ int emit(const ReportDestination& report, const std::string& text, std::ostream&
     out << text;
     return kExitSuccess;
   }
-  if (const auto error = write_output_file(*report.output, text)) return usage_error(err, "-o: " + *error);
+  if (Check written = write_output_file({"-o", *report.output}, text); !written.ok()) {
+    err << written.failure->text;
+    return kExitInput;
+  }
   return kExitSuccess;
 }
 

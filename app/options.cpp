@@ -46,7 +46,7 @@ std::optional<double> parse_duration(const std::string& text) {
   return std::nullopt;
 }
 
-std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error) {
+Checked<std::vector<solvers::Method>> parse_methods(const std::string& list) {
   // "auto": the approximate model, the bounds, and the exact mean wherever the state space
   // fits (a p beyond the budget gets a note instead).
   static constexpr solvers::Method kAuto[] = {solvers::Method::SeriesParallel, solvers::Method::Bounds,
@@ -68,22 +68,18 @@ std::optional<std::vector<solvers::Method>> parse_methods(const std::string& lis
     } else {
       std::string known;
       for (solvers::Method one : solvers::all_methods()) known += std::string(solvers::to_string(one)) + ", ";
-      *error = fmt::format("--method {}: unknown method '{}' ({}auto or all)", list, name, known);
-      return std::nullopt;
+      return refuse(fmt::format("--method {}: unknown method '{}' ({}auto or all)", list, name, known));
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
-  return methods;
+  return {std::move(methods), std::nullopt};
 }
 
-std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error) {
+Checked<std::vector<int>> processor_counts(const Options& options) {
   std::vector<int> counts;
   if (!options.processors.empty()) {
-    if (options.pmax) {
-      *error = "give either --pmax or --p, not both";
-      return std::nullopt;
-    }
+    if (options.pmax) return refuse("give either --pmax or --p, not both");
     std::string_view list = options.processors;
     while (!list.empty()) {
       const std::size_t comma = list.find(',');
@@ -91,70 +87,60 @@ std::optional<std::vector<int>> processor_counts(const Options& options, std::st
       long long value = 0;
       const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
       if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-        *error = fmt::format("--p {}: '{}' is not a processor count", options.processors, item);
-        return std::nullopt;
+        return refuse(fmt::format("--p {}: '{}' is not a processor count", options.processors, item));
       }
       if (value < 1 || value > scaling::kMaxProcessors) {
-        *error = fmt::format("--p: processor count {} is outside [1, {}]", value, scaling::kMaxProcessors);
-        return std::nullopt;
+        return refuse(fmt::format("--p: processor count {} is outside [1, {}]", value, scaling::kMaxProcessors));
       }
       counts.push_back(static_cast<int>(value));
       if (comma == std::string_view::npos) break;
       list.remove_prefix(comma + 1);
       if (list.empty()) {
-        *error = fmt::format("--p {}: a processor count is missing after the last comma", options.processors);
-        return std::nullopt;
+        return refuse(fmt::format("--p {}: a processor count is missing after the last comma", options.processors));
       }
     }
   } else {
     const int pmax = options.pmax.value_or(analysis::kDefaultPmax);
     if (pmax < 1 || static_cast<std::size_t>(pmax) > analysis::kMaxProcessorCounts) {
-      *error = fmt::format("--pmax {} is outside [1, {}]", pmax, analysis::kMaxProcessorCounts);
-      return std::nullopt;
+      return refuse(fmt::format("--pmax {} is outside [1, {}]", pmax, analysis::kMaxProcessorCounts));
     }
     for (int p = 1; p <= pmax; ++p) counts.push_back(p);
   }
   std::sort(counts.begin(), counts.end());
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   if (counts.size() > analysis::kMaxProcessorCounts) {
-    *error = fmt::format("--p lists {} processor counts, more than {}", counts.size(), analysis::kMaxProcessorCounts);
-    return std::nullopt;
+    return refuse(
+        fmt::format("--p lists {} processor counts, more than {}", counts.size(), analysis::kMaxProcessorCounts));
   }
-  return counts;
+  return {std::move(counts), std::nullopt};
 }
 
-std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error,
-                                                        std::map<std::string, std::string>* expressions) {
-  std::map<std::string, double> out;
+Checked<SetValues> parse_sets(const std::vector<std::string>& sets) {
+  SetValues values;
   for (const std::string& set : sets) {
     const std::size_t eq = set.find('=');
     const std::string name = eq == std::string::npos ? set : set.substr(0, eq);
     const std::string text = eq == std::string::npos ? std::string() : set.substr(eq + 1);
     if (eq == std::string::npos || name.empty() || text.empty()) {
-      *error = fmt::format("--set '{}': expected name=value", set);
-      return std::nullopt;
+      return refuse(fmt::format("--set '{}': expected name=value", set));
     }
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     const bool number = ec == std::errc() && end == text.data() + text.size();
-    if (!number && expressions != nullptr) {
-      // An expression (e.g. 100*P): the checker parses it as the variable's default.
-      if (out.count(name) != 0 || !expressions->emplace(name, text).second) {
-        *error = fmt::format("--set {}: given twice", name);
-        return std::nullopt;
-      }
-      continue;
+    if (number && !std::isfinite(value)) {
+      return refuse(fmt::format("--set {}: '{}' is not a finite number", name, text));
     }
-    if (!number || !std::isfinite(value)) {
-      *error = fmt::format("--set {}: '{}' is not a finite number", name, text);
-      return std::nullopt;
+    if (values.numbers.contains(name) || values.expressions.contains(name)) {
+      return refuse(fmt::format("--set {}: given twice", name));
     }
-    if (!out.emplace(name, value).second || (expressions != nullptr && expressions->count(name) != 0)) {
-      *error = fmt::format("--set {}: given twice", name);
-      return std::nullopt;
+    // Not a number: an expression (e.g. 100*P), which the checker parses as the variable's default.
+    if (number) {
+      values.numbers.emplace(name, value);
+    } else {
+      values.expressions.emplace(name, text);
     }
   }
-  return out;
+  return {std::move(values), std::nullopt};
 }
 
 namespace {
@@ -187,9 +173,14 @@ class SweepValues {
   std::set<double> seen_;
 };
 
-// The values of the range `item` (a..b, a..b:step or a..b*factor, `dots` at its ".."), added;
-// why the item is refused, if it is.
-std::optional<std::string> add_range(std::string_view item, std::size_t dots, SweepValues& values) {
+// An item of --sweep TEXT refused, with `why`.
+Refusal refuse_item(const std::string& text, std::string_view item, const std::string& why) {
+  return refuse(fmt::format("--sweep {}: '{}' {} (items are v, a..b, a..b:step or a..b*factor)", text, item, why));
+}
+
+// The values of the range `item` of --sweep TEXT (a..b, a..b:step or a..b*factor, `dots` at its
+// ".."), added.
+Check add_range(const std::string& text, std::string_view item, std::size_t dots, SweepValues& values) {
   const std::string_view from_text = item.substr(0, dots);
   std::string_view to_text = item.substr(dots + 2);
   const std::size_t op = to_text.find_first_of(":*");
@@ -199,10 +190,10 @@ std::optional<std::string> add_range(std::string_view item, std::size_t dots, Sw
   const auto from = parse_number(from_text);
   const auto to = parse_number(to_text);
   const auto step = parse_number(step_text);
-  if (!from || !to || !step) return "is not a range of finite numbers";
-  if (*from > *to) return "runs backwards (the start is above the end)";
-  if (kind == ':' && *step <= 0) return "needs a step > 0";
-  if (kind == '*' && (*step <= 1 || *from <= 0)) return "needs a factor > 1 and a start > 0";
+  if (!from || !to || !step) return refuse_item(text, item, "is not a range of finite numbers");
+  if (*from > *to) return refuse_item(text, item, "runs backwards (the start is above the end)");
+  if (kind == ':' && *step <= 0) return refuse_item(text, item, "needs a step > 0");
+  if (kind == '*' && (*step <= 1 || *from <= 0)) return refuse_item(text, item, "needs a factor > 1 and a start > 0");
   double previous = 0.0;
   for (std::size_t k = 0;; ++k) {
     // From the start each time, not by accumulation: no drift over long ranges.
@@ -212,55 +203,50 @@ std::optional<std::string> add_range(std::string_view item, std::size_t dots, Sw
     // A step below the precision of the values (1 + 1e-300 is 1) would repeat one value
     // forever; every value of a range must exceed the one before.
     if (k > 0 && !(value > previous)) {
-      return fmt::format(
-          "does not advance: {} {} {} is {} again (the {} is below the precision of "
-          "the values)",
-          previous, kind == ':' ? "+" : "*", *step, value, kind == ':' ? "step" : "factor");
+      return refuse_item(text, item,
+                         fmt::format("does not advance: {} {} {} is {} again (the {} is below the precision of "
+                                     "the values)",
+                                     previous, kind == ':' ? "+" : "*", *step, value, kind == ':' ? "step" : "factor"));
     }
     if (k >= kMaxSweepValues || !values.add(value)) {
-      return fmt::format("makes more than {} values", kMaxSweepValues);
+      return refuse_item(text, item, fmt::format("makes more than {} values", kMaxSweepValues));
     }
     previous = value;
   }
-  return std::nullopt;
+  return passed();
 }
 
-// The values of one item of a sweep's list (v or a range), added; why the item is refused, if
-// it is.
-std::optional<std::string> add_item(std::string_view item, SweepValues& values) {
+// The values of one item of --sweep TEXT's list (v or a range), added.
+Check add_item(const std::string& text, std::string_view item, SweepValues& values) {
   const std::size_t dots = item.find("..");
-  if (item.empty()) return "is empty";
-  if (dots != std::string_view::npos) return add_range(item, dots, values);
+  if (item.empty()) return refuse_item(text, item, "is empty");
+  if (dots != std::string_view::npos) return add_range(text, item, dots, values);
   const auto value = parse_number(item);
-  if (!value) return "is not a finite number";
-  if (!values.add(*value)) return fmt::format("makes more than {} values", kMaxSweepValues);
-  return std::nullopt;
+  if (!value) return refuse_item(text, item, "is not a finite number");
+  if (!values.add(*value)) return refuse_item(text, item, fmt::format("makes more than {} values", kMaxSweepValues));
+  return passed();
 }
 
 }  // namespace
 
-std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std::string* error) {
+Checked<analysis::SweepVariable> parse_sweep(const std::string& text) {
   const std::size_t eq = text.find('=');
   analysis::SweepVariable variable;
   variable.name = eq == std::string::npos ? text : text.substr(0, eq);
   const std::string list = eq == std::string::npos ? std::string() : text.substr(eq + 1);
   if (eq == std::string::npos || variable.name.empty() || list.empty()) {
-    *error = fmt::format("--sweep '{}': expected NAME=LIST, e.g. columns=10,20,40..160*2", text);
-    return std::nullopt;
+    return refuse(fmt::format("--sweep '{}': expected NAME=LIST, e.g. columns=10,20,40..160*2", text));
   }
   SweepValues values(variable.values);
   std::string_view rest = list;
   while (true) {
     const std::size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
-    if (const auto why = add_item(item, values)) {
-      *error = fmt::format("--sweep {}: '{}' {} (items are v, a..b, a..b:step or a..b*factor)", text, item, *why);
-      return std::nullopt;
-    }
+    if (Check added = add_item(text, item, values); !added.ok()) return refuse(*added.failure);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
-  return variable;
+  return {std::move(variable), std::nullopt};
 }
 
 namespace {
@@ -276,11 +262,11 @@ std::string method_list(const std::vector<solvers::Method>& methods) {
 
 }  // namespace
 
-std::optional<std::string> method_option_problems(const Options& options, const std::vector<solvers::Method>& methods,
-                                                  std::vector<std::string>* notes) {
+Checked<std::vector<std::string>> method_option_notes(const Options& options,
+                                                      const std::vector<solvers::Method>& methods) {
   const bool isoefficiency = options.isoefficiency.has_value();
   if (isoefficiency && options.given.contains("--method")) {
-    return "--method: --isoefficiency solves the approximate model alone (approx); give no --method with it";
+    return refuse("--method: --isoefficiency solves the approximate model alone (approx); give no --method with it");
   }
   // What the run solves, for the messages.
   const std::string run = isoefficiency ? std::string("--isoefficiency solves the approximate model alone")
@@ -300,18 +286,20 @@ std::optional<std::string> method_option_problems(const Options& options, const 
       const std::string option = "--" + std::string(owned);
       if (!options.given.contains(option)) continue;
       if (own_monte_carlo && option == "--precision") continue;
-      return fmt::format("{}: only {} ({}) uses it, and {}{}", option, info.name, info.in_words, run,
-                         isoefficiency ? "" : fmt::format(" (add {} to --method, or drop {})", info.name, option));
+      return refuse(
+          fmt::format("{}: only {} ({}) uses it, and {}{}", option, info.name, info.in_words, run,
+                      isoefficiency ? "" : fmt::format(" (add {} to --method, or drop {})", info.name, option)));
     }
   }
   // The prediction's own Monte Carlo (--prediction-budget) draws with the seed too.
+  std::vector<std::string> notes;
   if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo) && !own_monte_carlo) {
-    notes->push_back(
+    notes.push_back(
         fmt::format("--seed has no effect: only mc draws random numbers, {}, and --prediction-budget 0 "
                     "turns off the prediction's own solve",
                     run));
   }
-  return std::nullopt;
+  return {std::move(notes), std::nullopt};
 }
 
 std::vector<std::string> program_files(const Options& options) {
@@ -320,42 +308,42 @@ std::vector<std::string> program_files(const Options& options) {
   return files;
 }
 
-std::optional<std::string> several_programs_problem(const Options& options) {
-  if (options.other_files.empty()) return std::nullopt;
+Check check_one_program(const Options& options) {
+  if (options.other_files.empty()) return passed();
   std::string given;
   for (const std::string& file : program_files(options)) given += (given.empty() ? "" : ", ") + file;
-  const auto refuse = [&](const char* option, const char* what) {
-    return fmt::format("{}: {} one program, and {} are given ({}); give one FILE", option, what,
-                       program_files(options).size(), given);
+  const auto refuse_several = [&](const char* option, const char* what) {
+    return refuse(fmt::format("{}: {} one program, and {} are given ({}); give one FILE", option, what,
+                              program_files(options).size(), given));
   };
-  if (options.dump) return refuse("--dump", "prints the model of");
-  if (options.graph) return refuse("--graph", "draws the model of");
-  if (options.loss) return refuse("--loss", "analyses the phases of");
-  if (options.isoefficiency) return refuse("--isoefficiency", "searches the problem size of");
-  if (options.isospeed) return refuse("--isospeed", "searches the problem size of");
-  return std::nullopt;
+  if (options.dump) return refuse_several("--dump", "prints the model of");
+  if (options.graph) return refuse_several("--graph", "draws the model of");
+  if (options.loss) return refuse_several("--loss", "analyses the phases of");
+  if (options.isoefficiency) return refuse_several("--isoefficiency", "searches the problem size of");
+  if (options.isospeed) return refuse_several("--isospeed", "searches the problem size of");
+  return passed();
 }
 
 namespace {
 
-std::optional<std::string> svg_path_problem(const std::string& option, const std::string& file) {
+Check check_svg_path(const std::string& option, const std::string& file) {
   const std::filesystem::path path(file);
   std::string extension = path.extension().string();
   for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (extension == ".svg") return std::nullopt;
+  if (extension == ".svg") return passed();
   // A device or a pipe takes whatever is written to it (/dev/null, /dev/stdout, a FIFO).
   std::error_code ignored;
   const auto status = std::filesystem::status(path, ignored);
-  if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) return std::nullopt;
-  return fmt::format(
-      "{} {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
-      "FILE.svg (and convert it, e.g. rsvg-convert -o chart.png chart.svg)",
-      option, file);
+  if (std::filesystem::is_character_file(status) || std::filesystem::is_fifo(status)) return passed();
+  return refuse(
+      fmt::format("{} {}: the chart is an SVG drawing, and pdl-scale writes no other format; name the file "
+                  "FILE.svg (and convert it, e.g. rsvg-convert -o chart.png chart.svg)",
+                  option, file));
 }
 
 }  // namespace
 
-std::optional<std::string> plot_path_problem(const Options& options) {
+Check check_chart_paths(const Options& options) {
   const std::pair<const char*, const std::optional<std::string>*> charts[] = {
       {"--plot", &options.plot},
       {"--tail-plot", &options.tail_plot},
@@ -363,82 +351,74 @@ std::optional<std::string> plot_path_problem(const Options& options) {
       {"--sensitivity-plot", &options.sensitivity_plot}};
   for (const auto& [option, file] : charts) {
     if (!*file) continue;
-    if (auto problem = svg_path_problem(option, **file)) return problem;
+    if (Check svg = check_svg_path(option, **file); !svg.ok()) return svg;
   }
-  return std::nullopt;
+  return passed();
 }
 
 namespace {
 
-// The numbers of a comma-separated list, each checked by `accepts`; on the first that is not a
-// number or not accepted, *error says so (`what` names what it should be) and nothing is
-// returned.
-std::optional<std::vector<double>> parse_number_list(const std::string& list, const char* option, const char* what,
-                                                     bool (*accepts)(double), std::string* error) {
+// The numbers of a comma-separated list, each checked by `accepts`; the first that is not a
+// number or not accepted refused (`what` names what it should be).
+Checked<std::vector<double>> parse_number_list(const std::string& list, const char* option, const char* what,
+                                               bool (*accepts)(double)) {
   std::vector<double> values;
   std::string_view rest = list;
   while (true) {
     const std::size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     const auto value = parse_number(item);
-    if (!value || !accepts(*value)) {
-      *error = fmt::format("{} {}: '{}' is not {}", option, list, item, what);
-      return std::nullopt;
-    }
+    if (!value || !accepts(*value)) return refuse(fmt::format("{} {}: '{}' is not {}", option, list, item, what));
     values.push_back(*value);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
-  return values;
+  return {std::move(values), std::nullopt};
 }
 
 }  // namespace
 
-std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error) {
-  auto levels = parse_number_list(
-      list, "--quantiles", "a percentage in (0, 100), e.g. 50,95,99",
-      [](double percent) { return percent > 0.0 && percent < 100.0; }, error);
-  if (!levels) return std::nullopt;
-  for (double& level : *levels) level /= 100.0;
-  std::sort(levels->begin(), levels->end());
-  levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
+Checked<std::vector<double>> parse_quantiles(const std::string& list) {
+  auto levels = parse_number_list(list, "--quantiles", "a percentage in (0, 100), e.g. 50,95,99",
+                                  [](double percent) { return percent > 0.0 && percent < 100.0; });
+  if (!levels.ok()) return levels;
+  std::vector<double>& values = *levels.value;
+  for (double& level : values) level /= 100.0;
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
   return levels;
 }
 
-std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error) {
-  const auto values = parse_number_list(
-      list, "--efficiency", "an efficiency in (0, 1], e.g. 0.7,0.9",
-      [](double value) { return value > 0.0 && value <= 1.0; }, error);
-  if (!values) return std::nullopt;
+Checked<std::vector<double>> parse_efficiency_thresholds(const std::string& list) {
+  const auto values = parse_number_list(list, "--efficiency", "an efficiency in (0, 1], e.g. 0.7,0.9",
+                                        [](double value) { return value > 0.0 && value <= 1.0; });
+  if (!values.ok()) return values;
   std::vector<double> thresholds;  // in the order given, without repeats
-  for (double value : *values) {
+  for (double value : *values.value) {
     if (std::find(thresholds.begin(), thresholds.end(), value) == thresholds.end()) thresholds.push_back(value);
   }
-  return thresholds;
+  return {std::move(thresholds), std::nullopt};
 }
 
-std::optional<analysis::Request> analysis_request(const Options& options, std::string* error) {
-  if (const auto problem = plot_path_problem(options)) {
-    *error = *problem;
-    return std::nullopt;
-  }
+Checked<analysis::Request> analysis_request(const Options& options) {
+  if (Check charts = check_chart_paths(options); !charts.ok()) return refuse(*charts.failure);
   analysis::Request request = options.request;
-  const auto counts = processor_counts(options, error);
-  if (!counts) return std::nullopt;
-  request.processors = *counts;
+  const auto counts = processor_counts(options);
+  if (!counts.ok()) return refuse(*counts.failure);
+  request.processors = *counts.value;
   if (options.methods) {
-    const auto methods = parse_methods(*options.methods, error);
-    if (!methods) return std::nullopt;
-    request.methods = *methods;
+    const auto methods = parse_methods(*options.methods);
+    if (!methods.ok()) return refuse(*methods.failure);
+    request.methods = *methods.value;
   }
   if (options.samples) {
     request.solver_options.monte_carlo.samples = *options.samples;
     request.solver_options.monte_carlo.relative_precision = 0.0;
   }
   if (options.quantiles) {
-    const auto levels = parse_quantiles(*options.quantiles, error);
-    if (!levels) return std::nullopt;
-    request.solver_options.quantiles = *levels;
+    const auto levels = parse_quantiles(*options.quantiles);
+    if (!levels.ok()) return refuse(*levels.failure);
+    request.solver_options.quantiles = *levels.value;
   } else if (options.format == report::Format::Json && !options.isoefficiency) {
     request.solver_options.quantiles.assign(analysis::kJsonQuantileLevels.begin(), analysis::kJsonQuantileLevels.end());
   }
@@ -450,14 +430,14 @@ std::optional<analysis::Request> analysis_request(const Options& options, std::s
     }
   }
   if (options.efficiency) {
-    const auto thresholds = parse_efficiency_thresholds(*options.efficiency, error);
-    if (!thresholds) return std::nullopt;
-    request.prediction.efficiency_thresholds = *thresholds;
+    const auto thresholds = parse_efficiency_thresholds(*options.efficiency);
+    if (!thresholds.ok()) return refuse(*thresholds.failure);
+    request.prediction.efficiency_thresholds = *thresholds.value;
   }
   request.breakdown = options.breakdown;
   if (options.sensitivity) request.sensitivity.emplace();
-  if (!request.IsValid(error)) return std::nullopt;
-  return request;
+  if (std::string why; !request.IsValid(&why)) return refuse(why);
+  return {std::move(request), std::nullopt};
 }
 
 }  // namespace app

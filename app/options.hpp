@@ -20,6 +20,7 @@
 #include "pdl/file_reader.hpp"
 #include "report/report.hpp"
 #include "report/time_unit.hpp"
+#include "app/usage_error.hpp"
 
 namespace app {
 
@@ -141,9 +142,8 @@ struct Options {
   GraphModel model = GraphModel::Approximate;  // --model exact|approx
 };
 
-// The methods of --method ("approx,mc", "auto", "all") in the order given, without repeats; on
-// failure returns nullopt and sets *error.
-std::optional<std::vector<solvers::Method>> parse_methods(const std::string& list, std::string* error);
+// The methods of --method ("approx,mc", "auto", "all") in the order given, without repeats.
+Checked<std::vector<solvers::Method>> parse_methods(const std::string& list);
 
 // "4G", "512M", "64K" or a plain byte count (binary multiples); nullopt when malformed, zero or
 // beyond 2^60.
@@ -152,30 +152,35 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text);
 // Every program file, in the order given: `file` and then `other_files`.
 std::vector<std::string> program_files(const Options& options);
 
-// The options a run of several programs refuses (--graph, --check, --dump, --loss,
-// --isoefficiency, --isospeed): the error message naming the first given, or nothing.
-std::optional<std::string> several_programs_problem(const Options& options);
+// The options a run of several programs refuses (--graph, --dump, --loss, --isoefficiency,
+// --isospeed): refused with the first given named.
+Check check_one_program(const Options& options);
 
-// The processor counts the options ask for, ascending and without repeats; on failure
-// returns nullopt and sets *error.
-std::optional<std::vector<int>> processor_counts(const Options& options, std::string* error);
+// The processor counts the options ask for, ascending and without repeats.
+Checked<std::vector<int>> processor_counts(const Options& options);
 
 // "90", "90s", "10m", "2h": a duration in seconds, > 0; nullopt when malformed.
 std::optional<double> parse_duration(const std::string& text);
 
-// Parses "name=value" strings; on failure returns nullopt and sets *error. With `expressions`,
-// a value that is not a number is an expression (e.g. "100*P", docs/pdl.md) and goes there.
-std::optional<std::map<std::string, double>> parse_sets(const std::vector<std::string>& sets, std::string* error,
-                                                        std::map<std::string, std::string>* expressions = nullptr);
+// The values of --set, by name: a number, or else an expression (e.g. "100*P", docs/pdl.md)
+// that the checker parses as the variable's default.
+struct SetValues {
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> expressions;
+};
+
+// Parses "name=value" strings; a name given twice, a value that is empty or a number that is
+// not finite (inf, nan) refused.
+Checked<SetValues> parse_sets(const std::vector<std::string>& sets);
 
 // Parses "name=LIST". LIST is comma-separated items, each
 //   v          a number
 //   a..b       a, a+1, ..., up to b
 //   a..b:s     a, a+s, a+2s, ..., up to b (s > 0)
 //   a..b*f     a, a*f, a*f^2, ..., up to b (f > 1, a > 0)
-// e.g. "columns=10,20,40..160*2" is 10, 20, 40, 80, 160. On failure returns nullopt and sets
-// *error to a message that quotes the option.
-std::optional<analysis::SweepVariable> parse_sweep(const std::string& text, std::string* error);
+// e.g. "columns=10,20,40..160*2" is 10, 20, 40, 80, 160. Refused with a message that quotes the
+// option.
+Checked<analysis::SweepVariable> parse_sweep(const std::string& text);
 
 // At most this many values per --sweep, and configurations (their cross product) in all.
 inline constexpr std::size_t kMaxSweepValues = 10'000;
@@ -183,27 +188,26 @@ inline constexpr std::size_t kMaxSweepValues = 10'000;
 // Options given for a method the run does not use (docs/cli.md, "Options of one method"):
 // --samples and --precision without mc, --max-states without exact, --grid-points without
 // approx, and --method with --isoefficiency (which solves the approximate model alone) are
-// errors: the message, worded for the command line, names the method the option needs.
-// --seed without mc is a note (appended to *notes): no figure is random, so it changes
-// nothing, and a script may pass it to every run. `methods` are the run's, as
-// analysis_request made them.
-std::optional<std::string> method_option_problems(const Options& options, const std::vector<solvers::Method>& methods,
-                                                  std::vector<std::string>* notes);
+// refused: the message, worded for the command line, names the method the option needs.
+// --seed without mc is a note (returned): no figure is random, so it changes nothing, and a
+// script may pass it to every run. `methods` are the run's, as analysis_request made them.
+Checked<std::vector<std::string>> method_option_notes(const Options& options,
+                                                      const std::vector<solvers::Method>& methods);
 
-// A chart destination (--plot, --tail-plot, --breakdown-plot) that is not an SVG file
-// (FILE.svg, any case): the charts are SVG only, and a .png or .pdf name would hold an SVG.
-// The error message, or nothing.
-std::optional<std::string> plot_path_problem(const Options& options);
+// A chart destination (--plot, --tail-plot, --breakdown-plot, --sensitivity-plot) that is not an
+// SVG file (FILE.svg, any case) refused: the charts are SVG only, and a .png or .pdf name would
+// hold an SVG.
+Check check_chart_paths(const Options& options);
 
 // The levels of --quantiles ("50,95,99" -> 0.5, 0.95, 0.99), ascending without repeats, each
-// percentage in (0, 100); on failure returns nullopt and sets *error.
-std::optional<std::vector<double>> parse_quantiles(const std::string& list, std::string* error);
+// percentage in (0, 100).
+Checked<std::vector<double>> parse_quantiles(const std::string& list);
 // The thresholds of --efficiency ("0.7,0.9"), in the order given without repeats, each in (0, 1].
-std::optional<std::vector<double>> parse_efficiency_thresholds(const std::string& list, std::string* error);
+Checked<std::vector<double>> parse_efficiency_thresholds(const std::string& list);
 
 // The analysis request the options make: processor counts, methods and the Monte Carlo
-// stopping rule filled in, checked with Request::IsValid; nullopt with *error (worded for the
-// command line) when they are invalid.
-std::optional<analysis::Request> analysis_request(const Options& options, std::string* error);
+// stopping rule filled in, checked with Request::IsValid (its message worded for the command
+// line).
+Checked<analysis::Request> analysis_request(const Options& options);
 
 }  // namespace app

@@ -17,8 +17,9 @@ namespace app {
 
 namespace {
 
-std::string cannot_write(const std::string& path, const std::string& why) {
-  return "cannot write '" + path + "': " + why;
+// "OPTION: cannot write 'PATH': WHY" as a refusal.
+Refusal cannot_write(const OutputFile& file, const std::string& why) {
+  return refuse(fmt::format("{}: cannot write '{}': {}", file.option, file.path, why));
 }
 
 // Writes every byte to fd, retrying interrupted and partial writes; 0 or the errno.
@@ -50,7 +51,7 @@ Landing land(const std::string& path) {
   landing.path = landing_path(path);
   if (::stat(landing.path.c_str(), &landing.status) == 0) {
     landing.exists = true;
-  } else if (errno != ENOENT && errno != ENOTDIR) {  // absent: replace_problem() says why
+  } else if (errno != ENOENT && errno != ENOTDIR) {  // absent: check_replace() says why
     landing.error = errno;
   }
   return landing;
@@ -67,46 +68,45 @@ std::string directory_of(const std::string& landing_path) {
   return directory.empty() ? std::string(".") : directory.string();
 }
 
-// Why a device or FIFO cannot be written; nothing when it can.
-std::optional<std::string> in_place_problem(const Landing& landing) {
+// A device or FIFO that cannot be written refused.
+Check check_in_place(const OutputFile& file, const Landing& landing) {
   if (S_ISFIFO(landing.status.st_mode)) {
     // Only the permission: opening a FIFO now would block until a reader comes, and closing
     // it again would give that reader an end of file before the report.
-    if (::access(landing.path.c_str(), W_OK) != 0) return std::strerror(errno);
-    return std::nullopt;
+    if (::access(landing.path.c_str(), W_OK) != 0) return cannot_write(file, std::strerror(errno));
+    return passed();
   }
   const int fd = ::open(landing.path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return std::strerror(errno);
+  if (fd < 0) return cannot_write(file, std::strerror(errno));
   ::close(fd);
-  return std::nullopt;
+  return passed();
 }
 
-// Why a new file cannot be created at the landing path, or an existing regular one replaced
-// there; nothing when it can.
-std::optional<std::string> replace_problem(const Landing& landing) {
+// A new file that cannot be created at the landing path, or an existing regular one that cannot
+// be replaced there, refused.
+Check check_replace(const OutputFile& file, const Landing& landing) {
   const std::string directory = directory_of(landing.path);
   struct stat status {};
   if (::stat(directory.c_str(), &status) != 0) {
-    if (errno == ENOENT) return fmt::format("the directory '{}' does not exist", directory);
-    return fmt::format("the directory '{}': {}", directory, std::strerror(errno));
+    if (errno == ENOENT) return cannot_write(file, fmt::format("the directory '{}' does not exist", directory));
+    return cannot_write(file, fmt::format("the directory '{}': {}", directory, std::strerror(errno)));
   }
-  if (!S_ISDIR(status.st_mode)) return fmt::format("'{}' is not a directory", directory);
+  if (!S_ISDIR(status.st_mode)) return cannot_write(file, fmt::format("'{}' is not a directory", directory));
   // The temporary file is created there and renamed: the directory itself must be writable.
   if (::access(directory.c_str(), W_OK | X_OK) != 0) {
-    return fmt::format("cannot create a file in '{}': {}", directory, std::strerror(errno));
+    return cannot_write(file, fmt::format("cannot create a file in '{}': {}", directory, std::strerror(errno)));
   }
-  if (!landing.exists) return std::nullopt;
+  if (!landing.exists) return passed();
   // The write bits, not access(): root may write any file, but a file nobody may write was
   // made read-only on purpose, and replacing it would undo that silently.
   const mode_t mode = landing.status.st_mode & 07777;
   if ((mode & 0222) == 0) {
-    return fmt::format(
-        "it is read-only (mode {:04o}); pdl-scale does not replace a read-only file: make it "
-        "writable (chmod u+w) or remove it",
-        mode);
+    return cannot_write(file, fmt::format("it is read-only (mode {:04o}); pdl-scale does not replace a read-only "
+                                          "file: make it writable (chmod u+w) or remove it",
+                                          mode));
   }
-  if (::access(landing.path.c_str(), W_OK) != 0) return std::strerror(errno);
-  return std::nullopt;
+  if (::access(landing.path.c_str(), W_OK) != 0) return cannot_write(file, std::strerror(errno));
+  return passed();
 }
 
 // The replaced file's permission bits on the temporary file, and its owner and group where
@@ -116,28 +116,27 @@ int keep_mode(int fd, const struct stat& replaced) {
   return ::fchmod(fd, replaced.st_mode & 07777) != 0 ? errno : 0;
 }
 
-std::optional<std::string> write_in_place(const std::string& path, const Landing& landing,
-                                          const std::string& contents) {
+Check write_in_place(const OutputFile& file, const Landing& landing, const std::string& contents) {
   const int fd = ::open(landing.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) return cannot_write(path, std::strerror(errno));
+  if (fd < 0) return cannot_write(file, std::strerror(errno));
   int error = write_all(fd, contents);
   if (::close(fd) != 0 && error == 0) error = errno;
-  if (error != 0) return cannot_write(path, std::strerror(error));
-  return std::nullopt;
+  if (error != 0) return cannot_write(file, std::strerror(error));
+  return passed();
 }
 
-std::optional<std::string> replace(const std::string& path, const Landing& landing, const std::string& contents) {
+Check replace(const OutputFile& file, const Landing& landing, const std::string& contents) {
   int error = 0;
   TemporaryFile temporary = TemporaryFile::create(directory_of(landing.path),
                                                   std::filesystem::path(landing.path).filename().string(), &error);
-  if (!temporary.valid()) return cannot_write(path, std::strerror(error));
+  if (!temporary.valid()) return cannot_write(file, std::strerror(error));
   error = write_all(temporary.fd(), contents);
   // Synced before the rename: after a crash the name holds the old file or the new one whole.
   if (error == 0 && ::fsync(temporary.fd()) != 0) error = errno;
   if (error == 0 && landing.exists) error = keep_mode(temporary.fd(), landing.status);
   if (error == 0) error = temporary.close_and_rename_over(landing.path);
-  if (error != 0) return cannot_write(path, std::strerror(error));  // ~TemporaryFile removes it
-  return std::nullopt;
+  if (error != 0) return cannot_write(file, std::strerror(error));  // ~TemporaryFile removes it
+  return passed();
 }
 
 }  // namespace
@@ -157,30 +156,26 @@ std::string landing_path(const std::string& path) {
   return path;
 }
 
-std::optional<std::string> check_output_path(const std::string& path) {
-  if (path.empty()) return cannot_write(path, "not a file name");
-  const Landing landing = land(path);
-  if (landing.error != 0) return cannot_write(path, std::strerror(landing.error));
+Check check_output_path(const OutputFile& file) {
+  if (file.path.empty()) return cannot_write(file, "not a file name");
+  const Landing landing = land(file.path);
+  if (landing.error != 0) return cannot_write(file, std::strerror(landing.error));
   if (landing.exists) {
     const mode_t type = landing.status.st_mode;
-    if (S_ISDIR(type)) return cannot_write(path, "it is a directory");
-    if (S_ISSOCK(type)) return cannot_write(path, "it is a socket");
-    if (written_in_place(landing.status)) {
-      if (const auto problem = in_place_problem(landing)) return cannot_write(path, *problem);
-      return std::nullopt;
-    }
+    if (S_ISDIR(type)) return cannot_write(file, "it is a directory");
+    if (S_ISSOCK(type)) return cannot_write(file, "it is a socket");
+    if (written_in_place(landing.status)) return check_in_place(file, landing);
   }
-  if (std::filesystem::path(landing.path).filename().empty()) return cannot_write(path, "not a file name");
-  if (const auto problem = replace_problem(landing)) return cannot_write(path, *problem);
-  return std::nullopt;
+  if (std::filesystem::path(landing.path).filename().empty()) return cannot_write(file, "not a file name");
+  return check_replace(file, landing);
 }
 
-std::optional<std::string> write_output_file(const std::string& path, const std::string& contents) {
+Check write_output_file(const OutputFile& file, const std::string& contents) {
   // The same refusals at the end of a run as at its start: the target may have changed since.
-  if (const auto problem = check_output_path(path)) return problem;
-  const Landing landing = land(path);
-  if (landing.exists && written_in_place(landing.status)) return write_in_place(path, landing, contents);
-  return replace(path, landing, contents);
+  if (Check writable = check_output_path(file); !writable.ok()) return writable;
+  const Landing landing = land(file.path);
+  if (landing.exists && written_in_place(landing.status)) return write_in_place(file, landing, contents);
+  return replace(file, landing, contents);
 }
 
 }  // namespace app

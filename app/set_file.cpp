@@ -12,40 +12,38 @@ namespace app {
 
 namespace {
 
-// An error at `column` (1-based) of line `number` of a --set-file, printed as every diagnostic is
+// An error at `column` (1-based) of line `number` of a --set-file, worded as every diagnostic is
 // (pdl::format: the line shortened around the caret when it is long).
-void set_file_error(const std::string& file, int number, const std::string& line, std::size_t column,
-                    std::string message, std::ostream& err) {
+Refusal set_file_error(const std::string& file, int number, const std::string& line, std::size_t column,
+                       std::string message) {
   pdl::Diagnostic problem = pdl::Source(file, line).diagnose(pdl::Severity::Error, column - 1, std::move(message));
   problem.line = static_cast<std::size_t>(number);
-  err << pdl::format(problem);
+  return refuse(UsageError{pdl::format(problem)});
 }
 
-// A --set-file line's VALUE (at `column` of `line`, 1-based) parsed as --set parses it; false with
-// the first error located in the file's line rather than in the "--set NAME" text it becomes.
-bool value_parses(const std::string& file, int number, const std::string& line, std::size_t column,
-                  const std::string& name, const std::string& value, std::ostream& err) {
+// A --set-file line's VALUE (at `column` of `line`, 1-based) parsed as --set parses it; its first
+// error located in the file's line rather than in the "--set NAME" text it becomes.
+Check value_parses(const std::string& file, int number, const std::string& line, std::size_t column,
+                   const std::string& name, const std::string& value) {
   const pdl::SetParseResult parsed = pdl::parse_set_value(name, value);
   for (const pdl::Diagnostic& problem : parsed.diagnostics) {
     if (problem.severity != pdl::Severity::Error) continue;
     // parse_set_value's text is "VARIABLE NAME = VALUE;": the value starts after that prefix.
     const std::size_t prefix = std::string("VARIABLE ").size() + name.size() + std::string(" = ").size();
     const std::size_t offset = std::min(problem.column - 1 - std::min(problem.column - 1, prefix), value.size());
-    set_file_error(file, number, line, column + offset, problem.message, err);
-    return false;
+    return set_file_error(file, number, line, column + offset, problem.message);
   }
-  return true;
+  return passed();
 }
 
 }  // namespace
 
-bool read_set_file(const std::string& file, std::vector<std::string>& sets, const pdl::FileReader& read,
-                   std::ostream& err) {
+Checked<std::vector<std::string>> read_set_file(const std::string& file, const pdl::FileReader& read) {
   const pdl::FileFacts facts = read(file, pdl::kMaxSourceBytes);
   if (facts.open_error != 0 || facts.read_error || facts.directory || facts.text.size() > pdl::kMaxSourceBytes) {
-    err << fmt::format("pdl-scale: error: --set-file {}: cannot read the file\n", file);
-    return false;
+    return refuse(fmt::format("--set-file {}: cannot read the file", file));
   }
+  std::vector<std::string> sets;
   std::istringstream in(facts.text);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -62,15 +60,14 @@ bool read_set_file(const std::string& file, std::vector<std::string>& sets, cons
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos || equals == 0 || equals + 1 == text.size() ||
         text.find_first_of(" \t", 0) < equals) {
-      set_file_error(file, number, line, column, "expected NAME=VALUE (or --set NAME=VALUE)", err);
-      return false;
+      return set_file_error(file, number, line, column, "expected NAME=VALUE (or --set NAME=VALUE)");
     }
-    if (!value_parses(file, number, line, column + equals + 1, text.substr(0, equals), text.substr(equals + 1), err)) {
-      return false;
-    }
+    Check parses =
+        value_parses(file, number, line, column + equals + 1, text.substr(0, equals), text.substr(equals + 1));
+    if (!parses.ok()) return refuse(*parses.failure);
     sets.push_back(text);
   }
-  return true;
+  return {std::move(sets), std::nullopt};
 }
 
 }  // namespace app

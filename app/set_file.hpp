@@ -2,18 +2,17 @@
 // into the --set values with every refusal located at its line and column of the file.
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
 
+#include "app/usage_error.hpp"
 #include "pdl/file_reader.hpp"
 
 namespace app {
 
-// Every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them), `#` comments and
-// blank lines ignored, appended to `sets`. False with a located message when the file cannot be
+// Every line NAME=VALUE (or `--set NAME=VALUE`, as --write-fit writes them) in the file's order,
+// `#` comments and blank lines ignored. Refused with a located message when the file cannot be
 // read or a line is not of that form or its value does not parse as --set's.
-bool read_set_file(const std::string& file, std::vector<std::string>& sets, const pdl::FileReader& read,
-                   std::ostream& err);
+Checked<std::vector<std::string>> read_set_file(const std::string& file, const pdl::FileReader& read);
 
 }  // namespace app

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <sstream>
 
 namespace app {
@@ -32,16 +33,15 @@ Options file(const std::string& path) {
 }
 
 TEST(Sets, ParsesNameValuePairs) {
-  std::string error;
-  const auto sets = parse_sets({"columns=20", "rate=1.5e-3"}, &error);
-  ASSERT_TRUE(sets) << error;
-  EXPECT_EQ(sets->at("columns"), 20);
-  EXPECT_EQ(sets->at("rate"), 1.5e-3);
-  EXPECT_FALSE(parse_sets({"columns"}, &error));
-  EXPECT_FALSE(parse_sets({"columns=ten"}, &error));
-  EXPECT_EQ(error, "--set columns: 'ten' is not a finite number");
-  EXPECT_FALSE(parse_sets({"a=1", "a=2"}, &error));
-  EXPECT_FALSE(parse_sets({"a=inf"}, &error));
+  const auto sets = parse_sets({"columns=20", "rate=1.5e-3", "rows=100*P"});
+  ASSERT_TRUE(sets.ok()) << sets.failure->text;
+  EXPECT_EQ(sets.value->numbers, (std::map<std::string, double>{{"columns", 20}, {"rate", 1.5e-3}}));
+  // Not a number: an expression, which the checker parses.
+  EXPECT_EQ(sets.value->expressions, (std::map<std::string, std::string>{{"rows", "100*P"}}));
+  EXPECT_EQ(parse_sets({"columns"}).failure->text, "pdl-scale: error: --set 'columns': expected name=value\n");
+  EXPECT_EQ(parse_sets({"a=1", "a=2"}).failure->text, "pdl-scale: error: --set a: given twice\n");
+  EXPECT_EQ(parse_sets({"a=1", "a=2*P"}).failure->text, "pdl-scale: error: --set a: given twice\n");
+  EXPECT_EQ(parse_sets({"a=inf"}).failure->text, "pdl-scale: error: --set a: 'inf' is not a finite number\n");
 }
 
 TEST(Check, ValidProgramExitsZero) {

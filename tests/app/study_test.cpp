@@ -25,16 +25,20 @@ constexpr const char* kCluster = "examples/machines/cluster.machine";
 constexpr const char* kSmp = "examples/machines/smp.machine";
 
 std::vector<double> values_of(const std::string& text) {
-  std::string error;
-  const auto parsed = app::parse_sweep(text, &error);
-  EXPECT_TRUE(parsed) << text << ": " << error;
-  return parsed ? parsed->values : std::vector<double>{};
+  const auto parsed = app::parse_sweep(text);
+  EXPECT_TRUE(parsed.ok()) << text << ": " << (parsed.failure ? parsed.failure->text : "");
+  return parsed.ok() ? parsed.value->values : std::vector<double>{};
 }
 
+// The refusal's message, without the "pdl-scale: error: " before it and the end of line.
 std::string sweep_error(const std::string& text) {
-  std::string error;
-  EXPECT_FALSE(app::parse_sweep(text, &error)) << text;
-  return error;
+  const auto parsed = app::parse_sweep(text);
+  EXPECT_FALSE(parsed.ok()) << text;
+  if (parsed.ok()) return {};
+  const std::string& refusal = parsed.failure->text;
+  const std::string prefix = "pdl-scale: error: ";
+  EXPECT_TRUE(refusal.starts_with(prefix) && refusal.ends_with('\n')) << refusal;
+  return refusal.substr(prefix.size(), refusal.size() - prefix.size() - 1);
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
