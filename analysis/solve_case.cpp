@@ -1,8 +1,8 @@
 #include "analysis/solve_case.hpp"
 
 #include <algorithm>
+#include <memory>
 
-#include "analysis/prediction_solve.hpp"
 #include "analysis/sequential_time.hpp"
 #include "scaling/approximate_model.hpp"
 #include "solvers/solver.hpp"
@@ -35,6 +35,38 @@ solvers::Result exact_model_over_budget(solvers::Method method, std::int64_t tas
   why.limit_value = budget;
   why.explanation = "the exact model of about " + std::to_string(tasks) + " tasks";
   return result;
+}
+
+// The prediction's own solve (docs/cli.md, "The prediction"): a method not asked for that ranks
+// above every method asked for, run on a (case, p) when its cost fits the prediction's budget.
+// A method not asked for that may answer for the prediction, tuned to the prediction's budget,
+// with its memory plan.
+struct OwnSolver {
+  std::unique_ptr<solvers::Solver> solver;
+  solvers::MemoryPlan plan;
+};
+
+// The methods the prediction may solve itself on this model (PredictionOptions::
+// seconds_per_model): every method not asked for whose solve the budget pays for and whose
+// plan fits, highest prediction rank first. None at p = 1 when T(1) is exact (a chain), which
+// is then the prediction.
+std::vector<OwnSolver> prediction_solvers(const Request& request, const solvers::SolverOptions& options,
+                                          const solvers::ScaledModels& models, bool exact_base) {
+  std::vector<OwnSolver> own;
+  const double seconds = request.prediction.seconds_per_model;
+  if (models.exact.empty() || exact_base || !(seconds > 0.0)) return own;
+  for (solvers::Method method : solvers::all_methods()) {
+    if (std::find(request.methods.begin(), request.methods.end(), method) != request.methods.end()) continue;
+    std::unique_ptr<solvers::Solver> tuned = solvers::make_solver(method, options)->within_seconds(models, seconds);
+    if (!tuned) continue;
+    solvers::MemoryPlan plan = tuned->plan_memory(models);
+    if (plan.refusal) continue;
+    own.push_back({std::move(tuned), std::move(plan)});
+  }
+  std::stable_sort(own.begin(), own.end(), [](const OwnSolver& a, const OwnSolver& b) {
+    return a.solver->info().prediction_rank > b.solver->info().prediction_rank;
+  });
+  return own;
 }
 
 // One (case, p)'s models and solvers as planned before it is solved. The mixture points into
@@ -156,6 +188,26 @@ solvers::Result solve_method(const CasePlan& plan, std::size_t j, const Request&
     };
   }
   return plan.solvers[j]->solve(models);
+}
+
+// The prediction's own solve: the first of `own` that ranks above every method this call solved
+// and solves. The methods solved elsewhere (another call of a job's ranks) rank below every
+// method that can solve for the prediction (those whose solve is collective), so the choice is
+// the same on any number of ranks.
+std::optional<solvers::Result> solve_for_prediction(const std::vector<OwnSolver>& own,
+                                                    const std::vector<solvers::Result>& results,
+                                                    const std::vector<bool>& solved_here,
+                                                    const solvers::ScaledModels& models) {
+  int best = 0;
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    if (solved_here[j] && results[j].solved()) best = std::max(best, solvers::info(results[j].method).prediction_rank);
+  }
+  for (const OwnSolver& one : own) {
+    if (one.solver->info().prediction_rank <= best) break;
+    solvers::Result result = one.solver->solve(models);
+    if (result.solved()) return result;
+  }
+  return std::nullopt;
 }
 
 }  // namespace

@@ -10,7 +10,6 @@
 #include "distributed/communicator.hpp"
 #include "analysis/memory_gate.hpp"
 #include "analysis/parallel.hpp"
-#include "analysis/prediction_solve.hpp"
 #include "analysis/scaled_speedup.hpp"
 #include "analysis/sequential_time.hpp"
 #include "analysis/sensitivity.hpp"
@@ -129,17 +128,11 @@ void take(ItemFigures& into, ItemFigures&& solved, const CaseWork& work) {
 
 // What each phase of solve_items computes: alone, every method of an item at once; in a job of
 // several ranks, first the methods shared out by item, then those every rank solves together
-// (solvers::SolverInfo::shared_by_ranks) and the prediction's own solve.
-std::pair<CaseWork, CaseWork> phases(const Request& request, const distributed::Communicator& ranks) {
-  const std::size_t methods = request.methods.size();
-  CaseWork shared_out{std::vector<bool>(methods, true), true, nullptr, ranks.alone()};
-  CaseWork together{std::vector<bool>(methods, false), false, &ranks, !ranks.alone()};
-  if (!ranks.alone()) {
-    for (std::size_t j = 0; j < methods; ++j) {
-      together.methods[j] = solvers::info(request.methods[j]).shared_by_ranks;
-      shared_out.methods[j] = !together.methods[j];
-    }
-  }
+// (StudyPlan::together) and the prediction's own solve.
+std::pair<CaseWork, CaseWork> phases(const StudyPlan& plan, const distributed::Communicator& ranks) {
+  CaseWork together{plan.together, false, &ranks, !ranks.alone()};
+  CaseWork shared_out{plan.together, true, nullptr, ranks.alone()};
+  shared_out.methods.flip();
   return {shared_out, together};
 }
 
@@ -152,7 +145,7 @@ std::optional<Failure> solve_items(const std::vector<Case>& cases, const StudyPl
   const distributed::SingleProcess alone;
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
   // Not a structured binding: the lambdas below capture both (clang 14, the fuzz build's, cannot).
-  const std::pair<CaseWork, CaseWork> split = phases(request, ranks);
+  const std::pair<CaseWork, CaseWork> split = phases(plan, ranks);
   const CaseWork& shared_out = split.first;
   const CaseWork& together = split.second;
   const bool can_stop = request.stop != nullptr && ranks.alone();
@@ -292,9 +285,9 @@ std::size_t whole_program_rows(const std::vector<Case>& cases, const Request& re
 
 Outcome<StudyResult> run_study(const StudyPlan& plan, const std::vector<Case>& cases, const Request& request,
                                const Progress& progress) {
-  if (!plan.complete) return run_study(cases, request, progress);
   std::string why;
   if (!request.IsValid(&why)) throw std::invalid_argument(why);
+  if (!plan.complete) throw std::invalid_argument("run_study: the plan is incomplete (a plan limited in time)");
   const auto start = std::chrono::steady_clock::now();
   MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
   Outcome<StudyResult> outcome;

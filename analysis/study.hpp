@@ -185,9 +185,9 @@ using Progress = std::function<void(double done, std::size_t total)>;
 Outcome<StudyResult> run_study(const std::vector<Case>& cases, const Request& request, const Progress& progress = {});
 
 struct StudyPlan;
-// The study of `plan` (analysis/study_plan.hpp), made by plan_study(cases, request): its models
-// solved, not planned again (an incomplete plan, limited in time, is made whole first). The
-// overload above plans and runs.
+// The study of `plan` (analysis/study_plan.hpp), made by plan_study(cases, request) and complete
+// (not limited in time; std::invalid_argument otherwise): its models solved, not planned again.
+// The overload above plans and runs.
 Outcome<StudyResult> run_study(const StudyPlan& plan, const std::vector<Case>& cases, const Request& request,
                                const Progress& progress = {});
 

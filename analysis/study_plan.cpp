@@ -230,6 +230,9 @@ Outcome<StudyPlan> plan_study(const std::vector<Case>& cases, const Request& req
   }
   if (failure) return {std::nullopt, failure};
   if (plan.complete) share_models(plan);
+  for (const solvers::Method method : request.methods) {
+    plan.together.push_back(!ranks.alone() && solvers::info(method).shared_by_ranks);
+  }
   return outcome;
 }
 

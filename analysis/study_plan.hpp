@@ -40,6 +40,9 @@ struct StudyPlan {
   // False when PlanLimits::seconds ran out before every item was built and compared: the
   // items built are grouped by their approximate models alone and nothing is to be solved.
   bool complete = false;
+  // By method of the request: solved by every rank of a job together, after the items are shared
+  // out (solvers::SolverInfo::shared_by_ranks); all false for a process alone.
+  std::vector<bool> together;
 
   std::size_t size() const { return items.size(); }
   std::size_t item(std::size_t p_index, std::size_t c) const { return p_index * cases + c; }

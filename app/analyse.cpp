@@ -429,8 +429,9 @@ analysis::Outcome<analysis::StudyResult> solve_interruptibly(const std::vector<a
     bar.update(done, total);
     if (command.on_progress && !stopped && !command.on_progress(done, total)) stopped = true;
   };
-  auto study =
-      plan ? analysis::run_study(*plan, cases, request, progress) : analysis::run_study(cases, request, progress);
+  // A plan limited in time (made for the estimate) is made whole by the overload that plans.
+  auto study = plan && plan->complete ? analysis::run_study(*plan, cases, request, progress)
+                                      : analysis::run_study(cases, request, progress);
   bar.finish();
   return study;
 }

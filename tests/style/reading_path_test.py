@@ -3,9 +3,9 @@
 files written to a temporary folder, whose reading is known by hand, and its output and exit
 codes are compared with that reading. The tree has calls across files, overloads told apart by
 their arguments (one through a default written on a declaration), overloads it can only guess
-between, a call inside a lambda, a lambda argument, a call nested in another, a call whose
-arguments do not carry the value, a fake call in a comment and one in a string holding braces
-(either, read as code, would send the reader to audit.cpp first).
+between, a call inside a lambda, a lambda argument, a call nested in another, calls whose
+arguments do not carry the value (one only a cast of a part of it), a fake call in a comment and
+one in a string holding braces (either, read as code, would send the reader to audit.cpp first).
 
     reading_path_test.py SOURCE_DIR
 Prints each difference and exits 1, or prints "ok"."""
@@ -34,6 +34,7 @@ int run(const Request& request) {
     return solvers::solve(request.threads, k) + request.threads;
   });
   total += solvers::twice(helper(request)) + solvers::twice(3);
+  total += solvers::twice(static_cast<int>(request.threads));  // a value made from it: not followed
   return total + report::show(request, text);
 }
 }  // namespace analysis
@@ -75,15 +76,15 @@ int audit(const analysis::Request& request) { return show(request, "}"); }
 EXPECTED = """\
 analysis::run request: 9 stays, 5 returns to a file already left
 from analysis::run (analysis/entry.cpp:12)
-  1. analysis/entry.cpp: analysis::run 12-20
+  1. analysis/entry.cpp: analysis::run 12-21
   2. analysis/plan.cpp: analysis::plan 2-2
   3. solvers/solve.hpp: solvers::solve 5-8
   4. analysis/plan.cpp (back): analysis::plan 2-2 (continued)
-  5. analysis/entry.cpp (back): analysis::run 12-20 (continued)
+  5. analysis/entry.cpp (back): analysis::run 12-21 (continued)
   6. solvers/solve.hpp (back): solvers::solve 4-4
-  7. analysis/entry.cpp (back): analysis::run 12-20 (continued), analysis::helper 9-9
+  7. analysis/entry.cpp (back): analysis::run 12-21 (continued), analysis::helper 9-9
   8. report/audit.cpp: report::show 2-2
-  9. analysis/entry.cpp (back): analysis::run 12-20 (continued)
+  9. analysis/entry.cpp (back): analysis::run 12-21 (continued)
 """
 AUDIT = """\
 report::audit request: 1 stays, 0 returns to a file already left
