@@ -93,18 +93,15 @@ void count_unbuilt(const StudyPlan& plan, Parts& parts) {
 struct Solvers {
   std::vector<std::unique_ptr<solvers::Solver>> asked;
   std::vector<std::unique_ptr<solvers::Solver>> own;
-  bool exact_needed = false;
 };
 
 Solvers solvers_of(const Request& request) {
   solvers::SolverOptions options = request.solver_options;
   options.memory_budget_bytes = request.memory_budget_bytes;
   Solvers made;
-  made.exact_needed = request.prediction.seconds_per_model > 0.0;
   int best_rank = 0;
   for (solvers::Method method : request.methods) {
     made.asked.push_back(solvers::make_solver(method, options));
-    made.exact_needed = made.exact_needed || solvers::info(method).needs_exact_model;
     best_rank = std::max(best_rank, solvers::info(method).prediction_rank);
   }
   if (!(request.prediction.seconds_per_model > 0.0)) return made;
@@ -151,15 +148,14 @@ std::vector<std::size_t> representatives_of(const std::vector<std::vector<std::s
 
 // Building the models: every approximate model, twice for the one of a group the run solves
 // (plan_study in study_plan.cpp builds each to compare them, solve_case again to solve it),
-// and the exact models the run compares (those of processor counts sharing an approximate model).
-void count_models(const StudyPlan& plan, const std::vector<std::vector<std::size_t>>& groups, bool exact_needed,
-                  const Request& request, const UnitCosts& costs, const cost_detail::Pilots& estimates, Parts& parts) {
+// and the exact models the plan compares (those of processor counts sharing an approximate model).
+void count_models(const StudyPlan& plan, const std::vector<std::vector<std::size_t>>& groups, const UnitCosts& costs,
+                  const cost_detail::Pilots& estimates, Parts& parts) {
   for (const std::vector<std::size_t>& members : groups) {
     for (std::size_t k : members) {
       const int p = plan.p_of(k);
       const double tasks = plan.items[k].sizes.tasks;
-      const bool exact_built =
-          members.size() > 1 && exact_needed && tasks <= static_cast<double>(request.max_exact_tasks);
+      const bool exact_built = members.size() > 1 && plan.items[k].builds_exact();
       // With costs.time_pilots, the approximate model as long as it took to build here.
       const double approximate =
           (k == members.front() ? 2.0 : 1.0) *
@@ -192,7 +188,7 @@ double sensitivity_solves(const Case& one) {
 void add_model(const cost_detail::PilotModel& model, const std::vector<Case>& cases, const Solvers& made,
                const Request& request, const UnitCosts& costs, cost_detail::Pilots& pilots, Parts& parts,
                CostEstimate& estimate) {
-  const bool exact = (made.exact_needed || model.p == 1) && model.exact_allowed;
+  const bool exact = model.exact;
   // p = 1 not listed, its one-processor model a chain: the study runs no method there, T(1)
   // being the chain's sum. Where the pilots did not build that model it is taken for a chain,
   // as every p = 1 model of the examples is (a dynamically scheduled pool on one processor
@@ -252,14 +248,14 @@ std::optional<CostEstimate> estimate_cost(const StudyPlan& plan, const std::vect
     models.push_back({.case_index = plan.case_of(k),
                       .p = plan.p_of(k),
                       .sizes = sizes,
-                      .exact_allowed = sizes.tasks <= static_cast<double>(request.max_exact_tasks),
+                      .exact = plan.items[k].builds_exact(),
                       .build_seconds = plan.items[k].seconds});
   }
   cost_detail::Pilots pilots(cases.size(), made.asked);
   pilots.run(cases, models, cost_detail::pilot_order(models), request, costs);
   for (const cost_detail::PilotModel& model : models)
     add_model(model, cases, made, request, costs, pilots, parts, estimate);
-  count_models(plan, groups, made.exact_needed, request, costs, pilots, parts);
+  count_models(plan, groups, costs, pilots, parts);
   parts.finish(estimate);
   estimate.seconds = agreed_seconds(estimate.seconds, request.communicator);
   estimate.estimate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -106,7 +106,7 @@ void Pilots::run(const std::vector<Case>& cases, const std::vector<PilotModel>& 
   // here too, the unit cost per task being a rough guide (2-3 times over an all-to-all's).
   for (const PilotModel& model : models) ++case_models_[model.case_index];
   for (const PilotModel& model : models) {
-    if (costs.time_pilots && model.p == 1 && model.exact_allowed && model.sizes.tasks <= kPilotTasks) {
+    if (costs.time_pilots && model.p == 1 && model.exact && model.sizes.tasks <= kPilotTasks) {
       (void)build_exact(cases[model.case_index], model, request);
     }
   }
@@ -135,7 +135,7 @@ void Pilots::pilot(const solvers::Solver& solver, std::size_t m, const Case& one
   // p = 1's approximate model is the one-processor chain: timed, but scaling no other, nor
   // counting toward their time.
   const bool chain = !exact && model.p == 1;
-  if (exact && (!model.exact_allowed || model.sizes.tasks > kPilotTasks)) return;
+  if (exact && (!model.exact || model.sizes.tasks > kPilotTasks)) return;
   if (refused_[at] && refused_[at]->first <= model.p) return;
   // A reduction's pilot within its case's time, its model's building included (an all-to-all's
   // approximate model at thousands of processors takes longer to build than to reduce).
@@ -161,19 +161,19 @@ void Pilots::pilot(const solvers::Solver& solver, std::size_t m, const Case& one
 std::optional<scaling::ExactModel> Pilots::build_exact(const Case& one, const PilotModel& model,
                                                        const Request& request) {
   const auto begin = std::chrono::steady_clock::now();
+  // By the run's own route (exact_model_for): refused where the run refuses it (beyond the
+  // builder's node limit, over the task limit once its pools count, over the memory budget).
+  MemoryGate gate(static_cast<double>(request.memory_budget_bytes));
+  MemoryGate::Reservation reservation;
+  auto tasks = static_cast<std::int64_t>(model.sizes.tasks);
+  NoExactModel refused;
   std::optional<scaling::ExactModel> exact;
   try {
-    exact = scaling::exact_model(*one.program, *one.machine, one.environment, model.p, request.exact_model);
-  } catch (const scaling::ExactModelTooLarge&) {
-    return std::nullopt;  // beyond the builder's limits: nothing is solved
+    exact = exact_model_for(one, model.p, request, gate, &reservation, &tasks, &refused);
   } catch (const scaling::ScalingError&) {
     return std::nullopt;  // a value the model refuses: the study reports it, nothing is solved
   }
-  // The run refuses a model whose pools make it larger than the task limit, at once.
-  if (tasks_with_pools(*exact, static_cast<std::int64_t>(model.sizes.tasks)) >
-      static_cast<double>(request.max_exact_tasks)) {
-    return std::nullopt;
-  }
+  if (!exact) return std::nullopt;
   const double built = seconds_since(begin);
   spent_ += built;
   built_[{model.case_index, model.p}] = built;

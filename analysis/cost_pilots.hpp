@@ -25,8 +25,9 @@ struct PilotModel {
   std::size_t case_index = 0;
   int p = 0;
   solvers::ModelSizes sizes;
-  // False when the exact model is over the task limit: the methods that need it are refused.
-  bool exact_allowed = true;
+  // True when the run builds its exact model (PlannedItem::builds_exact): else the methods that
+  // need it are refused, and nothing is built for them.
+  bool exact = false;
   // What building its approximate model took (a reduction's pilot builds it again).
   double build_seconds = 0.0;
 };

@@ -31,7 +31,15 @@ struct NoExactModel {
   bool over_task_limit = false;  // *tasks above max_exact_tasks (pools included)
   bool over_budget = false;      // its build would not fit the memory budget
   std::string beyond_nodes;      // the builder's node limit
+
+  bool any() const { return over_task_limit || over_budget || !beyond_nodes.empty(); }
 };
+
+// Why the exact model of `tasks` tasks (its approximate tree's count) will not be built, as far
+// as its size tells before building: over the task limit, or its build over `budget` bytes. The
+// builder's node limit and the tasks of dynamic pools show only when it is built
+// (exact_model_for). The plan (StudyPlan) and the run both decide by it.
+NoExactModel exact_model_refusal(std::int64_t tasks, const Request& request, double budget);
 
 // The exact model where a method (or T(1)) needs it, it is within the task limit and its build
 // fits the budget: reserved from `gate` (when given) while it is built, the reservation handed

@@ -135,13 +135,13 @@ void add_exact_print(const std::vector<Case>& cases, const Request& request, Mem
 }
 
 // The items to compare by their exact models too: those of a case whose approximate model another
-// p shares, when a method (or the prediction) needs the exact model.
-std::vector<std::size_t> items_to_refine(const StudyPlan& plan, const Request& request) {
+// p shares, when a method (or the prediction) needs the exact model (p = 1's print is apart).
+std::vector<std::size_t> items_to_refine(const StudyPlan& plan) {
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
   for (std::size_t k = 0; k < plan.size(); ++k) groups[{plan.case_of(k), plan.items[k].print}].push_back(k);
   std::vector<std::size_t> to_refine;
   for (const auto& [key, members] : groups) {
-    if (members.size() > 1 && exact_model_needed(2, request))
+    if (members.size() > 1 && plan.items[members.front()].needs_exact)
       to_refine.insert(to_refine.end(), members.begin(), members.end());
   }
   return to_refine;
@@ -193,6 +193,17 @@ Outcome<bool> refine(const std::vector<Case>& cases, const Request& request, con
   return {whole.load(), std::nullopt};
 }
 
+// Whether each item built needs its exact model, and why a needed one will not be built.
+void decide_exact_models(const Request& request, StudyPlan& plan) {
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    PlannedItem& item = plan.items[k];
+    if (!item.built) continue;
+    item.needs_exact = exact_model_needed(plan.p_of(k), request);
+    item.no_exact = exact_model_refusal(static_cast<std::int64_t>(item.sizes.tasks), request,
+                                        static_cast<double>(request.memory_budget_bytes));
+  }
+}
+
 // Each item's representative and the items to solve, in their order.
 void share_models(StudyPlan& plan) {
   plan.representative.assign(plan.size(), 0);
@@ -222,9 +233,10 @@ Outcome<StudyPlan> plan_study(const std::vector<Case>& cases, const Request& req
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
   std::optional<Failure> failure = limits.seconds ? build_within(cases, request, *limits.seconds, start, plan)
                                                   : build_shared(cases, request, ranks, plan);
+  decide_exact_models(request, plan);
   const bool built = std::all_of(plan.items.begin(), plan.items.end(), [](const PlannedItem& i) { return i.built; });
   if (!failure && built) {
-    const Outcome<bool> refined = refine(cases, request, limits, start, ranks, items_to_refine(plan, request), plan);
+    const Outcome<bool> refined = refine(cases, request, limits, start, ranks, items_to_refine(plan), plan);
     failure = refined.failure;
     plan.complete = refined.ok() && *refined.value;
   }

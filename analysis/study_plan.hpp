@@ -10,6 +10,7 @@
 
 #include "analysis/failure.hpp"
 #include "analysis/request.hpp"
+#include "analysis/solve_case.hpp"
 #include "analysis/study.hpp"
 #include "distributions/fingerprint.hpp"
 #include "solvers/reference_costs.hpp"
@@ -25,6 +26,14 @@ struct PlannedItem {
   distributions::Fingerprint exact_print;
   solvers::ModelSizes sizes;  // of the approximate model
   double seconds = 0.0;       // building its approximate model took
+  // Whether its exact model is needed (by a method, T(1) at p = 1, the breakdown or the
+  // prediction's own solve: exact_model_needed), and why a needed one will not be built, as far
+  // as its size tells (exact_model_refusal): the run builds it where needed and not refused, and
+  // the estimate and its pilots count and build exactly those.
+  bool needs_exact = false;
+  NoExactModel no_exact;
+
+  bool builds_exact() const { return needs_exact && !no_exact.any(); }
 };
 
 struct StudyPlan {
