@@ -205,12 +205,13 @@ Outcome<std::vector<IsoefficiencyPoint>> run_isoefficiency(const std::vector<Mac
                                                            const IsoefficiencyOptions& options, int threads) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("isoefficiency: " + why);
-  std::vector<IsoefficiencyPoint> points(machines.size() * processors.size());
-  const auto machine_of = [&](std::size_t k) { return k / processors.size(); };
+  const ItemGrid grid{machines.size(), processors.size()};  // (machine, p)
+  std::vector<IsoefficiencyPoint> points(grid.size());
+  const auto machine_of = [&](std::size_t k) { return grid.outer_of(k); };
   const auto item = [&](std::size_t k) -> std::optional<Failure> {
     Search search{machines[machine_of(k)], machine_of(k), options, {}, {}};
     search.point.machine_index = machine_of(k);
-    search.point.p = processors[k % processors.size()];
+    search.point.p = processors[grid.inner_of(k)];
     if (!search.run()) return *search.failure;
     points[k] = search.point;
     return std::nullopt;

@@ -13,6 +13,20 @@
 
 namespace analysis {
 
+// The items of two indices laid out in one, as run_items takes them: k = outer × inner + inner
+// index, so that the items of the last outer index (a study's largest p) are started first. The
+// one place an item's indices are worked out (a study's plan, an isoefficiency search and the
+// estimate of its solves).
+struct ItemGrid {
+  std::size_t outer = 0;
+  std::size_t inner = 0;
+
+  std::size_t size() const { return outer * inner; }
+  std::size_t item(std::size_t outer_index, std::size_t inner_index) const { return outer_index * inner + inner_index; }
+  std::size_t outer_of(std::size_t k) const { return k / inner; }
+  std::size_t inner_of(std::size_t k) const { return k % inner; }
+};
+
 // Runs item(k) for every k in [0, count) on TBB, with `threads` workers (0: every core). An
 // item returns the failure that stops the study, or nothing; a scaling::ScalingError it throws
 // is such a failure (with the machine `machine_of(k)`). The result is the failure of the lowest

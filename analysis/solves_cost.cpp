@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "analysis/parallel.hpp"
 #include "analysis/run_model.hpp"
 #include "models/bind.hpp"
 #include "scaling/approximate_model.hpp"
@@ -145,21 +146,21 @@ double search_evaluations(const IsoefficiencyOptions& options, bool machine_cons
 Outcome<SolvesCost> estimate_search(const std::vector<MachineInput>& machines, const std::vector<int>& processors,
                                     const std::string& variable, double start, double evaluations,
                                     const solvers::SeriesParallelOptions& options) {
-  const std::size_t points = machines.size() * processors.size();
+  const ItemGrid grid{machines.size(), processors.size()};  // (machine, p), as run_isoefficiency's
+  const std::size_t points = grid.size();
   solvers::SeriesParallelOptions means = options;
   means.keep_distribution = false;
   const auto begin = std::chrono::steady_clock::now();
   const std::size_t stride = std::max<std::size_t>(1, points / kTimedSettings);
   double timed = 0.0;
   for (std::size_t k = 0; k < points; k += stride) {
-    const MachineInput& input = machines[k / processors.size()];
+    const MachineInput& input = machines[grid.outer_of(k)];
     std::map<std::string, double> values = input.values;
     if (models::declares_variable(*input.program, variable)) values.try_emplace(variable, start);
     const models::Binding binding = models::bind(*input.program, input.machine, values);
     if (!binding.ok()) break;  // the variable has no value here: the search gives it one
     try {
-      approximate_efficiency(*input.program, input.machine, binding.environment, processors[k % processors.size()],
-                             means);
+      approximate_efficiency(*input.program, input.machine, binding.environment, processors[grid.inner_of(k)], means);
     } catch (const scaling::ScalingError&) {
       break;  // a value the model refuses: the search says where
     }

@@ -228,7 +228,7 @@ Outcome<StudyPlan> plan_study(const std::vector<Case>& cases, const Request& req
   plan.counts = request.processors;
   if (plan.counts.empty() || plan.counts.front() != 1) plan.counts.insert(plan.counts.begin(), 1);
   plan.cases = cases.size();
-  plan.items.resize(plan.counts.size() * cases.size());
+  plan.items.resize(plan.grid().size());
   const distributed::SingleProcess alone;
   const distributed::Communicator& ranks = request.communicator ? *request.communicator : alone;
   std::optional<Failure> failure = limits.seconds ? build_within(cases, request, *limits.seconds, start, plan)

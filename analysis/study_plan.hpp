@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/failure.hpp"
+#include "analysis/parallel.hpp"
 #include "analysis/request.hpp"
 #include "analysis/solve_case.hpp"
 #include "analysis/study.hpp"
@@ -54,9 +55,10 @@ struct StudyPlan {
   std::vector<bool> together;
 
   std::size_t size() const { return items.size(); }
-  std::size_t item(std::size_t p_index, std::size_t c) const { return p_index * cases + c; }
-  std::size_t case_of(std::size_t k) const { return k % cases; }
-  std::size_t p_index_of(std::size_t k) const { return k / cases; }
+  ItemGrid grid() const { return {counts.size(), cases}; }
+  std::size_t item(std::size_t p_index, std::size_t c) const { return grid().item(p_index, c); }
+  std::size_t case_of(std::size_t k) const { return grid().inner_of(k); }
+  std::size_t p_index_of(std::size_t k) const { return grid().outer_of(k); }
   int p_of(std::size_t k) const { return counts[p_index_of(k)]; }
 };
 
