@@ -29,23 +29,17 @@ namespace app {
 
 namespace {
 
-struct Raw {  // values CLI11 cannot put into Options directly
-  std::string time_unit = "us";
-  int pmax = 0;
-  double isoefficiency = 0;
-  std::string isospeed;
-  std::vector<std::string> files;  // the positional arguments: the programs
-  std::string plot, output, memory, methods, time_limit, quantiles, tail_plot, breakdown_plot, sensitivity_plot;
-  std::string prediction_budget, efficiency;
-  std::string calibrate, fit, write_fit, validate, validation_plot;
-  std::vector<std::string> set_files;
-  std::int64_t samples = 0;
-  int graph = 0;
-  CLI::Option* pmax_option = nullptr;
-  CLI::Option* iso_option = nullptr;
-  CLI::Option* samples_option = nullptr;
-  CLI::Option* graph_option = nullptr;
-  CLI::Option* methods_option = nullptr;
+// A value refused by an option's callback (a duration, a size, a --fit range, a --set-file line),
+// with the whole text of its refusal: thrown through CLI11's parse as CLI11's own refusals are
+// (a ParseError), and caught beside them.
+class RefusedValue : public CLI::ParseError {
+ public:
+  explicit RefusedValue(const Refusal& refusal)
+      : CLI::ParseError("RefusedValue", refusal.error.text, CLI::ExitCodes::ValidationError), refusal_(refusal.error) {}
+  const UsageError& refusal() const { return refusal_; }
+
+ private:
+  UsageError refusal_;
 };
 
 // Counts may be written in scientific notation (--samples 1e9): a whole number so written is
@@ -110,9 +104,16 @@ std::string size_text(std::uint64_t bytes) {
   return fmt::format("{:.0f}M", static_cast<double>(bytes) / (1 << 20));
 }
 
-void add_inputs(CLI::App& cli, Options& options, Raw& raw) {
+void add_inputs(CLI::App& cli, Options& options) {
   // Every positional argument is a program: `pdl-scale a.pdl b.pdl` analyses them side by side.
-  cli.add_option("file", raw.files, "the PDL program; give several to compare them side by side")->type_name("FILE");
+  cli.add_option_function<std::vector<std::string>>(
+         "file",
+         [&options](const std::vector<std::string>& files) {
+           options.file = files.front();
+           options.other_files.assign(files.begin() + 1, files.end());
+         },
+         "the PDL program; give several to compare them side by side")
+      ->type_name("FILE");
   auto* check = cli.add_flag("--check", options.check,
                              "check the program (and machine) and print diagnostics; exit 0 when valid, 2 if not");
   cli.add_flag("--dump", options.dump, "print the normalized model: every default explicit, variables bound")
@@ -141,13 +142,24 @@ std::string methods_help(const analysis::Request& request) {
   return text + ")";
 }
 
-void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
-  raw.pmax_option = cli.add_option("--pmax", raw.pmax,
-                                   fmt::format("analyse p = 1..N processors (default {})", analysis::kDefaultPmax))
-                        ->type_name("N");
+// A duration option's callback: DURATION (90s, 10m, 2h) into `seconds`, or refused with `expected`;
+// "0" too where `zero` is allowed.
+std::function<void(const std::string&)> duration_into(double& seconds, const char* option, const char* expected,
+                                                      bool zero) {
+  return [&seconds, option, expected, zero](const std::string& text) {
+    const auto parsed = zero && text == "0" ? std::optional<double>(0.0) : parse_duration(text);
+    if (!parsed) throw RefusedValue(refuse(fmt::format("{} {}: {}", option, as_written(text), expected)));
+    seconds = *parsed;
+  };
+}
+
+void add_processors_and_output(CLI::App& cli, Options& options) {
+  auto* pmax = cli.add_option("--pmax", options.pmax,
+                              fmt::format("analyse p = 1..N processors (default {})", analysis::kDefaultPmax))
+                   ->type_name("N");
   cli.add_option("--p", options.processors, "analyse these processor counts, e.g. 1,2,4,8")
       ->type_name("LIST")
-      ->excludes(raw.pmax_option);
+      ->excludes(pmax);
   cli.add_option("--format", options.format,
                  "output format: table (default), csv, json, or jsonl (JSON Lines as Extra-P reads them)")
       ->type_name("FORMAT")
@@ -155,10 +167,12 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
                                             {"csv", report::Format::Csv},
                                             {"json", report::Format::Json},
                                             {"jsonl", report::Format::Jsonl}}));
-  cli.add_option("--time-unit", raw.time_unit, "print times in ns, us (the default: the program's unit), ms or s")
+  cli.add_option_function<std::string>(
+         "--time-unit", [&options](const std::string& name) { options.time_unit = report::time_unit_named(name); },
+         "print times in ns, us (the default: the program's unit), ms or s")
       ->type_name("UNIT")
       ->check(CLI::IsMember({"ns", "us", "ms", "s"}));
-  cli.add_option("-o,--output", raw.output, "write the report to FILE (whole or not at all) instead of stdout")
+  cli.add_option("-o,--output", options.output, "write the report to FILE (whole or not at all) instead of stdout")
       ->type_name("FILE");
   cli.add_option("--threads", options.request.threads, "worker threads for the analysis (0: every core)")
       ->type_name("N")
@@ -169,24 +183,30 @@ void add_processors_and_output(CLI::App& cli, Options& options, Raw& raw) {
                "say the time estimate before the analysis, and off a terminal (a log, a batch job) a progress line "
                "every few seconds")
       ->excludes(quiet);
-  cli.add_option("--time-limit", raw.time_limit,
-                 fmt::format("refuse to start an analysis estimated to take longer than DURATION on the reference "
-                             "machine, e.g. 90s, 10m, 2h (default {:.0f}m)",
-                             kDefaultTimeLimitSeconds / 60.0))
+  cli.add_option_function<std::string>(
+         "--time-limit",
+         duration_into(options.time_limit_seconds, "--time-limit", "expected a duration > 0, such as 90s, 10m or 2h",
+                       false),
+         fmt::format("refuse to start an analysis estimated to take longer than DURATION on the reference "
+                     "machine, e.g. 90s, 10m, 2h (default {:.0f}m)",
+                     kDefaultTimeLimitSeconds / 60.0))
       ->type_name("DURATION");
   cli.add_flag("--allow-long", options.allow_long, "run the analysis however long it is estimated to take");
-  cli.add_option("--prediction-budget", raw.prediction_budget,
-                 fmt::format("time on the reference machine each p may spend on the prediction's own solve (the exact "
-                             "mean, else Monte Carlo) when --method does not give one, e.g. 0.5s; 0: the prediction "
-                             "comes from --method alone (default {:g}s)",
-                             analysis::PredictionOptions{}.seconds_per_model))
+  cli.add_option_function<std::string>(
+         "--prediction-budget",
+         duration_into(options.request.prediction.seconds_per_model, "--prediction-budget",
+                       "expected 0 or a duration > 0, such as 0.5s or 2s", true),
+         fmt::format("time on the reference machine each p may spend on the prediction's own solve (the exact "
+                     "mean, else Monte Carlo) when --method does not give one, e.g. 0.5s; 0: the prediction "
+                     "comes from --method alone (default {:g}s)",
+                     analysis::PredictionOptions{}.seconds_per_model))
       ->type_name("DURATION");
-  cli.add_option("--efficiency", raw.efficiency,
+  cli.add_option("--efficiency", options.efficiency,
                  "the summary's efficiency thresholds, each in (0, 1], e.g. 0.7,0.9 (default 0.8,0.5)")
       ->type_name("LIST");
 }
 
-void add_studies(CLI::App& cli, Options& options, Raw& raw) {
+void add_studies(CLI::App& cli, Options& options) {
   cli.add_option("--sweep", options.sweeps,
                  "analyse every value of a program variable (repeatable: every combination); LIST is comma-separated "
                  "v, a..b, a..b:step or a..b*factor, e.g. columns=10,20,40..160*2")
@@ -195,11 +215,11 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_flag("--loss", options.loss,
                "loss analysis (paper section 5): per phase, its speedup with every other phase costing 0, and its "
                "share of the runtime");
-  raw.iso_option = cli.add_option("--isoefficiency", raw.isoefficiency,
-                                  "per p, the smallest size of --iso-variable whose efficiency (approximate model) "
-                                  "is at least E, in (0, 1]; replaces the speedup table")
-                       ->type_name("E");
-  cli.add_option("--isospeed", raw.isospeed,
+  cli.add_option("--isoefficiency", options.isoefficiency,
+                 "per p, the smallest size of --iso-variable whose efficiency (approximate model) "
+                 "is at least E, in (0, 1]; replaces the speedup table")
+      ->type_name("E");
+  cli.add_option("--isospeed", options.isospeed,
                  "per p, the smallest size of --iso-variable whose average speed per processor holds that of the "
                  "smallest p ('base') or the fraction A of one processor's speed, and Sun and Zhu's psi(p, p')")
       ->type_name("base|A");
@@ -217,27 +237,27 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
   cli.add_option("--iso-max", options.iso_max, "the largest size --isoefficiency tries")
       ->type_name("N")
       ->capture_default_str();
-  cli.add_option("--plot", raw.plot,
+  cli.add_option("--plot", options.plot,
                  "also draw speedup and efficiency against p as an SVG chart into FILE (whole or not at all)")
       ->type_name("FILE.svg");
-  cli.add_option("--quantiles", raw.quantiles,
+  cli.add_option("--quantiles", options.quantiles,
                  "also report these runtime quantiles in percent, e.g. 50,95,99, from approx (with their bracket) "
                  "and mc (with a 95% confidence interval) (default: none, 50,95,99 in JSON)")
       ->type_name("LIST");
-  cli.add_option("--tail-plot", raw.tail_plot,
+  cli.add_option("--tail-plot", options.tail_plot,
                  "also draw p95 / mean against p for approx and mc as an SVG chart into FILE (whole or not at all)")
       ->type_name("FILE.svg");
   cli.add_flag("--breakdown", options.breakdown,
                "under the table, per p: the prediction per processor split into computation, communication, "
                "synchronisation and idle time (builds the exact model of every p)");
-  cli.add_option("--breakdown-plot", raw.breakdown_plot,
+  cli.add_option("--breakdown-plot", options.breakdown_plot,
                  "also draw that split against p as a stacked SVG chart into FILE (whole or not at all; implies "
                  "--breakdown)")
       ->type_name("FILE.svg");
   cli.add_flag("--sensitivity", options.sensitivity,
                "under the table, per p: each constant's elasticity d ln T / d ln x with its interval and the "
                "factors it may grow by before T grows 1% and 5%, by the prediction's method (docs/sensitivity.md)");
-  cli.add_option("--sensitivity-plot", raw.sensitivity_plot,
+  cli.add_option("--sensitivity-plot", options.sensitivity_plot,
                  "also draw each constant's elasticity against p as an SVG chart into FILE (whole or not at all; "
                  "implies --sensitivity)")
       ->type_name("FILE.svg");
@@ -246,79 +266,145 @@ void add_studies(CLI::App& cli, Options& options, Raw& raw) {
                "(p is log2 without it when every p is a power of two, at least three)");
 }
 
-void add_methods(CLI::App& cli, Options& options, Raw& raw) {
+// --memory SIZE's callback: the run's budget, at least 1M.
+std::function<void(const std::string&)> memory_into(std::uint64_t& bytes) {
+  return [&bytes](const std::string& text) {
+    const auto parsed = parse_bytes(text);
+    if (!parsed || *parsed < solvers::kSmallestMemoryBudget) {
+      throw RefusedValue(refuse(
+          fmt::format("--memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000", as_written(text))));
+    }
+    bytes = *parsed;
+  };
+}
+
+// The default a method option shows in --help: the request's, which applies when it is not given.
+template <typename T>
+std::string default_text(const T& value) {
+  return CLI::detail::to_string(value);
+}
+
+void add_methods(CLI::App& cli, Options& options) {
   analysis::Request& request = options.request;
-  solvers::SolverOptions& solver = request.solver_options;
-  raw.methods_option = cli.add_option("--method", raw.methods, methods_help(request))->type_name("LIST");
+  const solvers::SolverOptions& solver = request.solver_options;
+  cli.add_option("--method", options.methods, methods_help(request))->type_name("LIST");
   cli.add_option("--max-exact-tasks", request.max_exact_tasks,
                  "bounds, mc and exact skip a p whose exact model has more tasks than N")
       ->type_name("N")
       ->transform(whole_number_notation())
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}))
       ->capture_default_str();
-  cli.add_option("--memory", raw.memory,
-                 fmt::format("memory of the whole run, e.g. 4G, 512M or a byte count: a method whose estimate does "
-                             "not fit beside its exact model is skipped with a note (default: a quarter of this "
-                             "machine's, {})",
-                             size_text(request.memory_budget_bytes)))
+  cli.add_option_function<std::string>(
+         "--memory", memory_into(request.memory_budget_bytes),
+         fmt::format("memory of the whole run, e.g. 4G, 512M or a byte count: a method whose estimate does "
+                     "not fit beside its exact model is skipped with a note (default: a quarter of this "
+                     "machine's, {})",
+                     size_text(request.memory_budget_bytes)))
       ->type_name("SIZE");
-  cli.add_option("--max-states", solver.state_space.max_states,
-                 "exact: skip a p whose state space is estimated above N states")
+  cli.add_option("--max-states", options.max_states, "exact: skip a p whose state space is estimated above N states")
       ->type_name("N")
       ->transform(whole_number_notation())
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 50))
-      ->capture_default_str();
-  raw.samples_option = cli.add_option("--samples", raw.samples, "Monte Carlo: exactly N samples")
-                           ->type_name("N")
-                           ->transform(whole_number_notation())
-                           ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000}));
-  cli.add_option("--precision", solver.monte_carlo.relative_precision,
+      ->default_str(default_text(solver.state_space.max_states));
+  auto* samples = cli.add_option("--samples", options.samples, "Monte Carlo: exactly N samples")
+                      ->type_name("N")
+                      ->transform(whole_number_notation())
+                      ->check(CLI::Range(std::int64_t{2}, std::int64_t{1'000'000'000}));
+  cli.add_option("--precision", options.precision,
                  "Monte Carlo: sample until the 95% half-width is at most R times the mean")
       ->type_name("R")
       ->check(CLI::Range(1e-6, 0.5))
-      ->excludes(raw.samples_option)
-      ->capture_default_str();
-  cli.add_option("--seed", solver.monte_carlo.seed,
-                 "seed of every random figure, in [0, 2^64 - 1]: same seed, same results")
+      ->excludes(samples)
+      ->default_str(default_text(solver.monte_carlo.relative_precision));
+  cli.add_option("--seed", options.seed, "seed of every random figure, in [0, 2^64 - 1]: same seed, same results")
       ->type_name("S")
       ->check(seed_range())
-      ->capture_default_str();
-  cli.add_option("--grid-points", solver.series_parallel.grid.max_points,
-                 "points of the numerical grids (more: tighter brackets, slower)")
+      ->default_str(default_text(solver.monte_carlo.seed));
+  cli.add_option("--grid-points", options.grid_points, "points of the numerical grids (more: tighter brackets, slower)")
       ->type_name("N")
       ->check(CLI::Range(std::size_t{16}, std::size_t{1} << 20))
-      ->capture_default_str();
+      ->default_str(default_text(solver.series_parallel.grid.max_points));
 }
 
-void add_graph(CLI::App& cli, Options& options, Raw& raw) {
-  raw.graph_option = cli.add_option("--graph", raw.graph,
-                                    "write the scaled model on P processors as Graphviz DOT instead of analysing")
-                         ->type_name("P");
+void add_graph(CLI::App& cli, Options& options) {
+  auto* graph = cli.add_option("--graph", options.graph,
+                               "write the scaled model on P processors as Graphviz DOT instead of analysing")
+                    ->type_name("P");
   cli.add_option("--model", options.model, "the model --graph draws: approx (default) or exact")
       ->type_name("MODEL")
       ->transform(names_of<GraphModel>({{"approx", GraphModel::Approximate}, {"exact", GraphModel::Exact}}))
-      ->needs(raw.graph_option);
+      ->needs(graph);
 }
 
-void add_calibration(CLI::App& cli, Options& options, Raw& raw) {
-  cli.add_option("--calibrate", raw.calibrate,
-                 "fit the --fit names to the measured runs of this CSV file (docs/calibration.md)")
-      ->type_name("RUNS.csv");
-  cli.add_option(
-         "--fit", raw.fit,
+// One entry of --fit: NAME, or NAME=LOW..HIGH (the range its fit keeps to, 0 < LOW < HIGH).
+void take_fit_name(const std::string& entry, Options& options) {
+  const std::size_t equals = entry.find('=');
+  options.fit.push_back(entry.substr(0, equals));
+  if (equals == std::string::npos) return;
+  const std::string range = entry.substr(equals + 1);
+  const std::size_t dots = range.find("..");
+  const auto number = [](std::string_view text) -> std::optional<double> {
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return {};
+    return value;
+  };
+  const auto lower = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(0, dots));
+  const auto upper = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(dots + 2));
+  if (!lower || !upper || !(*lower > 0.0) || !(*upper > *lower)) {
+    throw RefusedValue(refuse(fmt::format("--fit {}: a range is NAME=LOW..HIGH with 0 < LOW < HIGH, e.g. {}=1..100",
+                                          entry, options.fit.back())));
+  }
+  options.fit_ranges[options.fit.back()] = {*lower, *upper};
+}
+
+// --fit LIST: the names to fit, each with its range where one is given.
+void add_fit(CLI::App& cli, Options& options) {
+  cli.add_option_function<std::string>(
+         "--fit",
+         [&options](const std::string& list) {
+           for (std::size_t start = 0; !list.empty() && start <= list.size();) {
+             const std::size_t comma = std::min(list.find(',', start), list.size());
+             take_fit_name(list.substr(start, comma - start), options);
+             start = comma + 1;
+           }
+         },
          "the program variables or machine constants --calibrate fits, e.g. ts,tw; NAME=LOW..HIGH keeps one in a "
          "range, e.g. ts=1..100")
       ->type_name("LIST");
-  cli.add_option("--write-fit", raw.write_fit,
-                 "write the fitted values: a machine file if FILE ends in .machine, else --set lines for --set-file")
-      ->type_name("FILE");
-  cli.add_option("--set-file", raw.set_files, "read --set lines (NAME=VALUE, as --write-fit writes them) from FILE")
+}
+
+// --set-file FILE: the files' lines after the --set values (declared earlier, so bound first).
+void add_set_files(CLI::App& cli, Options& options) {
+  cli.add_option_function<std::vector<std::string>>(
+         "--set-file",
+         [&options](const std::vector<std::string>& files) {
+           options.set_files = files;
+           for (const std::string& file : files) {
+             auto lines = read_set_file(file, options.read_file);
+             if (!lines.ok()) throw RefusedValue(refuse(*lines.failure));
+             options.sets.insert(options.sets.end(), lines.value->begin(), lines.value->end());
+           }
+         },
+         "read --set lines (NAME=VALUE, as --write-fit writes them) from FILE")
       ->type_name("FILE")
       ->allow_extra_args(false);
-  cli.add_option("--validate", raw.validate,
+}
+
+void add_calibration(CLI::App& cli, Options& options) {
+  cli.add_option("--calibrate", options.calibrate,
+                 "fit the --fit names to the measured runs of this CSV file (docs/calibration.md)")
+      ->type_name("RUNS.csv");
+  add_fit(cli, options);
+  cli.add_option("--write-fit", options.write_fit,
+                 "write the fitted values: a machine file if FILE ends in .machine, else --set lines for --set-file")
+      ->type_name("FILE");
+  add_set_files(cli, options);
+  cli.add_option("--validate", options.validate,
                  "score the model's predictions (fitted, with --calibrate) against the measured runs of this CSV file")
       ->type_name("RUNS.csv");
-  cli.add_option("--validation-plot", raw.validation_plot, "--validate: draw predicted against measured to FILE.svg")
+  cli.add_option("--validation-plot", options.validation_plot,
+                 "--validate: draw predicted against measured to FILE.svg")
       ->type_name("FILE.svg");
   cli.add_option("--interval", options.interval_percent, "the prediction intervals' level in percent (default 95)")
       ->type_name("PERCENT");
@@ -328,18 +414,18 @@ void add_calibration(CLI::App& cli, Options& options, Raw& raw) {
       ->type_name("N");
 }
 
-void build(CLI::App& cli, Options& options, Raw& raw) {
+void build(CLI::App& cli, Options& options) {
   cli.set_version_flag("--version", std::string{"pdl-scale "} + PDL_SCALE_VERSION);
   cli.footer(
       "pdl-scale fit DATAFILE: the best fitting PDL distributions of measured runtimes (pdl-scale fit --help)\n"
       "pdl-scale import FORMAT FILE: a GOAL schedule, a WfCommons workflow or an OTF2 trace made into a PDL "
       "program (pdl-scale import --help)");
-  add_inputs(cli, options, raw);
-  add_processors_and_output(cli, options, raw);
-  add_studies(cli, options, raw);
-  add_methods(cli, options, raw);
-  add_calibration(cli, options, raw);
-  add_graph(cli, options, raw);
+  add_inputs(cli, options);
+  add_processors_and_output(cli, options);
+  add_studies(cli, options);
+  add_methods(cli, options);
+  add_calibration(cli, options);
+  add_graph(cli, options);
 }
 
 // Every name an option answers to: "--pmax", "-o", ...
@@ -386,115 +472,10 @@ Check check_no_extras(const CLI::App& cli) {
       fmt::format("unexpected argument{} {}: pdl-scale takes one program FILE", extras.size() == 1 ? "" : "s", list));
 }
 
-// The programs, the options given, the searches asked for and the outputs' files.
-void take_files_and_outputs(const CLI::App& cli, const Raw& raw, Options& options) {
-  options.time_unit = *report::time_unit_named(raw.time_unit);  // CLI11 checked the name
-  for (const CLI::Option* option : cli.get_options()) {
-    if (option->count() > 0 && !option->get_lnames().empty()) options.given.insert("--" + option->get_lnames().front());
-  }
-  if (!raw.files.empty()) {
-    options.file = raw.files.front();
-    options.other_files.assign(raw.files.begin() + 1, raw.files.end());
-  }
-  if (raw.iso_option->count() > 0) options.isoefficiency = raw.isoefficiency;
-  if (!raw.isospeed.empty()) options.isospeed = raw.isospeed;
-  if (!raw.plot.empty()) options.plot = raw.plot;
-  if (!raw.quantiles.empty()) options.quantiles = raw.quantiles;
-  if (!raw.tail_plot.empty()) options.tail_plot = raw.tail_plot;
-  if (!raw.breakdown_plot.empty()) {
-    options.breakdown_plot = raw.breakdown_plot;
-    options.breakdown = true;
-  }
-  if (!raw.sensitivity_plot.empty()) {
-    options.sensitivity_plot = raw.sensitivity_plot;
-    options.sensitivity = true;
-  }
-  if (!raw.output.empty()) options.output = raw.output;
-}
-
-// One entry of --fit: NAME, or NAME=LOW..HIGH (the range its fit keeps to, 0 < LOW < HIGH).
-Check take_fit_name(const std::string& entry, Options& options) {
-  const std::size_t equals = entry.find('=');
-  options.fit.push_back(entry.substr(0, equals));
-  if (equals == std::string::npos) return passed();
-  const std::string range = entry.substr(equals + 1);
-  const std::size_t dots = range.find("..");
-  const auto number = [](std::string_view text) -> std::optional<double> {
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return {};
-    return value;
-  };
-  const auto lower = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(0, dots));
-  const auto upper = dots == std::string::npos ? std::nullopt : number(std::string_view(range).substr(dots + 2));
-  if (!lower || !upper || !(*lower > 0.0) || !(*upper > *lower)) {
-    return refuse(fmt::format("--fit {}: a range is NAME=LOW..HIGH with 0 < LOW < HIGH, e.g. {}=1..100", entry,
-                              options.fit.back()));
-  }
-  options.fit_ranges[options.fit.back()] = {*lower, *upper};
-  return passed();
-}
-
-// --calibrate, --validate and their files, the names to fit, and the --set files read into the
-// --set values.
-Check take_calibration(const Raw& raw, Options& options) {
-  if (!raw.calibrate.empty()) options.calibrate = raw.calibrate;
-  if (!raw.validate.empty()) options.validate = raw.validate;
-  if (!raw.write_fit.empty()) options.write_fit = raw.write_fit;
-  if (!raw.validation_plot.empty()) options.validation_plot = raw.validation_plot;
-  for (std::size_t start = 0; !raw.fit.empty() && start <= raw.fit.size();) {
-    const std::size_t comma = std::min(raw.fit.find(',', start), raw.fit.size());
-    if (Check name = take_fit_name(raw.fit.substr(start, comma - start), options); !name.ok()) return name;
-    start = comma + 1;
-  }
-  options.set_files = raw.set_files;
-  for (const std::string& file : raw.set_files) {
-    auto lines = read_set_file(file, options.read_file);
-    if (!lines.ok()) return refuse(*lines.failure);
-    options.sets.insert(options.sets.end(), lines.value->begin(), lines.value->end());
-  }
-  return passed();
-}
-
-// The counts, the methods, the durations and the memory size.
-Check take_durations_and_sizes(const Raw& raw, Options& options) {
-  if (raw.pmax_option->count() > 0) options.pmax = raw.pmax;
-  if (raw.samples_option->count() > 0) options.samples = raw.samples;
-  if (raw.graph_option->count() > 0) options.graph = raw.graph;
-  if (raw.methods_option->count() > 0) options.methods = raw.methods;
-  if (!raw.time_limit.empty()) {
-    const auto seconds = parse_duration(raw.time_limit);
-    if (!seconds) {
-      return refuse(fmt::format("--time-limit {}: expected a duration > 0, such as 90s, 10m or 2h", raw.time_limit));
-    }
-    options.time_limit_seconds = *seconds;
-  }
-  if (!raw.prediction_budget.empty()) {
-    const auto seconds =
-        raw.prediction_budget == "0" ? std::optional<double>(0.0) : parse_duration(raw.prediction_budget);
-    if (!seconds) {
-      return refuse(fmt::format("--prediction-budget {}: expected 0 or a duration > 0, such as 0.5s or 2s",
-                                raw.prediction_budget));
-    }
-    options.request.prediction.seconds_per_model = *seconds;
-  }
-  if (!raw.efficiency.empty()) options.efficiency = raw.efficiency;
-  if (!raw.memory.empty()) {
-    const auto bytes = parse_bytes(raw.memory);
-    if (!bytes || *bytes < solvers::kSmallestMemoryBudget) {
-      return refuse(
-          fmt::format("--memory {}: expected a size of at least 1M, such as 4G, 512M or 100000000", raw.memory));
-    }
-    options.request.memory_budget_bytes = *bytes;
-  }
-  return passed();
-}
-
-// The values CLI11 could not put into place, moved into the options.
-Check finish(const CLI::App& cli, const Raw& raw, Options& options) {
-  take_files_and_outputs(cli, raw, options);
-  if (Check calibration = take_calibration(raw, options); !calibration.ok()) return calibration;
-  return take_durations_and_sizes(raw, options);
+// What one option implies of another: a chart of the breakdown or the sensitivities asks for them.
+void add_implied(Options& options) {
+  options.breakdown = options.breakdown || options.breakdown_plot.has_value();
+  options.sensitivity = options.sensitivity || options.sensitivity_plot.has_value();
 }
 
 const char* kDescription = "pdl-scale: predict how a parallel program scales, from its PDL description";
@@ -521,13 +502,14 @@ analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv,
     return parse_import_command(argc - 1, argv + 1, options.request.memory_budget_bytes);
   }
   CLI::App cli{kDescription};
-  Raw raw;
-  build(cli, options, raw);
+  build(cli, options);
   // Left-over arguments are collected rather than refused, so that an unknown option is named
   // with the options it may mean (no_extras).
   cli.allow_extras();
   try {
     cli.parse(argc, argv);
+  } catch (const RefusedValue& refused) {
+    return refuse(refused.refusal());
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) {  // --help, --version
       std::ostringstream out;
@@ -539,7 +521,7 @@ analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv,
     return refuse(error.what());
   }
   if (Check extras = check_no_extras(cli); !extras.ok()) return refuse(*extras.failure);
-  if (Check finished = finish(cli, raw, options); !finished.ok()) return refuse(*finished.failure);
+  add_implied(options);
   options.command.assign(argv, argv + argc);
   return command_from(options);
 }
@@ -547,9 +529,8 @@ analysis::Outcome<Command, UsageError> parse_command_line(int argc, char** argv,
 std::string help_text() {
   CLI::App cli{kDescription};
   Options options;
-  Raw raw;
   set_machine_defaults(options);
-  build(cli, options, raw);
+  build(cli, options);
   return cli.help();
 }
 

@@ -22,23 +22,24 @@ ProgramInputs inputs_from(const Options& options) {
 }
 
 ReportDestination destination_from(const Options& options) {
-  return {options.format,  options.output,      options.time_unit,
+  return {options.format,  options.output,      options.time_unit.value_or(report::TimeUnit{}),
           options.command, options.output_rank, options.request.communicator};
 }
 
-// An output option given as '': the run would write nothing where a file was asked for.
-Check check_no_empty_output(const Options& options) {
-  // (its name as `given` records it, as messages write it, its value)
-  const std::tuple<const char*, const char*, const std::optional<std::string>*> outputs[] = {
-      {"--output", "-o", &options.output},
-      {"--plot", "--plot", &options.plot},
-      {"--tail-plot", "--tail-plot", &options.tail_plot},
-      {"--breakdown-plot", "--breakdown-plot", &options.breakdown_plot},
-      {"--sensitivity-plot", "--sensitivity-plot", &options.sensitivity_plot},
-      {"--write-fit", "--write-fit", &options.write_fit},
-      {"--validation-plot", "--validation-plot", &options.validation_plot}};
-  for (const auto& [given, option, path] : outputs) {
-    if (!*path && options.given.contains(given)) return refuse(fmt::format("{} '': expected a file name", option));
+// A file option given as '': the run would read or write nothing where a file was named.
+Check check_no_empty_file(const Options& options) {
+  const std::pair<const char*, const std::optional<std::string>*> files[] = {
+      {"-o", &options.output},
+      {"--plot", &options.plot},
+      {"--tail-plot", &options.tail_plot},
+      {"--breakdown-plot", &options.breakdown_plot},
+      {"--sensitivity-plot", &options.sensitivity_plot},
+      {"--calibrate", &options.calibrate},
+      {"--validate", &options.validate},
+      {"--write-fit", &options.write_fit},
+      {"--validation-plot", &options.validation_plot}};
+  for (const auto& [option, path] : files) {
+    if (*path && (*path)->empty()) return refuse(fmt::format("{} '': expected a file name", option));
   }
   return passed();
 }
@@ -49,14 +50,12 @@ Made graph_command(const Options& options) {
   if (p < 1 || p > scaling::kMaxProcessors) {
     return refuse(fmt::format("--graph {}: the processor count must be in [1, {}]", p, scaling::kMaxProcessors));
   }
-  if (Check outputs = check_no_empty_output(options); !outputs.ok()) return refuse(*outputs.failure);
   return {GraphCommand{inputs_from(options), destination_from(options), p, options.model}, std::nullopt};
 }
 
 Made calibration_command(const Options& options) {
   auto noted = calibration_request(options);
   if (!noted.ok()) return refuse(*noted.failure);
-  if (Check outputs = check_no_empty_output(options); !outputs.ok()) return refuse(*outputs.failure);
   const analysis::Request& request = noted.value->request;
   CalibrationCommand command{inputs_from(options), destination_from(options), request};
   command.calibrate = options.calibrate;
@@ -66,9 +65,9 @@ Made calibration_command(const Options& options) {
   command.validate = options.validate;
   command.validation_plot = options.validation_plot;
   command.predict = options.pmax || !options.processors.empty();
-  command.bound_runs = options.given.contains("--method") &&
-                       std::ranges::find(request.methods, solvers::Method::Bounds) != request.methods.end();
-  if (options.given.contains("--time-unit")) command.time_unit = options.time_unit;
+  command.bound_runs =
+      options.methods && std::ranges::find(request.methods, solvers::Method::Bounds) != request.methods.end();
+  command.time_unit = options.time_unit;
   command.interval_level = options.interval_percent / 100.0;
   command.draws = options.draws;
   command.budget = {options.time_limit_seconds, options.allow_long, options.quiet, options.progress};
@@ -112,7 +111,6 @@ Made analysis_command(const Options& options) {
   auto sweeps = parse_sweeps(options);
   if (!sweeps.ok()) return refuse(*sweeps.failure);
   if (Check study = check_study(options, !sweeps.value->empty()); !study.ok()) return refuse(*study.failure);
-  if (Check outputs = check_no_empty_output(options); !outputs.ok()) return refuse(*outputs.failure);
   if (options.isoefficiency || options.isospeed) {
     return search_command(options, *request.value, std::move(*notes.value));
   }
@@ -144,6 +142,7 @@ std::optional<Made> checking_command(const Options& options) {
 }  // namespace
 
 analysis::Outcome<Command, UsageError> command_from(const Options& options) {
+  if (Check files = check_no_empty_file(options); !files.ok()) return refuse(*files.failure);
   if (options.log_axes && !options.plot && !options.tail_plot) {
     return refuse("--log-axes: it sets the charts' axes, and neither --plot nor --tail-plot is given");
   }

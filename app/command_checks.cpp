@@ -53,7 +53,7 @@ Check check_isospeed(const Options& options, bool sweeps) {
     const std::optional<double> fraction = fraction_of(*options.isospeed);
     if (!fraction || !(*fraction > 0.0 && *fraction <= 1.0)) {
       return refuse(fmt::format("--isospeed {}: expected 'base' or a fraction of one processor's speed in (0, 1]",
-                                *options.isospeed));
+                                as_written(*options.isospeed)));
     }
   }
   const auto set_why = base ? std::nullopt
@@ -213,7 +213,7 @@ Checked<NotedRequest> calibration_request(const Options& options) {
   if (Check usage = check_calibration(options); !usage.ok()) return refuse(*usage.failure);
   auto request = analysis_request(options);
   if (!request.ok()) return refuse(*request.failure);
-  if (options.given.count("--method") != 0) {
+  if (options.methods) {
     for (const solvers::Method method : request.value->methods) {
       if (method != solvers::Method::SeriesParallel && method != solvers::Method::Bounds) {
         return refuse(

@@ -68,7 +68,7 @@ Checked<std::vector<solvers::Method>> parse_methods(const std::string& list) {
     } else {
       std::string known;
       for (solvers::Method one : solvers::all_methods()) known += std::string(solvers::to_string(one)) + ", ";
-      return refuse(fmt::format("--method {}: unknown method '{}' ({}auto or all)", list, name, known));
+      return refuse(fmt::format("--method {}: unknown method '{}' ({}auto or all)", as_written(list), name, known));
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -251,6 +251,16 @@ Checked<analysis::SweepVariable> parse_sweep(const std::string& text) {
 
 namespace {
 
+// Whether the option of a method (SolverInfo::own_options: "samples", "precision", ...) was given.
+bool method_option_given(const Options& options, std::string_view name) {
+  if (name == "samples") return options.samples.has_value();
+  if (name == "precision") return options.precision.has_value();
+  if (name == "max-states") return options.max_states.has_value();
+  if (name == "grid-points") return options.grid_points.has_value();
+  if (name == "seed") return options.seed.has_value();
+  return false;
+}
+
 std::string method_list(const std::vector<solvers::Method>& methods) {
   std::string list;
   for (solvers::Method method : methods) {
@@ -265,12 +275,12 @@ std::string method_list(const std::vector<solvers::Method>& methods) {
 Checked<std::vector<std::string>> method_option_notes(const Options& options,
                                                       const std::vector<solvers::Method>& methods) {
   const bool isoefficiency = options.isoefficiency.has_value();
-  if (isoefficiency && options.given.contains("--method")) {
+  if (isoefficiency && options.methods) {
     return refuse("--method: --isoefficiency solves the approximate model alone (approx); give no --method with it");
   }
   // What the run solves, for the messages.
   const std::string run = isoefficiency ? std::string("--isoefficiency solves the approximate model alone")
-                          : options.given.contains("--method")
+                          : options.methods
                               ? fmt::format("--method {} does not include it", *options.methods)
                               : fmt::format("the default methods ({}) do not include it", method_list(methods));
   auto uses = [&](solvers::Method method) {
@@ -283,8 +293,8 @@ Checked<std::vector<std::string>> method_option_notes(const Options& options,
     const solvers::SolverInfo& info = solvers::info(method);
     if (uses(method)) continue;
     for (std::string_view owned : info.own_options) {
+      if (!method_option_given(options, owned)) continue;
       const std::string option = "--" + std::string(owned);
-      if (!options.given.contains(option)) continue;
       if (own_monte_carlo && option == "--precision") continue;
       return refuse(
           fmt::format("{}: only {} ({}) uses it, and {}{}", option, info.name, info.in_words, run,
@@ -293,7 +303,7 @@ Checked<std::vector<std::string>> method_option_notes(const Options& options,
   }
   // The prediction's own Monte Carlo (--prediction-budget) draws with the seed too.
   std::vector<std::string> notes;
-  if (options.given.contains("--seed") && !uses(solvers::Method::MonteCarlo) && !own_monte_carlo) {
+  if (options.seed && !uses(solvers::Method::MonteCarlo) && !own_monte_carlo) {
     notes.push_back(
         fmt::format("--seed has no effect: only mc draws random numbers, {}, and --prediction-budget 0 "
                     "turns off the prediction's own solve",
@@ -368,7 +378,9 @@ Checked<std::vector<double>> parse_number_list(const std::string& list, const ch
     const std::size_t comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     const auto value = parse_number(item);
-    if (!value || !accepts(*value)) return refuse(fmt::format("{} {}: '{}' is not {}", option, list, item, what));
+    if (!value || !accepts(*value)) {
+      return refuse(fmt::format("{} {}: '{}' is not {}", option, as_written(list), item, what));
+    }
     values.push_back(*value);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -411,10 +423,15 @@ Checked<analysis::Request> analysis_request(const Options& options) {
     if (!methods.ok()) return refuse(*methods.failure);
     request.methods = *methods.value;
   }
+  solvers::SolverOptions& solver = request.solver_options;
   if (options.samples) {
-    request.solver_options.monte_carlo.samples = *options.samples;
-    request.solver_options.monte_carlo.relative_precision = 0.0;
+    solver.monte_carlo.samples = *options.samples;
+    solver.monte_carlo.relative_precision = 0.0;
   }
+  if (options.precision) solver.monte_carlo.relative_precision = *options.precision;
+  if (options.seed) solver.monte_carlo.seed = *options.seed;
+  if (options.max_states) solver.state_space.max_states = *options.max_states;
+  if (options.grid_points) solver.series_parallel.grid.max_points = *options.grid_points;
   if (options.quantiles) {
     const auto levels = parse_quantiles(*options.quantiles);
     if (!levels.ok()) return refuse(*levels.failure);

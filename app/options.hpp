@@ -1,14 +1,15 @@
-// What the command line says, as written: filled by cli.cpp with CLI11 (or by a test), then made
-// into one typed mode by command_from (command.hpp), which checks the options against each other
-// once. The analysis's own knobs live in `request`, whose defaults are the analysis library's:
-// none is written here a second time.
+// What the command line says, as written: CLI11 binds every option straight into its field here
+// (cli.cpp; or a test fills them), an option whose presence matters as a std::optional (given
+// or not: no separate record of the options given), and command_from (command.hpp) makes them
+// into one typed mode, checking the options against each other once. The analysis's own knobs
+// live in `request`, whose defaults are the analysis library's: none is written here a second
+// time.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -47,11 +48,8 @@ struct Options {
   std::vector<std::string> machine_files;
   std::vector<std::string> sets;       // --set name=value, repeatable
   std::vector<std::string> set_files;  // --set-file FILE, repeatable: read into `sets`, inputs of the run
-  // The options given on the command line, by their long names ("--samples", "--output"):
-  // an option that tunes a method the run does not use is refused (method_option_problems).
-  std::set<std::string> given;
-  bool check = false;  // --check
-  bool dump = false;   // --dump
+  bool check = false;                  // --check
+  bool dump = false;                   // --dump
 
   // The analysis (neither --check nor --dump): the processor counts are 1..pmax, or the list
   // `processors` ("1,2,4,8"), or the request's default when neither is given.
@@ -63,15 +61,20 @@ struct Options {
   bool quiet = false;                             // --quiet: no progress bar (nor the time estimate)
   // --progress: the time estimate always, and progress lines every few seconds off a terminal.
   bool progress = false;
-  report::TimeUnit time_unit;        // --time-unit ns|us|ms|s: the reports' times
-  std::vector<std::string> command;  // argv as given, echoed by CSV and JSON
+  std::optional<report::TimeUnit> time_unit;  // --time-unit ns|us|ms|s: the reports' times (default us)
+  std::vector<std::string> command;           // argv as given, echoed by CSV and JSON
   // The analysis's estimated wall time (analysis/cost.hpp) beyond which the command refuses to
   // start (exit 2) unless --allow-long: --time-limit DURATION.
   double time_limit_seconds = kDefaultTimeLimitSeconds;
-  bool allow_long = false;              // --allow-long
-  std::optional<std::int64_t> samples;  // --samples N: exactly N Monte Carlo samples
-  // Every other analysis option: --threads, --grid-points, --max-exact-tasks, --memory,
-  // --max-states, --precision, --seed.
+  bool allow_long = false;  // --allow-long
+  // The options of one method (solvers::SolverInfo::own_options), refused when the run does not
+  // use the method (method_option_notes), so kept apart from the request until it is made.
+  std::optional<std::int64_t> samples;     // --samples N: exactly N Monte Carlo samples
+  std::optional<double> precision;         // --precision R
+  std::optional<std::int64_t> max_states;  // --max-states N
+  std::optional<std::size_t> grid_points;  // --grid-points N
+  std::optional<std::uint64_t> seed;       // --seed S (its note when no figure is random)
+  // Every other analysis option: --threads, --max-exact-tasks, --memory, --prediction-budget.
   analysis::Request request;
   // False on every rank of an MPI job but rank 0 (docs/scale-out.md): such a rank writes no
   // file (-o, --plot, --write-fit, ...); what it prints main() sends to /dev/null.

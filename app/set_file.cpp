@@ -41,7 +41,7 @@ Check value_parses(const std::string& file, int number, const std::string& line,
 Checked<std::vector<std::string>> read_set_file(const std::string& file, const pdl::FileReader& read) {
   const pdl::FileFacts facts = read(file, pdl::kMaxSourceBytes);
   if (facts.open_error != 0 || facts.read_error || facts.directory || facts.text.size() > pdl::kMaxSourceBytes) {
-    return refuse(fmt::format("--set-file {}: cannot read the file", file));
+    return refuse(fmt::format("--set-file {}: cannot read the file", as_written(file)));
   }
   std::vector<std::string> sets;
   std::istringstream in(facts.text);

@@ -20,6 +20,10 @@ struct UsageError {
 // "pdl-scale: error: MESSAGE\n" as a UsageError.
 inline UsageError usage_error_of(const std::string& message) { return {"pdl-scale: error: " + message + "\n"}; }
 
+// An option's value as a refusal quotes it: as written, or '' when it is empty (a script's unset
+// variable), so that "--memory '': expected a size" says what was given.
+inline std::string as_written(const std::string& value) { return value.empty() ? "''" : value; }
+
 // A value, or why the command line is refused.
 template <typename T>
 using Checked = analysis::Outcome<T, UsageError>;

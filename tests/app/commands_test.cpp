@@ -1,10 +1,13 @@
 // The commands behind pdl-scale FILE --check / --dump, run in-process.
+#include "app/cli.hpp"
 #include "app/commands.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 namespace app {
 namespace {
@@ -42,6 +45,31 @@ TEST(Sets, ParsesNameValuePairs) {
   EXPECT_EQ(parse_sets({"a=1", "a=2"}).failure->text, "pdl-scale: error: --set a: given twice\n");
   EXPECT_EQ(parse_sets({"a=1", "a=2*P"}).failure->text, "pdl-scale: error: --set a: given twice\n");
   EXPECT_EQ(parse_sets({"a=inf"}).failure->text, "pdl-scale: error: --set a: 'inf' is not a finite number\n");
+}
+
+// An option given '' (a script's unset variable) is refused with its own message, never taken
+// for its default nor for an option not given (issue 53).
+TEST(CommandLine, EmptyValuesAreRefused) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--time-limit", "--time-limit '': expected a duration > 0, such as 90s, 10m or 2h"},
+      {"--prediction-budget", "--prediction-budget '': expected 0 or a duration > 0, such as 0.5s or 2s"},
+      {"--memory", "--memory '': expected a size of at least 1M, such as 4G, 512M or 100000000"},
+      {"--quantiles", "--quantiles '': '' is not a percentage in (0, 100), e.g. 50,95,99"},
+      {"--efficiency", "--efficiency '': '' is not an efficiency in (0, 1], e.g. 0.7,0.9"},
+      {"--method", "--method '': unknown method '' (approx, bounds, mc, exact, auto or all)"},
+      {"--isospeed", "--isospeed '': expected 'base' or a fraction of one processor's speed in (0, 1]"},
+      {"--set-file", "--set-file '': cannot read the file"},
+      {"-o", "-o '': expected a file name"},
+      {"--plot", "--plot '': expected a file name"},
+      {"--validate", "--validate '': expected a file name"}};
+  for (const auto& [option, message] : cases) {
+    std::vector<std::string> words{"pdl-scale", "examples/paper/neighbor.pdl", option, ""};
+    std::vector<char*> argv;
+    for (std::string& word : words) argv.push_back(word.data());
+    const auto command = app::parse_command_line(static_cast<int>(argv.size()), argv.data(), app::Options{});
+    ASSERT_FALSE(command.ok()) << option;
+    EXPECT_EQ(command.failure->text, "pdl-scale: error: " + std::string(message) + "\n") << option;
+  }
 }
 
 TEST(Check, ValidProgramExitsZero) {
