@@ -8,6 +8,7 @@
 
 #include "models/bind.hpp"
 #include "models/program.hpp"
+#include "outcome/outcome.hpp"
 
 namespace analysis {
 
@@ -54,15 +55,9 @@ struct Failure {
   }
 };
 
-// A value, or why there is none: the project's one way to return an error a user can cause
-// (docs/architecture.md, "Errors"); the analysis's failures by default, the command line's
-// refusals (app::UsageError) in the command layer.
+// The project's one Outcome (outcome/outcome.hpp), with the analysis's failures by default; the
+// command line's refusals (app::UsageError) in the command layer.
 template <typename T, typename Error = Failure>
-struct Outcome {
-  std::optional<T> value;
-  std::optional<Error> failure;
-
-  bool ok() const { return value.has_value(); }
-};
+using Outcome = pdl_scale::Outcome<T, Error>;
 
 }  // namespace analysis

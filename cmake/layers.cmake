@@ -15,7 +15,13 @@ function(pdl_scale_headers target folder scope)
 endfunction()
 
 function(pdl_scale_public_headers target folder)
-  pdl_scale_headers(${target} ${folder} PUBLIC)
+  # A header-only library (outcome) has no sources of its own: its headers are all interface.
+  get_target_property(type ${target} TYPE)
+  if(type STREQUAL "INTERFACE_LIBRARY")
+    pdl_scale_headers(${target} ${folder} INTERFACE)
+  else()
+    pdl_scale_headers(${target} ${folder} PUBLIC)
+  endif()
 endfunction()
 
 function(pdl_scale_private_headers target folder)

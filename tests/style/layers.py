@@ -13,8 +13,8 @@ import os
 import re
 import sys
 
-LIBRARIES = ["distributed", "distributions", "pdl", "importers", "models", "graph", "scaling", "solvers", "analysis", "report",
-             "tools", "app", "python"]
+LIBRARIES = ["outcome", "distributed", "distributions", "pdl", "importers", "models", "graph", "scaling", "solvers",
+             "analysis", "report", "tools", "app", "python"]
 STANDARD_CATCH = re.compile(r"catch\s*\(\s*(const\s+)?std::")
 MAINS = {os.path.join("app", "main.cpp"), os.path.join("tools", "pdl_fit.cpp")}
 CATCH_ALL = re.compile(r"catch\s*\(\s*\.\.\.\s*\)")
