@@ -11,7 +11,6 @@
 #include "distributions/queries.hpp"
 #include "solvers/reference_costs.hpp"
 #include "solvers/solver_methods.hpp"
-#include "solvers/state_space_model.hpp"
 
 namespace solvers::methods {
 
@@ -58,21 +57,19 @@ class StateSpaceSolver final : public Solver {
     options_.fit_non_phase_type = false;  // "exact" is exact: a fitted model is refused
   }
   const SolverInfo& info() const override { return state_space_info(); }
-  // The estimate of the largest scenario's sweep. A model beyond the budget or max_states, or
-  // with a runtime that has no phase-type form, is refused by solve() itself at once (with its
-  // estimate or the reason), so its plan holds nothing.
+  // The estimate of the largest scenario's sweep. A model beyond the budget or max_states is
+  // refused by solve() itself at once (with its estimate), so its plan holds nothing. A
+  // scenario the sweep cannot take (StateSpaceUnsupported: a task not of phase type, a state
+  // wider than the encoding) adds nothing: solve() refuses it with the reason when it gets there.
   MemoryPlan plan_memory(const ScaledModels& models) const override {
     if (models.exact.empty()) throw std::invalid_argument("state-space solver: no exact model");
     if (planned_) return *planned_;
     MemoryPlan plan;
     if (first_dynamic_pool(models.exact) != nullptr || every_runtime_deterministic(models.exact)) return plan;
     for (const WeightedGraph& scenario : models.exact) {
-      StateSpaceEstimate estimate;
-      try {
-        estimate = estimate_state_count(*scenario.graph, options_);
-      } catch (const state_space_detail::UnusableRuntime&) {
-        return MemoryPlan{};  // solve() refuses it with the reason
-      }
+      const auto counted = estimate_state_count(*scenario.graph, options_);
+      if (!counted.ok()) continue;
+      const StateSpaceEstimate& estimate = *counted.value;
       const bool fits = estimate.rank_bytes <= static_cast<double>(options_.memory_budget_bytes) &&
                         (options_.max_states == 0 || estimate.states <= static_cast<double>(options_.max_states));
       if (!fits) return MemoryPlan{};
@@ -98,15 +95,12 @@ class StateSpaceSolver final : public Solver {
     double states = 0.0;
     MemoryPlan plan;  // as plan_memory makes it: the largest scenario's sweep
     for (const WeightedGraph& scenario : models.exact) {
-      StateSpaceEstimate estimate;
-      try {
-        estimate = estimate_state_count(*scenario.graph, tuned);
-      } catch (const state_space_detail::UnusableRuntime&) {
-        return nullptr;
-      }
-      // A graph the sweep cannot take (wider than the encoding, a fitted runtime) counts no
-      // states: without this the solve would compile it again only to refuse it.
-      if (!estimate.unsupported.empty()) return nullptr;
+      const auto counted = estimate_state_count(*scenario.graph, tuned);
+      // A graph the sweep cannot take (wider than the encoding, a fitted runtime, a runtime
+      // without phase-type form) is not offered: the solve would compile it again only to
+      // refuse it.
+      if (!counted.ok()) return nullptr;
+      const StateSpaceEstimate& estimate = *counted.value;
       states += estimate.states;
       if (!estimate.complete || states > affordable ||
           estimate.rank_bytes > static_cast<double>(tuned.memory_budget_bytes)) {
@@ -148,13 +142,9 @@ class StateSpaceSolver final : public Solver {
     };
     SolveCost total;
     for (const WeightedGraph& scenario : models.exact) {
-      StateSpaceEstimate estimate;
-      try {
-        estimate = estimate_state_count(*scenario.graph, options_);
-      } catch (const state_space_detail::UnusableRuntime&) {
-        return {.seconds = estimate_seconds(), .refused = true};
-      }
-      if (!estimate.unsupported.empty()) return {.seconds = estimate_seconds(), .refused = true};
+      const auto counted = estimate_state_count(*scenario.graph, options_);
+      if (!counted.ok()) return {.seconds = estimate_seconds(), .refused = true};
+      const StateSpaceEstimate& estimate = *counted.value;
       if ((options_.max_states > 0 && estimate.states > static_cast<double>(options_.max_states)) ||
           estimate.bytes > static_cast<double>(options_.memory_budget_bytes)) {
         return {.seconds = estimate_seconds(), .refused = true};

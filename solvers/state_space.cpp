@@ -92,6 +92,24 @@ std::string why_not_swept(const CompiledGraph& m, const StateSpaceOptions& optio
   return {};
 }
 
+// The model the sweep explores, or why it cannot take the graph (worded as the solve refuses
+// it): the estimate and the solve both start here, so that they refuse the same graphs alike.
+pdl_scale::Outcome<CompiledGraph, StateSpaceUnsupported> compile_for_sweep(const graph::TaskGraph& graph,
+                                                                           const StateSpaceOptions& options) {
+  pdl_scale::Outcome<CompiledGraph, StateSpaceUnsupported> compiled;
+  try {
+    compiled.value.emplace(state_space_detail::compile(graph, options.fit_cv2_tolerance));
+  } catch (const state_space_detail::UnusableRuntime& unusable) {
+    compiled.failure = StateSpaceUnsupported{unusable.what()};
+    return compiled;
+  }
+  if (std::string why_not = why_not_swept(*compiled.value, options); !why_not.empty()) {
+    compiled.value.reset();
+    compiled.failure = StateSpaceUnsupported{std::move(why_not)};
+  }
+  return compiled;
+}
+
 // The first sweep: the mean, and the first two moments when the distribution is kept.
 SweepSettings first_sweep_settings(const StateSpaceOptions& options) {
   SweepSettings settings;
@@ -151,18 +169,16 @@ void describe_result(const CompiledGraph& m, const std::string& distribution_not
 
 }  // namespace
 
-StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const StateSpaceOptions& options) {
+pdl_scale::Outcome<StateSpaceEstimate, StateSpaceUnsupported> estimate_state_count(const graph::TaskGraph& graph,
+                                                                                   const StateSpaceOptions& options) {
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
-  const CompiledGraph m = state_space_detail::compile(graph, options.fit_cv2_tolerance);
-  if (std::string why_not = why_not_swept(m, options); !why_not.empty()) {
-    StateSpaceEstimate refused;
-    refused.unsupported = std::move(why_not);
-    return refused;
-  }
+  auto compiled = compile_for_sweep(graph, options);
+  if (!compiled.ok()) return {std::nullopt, std::move(compiled.failure)};
+  const CompiledGraph& m = *compiled.value;
   const std::size_t width =
       options.keep_distribution ? jumps_for(m.largest_total_rate, 3.0 * m.critical_path_of_means) : 0;
-  return estimate_model(m, options, width);
+  return {estimate_model(m, options, width), std::nullopt};
 }
 
 Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options,
@@ -170,14 +186,9 @@ Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions&
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument("state-space options: " + why);
   const auto start = std::chrono::steady_clock::now();
-  std::optional<CompiledGraph> compiled;
-  try {
-    compiled.emplace(state_space_detail::compile(graph, options.fit_cv2_tolerance));
-  } catch (const state_space_detail::UnusableRuntime& unusable) {
-    return refused(unusable.what());
-  }
-  const CompiledGraph& m = *compiled;
-  if (std::string why_not = why_not_swept(m, options); !why_not.empty()) return refused(std::move(why_not));
+  auto compiled = compile_for_sweep(graph, options);
+  if (!compiled.ok()) return refused(std::move(compiled.failure->reason));
+  const CompiledGraph& m = *compiled.value;
   // A first guess of the uniformisation width (the second pass checks again with the real one).
   const std::size_t guessed_width =
       options.keep_distribution ? jumps_for(m.largest_total_rate, 3.0 * m.critical_path_of_means) : 0;

@@ -61,6 +61,7 @@
 
 #include "distributed/communicator.hpp"
 #include "graph/task_graph.hpp"
+#include "outcome/outcome.hpp"
 #include "solvers/memory.hpp"
 #include "solvers/monte_carlo.hpp"  // WeightedGraph
 #include "solvers/progress.hpp"
@@ -137,9 +138,6 @@ struct StateSpaceEstimate {
   std::int64_t chains = 0;    // chains covering them
   std::int64_t key_bits = 0;  // bits of a packed state
   double downsets = 0.0;      // sets of completed tasks enumerated
-  // Why the sweep refuses the graph whatever its size (a task not of phase type, a state wider
-  // than the encoding), as the solve says it; the figures above are then not computed.
-  std::string unsupported;
 
   // One line, e.g. "about 1.2e+09 states (peak 3.4e+07 live, 1.9 GB; ...)", with ranks
   // "1.9 GB, 0.5 GB per rank of 4".
@@ -158,10 +156,20 @@ class StateSpaceTooLarge : public std::runtime_error {
   StateSpaceEstimate estimate_;
 };
 
-// The estimate of the state space of the graph; fast (well under a second) whatever the
-// graph's size. Throws std::invalid_argument for invalid options, a cycle or a DynamicPool
-// node (dynamic scheduling is not a static graph: use Monte Carlo).
-StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const StateSpaceOptions& options);
+// Why the sweep refuses a graph whatever its size, worded as the solve's refusal (its
+// Unsolved::explanation, NotSupported): a task not of phase type when
+// StateSpaceOptions::fit_non_phase_type is false, a runtime without a usable phase-type form, a
+// state wider than the encoding.
+struct StateSpaceUnsupported {
+  std::string reason;
+};
+
+// The estimate of the state space of the graph, fast (well under a second) whatever the
+// graph's size; or, for a graph the sweep cannot take, why not, and no count. Throws
+// std::invalid_argument for invalid options, a cycle or a DynamicPool node (dynamic scheduling
+// is not a static graph: use Monte Carlo).
+pdl_scale::Outcome<StateSpaceEstimate, StateSpaceUnsupported> estimate_state_count(const graph::TaskGraph& graph,
+                                                                                   const StateSpaceOptions& options);
 
 // The mean makespan of the graph by the level sweep. The result's method is Exact and
 // statistics.states the number of states visited.
@@ -175,12 +183,14 @@ StateSpaceEstimate estimate_state_count(const graph::TaskGraph& graph, const Sta
 //     +infinity.
 //   * options.keep_distribution: distribution holds the runtime distribution (the fitted
 //     model's when fitted), a grid of options.distribution_points points.
-// Throws StateSpaceTooLarge when the estimate (or, later, the sweep) exceeds the budget,
-// std::invalid_argument as estimate_state_count does. `progress`, when set, hears the fraction
-// of the sweep done (of each sweep in turn, half each, with keep_distribution; progress.hpp);
-// the figures are the same with or without it. With options.communicator of several ranks the
-// call is collective (see the top of this file); `progress` then hears this rank's view, which
-// counts every rank's states.
+// A graph the sweep cannot take (estimate_state_count's StateSpaceUnsupported) gives a Result
+// whose unsolved (NotSupported) explains it with that reason. Throws StateSpaceTooLarge when
+// the estimate (or, later, the sweep) exceeds the budget, std::invalid_argument as
+// estimate_state_count does. `progress`, when set, hears the fraction of the sweep done (of
+// each sweep in turn, half each, with keep_distribution; progress.hpp); the figures are the
+// same with or without it. With options.communicator of several ranks the call is collective
+// (see the top of this file); `progress` then hears this rank's view, which counts every rank's
+// states.
 Result solve_state_space(const graph::TaskGraph& graph, const StateSpaceOptions& options,
                          const ProgressFunction& progress = {});
 

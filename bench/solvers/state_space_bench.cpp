@@ -49,8 +49,12 @@ void BM_StateSpaceEstimate(benchmark::State& state) {
   const solvers::StateSpaceOptions options;
   double states = 0.0;
   for (auto _ : state) {
-    const solvers::StateSpaceEstimate e = solvers::estimate_state_count(g, options);
-    states = e.states;
+    const auto counted = solvers::estimate_state_count(g, options);
+    if (!counted.ok()) {
+      state.SkipWithError(counted.failure->reason.c_str());
+      break;
+    }
+    states = counted.value->states;
     benchmark::ClobberMemory();
   }
   state.counters["estimated_states"] = states;

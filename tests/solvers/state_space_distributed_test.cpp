@@ -314,9 +314,10 @@ TEST(StateSpaceDistributed, SweepStoppedByMaxStatesStopsEveryRank) {
   }
   StateSpaceOptions o = options(1);
   o.max_states = 2'100'000;
-  const solvers::StateSpaceEstimate estimate = solvers::estimate_state_count(g, o);
-  ASSERT_FALSE(estimate.complete);
-  ASSERT_LT(estimate.states, 2'100'000.0);
+  const auto counted = solvers::estimate_state_count(g, o);
+  ASSERT_TRUE(counted.ok()) << counted.failure->reason;
+  ASSERT_FALSE(counted.value->complete);
+  ASSERT_LT(counted.value->states, 2'100'000.0);
   const std::string alone = refusal_alone(o, g);
   ASSERT_NE(alone.find("more than max_states"), std::string::npos) << alone;
   EXPECT_EQ(refusals_on_ranks(1, o, g).front(), alone);

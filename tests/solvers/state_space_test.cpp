@@ -134,9 +134,10 @@ TEST(StateSpace, AgreesWithMonteCarloOnFiftyRandomDags) {
         << "seed " << seed << ": exact " << r.mean << ", Monte Carlo " << mc.mean << " ± " << mc.standard_error;
     EXPECT_EQ(r.lower, r.upper);
     // The estimate counts every state exactly for Erlang and exponential tasks.
-    const solvers::StateSpaceEstimate e = solvers::estimate_state_count(g, options());
-    EXPECT_TRUE(e.complete);
-    EXPECT_EQ(e.states, static_cast<double>(r.statistics.states)) << "seed " << seed;
+    const auto counted = solvers::estimate_state_count(g, options());
+    ASSERT_TRUE(counted.ok()) << counted.failure->reason;
+    EXPECT_TRUE(counted.value->complete);
+    EXPECT_EQ(counted.value->states, static_cast<double>(r.statistics.states)) << "seed " << seed;
   }
 }
 
@@ -308,9 +309,10 @@ TEST(StateSpace, PaperExampleLiesInTheTable2BracketAndAgreesWithMonteCarlo) {
     EXPECT_GE(row.table1, std::min(r.mean, alternating.mean) - 0.05) << what;
     EXPECT_LE(row.table1, std::max(r.mean, alternating.mean) + 0.05) << what;
     // The estimate counts the states exactly (Erlang tasks reach every phase).
-    const solvers::StateSpaceEstimate e = solvers::estimate_state_count(model.scenarios.front().graph, options());
-    EXPECT_TRUE(e.complete);
-    EXPECT_EQ(e.states, static_cast<double>(r.statistics.states)) << what;
+    const auto counted = solvers::estimate_state_count(model.scenarios.front().graph, options());
+    ASSERT_TRUE(counted.ok()) << counted.failure->reason;
+    EXPECT_TRUE(counted.value->complete);
+    EXPECT_EQ(counted.value->states, static_cast<double>(r.statistics.states)) << what;
   }
 }
 
