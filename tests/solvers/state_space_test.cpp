@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "distributions/distribution.hpp"
@@ -373,4 +375,38 @@ TEST(StateSpace, StateBeyondTheEncodingIsRefusedForThatReason) {
   EXPECT_EQ(r.unsolved->reason, solvers::Unsolved::Reason::NotSupported);
   EXPECT_NE(r.unsolved->explanation.find("400 bits"), std::string::npos) << r.unsolved->explanation;
   EXPECT_NE(r.unsolved->explanation.find("256 bits of the state encoding"), std::string::npos);
+}
+
+// Issue 52: the estimate of a graph the sweep cannot take is no count but the reason, word for
+// word the solve's refusal; a graph it can take has a count and no reason.
+TEST(StateSpace, TheEstimateOfAGraphTheSweepCannotTakeIsTheSolvesReason) {
+  graph::TaskGraph unusable;  // a uniform law whose variance is not finite (see above)
+  for (int i = 0; i < 4; ++i) unusable.add_node(task(d::uniform(0, 1e308)));
+  graph::TaskGraph wide;  // 400 bits of state, more than the encoding's 256 (see above)
+  for (int i = 0; i < 200; ++i) wide.add_node(task(d::exponential(1.0)));
+  graph::TaskGraph fitted;  // a deterministic task would be fitted, which the options forbid
+  fitted.add_node(task(d::deterministic(2.0)));
+  fitted.add_node(task(d::exponential(1.0)));
+  solvers::StateSpaceOptions no_fit = options();
+  no_fit.fit_non_phase_type = false;
+  const std::vector<std::pair<const graph::TaskGraph*, std::string>> refused{
+      {&unusable, "no usable phase-type form"},
+      {&wide, "256 bits of the state encoding"},
+      {&fitted, "not every task is of phase type"}};
+  for (const auto& [g, words] : refused) {
+    const auto counted = solvers::estimate_state_count(*g, no_fit);
+    EXPECT_FALSE(counted.ok()) << words;
+    EXPECT_FALSE(counted.value.has_value()) << words;
+    ASSERT_TRUE(counted.failure.has_value()) << words;
+    EXPECT_NE(counted.failure->reason.find(words), std::string::npos) << counted.failure->reason;
+    const solvers::Result r = solvers::solve_state_space(*g, no_fit);
+    ASSERT_FALSE(r.solved()) << words;
+    EXPECT_EQ(counted.failure->reason, r.unsolved->explanation);
+  }
+  const auto counted = solvers::estimate_state_count(fitted, options());  // fitting allowed
+  ASSERT_TRUE(counted.ok()) << counted.failure->reason;
+  EXPECT_FALSE(counted.failure.has_value());
+  EXPECT_TRUE(counted.value->complete);
+  EXPECT_EQ(counted.value->states,
+            static_cast<double>(solvers::solve_state_space(fitted, options()).statistics.states));
 }
