@@ -241,11 +241,11 @@ double tasks_with_pools(const scaling::ExactModel& exact, std::int64_t tasks) {
   return pooled;
 }
 
-NoExactModel exact_model_refusal(std::int64_t tasks, const Request& request, double budget) {
+NoExactModel exact_model_refusal(double tasks, const Request& request, double budget) {
   NoExactModel why;
-  if (tasks > request.max_exact_tasks) {
+  if (!(tasks <= static_cast<double>(request.max_exact_tasks))) {
     why.over_task_limit = true;
-  } else if (solvers::exact_model_build_bytes(static_cast<double>(tasks)) > budget) {
+  } else if (solvers::exact_model_build_bytes(tasks) > budget) {
     why.over_budget = true;
   }
   return why;
@@ -255,7 +255,7 @@ std::optional<scaling::ExactModel> exact_model_for(const Case& one, int p, const
                                                    MemoryGate::Reservation* reservation, std::int64_t* tasks,
                                                    NoExactModel* why) {
   if (!exact_model_needed(p, request)) return std::nullopt;
-  *why = exact_model_refusal(*tasks, request, gate.capacity());
+  *why = exact_model_refusal(static_cast<double>(*tasks), request, gate.capacity());
   if (why->any()) return std::nullopt;
   *reservation = gate.acquire(solvers::exact_model_build_bytes(static_cast<double>(*tasks)));
   std::optional<scaling::ExactModel> exact;

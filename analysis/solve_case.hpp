@@ -39,7 +39,8 @@ struct NoExactModel {
 // as its size tells before building: over the task limit, or its build over `budget` bytes. The
 // builder's node limit and the tasks of dynamic pools show only when it is built
 // (exact_model_for). The plan (StudyPlan) and the run both decide by it.
-NoExactModel exact_model_refusal(std::int64_t tasks, const Request& request, double budget);
+// `tasks` is a double: an approximate tree's count may pass 2^63 (a variable of 1e12 in a pipeline).
+NoExactModel exact_model_refusal(double tasks, const Request& request, double budget);
 
 // The exact model where a method (or T(1)) needs it, it is within the task limit and its build
 // fits the budget: reserved from `gate` (when given) while it is built, the reservation handed

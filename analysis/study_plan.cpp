@@ -135,13 +135,14 @@ void add_exact_print(const std::vector<Case>& cases, const Request& request, Mem
 }
 
 // The items to compare by their exact models too: those of a case whose approximate model another
-// p shares, when a method (or the prediction) needs the exact model (p = 1's print is apart).
+// p shares, when a method (or the prediction) needs the exact model and it is not refused by its
+// size (p = 1's print is apart; a refused model has nothing to compare).
 std::vector<std::size_t> items_to_refine(const StudyPlan& plan) {
   std::map<std::pair<std::size_t, distributions::Fingerprint>, std::vector<std::size_t>> groups;
   for (std::size_t k = 0; k < plan.size(); ++k) groups[{plan.case_of(k), plan.items[k].print}].push_back(k);
   std::vector<std::size_t> to_refine;
   for (const auto& [key, members] : groups) {
-    if (members.size() > 1 && plan.items[members.front()].needs_exact)
+    if (members.size() > 1 && plan.items[members.front()].builds_exact())
       to_refine.insert(to_refine.end(), members.begin(), members.end());
   }
   return to_refine;
@@ -199,8 +200,7 @@ void decide_exact_models(const Request& request, StudyPlan& plan) {
     PlannedItem& item = plan.items[k];
     if (!item.built) continue;
     item.needs_exact = exact_model_needed(plan.p_of(k), request);
-    item.no_exact = exact_model_refusal(static_cast<std::int64_t>(item.sizes.tasks), request,
-                                        static_cast<double>(request.memory_budget_bytes));
+    item.no_exact = exact_model_refusal(item.sizes.tasks, request, static_cast<double>(request.memory_budget_bytes));
   }
 }
 

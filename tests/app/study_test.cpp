@@ -240,6 +240,7 @@ TEST(ProblemSize, AVariableWithoutDefaultMayBeSweptOrSearched) {
   EXPECT_NE(run.out.find("iterations=2; columns swept over 10 20"), std::string::npos) << run.out;
   options.sweeps.clear();
   options.isoefficiency = 0.8;
+  options.methods.reset();  // --isoefficiency solves approx alone, and refuses --method
   options.iso_variable = "columns";
   options.processors = "4";
   run = analyse(options);
@@ -422,6 +423,7 @@ TEST(Isoefficiency, SizesHoldTheEfficiencyAndOneLessDoesNot) {
   app::Options options = neighbor("1,2,4,8,16");
   options.machine_files = {kSmp};
   options.isoefficiency = 0.8;
+  options.methods.reset();  // --isoefficiency solves approx alone, and refuses --method
   options.iso_variable = "columns";
   options.format = report::Format::Json;
   const Outcome run = analyse(options);
@@ -453,6 +455,7 @@ TEST(Isoefficiency, ContentionMakesTheTargetUnreachable) {
   app::Options options = neighbor("16,32");
   options.machine_files = {kCluster};
   options.isoefficiency = 0.8;
+  options.methods.reset();  // --isoefficiency solves approx alone, and refuses --method
   options.iso_variable = "columns";
   const Outcome run = analyse(options);
   ASSERT_EQ(run.status, app::kExitSuccess) << run.err;
@@ -473,6 +476,7 @@ TEST(Isoefficiency, BadRequestsExitTwo) {
   for (const auto& [target, variable, message] : cases) {
     app::Options options = neighbor("2");
     options.isoefficiency = target;
+    options.methods.reset();  // --isoefficiency solves approx alone, and refuses --method
     options.iso_variable = variable;
     const Outcome run = analyse(options);
     EXPECT_EQ(run.status, app::kExitInput) << message;
@@ -480,6 +484,7 @@ TEST(Isoefficiency, BadRequestsExitTwo) {
   }
   app::Options with_set = neighbor("2");
   with_set.isoefficiency = 0.5;
+  with_set.methods.reset();  // --isoefficiency solves approx alone, and refuses --method
   with_set.iso_variable = "columns";
   with_set.sets = {"columns=4"};
   const Outcome set_run = analyse(with_set);
@@ -488,6 +493,7 @@ TEST(Isoefficiency, BadRequestsExitTwo) {
       << set_run.err;
   app::Options with_plot = neighbor("2");
   with_plot.isoefficiency = 0.5;
+  with_plot.methods.reset();  // --isoefficiency solves approx alone, and refuses --method
   with_plot.iso_variable = "columns";
   with_plot.plot = "never.svg";
   EXPECT_EQ(analyse(with_plot).status, app::kExitInput);
