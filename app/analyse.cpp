@@ -178,8 +178,8 @@ void note_ignored(const std::string& option, const std::string& name, const std:
 // Every --set and --sweep name must be a variable of a program or a constant of a machine: an
 // error naming what each declares when none has it; a note for each (program, machine) that
 // lacks one that another has, and ignores it.
-bool names_declared_somewhere(const ProgramInputs& options, const std::vector<Loaded>& machines,
-                              const std::vector<analysis::SweepVariable>& sweeps, std::ostream& err) {
+Check names_declared_somewhere(const ProgramInputs& options, const std::vector<Loaded>& machines,
+                               const std::vector<analysis::SweepVariable>& sweeps, std::ostream& err) {
   const std::size_t machine_count = machines_per_program(machines);
   const std::vector<const Loaded*> programs = one_per_program(machines, machine_count);
   std::vector<std::pair<std::string, std::string>> names;  // (option, name) in the order given
@@ -191,16 +191,14 @@ bool names_declared_somewhere(const ProgramInputs& options, const std::vector<Lo
       if (!declared_by(loaded, name)) ignoring.push_back(&loaded);
     }
     if (ignoring.size() == machines.size() && machines.size() == 1) {
-      usage_error(err, unknown_variable_text(*machines.front().program, machines.front().machine, name, option));
-      return false;
+      return refuse(unknown_variable_text(*machines.front().program, machines.front().machine, name, option));
     }
     if (ignoring.size() == machines.size()) {
-      usage_error(err, declared_nowhere_text(option, name, machines, programs, machine_count));
-      return false;
+      return refuse(declared_nowhere_text(option, name, machines, programs, machine_count));
     }
     note_ignored(option, name, ignoring, machine_count, err);
   }
-  return true;
+  return passed();
 }
 
 // The variable an isoefficiency or isospeed search sets.
@@ -211,41 +209,38 @@ struct Searched {
   bool sets_variable = true;   // false for --isospeed base, which holds the variable's bound value
 };
 
-// An error unless the searched name is a variable of the program (--isospeed), or of the program
+// Refused unless the searched name is a variable of the program (--isospeed), or of the program
 // or a constant of every machine (--isoefficiency).
-bool is_searchable(const Searched& searched, const std::vector<Loaded>& machines, std::ostream& err) {
+Check check_searchable(const Searched& searched, const std::vector<Loaded>& machines) {
   const std::string& name = searched.variable;
   const Loaded& first = machines.front();
   if (models::declares_variable(*first.program, name)) {
-    if (!searched.range_given) return true;
-    usage_error(err, fmt::format("--iso-range: {} is a program variable, searched over the integers up to --iso-max; "
-                                 "--iso-range is for a machine constant",
-                                 name));
-    return false;
+    if (!searched.range_given) return passed();
+    return refuse(
+        fmt::format("--iso-range: {} is a program variable, searched over the integers up to --iso-max; "
+                    "--iso-range is for a machine constant",
+                    name));
   }
   if (searched.isoefficiency) {
     const auto lacking = std::find_if(machines.begin(), machines.end(), [&](const Loaded& loaded) {
       return !models::declares_constant(loaded.machine, name);
     });
-    if (lacking == machines.end()) return true;
+    if (lacking == machines.end()) return passed();
     if (lacking != machines.begin()) {
-      usage_error(err, fmt::format("--iso-variable {}: machine '{}' has no constant '{}' (a search over a machine "
-                                   "constant needs it on every machine)",
-                                   name, lacking->machine.name, name));
-      return false;
+      return refuse(
+          fmt::format("--iso-variable {}: machine '{}' has no constant '{}' (a search over a machine "
+                      "constant needs it on every machine)",
+                      name, lacking->machine.name, name));
     }
   }
   if (!searched.isoefficiency && models::declares_constant(first.machine, name)) {
-    usage_error(err,
-                fmt::format("--iso-variable {}: --isospeed searches a program variable (the problem size); '{}' is "
-                            "a constant of machine '{}' (--isoefficiency can search it)",
-                            name, name, first.machine.name));
-    return false;
+    return refuse(
+        fmt::format("--iso-variable {}: --isospeed searches a program variable (the problem size); '{}' is "
+                    "a constant of machine '{}' (--isoefficiency can search it)",
+                    name, name, first.machine.name));
   }
-  usage_error(
-      err, unknown_variable_text(*first.program, searched.isoefficiency ? first.machine : models::ideal_machine(), name,
-                                 "--iso-variable"));
-  return false;
+  return refuse(unknown_variable_text(*first.program, searched.isoefficiency ? first.machine : models::ideal_machine(),
+                                      name, "--iso-variable"));
 }
 
 // A program's variables as bound on the first machine, with the first swept value (or size 1) for
@@ -365,12 +360,14 @@ std::optional<Prepared> prepare(const AnalysisSetup& setup, std::ostream& err) {
   for (const analysis::SweepVariable& sweep : setup.sweeps) check_values[sweep.name] = sweep.values.front();
   auto machines = load_machines(setup.inputs, check_values, err);
   if (!machines) return std::nullopt;
-  if (!check_destinations(setup.outputs, setup.declared, setup.inputs.program(), *machines, setup.request.communicator,
-                          err)) {
+  Check checked =
+      check_destinations(setup.outputs, setup.declared, setup.inputs.program(), *machines, setup.request.communicator);
+  if (checked.ok()) checked = names_declared_somewhere(setup.inputs, *machines, setup.sweeps, err);
+  if (checked.ok() && setup.search) checked = check_searchable(*setup.search, *machines);
+  if (!checked.ok()) {
+    err << checked.failure->text;
     return std::nullopt;
   }
-  if (!names_declared_somewhere(setup.inputs, *machines, setup.sweeps, err)) return std::nullopt;
-  if (setup.search && !is_searchable(*setup.search, *machines, err)) return std::nullopt;
   auto inputs = report_inputs(setup, *machines, check_values, err);
   if (!inputs) return std::nullopt;
   inputs->request = setup.request;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
 
 #include "analysis/calibration.hpp"
 #include "analysis/prediction_interval.hpp"
@@ -129,15 +130,16 @@ bool bound_runs(const analysis::MachineInput& input, const analysis::ParameterUn
 }
 
 // The loaded program and machine as this command needs them: every --set name declared, every
-// constant a single value, every --fit name declared; false with the error printed.
-bool check_names_and_ranges(const CalibrationCommand& options, const Loaded& loaded, std::ostream& err) {
+// constant a single value, every --fit name declared.
+Check check_names_and_ranges(const CalibrationCommand& options, const Loaded& loaded) {
   // A variable without a default is fine here when the runs give it (a column); a --set of a
   // name nobody declares is not.
   const models::Binding binding = models::bind(*loaded.program, loaded.machine, loaded.sets);
   for (const models::BindError& problem : binding.errors) {
     if (problem.code == models::BindError::Code::UnknownVariable) {
-      print_bind_errors({problem}, err);
-      return false;
+      std::ostringstream text;
+      print_bind_errors({problem}, text);
+      return refuse(UsageError{text.str()});
     }
   }
   // A constant given as a range would stand at its lower end: one machine is predicted here.
@@ -146,18 +148,17 @@ bool check_names_and_ranges(const CalibrationCommand& options, const Loaded& loa
         std::find(options.fit.begin(), options.fit.end(), name) != options.fit.end()) {
       continue;
     }
-    usage_error(err, fmt::format("machine '{}' gives {} as a range ({:g} .. {:g}): --calibrate and --validate "
-                                 "predict with one machine; give it a value (--set {}=…) or fit it (--fit)",
-                                 loaded.machine.name, name, range.first, range.second, name));
-    return false;
+    return refuse(
+        fmt::format("machine '{}' gives {} as a range ({:g} .. {:g}): --calibrate and --validate "
+                    "predict with one machine; give it a value (--set {}=…) or fit it (--fit)",
+                    loaded.machine.name, name, range.first, range.second, name));
   }
   for (const std::string& name : options.fit) {
     if (!models::declares_variable(*loaded.program, name) && !models::declares_constant(loaded.machine, name)) {
-      usage_error(err, unknown_variable_text(*loaded.program, loaded.machine, name, "--fit"));
-      return false;
+      return refuse(unknown_variable_text(*loaded.program, loaded.machine, name, "--fit"));
     }
   }
-  return true;
+  return passed();
 }
 
 // --calibrate: the fit to its runs file into the report and `uncertainty`; false with the error
@@ -327,10 +328,14 @@ int run_calibration(const CalibrationCommand& command, std::ostream& out, std::o
   const analysis::Request& request = command.request;
   const auto loaded = load_one(command.inputs, err);
   if (!loaded) return kExitInput;
-  if (!check_names_and_ranges(command, *loaded, err)) return kExitInput;
+  Check checked = check_names_and_ranges(command, *loaded);
   // Before any work: no output replaces an input or another output, and each can be written.
-  if (!check_destinations(outputs_of(command), inputs_of(command), command.inputs.program(), {*loaded},
-                          command.report.ranks, err)) {
+  if (checked.ok()) {
+    checked = check_destinations(outputs_of(command), inputs_of(command), command.inputs.program(), {*loaded},
+                                 command.report.ranks);
+  }
+  if (!checked.ok()) {
+    err << checked.failure->text;
     return kExitInput;
   }
   const analysis::MachineInput input{loaded->program, loaded->machine, loaded->machine_file, loaded->sets, 0, {}};

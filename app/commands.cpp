@@ -124,8 +124,10 @@ int run_graph(const GraphCommand& command, std::ostream& out, std::ostream& err)
   const int p = command.processors;
   const auto loaded = load_one(command.inputs, err);
   if (!loaded) return kExitInput;
-  if (!check_destinations(outputs_of(command), inputs_of(command.inputs), command.inputs.program(), {*loaded},
-                          command.report.ranks, err)) {
+  const Check destinations = check_destinations(outputs_of(command), inputs_of(command.inputs),
+                                                command.inputs.program(), {*loaded}, command.report.ranks);
+  if (!destinations.ok()) {
+    err << destinations.failure->text;
     return kExitInput;
   }
   const auto binding = bind_variables(*loaded, err);

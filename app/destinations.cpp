@@ -90,43 +90,44 @@ std::vector<RunInput> run_inputs(const std::string& program_file, const std::vec
 
 namespace {
 
-bool destinations_fit(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
-                      const std::string& program_file, const std::vector<Loaded>& machines, std::ostream& err) {
+Check destinations_fit(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                       const std::string& program_file, const std::vector<Loaded>& machines) {
   for (const OutputFile& destination : outputs) {
-    if (Check writable = check_output_path(destination); !writable.ok()) {
-      err << writable.failure->text;
-      return false;
-    }
+    if (Check writable = check_output_path(destination); !writable.ok()) return writable;
   }
   std::vector<RunInput> inputs = run_inputs(program_file, machines);
   inputs.insert(inputs.end(), declared.begin(), declared.end());
   for (const OutputFile& destination : outputs) {
     if (const auto input = overwritten_input(destination, inputs)) {
-      usage_error(err, fmt::format("{} {} would overwrite an input of this run ({}, '{}')", destination.option,
-                                   destination.path, input->role, input->path));
-      return false;
+      return refuse(fmt::format("{} {} would overwrite an input of this run ({}, '{}')", destination.option,
+                                destination.path, input->role, input->path));
     }
   }
   for (std::size_t a = 0; a < outputs.size(); ++a) {
     for (std::size_t b = a + 1; b < outputs.size(); ++b) {
       if (!same_file(outputs[a], outputs[b])) continue;
-      usage_error(err, fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
-                                   outputs[a].option, outputs[a].path, outputs[b].option, outputs[b].path));
-      return false;
+      return refuse(fmt::format("{} {} and {} {} are the same file: the two outputs would overwrite each other",
+                                outputs[a].option, outputs[a].path, outputs[b].option, outputs[b].path));
     }
   }
-  return true;
+  return passed();
 }
 
 }  // namespace
 
-bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
-                        const std::string& program_file, const std::vector<Loaded>& machines,
-                        const distributed::Communicator* ranks, std::ostream& err) {
-  if (ranks == nullptr || ranks->alone()) return destinations_fit(outputs, declared, program_file, machines, err);
-  std::string verdict;
-  if (ranks->rank() == 0) verdict = destinations_fit(outputs, declared, program_file, machines, err) ? "y" : "n";
-  return ranks->broadcast(std::move(verdict), 0) == "y";
+Check check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                         const std::string& program_file, const std::vector<Loaded>& machines,
+                         const distributed::Communicator* ranks) {
+  if (ranks == nullptr || ranks->alone()) return destinations_fit(outputs, declared, program_file, machines);
+  // Rank 0's verdict on every rank: nothing when the destinations fit, else its refusal's text.
+  std::string refusal;
+  if (ranks->rank() == 0) {
+    const Check fit = destinations_fit(outputs, declared, program_file, machines);
+    if (!fit.ok()) refusal = fit.failure->text;
+  }
+  refusal = ranks->broadcast(std::move(refusal), 0);
+  if (refusal.empty()) return passed();
+  return refuse(UsageError{refusal});
 }
 
 }  // namespace app

@@ -2,7 +2,6 @@
 // starts: a long run must not end in a write that fails, or in one that destroys its input.
 #pragma once
 
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,12 +21,12 @@ std::vector<RunInput> run_inputs(const std::string& program_file, const std::vec
 // programs, the runs of --calibrate and --validate, every --set-file; the same device and inode,
 // so that ./prog.pdl, a symbolic or a hard link to the program are caught; a device or FIFO is
 // written through, not replaced, so it may be both); and no two are the same file (except a
-// character device such as /dev/null, which takes both one after the other). Prints
-// "pdl-scale: error: ..." for the first problem and returns false. In a job of several ranks
-// (`ranks`, null for a process alone) only rank 0 writes, so rank 0's file system decides and
-// every rank returns its verdict (a collective): no rank leaves while the others go on.
-bool check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
-                        const std::string& program_file, const std::vector<Loaded>& machines,
-                        const distributed::Communicator* ranks, std::ostream& err);
+// character device such as /dev/null, which takes both one after the other).
+// Refused ("pdl-scale: error: ...") at the first problem. In a job of several ranks (`ranks`,
+// null for a process alone) only rank 0 writes, so rank 0's file system decides and every rank
+// returns its verdict (a collective): no rank leaves while the others go on.
+Check check_destinations(const std::vector<OutputFile>& outputs, const std::vector<RunInput>& declared,
+                         const std::string& program_file, const std::vector<Loaded>& machines,
+                         const distributed::Communicator* ranks);
 
 }  // namespace app

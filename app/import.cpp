@@ -131,7 +131,10 @@ int write_import(const ImportCommand& command, const importers::Imported& import
   const auto files = destinations(command, imported);
   std::vector<OutputFile> outputs;
   for (const auto& [file, text] : files) outputs.push_back(file);
-  if (!check_destinations(outputs, {{command.input, "the input"}}, "", {}, nullptr, err)) return kExitInput;
+  if (Check fit = check_destinations(outputs, {{command.input, "the input"}}, "", {}, nullptr); !fit.ok()) {
+    err << fit.failure->text;
+    return kExitInput;
+  }
   // Whole or not at all: when a write fails, the files this import created before it go again.
   std::vector<std::string> created;
   for (const auto& [file, text] : files) {
@@ -155,7 +158,10 @@ int run_import(const ImportCommand& command, std::ostream& out, std::ostream& er
   // files beside it once the reader has named them (write_import).
   if (command.output) {
     const std::vector<OutputFile> outputs{{"-o", *command.output}};
-    if (!check_destinations(outputs, {{command.input, "the input"}}, "", {}, nullptr, err)) return kExitInput;
+    if (Check fit = check_destinations(outputs, {{command.input, "the input"}}, "", {}, nullptr); !fit.ok()) {
+      err << fit.failure->text;
+      return kExitInput;
+    }
   }
   const std::optional<HeldInput> held = hold_input(command, err);
   if (!held) return kExitInput;

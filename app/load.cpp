@@ -100,9 +100,8 @@ bool read_sets_and_machine(const ProgramInputs& inputs, const std::optional<std:
   return true;
 }
 
-// The --set values of the machine's constants moved from loaded.sets into the machine; false
-// with the error printed.
-bool set_machine_constants(const std::set<std::string>& program_names, Loaded& loaded, std::ostream& err) {
+// The --set values of the machine's constants moved from loaded.sets into the machine.
+Check set_machine_constants(const std::set<std::string>& program_names, Loaded& loaded) {
   // A name the program does not declare but the machine has as a constant sets the constant.
   std::map<std::string, double> constants;
   for (auto it = loaded.sets.begin(); it != loaded.sets.end();) {
@@ -115,13 +114,13 @@ bool set_machine_constants(const std::set<std::string>& program_names, Loaded& l
   }
   for (const auto& [name, expression] : loaded.set_expressions) {
     if (program_names.count(name) == 0 && models::declares_constant(loaded.machine, name)) {
-      usage_error(err, fmt::format("--set {}={}: '{}' is a constant of machine '{}', which takes a number, not an "
-                                   "expression of P",
-                                   name, expression, name, loaded.machine.name));
-      return false;
+      return refuse(
+          fmt::format("--set {}={}: '{}' is a constant of machine '{}', which takes a number, not an "
+                      "expression of P",
+                      name, expression, name, loaded.machine.name));
     }
   }
-  if (constants.empty()) return true;
+  if (constants.empty()) return passed();
   models::MachineWithConstants changed = models::with_constants(loaded.machine, constants);
   if (!changed.machine) {
     // At the constant's declaration in the machine file, where the value lands.
@@ -129,16 +128,14 @@ bool set_machine_constants(const std::set<std::string>& program_names, Loaded& l
     const std::string message = fmt::format("--set {}={}: {}", name, value, changed.error);
     const models::SourceLocation where = models::constant_location(loaded.machine, name);
     if (loaded.machine_source && where.line > 0) {
-      err << pdl::format(
-          loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where), message));
-    } else {
-      usage_error(err, message);
+      return refuse(UsageError{pdl::format(
+          loaded.machine_source->diagnose(pdl::Severity::Error, loaded.machine_source->offset(where), message))});
     }
-    return false;
+    return refuse(message);
   }
   loaded.machine = std::move(*changed.machine);
   loaded.machine_sets = std::move(constants);
-  return true;
+  return passed();
 }
 
 // Names this program does not declare are another program's or another machine's: left out
@@ -210,7 +207,10 @@ std::optional<Loaded> load(const ProgramInputs& inputs, const std::string& file,
   if (!parsed.ast) return std::nullopt;
   std::set<std::string> program_names;
   for (const auto& decl : parsed.ast->variables) program_names.insert(decl.name.name);
-  if (!set_machine_constants(program_names, loaded, err)) return std::nullopt;
+  if (Check constants = set_machine_constants(program_names, loaded); !constants.ok()) {
+    err << constants.failure->text;
+    return std::nullopt;
+  }
   for (auto it = check_values.begin(); it != check_values.end();) {
     const bool constant = program_names.count(it->first) == 0 && models::declares_constant(loaded.machine, it->first);
     it = constant ? check_values.erase(it) : std::next(it);

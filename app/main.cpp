@@ -22,7 +22,13 @@
 namespace {
 
 int run(int argc, char** argv, const distributed::Communicator& ranks) {
-  if (!ranks.alone() && !app::same_arguments_on_every_rank(argc, argv, ranks, std::cerr)) return app::kExitInput;
+  if (!ranks.alone()) {
+    const app::Check same = app::same_arguments_on_every_rank(argc, argv, ranks);
+    if (!same.ok()) {
+      std::cerr << same.failure->text;
+      return app::kExitInput;
+    }
+  }
   app::Options options;
   options.read_file = app::rank_0_reads(ranks);
   options.request.communicator = &ranks;

@@ -59,7 +59,7 @@ pdl::FileReader rank_0_reads(const distributed::Communicator& ranks) {
   };
 }
 
-bool same_arguments_on_every_rank(int argc, char** argv, const distributed::Communicator& ranks, std::ostream& err) {
+Check same_arguments_on_every_rank(int argc, char** argv, const distributed::Communicator& ranks) {
   std::string mine;
   for (int i = 1; i < argc; ++i) mine += fmt::format("{}{}", i > 1 ? " " : "", argv[i]);
   // Each argument with its length, so that "a b" and "a" "b" differ.
@@ -68,7 +68,7 @@ bool same_arguments_on_every_rank(int argc, char** argv, const distributed::Comm
   const std::vector<std::string> all = ranks.all_gather(exact.bytes());
   bool same = true;
   for (const std::string& other : all) same = same && other == all.front();
-  if (same) return true;
+  if (same) return passed();
   const std::vector<std::string> shown = ranks.all_gather(mine);
   std::map<std::string, std::vector<int>> ranks_of;  // the exact arguments -> the ranks that ran them
   std::vector<std::string> order;                    // in the order of their first rank
@@ -76,14 +76,15 @@ bool same_arguments_on_every_rank(int argc, char** argv, const distributed::Comm
     if (ranks_of[all[rank]].empty()) order.push_back(all[rank]);
     ranks_of[all[rank]].push_back(static_cast<int>(rank));
   }
-  err << "pdl-scale: error: the ranks of this job were started with different arguments; every rank must run the "
-         "same command (docs/scale-out.md):\n";
+  std::string text =
+      "pdl-scale: error: the ranks of this job were started with different arguments; every rank must run the "
+      "same command (docs/scale-out.md):\n";
   for (const std::string& arguments : order) {
     const std::vector<int>& ranks_here = ranks_of[arguments];
-    err << fmt::format("  rank{} {}: pdl-scale {}\n", ranks_here.size() > 1 ? "s" : "", rank_list(ranks_here),
-                       shown[ranks_here.front()]);
+    text += fmt::format("  rank{} {}: pdl-scale {}\n", ranks_here.size() > 1 ? "s" : "", rank_list(ranks_here),
+                        shown[ranks_here.front()]);
   }
-  return false;
+  return refuse(UsageError{text});
 }
 
 }  // namespace app

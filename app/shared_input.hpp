@@ -4,8 +4,7 @@
 // same files in the same order: each read is a collective.
 #pragma once
 
-#include <ostream>
-
+#include "app/usage_error.hpp"
 #include "distributed/communicator.hpp"
 #include "pdl/file_reader.hpp"
 
@@ -17,9 +16,9 @@ pdl::FileReader rank_0_reads(const distributed::Communicator& ranks);
 
 // Whether every rank was started with the same arguments (argv[0], the program's path, aside):
 // the first collective of a job, before any rank can refuse or read alone. When they differ (an
-// MPMD launch, a wrapper that adds an option on some ranks), rank 0 prints each command line with
-// the ranks that ran it, and every rank returns false, so that every rank exits 2 and none waits
-// on a collective another rank never reaches.
-bool same_arguments_on_every_rank(int argc, char** argv, const distributed::Communicator& ranks, std::ostream& err);
+// MPMD launch, a wrapper that adds an option on some ranks), every rank is refused with each
+// command line and the ranks that ran it (rank 0 prints it), so that every rank exits 2 and none
+// waits on a collective another rank never reaches.
+Check same_arguments_on_every_rank(int argc, char** argv, const distributed::Communicator& ranks);
 
 }  // namespace app
