@@ -347,17 +347,18 @@ def _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads,
 def loss(program: str, machine: Optional[str] = None, p: Iterable[int] = range(1, 65),
          methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
          seed: int = 1, threads: int = 0, samples: Optional[int] = None, memory: Optional[str] = None,
-         allow_long: bool = False):
+         allow_long: bool = False, progress: Optional[Callable[[float, int], Any]] = None):
     """The loss analysis (``pdl-scale PROGRAM --loss``, the paper's section 5): per phase alone
     (every other phase costing nothing), p and method, its runtime and speedup and its share of
     the whole program's. A DataFrame with ``machine``, ``phase``, ``p``, ``method``, ``estimate``,
     ``lower``, ``upper``, ``interval_kind``, ``speedup``, ``efficiency``, ``speedup_lower``,
     ``speedup_upper`` and ``share`` (NaN where the report has null); the command's whole report
-    (whose ``results`` are the whole program's rows) in its ``attrs["json"]``."""
+    (whose ``results`` are the whole program's rows) in its ``attrs["json"]``. progress: as
+    analyze's."""
     texts: dict[str, str] = {}
     arguments = _analysis_arguments(program, machine, p, methods, set, None, seed, threads, (), samples, memory,
                                     allow_long, None, (), texts) + ["--loss"]
-    report = json.loads(_run(arguments, texts, AnalysisError))
+    report = json.loads(_run(arguments, texts, AnalysisError, progress))
     columns = Analysis._columns(report["loss"])
     frame = _frame({"machine": columns.pop("machine"), "phase": [r["phase"] for r in report["loss"]],
                     **{k: v for k, v in columns.items() if k not in ("sweep", "efficiency_lower", "efficiency_upper")},
@@ -373,16 +374,17 @@ def breakdown(program: str, machine: Optional[str] = None, p: Iterable[int] = ra
               methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
               sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
               samples: Optional[int] = None, memory: Optional[str] = None, allow_long: bool = False,
-              prediction_budget: Optional[float] = None):
+              prediction_budget: Optional[float] = None, progress: Optional[Callable[[float, int], Any]] = None):
     """Where the time goes (``pdl-scale PROGRAM --breakdown``, docs/cli.md "Where the time goes"):
     per configuration and p, the prediction per processor split into ``computation``,
     ``communication``, ``synchronisation`` and ``idle``, each with ``_lower`` and ``_upper``
     (NaN where the report has null), beside the prediction's ``method`` and ``estimate``. A
-    DataFrame, each swept variable a column; the command's whole report in ``attrs["json"]``."""
+    DataFrame, each swept variable a column; the command's whole report in ``attrs["json"]``.
+    progress: as analyze's."""
     texts: dict[str, str] = {}
     arguments = _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, (), samples, memory,
                                     allow_long, prediction_budget, (), texts) + ["--breakdown"]
-    report = json.loads(_run(arguments, texts, AnalysisError))
+    report = json.loads(_run(arguments, texts, AnalysisError, progress))
     rows = []
     for one in report["predictions"]:
         row = {"machine": one.get("machine"), **(one.get("sweep") or {}), "p": one["p"], "method": one.get("method"),
@@ -407,18 +409,19 @@ def sensitivity(program: str, machine: Optional[str] = None, p: Iterable[int] = 
                 methods: Sequence[str] = ("approx", "bounds"), set: Optional[Mapping[str, Number]] = None,
                 sweep: Optional[Mapping[str, Iterable[Number]]] = None, seed: int = 1, threads: int = 0,
                 samples: Optional[int] = None, memory: Optional[str] = None, allow_long: bool = False,
-                prediction_budget: Optional[float] = None):
+                prediction_budget: Optional[float] = None, progress: Optional[Callable[[float, int], Any]] = None):
     """What limits scaling (``pdl-scale PROGRAM --sensitivity``, docs/sensitivity.md): per
     configuration, p and numeric constant, the elasticity d ln T / d ln x of the prediction with
     its ``lower`` and ``upper`` ends, and the factors x may grow by before T grows 1% and 5%
     (``tolerance_1pct``, ``tolerance_5pct``; NaN where there is none, ``..._unbounded`` True when T
     does not grow that much within a factor 10**6). A DataFrame with ``machine``, each swept
     variable, ``p`` and the fields of the report's ``sensitivities`` entries; the command's whole
-    report in ``attrs["json"]``."""
+    report in ``attrs["json"]``. progress: as analyze's (the constants' rows count after the
+    models, one each, as the command's bar counts them)."""
     texts: dict[str, str] = {}
     arguments = _analysis_arguments(program, machine, p, methods, set, sweep, seed, threads, (), samples, memory,
                                     allow_long, prediction_budget, (), texts) + ["--sensitivity"]
-    report = json.loads(_run(arguments, texts, AnalysisError))
+    report = json.loads(_run(arguments, texts, AnalysisError, progress))
     rows = []
     for one in report["sensitivities"]:
         row = {"machine": one.get("machine"), **(one.get("sweep") or {}), "p": one["p"]}

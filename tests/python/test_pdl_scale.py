@@ -332,6 +332,19 @@ class AgainstTheCommand(unittest.TestCase):
             pdl_scale.analyze(NEIGHBOR, p=range(1, 9), methods=("approx", "mc"), samples=200000, threads=1,
                               progress=fail)
 
+    def test_progress_in_loss_breakdown_and_sensitivity(self):
+        # Issue 53: docs/python.md lists progress= for these too. Each hears its run to the end;
+        # sensitivity's total is the models' and one per (case, p) row after them.
+        totals = {}
+        for function in (pdl_scale.loss, pdl_scale.breakdown, pdl_scale.sensitivity):
+            heard = []
+            function(NEIGHBOR, p=[1, 2, 4], methods=("approx",), progress=lambda done, t: heard.append((done, t)))
+            self.assertTrue(heard, function.__name__)
+            done, total = heard[-1]
+            self.assertEqual(done, total, function.__name__)
+            totals[function.__name__] = total
+        self.assertEqual(totals["sensitivity"], totals["breakdown"] + 3)
+
 
 class Errors(unittest.TestCase):
     def test_check_gives_the_location(self):
