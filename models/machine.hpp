@@ -116,6 +116,7 @@ struct Machine {
   // receiver posts its receive (docs/semantics.md M11). None: every message is eager, as
   // without the statement. May use the constants.
   std::optional<Expr> eager_limit;
+  SourceLocation eager_limit_location;  // of the EAGER LIMIT statement's value
   // Time a message of L bytes occupies its sender's port and its receiver's port, one message
   // at a time on each (LogGP's G·L; docs/semantics.md M12). None: no ports, messages overlap
   // freely, as without the statement. May use L, P and the constants.
@@ -123,6 +124,7 @@ struct Machine {
   // Ports per processor and direction, each serving one message at a time (PORTS IS k;, a whole
   // number from 1 to kMostPorts; docs/semantics.md M12). None: one. May use the constants.
   std::optional<Expr> ports;
+  SourceLocation ports_location;  // of the PORTS statement's value
   // How each port shares itself among the messages that hold it at once (PORT SHARING IS FAIR;):
   // first come, first served by default (M12), or max-min fair sharing (M13).
   PortSharing port_sharing = PortSharing::FirstComeFirstServed;

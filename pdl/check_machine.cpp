@@ -307,7 +307,10 @@ class MachineChecker {
       case ast::MachineRole::MessageOverhead: model.message_overhead = std::move(expr); break;
       case ast::MachineRole::BarrierTime: model.barrier_time = std::move(expr); break;
       case ast::MachineRole::Contention: model.contention = std::move(expr); break;
-      case ast::MachineRole::EagerLimit: model.eager_limit = std::move(expr); break;
+      case ast::MachineRole::EagerLimit:
+        model.eager_limit = std::move(expr);
+        model.eager_limit_location = reporter_.location(e.value);
+        break;
       case ast::MachineRole::PortTime: model.port_time = std::move(expr); break;
       case ast::MachineRole::RTFactor:
       case ast::MachineRole::Ports:
@@ -499,6 +502,7 @@ class MachineChecker {
         return;
       }
       model.ports = std::move(expr);
+      model.ports_location = reporter_.location(e.value);
       ports_at_ = &e;
     }
   }

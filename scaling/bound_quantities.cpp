@@ -117,10 +117,23 @@ double BoundQuantities::port_time(double bytes, const models::SourceLocation& wh
   return port != nullptr ? per_message(*port, bytes, 1.0, "port time", "port", where) : 0.0;
 }
 
-bool BoundQuantities::rendezvous(double bytes, const models::SourceLocation& where) const {
+bool BoundQuantities::rendezvous(double bytes) const {
   if (p_ == 1) return false;
   if (const auto protocol = law(bytes).protocol) return *protocol == models::Protocol::Rendezvous;
-  return machine_.eager_limit.has_value() && bytes > value(*machine_.eager_limit, where, "eager limit");
+  return machine_.eager_limit.has_value() && bytes > eager_limit();
+}
+
+// The eager limit as the constants bind it (--set, a sweep): checked as the checker checks a
+// literal one, at the statement.
+double BoundQuantities::eager_limit() const {
+  const models::SourceLocation& at = machine_.eager_limit_location;
+  const double limit = value(*machine_.eager_limit, at, "eager limit");
+  if (limit < 0) throw ScalingError(at, fmt::format("EAGER LIMIT is negative ({})", limit));
+  if (limit != 0.0 && !(limit >= models::kSmallestTime && limit <= models::kLargestTime)) {
+    throw ScalingError(at, fmt::format("EAGER LIMIT is {}: a size in bytes must be 0 or lie in [{:g}, {:g}]", limit,
+                                       models::kSmallestTime, models::kLargestTime));
+  }
+  return limit;
 }
 
 BoundQuantities::Law BoundQuantities::law(double bytes) const {
@@ -152,8 +165,9 @@ std::int64_t BoundQuantities::ports() const {
   if (!ports_) {
     ports_ = 1;
     if (machine_.ports) {
-      const double k = value(*machine_.ports, machine_.location, "ports");
-      if (const auto invalid = models::invalid_ports(k)) throw ScalingError(machine_.location, *invalid);
+      // At the statement, not the machine's name: a --set constant may make it invalid.
+      const double k = value(*machine_.ports, machine_.ports_location, "ports");
+      if (const auto invalid = models::invalid_ports(k)) throw ScalingError(machine_.ports_location, *invalid);
       ports_ = static_cast<std::int64_t>(k);
     }
   }
@@ -193,7 +207,7 @@ BoundQuantities::MessageCost BoundQuantities::one_law_cost(double bytes, const m
     // A message inside a node goes through memory, not the node's ports.
     cost.port = inside && machine_.nodes ? 0.0 : port_time(bytes, where);
   }
-  if (bytes != 0.0 && rendezvous(bytes, where)) cost.protocol = models::Protocol::Rendezvous;
+  if (bytes != 0.0 && rendezvous(bytes)) cost.protocol = models::Protocol::Rendezvous;
   return cost;
 }
 

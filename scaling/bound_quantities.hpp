@@ -134,7 +134,10 @@ class BoundQuantities {
   double port_time(double bytes, const models::SourceLocation& where) const;
   // Whether a message of `bytes` between processors is rendezvous (M11): more bytes than the
   // machine's EAGER LIMIT, or as its protocol segment says (M14); never on one processor.
-  bool rendezvous(double bytes, const models::SourceLocation& where) const;
+  bool rendezvous(double bytes) const;
+  // The EAGER LIMIT as the constants bind it, checked as a literal one is (ScalingError at the
+  // statement otherwise).
+  double eager_limit() const;
   // The message law of `bytes`: the machine's own below its first protocol segment, else the
   // last segment that starts at or below it.
   struct Law {
